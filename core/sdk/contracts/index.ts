@@ -1,0 +1,32 @@
+import { FAX_CONTRACT, type FaxProvider } from './fax.js';
+import { STORAGE_CONTRACT, type StorageProvider } from './storage.js';
+import { JUDGE_CONTRACT, type JudgeProvider } from './judge.js';
+import { RETRIEVAL_CONTRACT, type RetrievalProvider } from './retrieval.js';
+import { ALERT_SINK_CONTRACT, type AlertSinkProvider } from './alert-sink.js';
+
+export * from './fax.js';
+export * from './storage.js';
+export * from './judge.js';
+export * from './retrieval.js';
+export * from './alert-sink.js';
+
+export const PROVIDER_KINDS = ['fax', 'storage', 'judge', 'retrieval', 'alert-sink'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+/** The contract version this host implements, per kind. */
+export const CONTRACT_VERSIONS: Record<ProviderKind, string> = {
+  fax: FAX_CONTRACT,
+  storage: STORAGE_CONTRACT,
+  judge: JUDGE_CONTRACT,
+  retrieval: RETRIEVAL_CONTRACT,
+  'alert-sink': ALERT_SINK_CONTRACT,
+};
+
+/** The provider interface of each kind. */
+export interface ProviderMap {
+  fax: FaxProvider;
+  storage: StorageProvider;
+  judge: JudgeProvider;
+  retrieval: RetrievalProvider;
+  'alert-sink': AlertSinkProvider;
+}

@@ -1,0 +1,73 @@
+/**
+ * Typed errors a plugin throws to choose its next lifecycle state, and the errors
+ * a provider call uses to tell the host what a failure means.
+ */
+export class PluginError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = new.target.name;
+  }
+}
+
+/** A dependency is not there yet: the host retries start with backoff. */
+export class NotReadyError extends PluginError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('not_ready', message, options);
+  }
+}
+
+/** Settings are missing or wrong: the plugin waits in `needs-config` until they change. */
+export class ConfigError extends PluginError {
+  readonly field: string | undefined;
+  constructor(message: string, field?: string, options?: { cause?: unknown }) {
+    super('config', message, options);
+    this.field = field;
+  }
+}
+
+/** Credentials were refused: the plugin waits in `needs-config` until they change. */
+export class AuthError extends PluginError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('auth', message, options);
+  }
+}
+
+/** A request went to a host outside the manifest's `egress` list. */
+export class EgressDeniedError extends PluginError {
+  readonly host: string;
+  constructor(host: string) {
+    super('egress_denied', `egress to host "${host}" is not allowed by the manifest`);
+    this.host = host;
+  }
+}
+
+/**
+ * The provider certainly did not accept the request (connection refused, a 5xx or 429
+ * answer before acceptance): sending again cannot duplicate anything.
+ */
+export class NotAcceptedError extends PluginError {
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, retryAfterMs?: number, options?: { cause?: unknown }) {
+    super('not_accepted', message, options);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** The provider refused the request for good (a 4xx on bad input): retrying cannot help. */
+export class RejectedError extends PluginError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('rejected', message, options);
+  }
+}
+
+/**
+ * The request may have been accepted (timeout or connection loss after it was sent).
+ * The host must resolve it by asking the provider, never by sending again.
+ */
+export class UncertainOutcomeError extends PluginError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('uncertain', message, options);
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * switchboard/sdk: everything a plugin author uses. A plugin imports nothing else of ours.
+ */
+export * from './contracts/index.js';
+export * from './errors.js';
+export * from './health.js';
+export * from './plugin.js';
+export { secret, isSecretSchema, secretFields, SECRET_MASK } from './settings.js';
+export { z } from 'zod';

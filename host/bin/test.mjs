@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+// npm test: checks the system packages the suite needs (installing them when root), builds,
+// starts a throwaway PostgreSQL, runs every test file in its own process, prints the totals.
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, mkdtempSync, rmSync, chmodSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const args = process.argv.slice(2);
+const log = (...m) => console.log('[test]', ...m);
+
+function which(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).stdout.trim() || null;
+}
+function pgBinDir() {
+  const base = '/usr/lib/postgresql';
+  if (!existsSync(base)) return null;
+  const versions = readdirSync(base).sort((a, b) => Number(b) - Number(a));
+  for (const v of versions) if (existsSync(path.join(base, v, 'bin', 'initdb'))) return path.join(base, v, 'bin');
+  return null;
+}
+
+// System packages: name -> present?
+const needs = [
+  { pkg: 'ghostscript', ok: () => !!which('gs') },
+  { pkg: 'postgresql', ok: () => !!pgBinDir() },
+];
+let missing = needs.filter((n) => !n.ok()).map((n) => n.pkg);
+if (missing.length) {
+  if (process.getuid && process.getuid() === 0) {
+    log('installing system packages:', missing.join(' '));
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    missing = needs.filter((n) => !n.ok()).map((n) => n.pkg);
+  }
+  if (missing.length) {
+    console.error(`[test] missing system packages: ${missing.join(', ')} (run as root, or: apt-get install -y ${missing.join(' ')})`);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+}
+
+log('building');
+const build = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
+if (build.status !== 0) {
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+// A throwaway PostgreSQL cluster owned by user postgres, on a free loopback port.
+async function startPostgres() {
+  const bin = pgBinDir();
+  const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-pg-'));
+  chmodSync(dir, 0o777);
+  const data = path.join(dir, 'data');
+  const port = await freePort();
+  const asPostgres = (cmd, cmdArgs) => {
+    const isRoot = process.getuid && process.getuid() === 0;
+    const full = isRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...cmdArgs]] : [cmd, cmdArgs];
+    return spawnSync(full[0], full[1], { encoding: 'utf8' });
+  };
+  let r = asPostgres(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  if (r.status !== 0) throw new Error(`initdb failed: ${r.stderr}`);
+  r = asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -h 127.0.0.1 -c fsync=off -c max_connections=200`, 'start']);
+  if (r.status !== 0) throw new Error(`pg_ctl start failed: ${r.stderr} ${r.stdout}`);
+  const stop = () => {
+    asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+}
+
+function findTests(dir) {
+  const out = [];
+  if (!existsSync(dir)) return out;
+  for (const entry of readdirSync(dir)) {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) out.push(...findTests(full));
+    else if (entry.endsWith('.test.js')) out.push(full);
+  }
+  return out.sort();
+}
+
+const distTests = path.join(root, 'dist/test');
+let files = findTests(distTests);
+if (args.length) files = files.filter((f) => args.some((a) => f.includes(a.replace(/^test\//, '').replace(/\.ts$/, ''))));
+if (!files.length) {
+  console.error('[test] no test files found');
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+const pg = await startPostgres();
+log('postgres at', pg.url.replace(/\/\/.*@/, '//***@'));
+process.on('exit', () => pg.stop());
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
+
+const FILE_TIMEOUT_MS = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 300_000);
+const concurrency = Number(process.env.TEST_CONCURRENCY ?? 2);
+let passed = 0,
+  failed = 0,
+  skipped = 0;
+const failures = [];
+
+function runFile(file) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--enable-source-maps', file], {
+      cwd: root,
+      env: { ...process.env, TEST_DATABASE_URL: pg.url, NODE_ENV: 'test', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const timer = setTimeout(() => {
+      output += `\n[test] timed out after ${FILE_TIMEOUT_MS} ms`;
+      child.kill('SIGKILL');
+    }, FILE_TIMEOUT_MS);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const num = (label) => {
+        const m = output.match(new RegExp(`${label}:\\s+(\\d+)`));
+        return m ? Number(m[1]) : null;
+      };
+      const total = num('Total');
+      const ok = num('Passed');
+      const skip = num('Skipped') ?? 0;
+      const rel = path.relative(distTests, file);
+      let p = 0,
+        f = 0;
+      if (total === null || ok === null) f = 1;
+      else {
+        p = ok;
+        f = total - ok - skip;
+        if (code !== 0 && f === 0) f = 1;
+      }
+      passed += p;
+      failed += f;
+      skipped += skip;
+      const secs = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(`${f ? 'FAIL' : 'ok  '} ${rel}  ${p} passed, ${f} failed${skip ? `, ${skip} skipped` : ''}  (${secs}s)`);
+      if (f) failures.push({ rel, output });
+      resolve();
+    });
+  });
+}
+
+const queue = [...files];
+await Promise.all(
+  Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+    while (queue.length) await runFile(queue.shift());
+  }),
+);
+for (const { rel, output } of failures) {
+  console.log(`\n===== ${rel} =====\n${output.slice(-8000)}`);
+}
+if (skipped) console.log(`[test] ${skipped} skipped tests: every skip is a failure of this suite's promise`);
+console.log(`${passed} passed, ${failed + skipped} failed`);
+process.exit(failed + skipped ? 1 : 0);

@@ -1,0 +1,144 @@
+import express, { type Request, type Response, type NextFunction } from 'express';
+import { z } from 'zod';
+import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { HttpError } from './errors.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
+
+/** Who may call a route. `public` needs no key; otherwise the scope a key must hold. */
+export type RouteAccess = 'public' | 'loopback' | { scope: string; always?: boolean };
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  /** Defaults to application/json when a schema is given. */
+  contentType?: string;
+}
+
+export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  method: HttpMethod;
+  /** express-style path, `/plugins/:id/config`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  access: RouteAccess;
+  params?: P;
+  query?: Q;
+  /** A JSON body validated by the schema; failures answer `bodyErrorStatus` (default 422). */
+  body?: B;
+  bodyErrorStatus?: 400 | 422;
+  /** For bodies the handler reads itself (multipart, form, raw): documented, not parsed. */
+  rawBody?: { contentType: string; schema?: z.ZodType; description?: string };
+  responses: Record<number, ResponseSpec>;
+}
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  req: Request;
+  res: Response;
+}
+
+/** Called before a route's handler: authentication, rate limits. Set by the host. */
+export type AccessGuard = (access: RouteAccess, req: Request, res: Response) => Promise<void>;
+
+/**
+ * Declares routes once: express handler, zod validation and the OpenAPI document all come from
+ * the same spec, so /openapi.json cannot drift from what the server does.
+ */
+export class HttpApi {
+  readonly registry = new OpenAPIRegistry();
+  readonly router = express.Router();
+  readonly routes: Array<{ method: HttpMethod; path: string; access: RouteAccess }> = [];
+  private guard: AccessGuard = async () => {};
+
+  setGuard(guard: AccessGuard): void {
+    this.guard = guard;
+  }
+
+  route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
+    spec: RouteSpec<P, Q, B>,
+    handler: (input: RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>) => unknown | Promise<unknown>,
+  ): void {
+    this.routes.push({ method: spec.method, path: spec.path, access: spec.access });
+    this.register(spec);
+    const jsonParser = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] });
+    const run = async (req: Request, res: Response) => {
+      await this.guard(spec.access, req, res);
+      const params = spec.params ? parseOr(spec.params, req.params, 400, 'path') : req.params;
+      const query = spec.query ? parseOr(spec.query, req.query, 400, 'query') : req.query;
+      let body: unknown = undefined;
+      if (spec.body) {
+        if (req.body === undefined) throw new HttpError(400, 'request body must be JSON (Content-Type: application/json)');
+        body = parseOr(spec.body, req.body, spec.bodyErrorStatus ?? 422, 'body');
+      }
+      const result = await handler({ params, query, body, req, res } as RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>);
+      if (!res.headersSent && result !== undefined) res.json(result);
+      else if (!res.headersSent) res.status(204).end();
+    };
+    const handlers: express.RequestHandler[] = [];
+    if (spec.body) handlers.push(jsonParser);
+    handlers.push((req: Request, res: Response, next: NextFunction) => {
+      run(req, res).catch(next);
+    });
+    this.router[spec.method](spec.path, ...handlers);
+  }
+
+  private register(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>): void {
+    const path = spec.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    const responses: Record<string, unknown> = {};
+    for (const [status, r] of Object.entries(spec.responses)) {
+      responses[status] = r.schema
+        ? { description: r.description, content: { [r.contentType ?? 'application/json']: { schema: r.schema } } }
+        : r.contentType
+          ? { description: r.description, content: { [r.contentType]: { schema: { type: 'string', format: 'binary' } } } }
+          : { description: r.description };
+    }
+    const access = spec.access;
+    const security = access === 'public' || access === 'loopback' ? [] : [{ ApiKeyAuth: [access.scope] }];
+    const request: Record<string, unknown> = {};
+    if (spec.params) request.params = spec.params;
+    if (spec.query) request.query = spec.query;
+    if (spec.body) request.body = { content: { 'application/json': { schema: spec.body } } };
+    if (spec.rawBody)
+      request.body = {
+        description: spec.rawBody.description,
+        content: { [spec.rawBody.contentType]: { schema: spec.rawBody.schema ?? z.string() } },
+      };
+    const accessNote =
+      access === 'public'
+        ? 'Access: public.'
+        : access === 'loopback'
+          ? 'Access: loopback callers only.'
+          : `Access: API key with scope \`${access.scope}\`${access.always ? ' (always required)' : ' (when API keys are required)'}.`;
+    this.registry.registerPath({
+      method: spec.method,
+      path,
+      summary: spec.summary,
+      description: [spec.description, accessNote].filter(Boolean).join('\n\n'),
+      tags: spec.tags,
+      security,
+      request: request as never,
+      responses: responses as never,
+      ...({ 'x-required-scope': typeof access === 'object' ? access.scope : access } as object),
+    });
+  }
+}
+
+/** Validates with zod; on failure an HttpError naming the first failing field. */
+export function parseOr<T extends z.ZodType>(schema: T, value: unknown, status: number, where: string): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new HttpError(status, describeZodError(result.error, where));
+}
+
+export function describeZodError(error: z.ZodError, where?: string): string {
+  return error.issues
+    .map((issue) => {
+      const field = issue.path.length ? issue.path.join('.') : (where ?? 'value');
+      return `${field}: ${issue.message}`;
+    })
+    .join('; ');
+}
