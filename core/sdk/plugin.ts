@@ -99,3 +99,11 @@ export function definePlugin<S extends z.ZodObject>(definition: PluginDefinition
 export function isPluginDefinition(value: unknown): value is PluginDefinition {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PLUGIN_BRAND] === true;
 }
+
+/** Injection tokens registered in each generation's container; use with `@inject(Tokens.X)`. */
+export const Tokens = {
+  Context: 'switchboard.PluginContext',
+  Settings: 'switchboard.PluginSettings',
+  Logger: 'switchboard.PluginLogger',
+  Http: 'switchboard.EgressHttpClient',
+} as const;

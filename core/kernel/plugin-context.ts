@@ -1,0 +1,71 @@
+import 'reflect-metadata';
+import type { DependencyContainer } from 'tsyringe';
+import type { Logger } from 'pino';
+import { Tokens, type PluginContext } from '../sdk/plugin.js';
+import { createEgressClient } from './egress.js';
+import { createPluginLogger } from './plugin-logger.js';
+import type { PluginMetricsFactory } from './plugin-metrics.js';
+
+export interface ContextOptions {
+  pluginId: string;
+  generation: number;
+  settings: Record<string, unknown>;
+  secrets: string[];
+  egress: readonly string[];
+  logger: Logger;
+  metrics: PluginMetricsFactory;
+  emit: (topic: string, payload: unknown) => void;
+  onEgressDenied?: (url: URL) => void;
+  dataDir: string;
+  container: DependencyContainer;
+}
+
+export interface OwnedContext {
+  ctx: PluginContext;
+  /** Aborts the generation's signal, runs its disposers (last first) and its container's. */
+  dispose(): Promise<void>;
+}
+
+/** Builds everything one generation of a plugin gets; the host owns and disposes it. */
+export function createPluginContext(options: ContextOptions): OwnedContext {
+  const abort = new AbortController();
+  const disposers: Array<() => void | Promise<void>> = [];
+  const container = options.container.createChildContainer();
+  const logger = createPluginLogger(options.logger, { plugin: options.pluginId, generation: options.generation }, () => options.secrets);
+  const http = createEgressClient({ egress: options.egress, signal: abort.signal, ...(options.onEgressDenied ? { onDenied: options.onEgressDenied } : {}) });
+  const ctx: PluginContext = {
+    pluginId: options.pluginId,
+    generation: options.generation,
+    settings: Object.freeze({ ...options.settings }),
+    logger,
+    http,
+    metrics: options.metrics.forPlugin(options.pluginId),
+    events: { emit: (topic, payload) => options.emit(topic, payload) },
+    dataDir: options.dataDir,
+    container,
+    onDispose: (fn) => {
+      disposers.push(fn);
+    },
+    signal: abort.signal,
+  };
+  container.register(Tokens.Context, { useValue: ctx });
+  container.register(Tokens.Settings, { useValue: ctx.settings });
+  container.register(Tokens.Logger, { useValue: logger });
+  container.register(Tokens.Http, { useValue: http });
+  return {
+    ctx,
+    async dispose() {
+      abort.abort(new Error('generation stopped'));
+      const errors: unknown[] = [];
+      for (const fn of disposers.reverse()) {
+        try {
+          await fn();
+        } catch (err) {
+          errors.push(err);
+        }
+      }
+      await container.dispose();
+      if (errors.length) throw new AggregateError(errors, `${errors.length} disposer(s) of ${options.pluginId} failed`);
+    },
+  };
+}
