@@ -61,6 +61,8 @@ export interface FaxReference {
 
 /** A provider webhook as received by the host, untouched. */
 export interface FaxWebhookRequest {
+  /** The public URL the provider called (PUBLIC_API_URL + path + query), for URL-signing schemes. */
+  url: string;
   rawBody: Buffer;
   contentType: string;
   headers: Record<string, string | undefined>;
