@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from './atomic-file.js';
+
+export const PluginConfigEntry = z
+  .object({
+    enabled: z.boolean().default(true),
+    settings: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+export type PluginConfigEntry = z.infer<typeof PluginConfigEntry>;
+
+const StoreFile = z.record(z.string(), PluginConfigEntry);
+
+/**
+ * Per-plugin `{enabled, settings}` at SERVICE_CONFIG_PATH. The file is the source of truth:
+ * it is re-read on every load so an edit by hand (or by another instance) is seen by reloads.
+ * Writes are serialized and atomic.
+ */
+export class PluginConfigStore {
+  private entries: Record<string, PluginConfigEntry> = {};
+  private problem: string | undefined;
+  private writing: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly file: string) {
+    this.load();
+  }
+
+  /** Re-reads the file; a broken file keeps the last good entries and reports the problem. */
+  load(): void {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.entries = {};
+        this.problem = undefined;
+        return;
+      }
+      this.problem = `cannot read ${path.basename(this.file)}: ${(err as Error).message}`;
+      return;
+    }
+    try {
+      const parsed = StoreFile.safeParse(JSON.parse(text));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        this.problem = `${path.basename(this.file)}: ${issue.path.join('.')}: ${issue.message}`;
+        return;
+      }
+      this.entries = parsed.data;
+      this.problem = undefined;
+    } catch (err) {
+      this.problem = `${path.basename(this.file)} is not valid JSON: ${(err as Error).message}`;
+    }
+  }
+
+  problems(): string[] {
+    return this.problem ? [this.problem] : [];
+  }
+
+  get(id: string): PluginConfigEntry {
+    const entry = this.entries[id];
+    return { enabled: entry?.enabled ?? true, settings: { ...(entry?.settings ?? {}) } };
+  }
+
+  has(id: string): boolean {
+    return id in this.entries;
+  }
+
+  /** Replaces one plugin's entry and writes the file atomically. */
+  async put(id: string, entry: PluginConfigEntry): Promise<void> {
+    const run = this.writing.then(async () => {
+      this.load();
+      const next = { ...this.entries, [id]: PluginConfigEntry.parse(entry) };
+      await mkdir(path.dirname(this.file), { recursive: true });
+      await writeFileAtomic(this.file, JSON.stringify(next, null, 2) + '\n');
+      this.entries = next;
+    });
+    this.writing = run.catch(() => {});
+    return run;
+  }
+}

@@ -1,0 +1,44 @@
+import express, { type Express } from 'express';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { Histogram, type Registry } from 'prom-client';
+import type { HttpApi } from './api.js';
+import { errorHandler, notFoundHandler } from './error-handler.js';
+import { buildOpenApiDocument, DOCS_INIT, DOCS_PAGE } from './openapi.js';
+
+/** The express app around the declared routes: metrics, logs, /openapi.json, /docs, errors. */
+export function createExpressApp(api: HttpApi, deps: { logger: Logger; metrics: Registry; version: string }): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  const duration = new Histogram({
+    name: 'switchboard_http_request_duration_seconds',
+    help: 'HTTP request duration by route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [deps.metrics],
+  });
+  app.use((req, res, next) => {
+    const end = duration.startTimer();
+    res.on('finish', () => {
+      const route = (req.route?.path as string | undefined) ?? 'unmatched';
+      end({ method: req.method, route, status: String(res.statusCode) });
+      if (res.statusCode >= 500) deps.logger.warn({ method: req.method, route, status: res.statusCode }, 'request failed');
+      else deps.logger.debug({ method: req.method, route, status: res.statusCode }, 'request');
+    });
+    next();
+  });
+  app.use(api.router);
+  let document: object | undefined;
+  app.get('/openapi.json', (_req, res) => {
+    document ??= buildOpenApiDocument(api, deps.version);
+    res.json(document);
+  });
+  const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  app.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
+  app.get('/docs/init.js', (_req, res) => void res.type('application/javascript').send(DOCS_INIT));
+  app.use('/docs/assets', express.static(swaggerDir, { index: false, fallthrough: false }));
+  app.use(notFoundHandler);
+  app.use(errorHandler((err) => deps.logger.error({ err }, 'unhandled error')));
+  return app;
+}

@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import { Kernel, PluginNotAvailableError, SettingsValidationError } from '../../../core/kernel/kernel.js';
+import type { HttpApi } from '../api.js';
+import { HttpError } from '../errors.js';
+import type { RegistryCatalogue } from '../../plugins/registry-catalogue.js';
+
+const Diagnostic = z.object({ severity: z.enum(['error', 'warning']), code: z.string(), path: z.string(), message: z.string() });
+const Health = z.object({ ok: z.boolean(), detail: z.string().optional(), info: z.record(z.string(), z.unknown()).optional(), checkedAt: z.string() });
+export const PluginEntry = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  version: z.string().nullable(),
+  description: z.string().nullable(),
+  kinds: z.array(z.string()),
+  state: z.string().describe('discovered | validated | rejected | starting | active | retrying | needs-config | failed | draining | stopped'),
+  enabled: z.boolean(),
+  generation: z.number().int().nullable().describe('The generation serving new calls'),
+  generations: z.array(z.object({ number: z.number().int(), state: z.string(), leases: z.number().int(), started_at: z.string() })),
+  health: Health.nullable(),
+  last_error: z.string().nullable(),
+  diagnostics: z.array(Diagnostic),
+  manifest_path: z.string().nullable(),
+  declarative: z.boolean(),
+  maturity: z.string().nullable(),
+});
+export const PluginConfig = z.object({
+  id: z.string(),
+  enabled: z.boolean(),
+  settings: z.record(z.string(), z.unknown()).describe('Effective settings; secret fields show "***" when set, null when not'),
+  secrets: z.record(z.string(), z.object({ set: z.boolean() })),
+  sources: z.record(z.string(), z.enum(['env', 'store', 'default'])),
+});
+const PluginConfigUpdate = z
+  .object({
+    enabled: z.boolean().optional(),
+    settings: z.record(z.string(), z.unknown()).optional().describe('Secret fields: "***" or absent keeps the stored value, null clears it'),
+  })
+  .strict();
+const IdParams = z.object({ id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'plugin ids are lowercase letters, digits and dashes') });
+const RegistryEntry = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  version: z.string(),
+  kinds: z.array(z.string()),
+  maturity: z.string().optional(),
+  builtin: z.boolean(),
+  installed: z.boolean(),
+  state: z.string().nullable(),
+  tags: z.array(z.string()),
+});
+
+const notFound = (id: string) => new HttpError(404, `plugin "${id}" not found`);
+
+export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catalogue: RegistryCatalogue }): void {
+  const { kernel } = deps;
+  const manage = { scope: 'plugins:manage', always: true } as const;
+  const read = { scope: 'admin', always: true } as const;
+
+  api.route(
+    {
+      method: 'get',
+      path: '/plugins',
+      summary: 'Every plugin found, rejected ones too, with state, generation, health and diagnostics',
+      tags: ['plugins'],
+      access: read,
+      responses: { 200: { description: 'Plugin list', schema: z.object({ plugins: z.array(PluginEntry) }) } },
+    },
+    () => ({ plugins: kernel.list() }),
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/plugins/:id',
+      summary: 'One plugin',
+      tags: ['plugins'],
+      access: read,
+      params: IdParams,
+      responses: { 200: { description: 'The plugin', schema: PluginEntry }, 404: { description: 'Unknown plugin' } },
+    },
+    ({ params }) => kernel.get(params.id) ?? Promise.reject(notFound(params.id)),
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/plugins/:id/config',
+      summary: "A plugin's enabled flag and settings (secrets shown as set or not)",
+      tags: ['plugins'],
+      access: read,
+      params: IdParams,
+      responses: { 200: { description: 'Config', schema: PluginConfig }, 404: { description: 'Unknown plugin' } },
+    },
+    async ({ params }) => (await kernel.configView(params.id)) ?? Promise.reject(notFound(params.id)),
+  );
+
+  api.route(
+    {
+      method: 'put',
+      path: '/plugins/:id/config',
+      summary: 'Store enabled and settings; applies live on a new generation',
+      description: 'Validated against the plugin settings schema; a bad field answers 400 naming it and nothing is stored.',
+      tags: ['plugins'],
+      access: manage,
+      params: IdParams,
+      body: PluginConfigUpdate,
+      bodyErrorStatus: 400,
+      responses: {
+        200: { description: 'Stored and applied', schema: PluginConfig.extend({ plugin: PluginEntry }) },
+        400: { description: 'A field is invalid' },
+        404: { description: 'Unknown plugin' },
+      },
+    },
+    async ({ params, body }) => {
+      try {
+        const config = await kernel.updateConfig(params.id, body);
+        return { ...config, plugin: kernel.get(params.id) };
+      } catch (err) {
+        if (err instanceof SettingsValidationError) throw new HttpError(400, err.message);
+        if (err instanceof PluginNotAvailableError) throw notFound(params.id);
+        throw err;
+      }
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/plugins/:id/config/test',
+      summary: "Run the plugin's health check against candidate settings without saving them",
+      tags: ['plugins'],
+      access: manage,
+      params: IdParams,
+      body: PluginConfigUpdate,
+      bodyErrorStatus: 400,
+      responses: {
+        200: { description: 'Result of the check', schema: z.object({ ok: z.boolean(), detail: z.string().optional(), state: z.string() }) },
+        400: { description: 'A field is invalid' },
+        404: { description: 'Unknown plugin' },
+      },
+    },
+    async ({ params, body }) => {
+      try {
+        const result = await kernel.testConfig(params.id, body.settings);
+        return { ok: result.ok, state: result.state, ...(result.detail ? { detail: result.detail } : {}) };
+      } catch (err) {
+        if (err instanceof SettingsValidationError) throw new HttpError(400, err.message);
+        if (err instanceof PluginNotAvailableError) throw notFound(params.id);
+        throw err;
+      }
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/plugin-registry',
+      summary: 'The curated catalogue (registry/index.json), each entry marked installed or not',
+      tags: ['plugins'],
+      access: read,
+      responses: { 200: { description: 'Catalogue', schema: z.object({ plugins: z.array(RegistryEntry), problem: z.string().optional() }) } },
+    },
+    () => {
+      const { entries, problem } = deps.catalogue.entries();
+      const plugins = entries.map((e) => {
+        const view = kernel.get(e.id);
+        return {
+          id: e.id,
+          name: e.name,
+          description: e.description,
+          version: e.version,
+          kinds: e.kinds,
+          ...(e.maturity ? { maturity: e.maturity } : {}),
+          builtin: e.builtin,
+          installed: !!view,
+          state: view?.state ?? null,
+          tags: e.tags,
+        };
+      });
+      return problem ? { plugins, problem } : { plugins };
+    },
+  );
+}

@@ -1,0 +1,17 @@
+import { Gateway } from './app/gateway.js';
+
+/** `npm start`: the gateway on PORT with state under DATA_DIR, stopped cleanly on SIGTERM/SIGINT. */
+const gateway = await Gateway.create();
+await gateway.listen();
+let closing = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (closing) process.exit(1);
+    closing = true;
+    gateway.logger.info({ signal }, 'draining and stopping');
+    gateway.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+}

@@ -1,0 +1,136 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  assertStorageKey,
+  definePlugin,
+  StorageKeyError,
+  StorageNotFoundError,
+  z,
+  type StorageEntry,
+  type StorageProvider,
+} from 'switchboard/sdk';
+
+const settings = z.object({
+  /** Directory of the artifacts; relative paths are under the host's DATA_DIR. */
+  root: z.string().min(1).default('storage'),
+});
+
+/** Resolves a key inside root, refusing anything that would land outside it. */
+function keyPath(root: string, key: string): string {
+  assertStorageKey(key);
+  const full = path.resolve(root, key);
+  if (!full.startsWith(root + path.sep)) throw new StorageKeyError(key, 'escapes the storage root');
+  return full;
+}
+
+function notFound(err: unknown, key: string): never {
+  if ((err as NodeJS.ErrnoException)?.code === 'ENOENT') throw new StorageNotFoundError(key);
+  throw err;
+}
+
+export function createLocalStorage(root: string): StorageProvider {
+  const tmpDir = path.join(root, '.tmp');
+  return {
+    async put(key, data) {
+      const target = keyPath(root, key);
+      await mkdir(path.dirname(target), { recursive: true });
+      await mkdir(tmpDir, { recursive: true });
+      // Write beside, fsync, then rename: a reader never sees half an object.
+      const tmp = path.join(tmpDir, `${randomBytes(8).toString('hex')}.part`);
+      const handle = await open(tmp, 'wx', 0o600);
+      try {
+        const source = Buffer.isBuffer(data) ? Readable.from([data]) : data;
+        await pipeline(source, handle.createWriteStream({ autoClose: false }));
+        await handle.sync();
+      } catch (err) {
+        await handle.close();
+        await rm(tmp, { force: true });
+        throw err;
+      }
+      await handle.close();
+      await rename(tmp, target);
+      const info = await stat(target);
+      return { key, size: info.size, modifiedAt: info.mtime };
+    },
+    async get(key) {
+      return readFile(keyPath(root, key)).catch((err) => notFound(err, key));
+    },
+    async stream(key) {
+      const file = keyPath(root, key);
+      await stat(file).catch((err) => notFound(err, key));
+      return createReadStream(file);
+    },
+    async delete(key) {
+      try {
+        await unlink(keyPath(root, key));
+        return true;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+        throw err;
+      }
+    },
+    async exists(key) {
+      try {
+        return (await stat(keyPath(root, key))).isFile();
+      } catch {
+        return false;
+      }
+    },
+    async list(prefix = '') {
+      if (prefix) assertStorageKey(prefix.replace(/\/$/, ''));
+      const out: StorageEntry[] = [];
+      const walk = async (dir: string): Promise<void> => {
+        let entries;
+        try {
+          entries = await readdir(dir, { withFileTypes: true });
+        } catch {
+          return;
+        }
+        for (const entry of entries) {
+          const full = path.join(dir, entry.name);
+          if (entry.isDirectory()) {
+            if (full !== tmpDir) await walk(full);
+          } else if (entry.isFile()) {
+            const key = path.relative(root, full).split(path.sep).join('/');
+            if (key.startsWith(prefix)) {
+              const info = await stat(full);
+              out.push({ key, size: info.size, modifiedAt: info.mtime });
+            }
+          }
+        }
+      };
+      await walk(root);
+      return out.sort((a, b) => a.key.localeCompare(b.key));
+    },
+    localPath(key) {
+      return keyPath(root, key);
+    },
+  };
+}
+
+export default definePlugin({
+  settings,
+  env: { root: 'STORAGE_LOCAL_ROOT' },
+  async start(ctx) {
+    const root = path.resolve(ctx.dataDir, ctx.settings.root);
+    await mkdir(root, { recursive: true });
+    const storage = createLocalStorage(root);
+    return {
+      providers: { storage },
+      async health() {
+        try {
+          const probe = `.health-${ctx.generation}`;
+          await storage.put(probe, Buffer.from('ok'));
+          await storage.delete(probe);
+          return { ok: true, info: { root } };
+        } catch (err) {
+          return { ok: false, detail: `storage root not writable: ${(err as Error).message}` };
+        }
+      },
+    };
+  },
+});
