@@ -1,0 +1,37 @@
+import type { ProviderKind } from '../sdk/contracts/index.js';
+import { manifestDiagnostic, quoted, type ManifestDiagnostic } from './diagnostics.js';
+import { pinsMajor, satisfiesRange, splitContract, validRange } from './ranges.js';
+
+export interface HostFacts {
+  /** The running host's version (package.json). */
+  hostVersion: string;
+  /** The contract version the host implements, per kind (CONTRACT_VERSIONS). */
+  contracts: Partial<Record<ProviderKind, string>>;
+}
+
+type Loose = Record<string, unknown>;
+const isRecord = (v: unknown): v is Loose => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Whether this host can load the manifest: its host range and each contract range against the
+ * running versions. Takes unvalidated input; malformed ranges are left to the schema's report.
+ */
+export function compatibilityDiagnostics(input: unknown, host: HostFacts): ManifestDiagnostic[] {
+  const out: ManifestDiagnostic[] = [];
+  if (!isRecord(input)) return out;
+  const range = input.host;
+  if (typeof range === 'string' && validRange(range) !== null && pinsMajor(range) && !satisfiesRange(host.hostVersion, range)) {
+    out.push(manifestDiagnostic('host-range-unmet', 'host', host.hostVersion, quoted(range)));
+  }
+  const provides = Array.isArray(input.provides) ? input.provides : [];
+  provides.forEach((item, i) => {
+    const contract = isRecord(item) ? item.contract : undefined;
+    const parts = typeof contract === 'string' ? splitContract(contract) : null;
+    if (!parts || validRange(parts.range) === null || !Object.hasOwn(host.contracts, parts.kind)) return;
+    const implemented = host.contracts[parts.kind as ProviderKind];
+    if (typeof implemented === 'string' && !satisfiesRange(implemented, parts.range)) {
+      out.push(manifestDiagnostic('contract-range-unmet', `provides.${i}.contract`, parts.kind, implemented, quoted(parts.range)));
+    }
+  });
+  return out;
+}

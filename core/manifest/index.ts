@@ -1,0 +1,47 @@
+/** Manifests: the schema, the validator that reports diagnostics, and settings built from them. */
+export {
+  ManifestSchema,
+  ManifestShapeSchema,
+  ManifestSettingsSchema,
+  ManifestSettingFieldSchema,
+  ProvidedContractSchema,
+  HttpBlockSchema,
+  HttpActionSchema,
+  HttpBodySchema,
+  HttpAuthSchema,
+  HttpResponseMapSchema,
+  AlertBlockSchema,
+  JsonTemplateSchema,
+  HTTP_FAX_STATUSES,
+  SETTING_TYPES,
+  type Manifest,
+  type ManifestSettings,
+  type ManifestSettingField,
+  type ProvidedContract,
+  type HttpBlock,
+  type HttpAction,
+  type HttpBody,
+  type HttpAuth,
+  type HttpResponseMap,
+  type HttpFaxStatus,
+  type AlertBlock,
+  type JsonTemplate,
+  type SettingType,
+} from './schema.js';
+export {
+  MANIFEST_DIAGNOSTICS,
+  manifestDiagnostic,
+  type ManifestDiagnostic,
+  type ManifestDiagnosticCode,
+} from './diagnostics.js';
+export { validateManifest, parseManifestText, type ValidateManifestOptions, type ManifestValidation } from './validate.js';
+export { settingsSchemaFromManifest, envMapFromManifest } from './settings-schema.js';
+export {
+  parseTemplate,
+  checkPlaceholder,
+  templateSites,
+  HTTP_TEMPLATE_ROOTS,
+  ALERT_TEMPLATE_FIELDS,
+  type TemplateScope,
+  type TemplateSite,
+} from './templates.js';

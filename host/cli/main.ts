@@ -1,0 +1,53 @@
+import { findHostPackage } from './package-root.js';
+import { formatLintResult, lintManifestFiles } from './plugins-lint.js';
+
+export const USAGE = `usage: switchboard <command>
+
+commands:
+  plugins lint [--json] <file...>   validate plugin manifests as this host would load them
+  help                              show this text
+
+exit codes: 0 ok, 1 a manifest has errors, 2 usage error`;
+
+export interface CliOutput {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const consoleOutput: CliOutput = {
+  out: (line) => process.stdout.write(line + '\n'),
+  err: (line) => process.stderr.write(line + '\n'),
+};
+
+/** The switchboard command line; resolves to the process exit code. */
+export async function main(argv: string[], io: CliOutput = consoleOutput): Promise<number> {
+  const [group, command, ...rest] = argv;
+  if (group === 'plugins' && command === 'lint') return pluginsLint(rest, io);
+  if (group === 'help' || group === '--help' || group === '-h') {
+    io.out(USAGE);
+    return 2;
+  }
+  io.err(group === undefined ? USAGE : `unknown command: ${argv.join(' ')}\n\n${USAGE}`);
+  return 2;
+}
+
+async function pluginsLint(args: string[], io: CliOutput): Promise<number> {
+  const json = args.includes('--json');
+  const unknownFlag = args.find((a) => a.startsWith('--') && a !== '--json');
+  const files = args.filter((a) => !a.startsWith('--'));
+  if (unknownFlag || files.length === 0) {
+    io.err(unknownFlag ? `unknown option: ${unknownFlag}\n\n${USAGE}` : USAGE);
+    return 2;
+  }
+  let hostVersion: string;
+  try {
+    hostVersion = findHostPackage(import.meta.url).version;
+  } catch (error) {
+    io.err(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
+  const results = await lintManifestFiles(files, hostVersion);
+  if (json) io.out(JSON.stringify(results, null, 2));
+  else for (const result of results) for (const line of formatLintResult(result)) io.out(line);
+  return results.every((r) => r.ok) ? 0 : 1;
+}
