@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { Database } from './schema.js';
+import { migrationProvider } from './migrations.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface OpenedDatabase {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Where it lives, without credentials: the SQLite file or host:port/db. */
+  location: string;
+  close(): Promise<void>;
+}
+
+// int8 (bigint) columns hold epoch milliseconds, which fit a JS number exactly.
+pg.types.setTypeParser(20, (v: string) => Number(v));
+
+/**
+ * The embedded default is a SQLite file under DATA_DIR; DATABASE_URL=postgres://... selects
+ * PostgreSQL so several gateway instances share jobs. Migrations run before it is returned.
+ */
+export async function openDatabase(options: { url?: string | undefined; dataDir: string; poolSize?: number }): Promise<OpenedDatabase> {
+  const url = options.url?.trim();
+  let opened: OpenedDatabase;
+  if (url && /^postgres(ql)?:\/\//.test(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const parsed = new URL(url);
+    opened = { db, dialect: 'postgres', location: `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`, close: () => db.destroy() };
+  } else {
+    const file = url && url.startsWith('sqlite:') ? url.replace(/^sqlite:(\/\/)?/, '') : path.join(options.dataDir, 'switchboard.sqlite');
+    mkdirSync(path.dirname(file), { recursive: true });
+    const database = new SQLite(file);
+    database.pragma('journal_mode = WAL');
+    database.pragma('busy_timeout = 5000');
+    database.pragma('synchronous = NORMAL');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    opened = { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
+  }
+  const migrator = new Migrator({ db: opened.db, provider: migrationProvider });
+  const { error } = await migrator.migrateToLatest();
+  if (error) {
+    await opened.close();
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+  return opened;
+}
+
+/** A cheap round trip, for readiness. */
+export async function pingDatabase(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
+}

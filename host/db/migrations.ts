@@ -1,0 +1,81 @@
+import { type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+/** Migrations in code, run at start by every instance (Kysely's migrator locks). */
+const migrations: Record<string, Migration> = {
+  '0001_fax_jobs': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('fax_jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('to_number', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('error', 'text')
+        .addColumn('pages', 'integer')
+        .addColumn('backend', 'text', (c) => c.notNull())
+        .addColumn('provider_sid', 'text')
+        .addColumn('pdf_key', 'text', (c) => c.notNull())
+        .addColumn('source_type', 'text', (c) => c.notNull())
+        .addColumn('size_bytes', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('dispatch_state', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+        .addColumn('lease_owner', 'text')
+        .addColumn('lease_until', 'bigint')
+        .addColumn('sent_at', 'bigint')
+        .addColumn('last_checked_at', 'bigint')
+        .addColumn('finished_at', 'text')
+        .execute();
+      await db.schema.createIndex('fax_jobs_dispatch').on('fax_jobs').columns(['dispatch_state', 'next_attempt_at']).execute();
+      await db.schema.createIndex('fax_jobs_created').on('fax_jobs').columns(['created_at', 'id']).execute();
+      await db.schema.createTable('host_kv').addColumn('key', 'text', (c) => c.primaryKey()).addColumn('value', 'text', (c) => c.notNull()).execute();
+    },
+  },
+  '0002_inbound_keys_audit': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('inbound_faxes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('provider', 'text', (c) => c.notNull())
+        .addColumn('provider_id', 'text', (c) => c.notNull())
+        .addColumn('from_number', 'text')
+        .addColumn('to_number', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('pages', 'integer')
+        .addColumn('pdf_key', 'text')
+        .addColumn('received_at', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('inbound_provider_id').unique().on('inbound_faxes').columns(['provider', 'provider_id']).execute();
+      await db.schema
+        .createTable('api_keys')
+        .addColumn('key_id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('owner', 'text')
+        .addColumn('scopes', 'text', (c) => c.notNull())
+        .addColumn('secret_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text')
+        .addColumn('revoked_at', 'text')
+        .addColumn('last_used_at', 'text')
+        .addColumn('rate_limit_rpm', 'integer')
+        .execute();
+      // SQLite's INTEGER PRIMARY KEY is its rowid alias; PostgreSQL needs an identity column.
+      const postgres = db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
+      await db.schema
+        .createTable('audit_events')
+        .addColumn('id', postgres ? 'bigint' : 'integer', (c) => (postgres ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()))
+        .addColumn('ts', 'text', (c) => c.notNull())
+        .addColumn('event', 'text', (c) => c.notNull())
+        .addColumn('record', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
+};
+
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return migrations;
+  },
+};

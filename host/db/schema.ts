@@ -1,0 +1,72 @@
+import type { Generated } from 'kysely';
+
+/** Times are ISO 8601 text where clients see them, epoch milliseconds where the code compares. */
+export interface FaxJobTable {
+  id: string;
+  to_number: string;
+  status: string;
+  error: string | null;
+  pages: number | null;
+  backend: string;
+  provider_sid: string | null;
+  pdf_key: string;
+  source_type: string;
+  size_bytes: number;
+  created_at: string;
+  updated_at: string;
+  /** pending | sending | accepted | uncertain | done: where the send stands, for the dispatcher. */
+  dispatch_state: string;
+  attempts: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  sent_at: number | null;
+  last_checked_at: number | null;
+  finished_at: string | null;
+}
+
+export interface HostKvTable {
+  key: string;
+  value: string;
+}
+
+export interface InboundFaxTable {
+  id: string;
+  provider: string;
+  provider_id: string;
+  from_number: string | null;
+  to_number: string | null;
+  status: string;
+  pages: number | null;
+  pdf_key: string | null;
+  received_at: string;
+  created_at: number;
+}
+
+export interface ApiKeyTable {
+  key_id: string;
+  name: string;
+  owner: string | null;
+  scopes: string;
+  secret_hash: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  rate_limit_rpm: number | null;
+}
+
+export interface AuditEventTable {
+  id: Generated<number>;
+  ts: string;
+  event: string;
+  record: string;
+}
+
+export interface Database {
+  fax_jobs: FaxJobTable;
+  host_kv: HostKvTable;
+  inbound_faxes: InboundFaxTable;
+  api_keys: ApiKeyTable;
+  audit_events: AuditEventTable;
+}

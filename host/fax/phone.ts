@@ -1,0 +1,15 @@
+export const PHONE_RULE = 'a phone number is an optional "+" and 6 to 20 digits (spaces, dashes, dots and brackets are ignored)';
+
+/** Normalizes a destination: separators removed, `+` kept; null when it breaks the rule. */
+export function normalizePhone(input: unknown): string | null {
+  if (typeof input !== 'string') return null;
+  const compact = input.trim().replace(/[\s\-.()[\]]/g, '');
+  return /^\+?\d{6,20}$/.test(compact) ? compact : null;
+}
+
+/** What logs and admin views show of a number: its last four digits. */
+export function maskPhone(number: string | null | undefined): string {
+  if (!number) return '';
+  const digits = number.replace(/\D/g, '');
+  return `***${digits.slice(-4)}`;
+}
