@@ -1,0 +1,63 @@
+import type { FaxProvider, FaxProviderStatus, PluginLogger } from 'switchboard/sdk';
+import type { ProviderAClient, ProviderAFax } from './client.js';
+import type { ProviderAConfig } from './settings.js';
+import { providerASendForm } from './send-request.js';
+import { mapProviderAStatus, providerAError } from './status-map.js';
+import { parseProviderACallback, verifyProviderASignature } from './webhook.js';
+
+function statusOf(fax: ProviderAFax): FaxProviderStatus {
+  const recipient = fax.recipients?.[0];
+  const error = providerAError(
+    fax.status,
+    fax.error_type ?? recipient?.error_type ?? undefined,
+    fax.error_message ?? recipient?.error_message ?? undefined,
+  );
+  return {
+    providerSid: String(fax.id),
+    status: mapProviderAStatus(fax.status),
+    ...(typeof fax.num_pages === 'number' ? { pages: fax.num_pages } : {}),
+    ...(error ? { error } : {}),
+    ...(fax.status ? { raw: fax.status } : {}),
+  };
+}
+
+/** Provider A as a fax provider: sends, looks up (by id or by our tag), cancels, takes callbacks. */
+export function createProviderA(client: ProviderAClient, config: ProviderAConfig, logger: PluginLogger): FaxProvider {
+  return {
+    pushesResults: true,
+
+    async send(request) {
+      const form = await providerASendForm(request, config.sendMode);
+      try {
+        const { id } = await client.createFax(form, request.signal);
+        logger.info('fax accepted by provider A', { jobId: request.jobId, providerSid: id, sendMode: config.sendMode });
+        return { providerSid: id, status: 'queued' };
+      } catch (err) {
+        // The provider's message can echo the number; the outcome code is enough for the log.
+        logger.warn('fax send to provider A failed', { jobId: request.jobId, outcome: (err as { code?: string }).code ?? 'error' });
+        throw err;
+      }
+    },
+
+    async status(ref) {
+      const fax = ref.providerSid ? await client.getFax(ref.providerSid) : await client.findByJobId(ref.jobId);
+      return fax ? statusOf(fax) : null;
+    },
+
+    async cancel(ref) {
+      const providerSid = ref.providerSid ?? (await client.findByJobId(ref.jobId))?.id;
+      // No record at the provider: nothing was accepted, so there is nothing to cancel.
+      if (providerSid === undefined) return;
+      await client.cancelFax(String(providerSid));
+      logger.info('fax cancelled at provider A', { jobId: ref.jobId, providerSid: String(providerSid) });
+    },
+
+    verifyWebhook(request) {
+      return config.verifySignature ? verifyProviderASignature(request, config.apiSecret) : true;
+    },
+
+    parseWebhook(request) {
+      return parseProviderACallback(request);
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { EgressDeniedError, NotAcceptedError, RejectedError, UncertainOutcomeError } from 'switchboard/sdk';
+
+/** Socket error codes of a connection that never carried the request: nothing can have been accepted. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function errorCodes(err: unknown, depth = 0): string[] {
+  if (depth > 5 || typeof err !== 'object' || err === null) return [];
+  const e = err as { code?: unknown; cause?: unknown; errors?: unknown };
+  const own = typeof e.code === 'string' ? [e.code] : [];
+  const nested = Array.isArray(e.errors) ? e.errors.flatMap((x) => errorCodes(x, depth + 1)) : [];
+  return [...own, ...nested, ...errorCodes(e.cause, depth + 1)];
+}
+
+/**
+ * What a failed fetch of a send means. Only a connection that was never made is "not accepted";
+ * a timeout or a dropped connection may have delivered the request.
+ */
+export function sendTransportFailure(err: unknown, timeoutMs: number): Error {
+  if (err instanceof EgressDeniedError) return err;
+  const name = (err as Error | undefined)?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') {
+    return new UncertainOutcomeError(`provider C gave no answer within ${timeoutMs} ms; the fax may have been accepted`);
+  }
+  const codes = errorCodes(err);
+  const code = codes.find((c) => NEVER_CONNECTED.has(c));
+  if (code) return new NotAcceptedError(`provider C unreachable (${code})`);
+  return new UncertainOutcomeError(`connection to provider C failed after the request was sent (${codes[0] ?? (err as Error)?.message ?? 'unknown'})`);
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date. */
+export function retryAfterMs(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header.trim());
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/** The error a non-2xx answer to a send means; `message` is the provider's own text. */
+export function sendAnswerFailure(status: number, message: string, retryAfter: string | null): Error {
+  const said = message ? `: ${message}` : '';
+  if (status === 401 || status === 403) {
+    return new RejectedError(`provider C refused the credentials (HTTP ${status}); check projectId and apiToken${said}`);
+  }
+  // A gateway timeout means the request went upstream and its fate is unknown.
+  if (status === 504) return new UncertainOutcomeError(`provider C gateway timed out (HTTP 504); the fax may have been accepted`);
+  if (status === 408 || status === 429 || status >= 500) {
+    return new NotAcceptedError(`provider C did not accept the fax (HTTP ${status})${said}`, retryAfterMs(retryAfter));
+  }
+  if (status >= 400) return new RejectedError(`provider C rejected the fax (HTTP ${status})${said}`);
+  return new UncertainOutcomeError(`provider C answered HTTP ${status} to a send; the fax may have been accepted`);
+}

@@ -1,0 +1,67 @@
+import { ConfigError, secret, z } from 'switchboard/sdk';
+
+/** 'true'/'false'/'1'/'0' from the environment, a real boolean from the config store. */
+const flag = z.union([z.boolean(), z.stringbool()]);
+
+export const providerCSettings = z.object({
+  /** The space host, e.g. example.signalwire.test (a scheme or trailing slash is tolerated). */
+  spaceUrl: z
+    .string()
+    .regex(/^(https?:\/\/)?[a-z0-9.-]+(:\d+)?\/?$/i, 'a host name such as example.signalwire.test')
+    .optional(),
+  /** Overrides the API base built from spaceUrl (https://{space}/api/laml/2010-04-01). */
+  baseUrl: z.url().optional(),
+  projectId: z.string().min(1).optional(),
+  apiToken: secret(z.string().min(1)).optional(),
+  /** The caller number faxes are sent from (`From`). */
+  faxFrom: z.string().min(1).optional(),
+  /** Check X-SignalWire-Signature (or X-Twilio-Signature) on status callbacks. */
+  verifySignature: flag.default(false),
+  timeoutMs: z.coerce.number().int().positive().default(30_000),
+});
+
+export type ProviderCSettings = z.infer<typeof providerCSettings>;
+
+export const providerCEnv = {
+  spaceUrl: 'PROVIDERC_SPACE_URL',
+  baseUrl: 'PROVIDERC_BASE_URL',
+  projectId: 'PROVIDERC_PROJECT_ID',
+  apiToken: 'PROVIDERC_API_TOKEN',
+  faxFrom: 'PROVIDERC_FAX_FROM',
+  verifySignature: 'PROVIDERC_VERIFY_SIGNATURE',
+  timeoutMs: 'PROVIDERC_TIMEOUT_MS',
+} as const satisfies Partial<Record<keyof ProviderCSettings, string>>;
+
+/** Settings with every field this provider needs present. */
+export interface ProviderCConfig {
+  baseUrl: string;
+  projectId: string;
+  apiToken: string;
+  faxFrom: string;
+  verifySignature: boolean;
+  timeoutMs: number;
+}
+
+/** The LaML API base of a space: https://{space}/api/laml/2010-04-01. */
+export function spaceBaseUrl(spaceUrl: string): string {
+  const host = spaceUrl.replace(/^https?:\/\//i, '').replace(/\/+$/, '');
+  return `https://${host}/api/laml/2010-04-01`;
+}
+
+/** Throws ConfigError naming the first missing field, so the plugin waits in needs-config. */
+export function requireConfig(settings: ProviderCSettings): ProviderCConfig {
+  if (!settings.baseUrl && !settings.spaceUrl) {
+    throw new ConfigError('providerc: spaceUrl is required (PROVIDERC_SPACE_URL), or baseUrl (PROVIDERC_BASE_URL)', 'spaceUrl');
+  }
+  for (const field of ['projectId', 'apiToken', 'faxFrom'] as const) {
+    if (!settings[field]) throw new ConfigError(`providerc: ${field} is required (${providerCEnv[field]})`, field);
+  }
+  return {
+    baseUrl: (settings.baseUrl ?? spaceBaseUrl(settings.spaceUrl!)).replace(/\/+$/, ''),
+    projectId: settings.projectId!,
+    apiToken: settings.apiToken!,
+    faxFrom: settings.faxFrom!,
+    verifySignature: settings.verifySignature,
+    timeoutMs: settings.timeoutMs,
+  };
+}

@@ -1,0 +1,27 @@
+import type { FaxStatus } from 'switchboard/sdk';
+
+const MAP: Record<string, FaxStatus> = {
+  queued: 'queued',
+  processing: 'in_progress',
+  sending: 'in_progress',
+  delivered: 'SUCCESS',
+  'no-answer': 'FAILED',
+  busy: 'FAILED',
+  failed: 'FAILED',
+  canceled: 'FAILED',
+  // Inbound words, should one ever come back for a fax of ours.
+  receiving: 'in_progress',
+  received: 'SUCCESS',
+};
+
+/** Provider C's status word as a job status; unknown words stay non-terminal (queued). */
+export function mapProviderCStatus(raw: string | undefined): FaxStatus {
+  return MAP[(raw ?? '').trim().toLowerCase()] ?? 'queued';
+}
+
+/** The error text of a failed fax: the provider's message (and code), else its status word. */
+export function providerCError(raw: string | undefined, code?: string, message?: string): string | undefined {
+  if (mapProviderCStatus(raw) !== 'FAILED') return undefined;
+  if (message) return code ? `${message} (${code})` : message;
+  return code ? `${raw} (${code})` : raw;
+}

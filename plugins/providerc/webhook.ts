@@ -1,0 +1,48 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FaxStatusUpdate, FaxWebhookRequest } from 'switchboard/sdk';
+import { mapProviderCStatus, providerCError } from './status-map.js';
+
+export const SIGNATURE_HEADERS = ['x-signalwire-signature', 'x-twilio-signature'] as const;
+
+/**
+ * The Twilio-compatible request signature: base64 HMAC-SHA1, keyed with the API token, of the
+ * called URL followed by every POST parameter's name and value, sorted by name.
+ */
+export function providerCSignature(url: string, params: Iterable<[string, string]>, apiToken: string): string {
+  const sorted = [...params].sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  const data = url + sorted.map(([name, value]) => name + value).join('');
+  return createHmac('sha1', apiToken).update(data, 'utf8').digest('base64');
+}
+
+function formParams(request: FaxWebhookRequest): Array<[string, string]> {
+  return [...new URLSearchParams(request.rawBody.toString('utf8'))];
+}
+
+/** True when X-SignalWire-Signature (or X-Twilio-Signature) matches; compared in constant time. */
+export function verifyProviderCSignature(request: FaxWebhookRequest, apiToken: string): boolean {
+  const header = SIGNATURE_HEADERS.map((name) => request.headers[name]).find((v): v is string => typeof v === 'string');
+  if (!header) return false;
+  const given = Buffer.from(header.trim(), 'utf8');
+  const expected = Buffer.from(providerCSignature(request.url, formParams(request), apiToken), 'utf8');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** A status callback (FaxSid, FaxStatus, NumPages, ErrorCode, ErrorMessage) for the job in `job_id`. */
+export function parseProviderCCallback(request: FaxWebhookRequest): FaxStatusUpdate {
+  const jobId = request.query.job_id;
+  if (!jobId) throw new Error('provider C callback without job_id in its query');
+  const fields = new Map(formParams(request));
+  const raw = fields.get('FaxStatus');
+  if (!raw) throw new Error('provider C callback without FaxStatus');
+  const pages = Number.parseInt(fields.get('NumPages') ?? '', 10);
+  const error = providerCError(raw, fields.get('ErrorCode') || undefined, fields.get('ErrorMessage') || undefined);
+  const providerSid = fields.get('FaxSid');
+  return {
+    jobId,
+    status: mapProviderCStatus(raw),
+    ...(providerSid ? { providerSid } : {}),
+    ...(Number.isFinite(pages) && pages >= 0 ? { pages } : {}),
+    ...(error ? { error } : {}),
+    raw,
+  };
+}
