@@ -18,6 +18,16 @@ import { createLogger } from './logger.js';
 import { hostVersion, packageRoot } from './paths.js';
 import { Readiness } from './readiness.js';
 import { loopbackGuard } from './access.js';
+import { openDatabase, pingDatabase, type OpenedDatabase } from '../db/database.js';
+import { AuditLog } from '../audit/audit-log.js';
+import { DocumentTokens } from '../fax/document-tokens.js';
+import { FaxJobStore } from '../fax/job-store.js';
+import { FaxService } from '../fax/fax-service.js';
+import { FaxDispatcher } from '../fax/dispatcher.js';
+import { FaxReconciler } from '../fax/reconciler.js';
+import { registerFaxRoutes } from '../fax/fax-routes.js';
+import { ghostscriptVersion } from '../fax/documents/index.js';
+import { FAX_STATUS_EVENT, type FaxStatusUpdate } from '../../core/sdk/index.js';
 
 export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -44,6 +54,9 @@ export class Gateway {
     readonly logger: Logger,
     readonly dataDir: string,
     readonly app: ReturnType<typeof createExpressApp>,
+    readonly database: OpenedDatabase,
+    readonly fax: { store: FaxJobStore; service: FaxService; dispatcher: FaxDispatcher; reconciler: FaxReconciler },
+    readonly audit: AuditLog,
   ) {}
 
   static async create(options: GatewayOptions = {}): Promise<Gateway> {
@@ -89,13 +102,54 @@ export class Gateway {
       return problems.length ? { ok: false, detail: problems.join('; ') } : { ok: true };
     });
     const catalogue = new RegistryCatalogue(path.join(root, 'registry'));
+    const database = await openDatabase({ url: config.get('DATABASE_URL'), dataDir });
+    const audit = new AuditLog({ enabled: () => config.get('AUDIT_LOG_ENABLED'), file: () => config.get('AUDIT_LOG_FILE'), logger });
+    const tokens = await DocumentTokens.load(database.db);
+    const store = new FaxJobStore(database.db, database.dialect);
+    let dispatcher: FaxDispatcher | undefined;
+    const service = new FaxService({ store, kernel, config, tokens, audit, logger, onSubmitted: () => dispatcher?.wake() });
+    dispatcher = new FaxDispatcher({ store, kernel, service, config, audit, logger });
+    const reconciler = new FaxReconciler({ store, kernel, config, audit, logger });
+    kernel.events.on('plugin-event', (event: { pluginId: string; topic: string; payload: unknown }) => {
+      if (event.topic !== FAX_STATUS_EVENT) return;
+      const update = event.payload as FaxStatusUpdate;
+      void (async () => {
+        const row = await store.get(update.jobId);
+        // A plugin may only report on jobs it sends.
+        if (!row || row.backend !== event.pluginId) return;
+        if (await store.applyChange(row.id, { status: update.status, pages: update.pages, error: update.error, providerSid: update.providerSid })) {
+          audit.record(update.status === 'FAILED' ? 'job_failed' : 'job_updated', { job_id: row.id, backend: row.backend, status: update.status, via: 'event' });
+        }
+      })().catch((err) => logger.warn({ err: (err as Error).message }, 'fax status event not applied'));
+    });
+    readiness.add('database', async () => {
+      await pingDatabase(database.db);
+      return { ok: true, info: { dialect: database.dialect } };
+    });
+    readiness.add('fax_backend', () => {
+      const backend = config.get('FAX_BACKEND');
+      if (config.get('FAX_DISABLED')) return { ok: true, detail: 'FAX_DISABLED: jobs are stored, not sent', info: { backend } };
+      const problem = service.backendProblem();
+      return problem ? { ok: false, detail: problem, info: { backend } } : { ok: true, info: { backend } };
+    });
+    readiness.add('storage', () => {
+      const id = config.get('STORAGE_BACKEND');
+      return kernel.isActive('storage', id) ? { ok: true, info: { backend: id } } : { ok: false, detail: `storage backend "${id}" is not active (state: ${kernel.stateOf(id)})` };
+    });
+    readiness.add('pdf_renderer', async () => {
+      const version = await ghostscriptVersion();
+      return version ? { ok: true, info: { ghostscript: version } } : { ok: false, detail: 'ghostscript (gs) not found: install the ghostscript package' };
+    });
     registerHealthRoutes(api, { kernel, readiness, metrics });
+    registerFaxRoutes(api, { service, store, kernel, config, tokens, audit, reconciler, tmpDir: path.join(dataDir, 'tmp') });
     registerPluginRoutes(api, { kernel, catalogue });
     registerSearchRoutes(api, { kernel, config });
     registerConfigRoutes(api, { registry: config, legacyEditorSettingsFile: path.resolve(cwd, 'out/editor/settings.json') });
     await kernel.start();
     const app = createExpressApp(api, { logger, metrics, version });
-    return new Gateway(config, kernel, api, readiness, metrics, logger, dataDir, app);
+    dispatcher.start();
+    reconciler.start();
+    return new Gateway(config, kernel, api, readiness, metrics, logger, dataDir, app, database, { store, service, dispatcher, reconciler }, audit);
   }
 
   async listen(port: number = this.config.get('PORT'), host: string = this.config.get('HOST')): Promise<AddressInfo> {
@@ -118,6 +172,10 @@ export class Gateway {
         server.closeIdleConnections();
       });
     }
+    await this.fax.dispatcher.stop();
+    await this.fax.reconciler.stop();
+    await this.audit.flush();
     await this.kernel.stop();
+    await this.database.close();
   }
 }

@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -41,17 +41,14 @@ export function createLocalStorage(root: string): StorageProvider {
       await mkdir(tmpDir, { recursive: true });
       // Write beside, fsync, then rename: a reader never sees half an object.
       const tmp = path.join(tmpDir, `${randomBytes(8).toString('hex')}.part`);
-      const handle = await open(tmp, 'wx', 0o600);
       try {
-        const source = Buffer.isBuffer(data) ? Readable.from([data]) : data;
-        await pipeline(source, handle.createWriteStream({ autoClose: false }));
-        await handle.sync();
+        // flush: the data is fsynced before the stream closes.
+        const out = createWriteStream(tmp, { flags: 'wx', mode: 0o600, flush: true });
+        await pipeline(Buffer.isBuffer(data) ? Readable.from([data]) : data, out);
       } catch (err) {
-        await handle.close();
         await rm(tmp, { force: true });
         throw err;
       }
-      await handle.close();
       await rename(tmp, target);
       const info = await stat(target);
       return { key, size: info.size, modifiedAt: info.mtime };

@@ -1,0 +1,63 @@
+import { appendFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { maskPhone } from '../fax/phone.js';
+
+export type AuditFields = Record<string, string | number | boolean | null | undefined>;
+
+/** Fields that hold phone numbers: masked to the last four digits whatever the caller passed. */
+const PHONE_FIELDS = new Set(['to', 'from', 'number', 'to_number', 'from_number']);
+
+export interface AuditSink {
+  write(record: Record<string, unknown>, line: string): Promise<void> | void;
+}
+
+export interface AuditOptions {
+  enabled: () => boolean;
+  file: () => string | undefined;
+  logger: Logger;
+}
+
+/**
+ * Structured audit records (JSON, one line each) for job lifecycle, keys, admin and plugin
+ * changes. Never document content or secrets; phone numbers are masked here as a last guard.
+ */
+export class AuditLog {
+  private readonly sinks: AuditSink[] = [];
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: AuditOptions) {}
+
+  addSink(sink: AuditSink): void {
+    this.sinks.push(sink);
+  }
+
+  record(event: string, fields: AuditFields = {}): void {
+    if (!this.options.enabled()) return;
+    const record: Record<string, unknown> = { ts: new Date().toISOString(), event };
+    for (const [k, v] of Object.entries(fields)) {
+      if (v === undefined) continue;
+      record[k] = PHONE_FIELDS.has(k) && typeof v === 'string' && !v.startsWith('***') ? maskPhone(v) : v;
+    }
+    const line = JSON.stringify(record);
+    const file = this.options.file();
+    this.chain = this.chain.then(async () => {
+      try {
+        if (file) {
+          await mkdir(path.dirname(file), { recursive: true });
+          await appendFile(file, line + '\n', { mode: 0o600 });
+        } else {
+          this.options.logger.info({ audit: record }, 'audit');
+        }
+        for (const sink of this.sinks) await sink.write(record, line);
+      } catch (err) {
+        this.options.logger.warn({ err: (err as Error).message, event }, 'audit write failed');
+      }
+    });
+  }
+
+  /** Resolves once every record so far is written. */
+  flush(): Promise<void> {
+    return this.chain;
+  }
+}

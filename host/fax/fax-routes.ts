@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import { pipeline } from 'node:stream/promises';
+import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.js';
+import type { FaxWebhookRequest } from '../../core/sdk/index.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { HttpApi } from '../http/api.js';
+import { HttpError } from '../http/errors.js';
+import { flatHeaders, readRawBody } from '../http/raw-body.js';
+import type { ConfigRegistry } from '../../core/config/registry.js';
+import { FAX_TOKEN_SCOPE, toFaxJobOut, type FaxService } from './fax-service.js';
+import type { DocumentTokens } from './document-tokens.js';
+import type { FaxJobStore } from './job-store.js';
+import type { FaxReconciler } from './reconciler.js';
+import { receiveUpload } from './upload.js';
+
+export const FaxJobOutSchema = z.object({
+  id: z.string(),
+  to: z.string(),
+  status: z.enum(['queued', 'in_progress', 'SUCCESS', 'FAILED', 'disabled']),
+  error: z.string().optional(),
+  pages: z.number().int().optional(),
+  backend: z.string(),
+  provider_sid: z.string().optional(),
+  created_at: z.string().describe('ISO 8601'),
+  updated_at: z.string().describe('ISO 8601'),
+});
+const JobParams = z.object({ id: z.string().min(1).max(100) });
+
+export interface FaxRouteDeps {
+  service: FaxService;
+  store: FaxJobStore;
+  kernel: Kernel;
+  config: ConfigRegistry;
+  tokens: DocumentTokens;
+  audit: AuditLog;
+  reconciler: FaxReconciler;
+  tmpDir: string;
+}
+
+export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
+  const { service, store, config } = deps;
+
+  api.route(
+    {
+      method: 'post',
+      path: '/fax',
+      summary: 'Send a fax: multipart `to` and `file` (PDF, UTF-8 text, PNG, JPEG or TIFF)',
+      description: 'The upload is streamed; over MAX_FILE_SIZE_MB answers 413 at once. The type is detected from the content.',
+      tags: ['fax'],
+      access: { scope: 'fax:send' },
+      rawBody: {
+        contentType: 'multipart/form-data',
+        schema: z.object({ to: z.string().describe('E.164 or digits: optional "+" and 6 to 20 digits'), file: z.string().describe('binary') }),
+      },
+      responses: {
+        202: { description: 'Accepted', schema: FaxJobOutSchema },
+        400: { description: 'Invalid number, parameters or PDF' },
+        401: { description: 'Invalid API key' },
+        413: { description: 'File too large' },
+        415: { description: 'Unsupported file type' },
+        503: { description: 'The selected fax backend is not available' },
+      },
+    },
+    async ({ req, res }) => {
+      const upload = await receiveUpload(req, { maxBytes: config.get('MAX_FILE_SIZE_MB') * 1024 * 1024, tmpDir: deps.tmpDir, fileField: 'file' });
+      try {
+        if (upload.fields.to === undefined) throw new HttpError(400, 'to: required');
+        if (!upload.file || upload.file.size === 0) throw new HttpError(400, 'file: required (a non-empty file part named "file")');
+        const row = await service.submit({ to: upload.fields.to, filePath: upload.file.path, size: upload.file.size });
+        res.status(202);
+        return toFaxJobOut(row);
+      } finally {
+        await upload.discard();
+      }
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/fax/:id',
+      summary: 'A fax job',
+      tags: ['fax'],
+      access: { scope: 'fax:read' },
+      params: JobParams,
+      responses: { 200: { description: 'The job', schema: FaxJobOutSchema }, 401: { description: 'Invalid API key' }, 404: { description: 'Job not found' } },
+    },
+    async ({ params }) => {
+      const row = await store.get(params.id);
+      if (!row) throw new HttpError(404, 'fax job not found');
+      return toFaxJobOut(row);
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/fax/:id/pdf',
+      summary: "The job's original PDF, by short-lived token (for cloud providers to fetch)",
+      tags: ['fax'],
+      access: 'public',
+      params: JobParams,
+      query: z.object({ token: z.string().max(200).optional() }),
+      responses: { 200: { description: 'The PDF', contentType: 'application/pdf' }, 403: { description: 'Token invalid or expired' }, 404: { description: 'Not found' } },
+    },
+    async ({ params, query, res }) => {
+      const row = await store.get(params.id);
+      if (!row) throw new HttpError(404, 'fax job not found');
+      if (!deps.tokens.verify(FAX_TOKEN_SCOPE, row.id, query.token)) throw new HttpError(403, 'token invalid or expired');
+      await service.withStorage(async (storage) => {
+        const stream = await storage.stream(row.pdf_key);
+        res.setHeader('Content-Type', 'application/pdf');
+        res.setHeader('Cache-Control', 'no-store');
+        res.setHeader('Content-Disposition', `inline; filename="fax-${row.id}.pdf"`);
+        await pipeline(stream, res);
+      });
+      deps.audit.record('pdf_served', { job_id: row.id, backend: row.backend });
+    },
+  );
+
+  for (const provider of ['providera', 'providerc'] as const) {
+    api.route(
+      {
+        method: 'post',
+        path: `/${provider}-callback`,
+        summary: `Status callback of ${provider === 'providera' ? 'provider A' : 'provider C'}; correlates the job by ?job_id=`,
+        description: 'Signature checked when the provider plugin has verifySignature on. Idempotent: a late or duplicate callback never moves a finished job backwards.',
+        tags: ['fax', 'webhooks'],
+        access: 'public',
+        query: z.object({ job_id: z.string().min(1).max(100) }),
+        rawBody: { contentType: 'application/x-www-form-urlencoded' },
+        responses: {
+          200: { description: 'Applied (or already applied)', schema: z.object({ ok: z.boolean(), status: z.string() }) },
+          401: { description: 'Bad or missing signature' },
+          404: { description: 'Unknown job' },
+          503: { description: 'The provider plugin is not active' },
+        },
+      },
+      async ({ req, query }) => {
+        const rawBody = await readRawBody(req);
+        const webhook: FaxWebhookRequest = {
+          url: `${service.publicBaseUrl()}${req.originalUrl}`,
+          rawBody,
+          contentType: String(req.headers['content-type'] ?? ''),
+          headers: flatHeaders(req),
+          query: { job_id: query.job_id },
+        };
+        let update;
+        try {
+          update = await deps.kernel.withProvider('fax', provider, async (fax) => {
+            if (!fax.verifyWebhook || !fax.parseWebhook) throw new HttpError(404, `${provider} takes no callbacks`);
+            if (!fax.verifyWebhook(webhook)) {
+              deps.audit.record('callback_rejected', { provider, job_id: query.job_id, reason: 'signature' });
+              throw new HttpError(401, 'invalid or missing signature');
+            }
+            try {
+              return fax.parseWebhook(webhook);
+            } catch (err) {
+              throw new HttpError(400, `malformed callback: ${(err as Error).message}`);
+            }
+          });
+        } catch (err) {
+          if (err instanceof PluginNotAvailableError) throw new HttpError(503, err.message);
+          throw err;
+        }
+        const row = await store.get(query.job_id);
+        if (!row || row.backend !== provider) throw new HttpError(404, 'fax job not found');
+        const changed = await store.applyChange(row.id, { status: update.status, pages: update.pages, error: update.error, providerSid: update.providerSid });
+        if (changed) deps.audit.record(update.status === 'FAILED' ? 'job_failed' : 'job_updated', { job_id: row.id, backend: provider, status: update.status, pages: update.pages, via: 'callback' });
+        const now = await store.get(row.id);
+        return { ok: true, status: now?.status ?? update.status };
+      },
+    );
+  }
+
+  api.route(
+    {
+      method: 'post',
+      path: '/admin/fax-jobs/:id/refresh',
+      summary: "Poll the job's provider for its status now",
+      tags: ['admin', 'fax'],
+      access: { scope: 'admin', always: true },
+      params: JobParams,
+      responses: { 200: { description: 'The job after the poll', schema: FaxJobOutSchema }, 404: { description: 'Job not found' }, 409: { description: 'The job has no provider record to poll yet' } },
+    },
+    async ({ params }) => {
+      const row = await store.get(params.id);
+      if (!row) throw new HttpError(404, 'fax job not found');
+      if (row.status === 'disabled') throw new HttpError(409, 'the job was never sent (FAX_DISABLED)');
+      if (row.dispatch_state === 'pending') throw new HttpError(409, 'the job has not been sent yet');
+      await deps.reconciler.check(row);
+      return toFaxJobOut((await store.get(row.id))!);
+    },
+  );
+
+}
