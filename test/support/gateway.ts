@@ -29,16 +29,18 @@ export function tempDir(prefix = 'switchboard-test-'): string {
  * Starts a real gateway on 127.0.0.1 with its state in a temp DATA_DIR and an isolated
  * environment (nothing leaks in from the machine's env).
  */
-export async function startGateway(env: Record<string, string> = {}, options: { watch?: boolean } = {}): Promise<TestGateway> {
-  const dataDir = tempDir();
+export async function startGateway(env: Record<string, string> = {}, options: { watch?: boolean; dataDir?: string } = {}): Promise<TestGateway> {
+  const dataDir = options.dataDir ?? tempDir();
+  const port = env.PORT && env.PORT !== '0' ? Number(env.PORT) : await freePort();
   const pluginsDir = path.join(dataDir, 'plugins-path');
   mkdirSync(pluginsDir, { recursive: true });
   const logs: string[] = [];
   const fullEnv: Record<string, string> = {
     DATA_DIR: dataDir,
     ENV_FILE: path.join(dataDir, 'no.env'),
-    PORT: '0',
+    PORT: String(port),
     HOST: '127.0.0.1',
+    PUBLIC_API_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'debug',
     PLUGINS_PATH: pluginsDir,
     PLUGIN_DRAIN_TIMEOUT_MS: '10000',
@@ -51,7 +53,7 @@ export async function startGateway(env: Record<string, string> = {}, options: { 
     },
   });
   const gateway = await Gateway.create({ env: fullEnv, cwd: dataDir, logDestination: destination, watch: options.watch ?? true });
-  const address = await gateway.listen(0, '127.0.0.1');
+  const address = await gateway.listen(port, '127.0.0.1');
   return {
     gateway,
     url: `http://127.0.0.1:${address.port}`,
@@ -134,6 +136,27 @@ export async function until<T>(probe: () => Promise<T | undefined | false> | T |
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, stepMs));
   }
+}
+
+/** A port free on 127.0.0.1 right now. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** POSTs a multipart fax (`to`, `file`) to the gateway. */
+export async function postFax(url: string, to: string, file: Buffer | string, headers: Record<string, string> = {}, filename = 'document'): Promise<Response> {
+  const form = new FormData();
+  form.set('to', to);
+  form.set('file', new Blob([new Uint8Array(typeof file === 'string' ? Buffer.from(file) : file)]), filename);
+  return fetch(`${url}/fax`, { method: 'POST', body: form, headers });
 }
 
 export function removeDir(dir: string): void {
