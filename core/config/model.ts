@@ -57,7 +57,8 @@ export const ConfigModel = z
     ARTIFACT_TTL_DAYS: integer(0).default(0).describe('Days stored artifacts (PDF, TIFF) are kept; 0 turns expiry off.'),
     CLEANUP_INTERVAL_MINUTES: integer(1).default(1440).describe('Minutes between runs of the cleanup of expired artifacts and inbound faxes.'),
     MAX_FILE_SIZE_MB: integer(1).default(10).describe('Largest accepted upload, in megabytes.'),
-    ADMIN_ALLOW_RESTART: flag().default(false).describe('Allow the admin API to restart the gateway process.'),
+    ADMIN_ALLOW_RESTART: flag().default(false).describe('Allow POST /admin/restart: the gateway answers 202, drains and exits with code 0 (a supervisor starts it again).'),
+    ADMIN_SETTINGS_PERSIST_PATH: optionalText().describe('File POST /admin/settings/persist writes the effective settings to, as an env file (e.g. /faxdata/service.env); unset turns persist off (403).'),
 
     // Plugins
     MANIFESTS_DIR: optionalText().describe("Directory of the provider manifests the host loads; unset means the package's manifests/."),
@@ -68,12 +69,16 @@ export const ConfigModel = z
     PLUGIN_DRAIN_TIMEOUT_MS: integer(1).default(30000).describe('Milliseconds an old plugin generation may keep serving leased requests after a reload.'),
 
     // Security
-    API_KEY: secret(optionalText().describe('Bootstrap admin API key accepted by the auth layer.')),
+    API_KEY: secret(optionalText().describe('Bootstrap API key with every scope (header X-API-Key); setting it also makes every non-public route require a key.')),
     REQUIRE_API_KEY: flag().default(false).describe('Require an API key on every non-public route.'),
-    MAX_REQUESTS_PER_MINUTE: integer(1).default(60).describe('Requests per minute allowed to one API key or client address.'),
+    API_KEY_CACHE_SECONDS: integer(1, 3600).default(5).describe('Seconds between reloads of the API-key cache from the database: the longest another instance keeps accepting a key revoked or rotated elsewhere.'),
+    MAX_REQUESTS_PER_MINUTE: integer(1).default(60).describe('Requests per minute to the /fax endpoints allowed to one API key or client address (a key\'s rate_limit_rpm overrides it).'),
     AUDIT_LOG_ENABLED: flag().default(false).describe('Write an audit log of security-relevant actions.'),
     AUDIT_LOG_FILE: optionalText().describe('File the audit log is appended to; unset writes it to the main log.'),
-    AUDIT_LOG_SYSLOG: flag().default(false).describe('Also send audit events to the local syslog.'),
+    AUDIT_LOG_SYSLOG: flag().default(false).describe('Also send audit events to syslog (RFC 5424): the unix socket AUDIT_SYSLOG_SOCKET, or UDP to AUDIT_SYSLOG_HOST when that is set.'),
+    AUDIT_SYSLOG_SOCKET: text().default('/dev/log').describe('Unix datagram socket of the local syslog daemon.'),
+    AUDIT_SYSLOG_HOST: optionalText().describe('Send syslog over UDP to this loopback address instead of the unix socket (127.0.0.1 or ::1; other hosts are refused).'),
+    AUDIT_SYSLOG_PORT: integer(1, 65535).default(514).describe('UDP port of AUDIT_SYSLOG_HOST.'),
 
     // Fax
     FAX_BACKEND: pluginId().default('providera').describe('Plugin id of the fax provider outbound faxes are sent with.'),
@@ -99,6 +104,15 @@ export const ConfigModel = z
     INBOUND_GET_RPM: integer(1).default(60).describe('Requests per minute allowed on inbound fax downloads.'),
     INBOUND_RETENTION_DAYS: integer(0).default(30).describe('Days inbound faxes are kept; 0 keeps them forever.'),
     INBOUND_TOKEN_TTL_MINUTES: integer(1).default(60).describe('Minutes a download token of an inbound fax stays valid.'),
+    INBOUND_MEDIA_TIMEOUT_SECONDS: integer(1, 600).default(30).describe('Seconds a download of an inbound fax document from the provider may take.'),
+    PROVIDERA_INBOUND_VERIFY_SIGNATURE: flag().default(true).describe('Check X-ProviderA-Signature (HMAC-SHA256 with the provider A API secret) on POST /providera-inbound.'),
+    PROVIDERA_MEDIA_HOSTS: optionalText().describe('Comma-separated hosts (host or host:port) provider A inbound documents may be fetched from; unset means the host of the providera baseUrl setting.'),
+    PROVIDERB_MEDIA_HOSTS: optionalText().describe('Comma-separated hosts (host or host:port) provider B inbound documents may be fetched from; unset means the host of the providerb baseUrl setting.'),
+    PROVIDERB_INBOUND_BASIC_USER: optionalText().describe('User name provider B must send with HTTP Basic auth on POST /providerb-inbound (with PROVIDERB_INBOUND_BASIC_PASS).'),
+    PROVIDERB_INBOUND_BASIC_PASS: apiSecret('Password of PROVIDERB_INBOUND_BASIC_USER.'),
+    PROVIDERB_INBOUND_HMAC_SECRET: apiSecret('Secret of the X-ProviderB-Signature HMAC on POST /providerb-inbound; unset skips the check.'),
+    PBX_INBOUND_SECRET: apiSecret('Shared secret the PBX sends as X-Internal-Secret to POST /_internal/pbx/inbound; unset refuses the hook.'),
+    PBX_SPOOL_DIR: optionalText().describe('Directory the PBX writes received fax TIFFs to; tiff_path must resolve inside it.'),
 
     // Code search: retrieval
     REPO: z

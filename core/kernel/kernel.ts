@@ -279,6 +279,16 @@ export class Kernel {
 
   // ---- configuration ----------------------------------------------------------------------
 
+  /**
+   * The resolved settings (secrets in clear) the active generation of `pluginId` runs with;
+   * undefined when it has none. For host code that shares a plugin's secrets (inbound webhook
+   * signatures); never for responses or logs.
+   */
+  settingsOf(pluginId: string): Record<string, unknown> | undefined {
+    const settings = this.records.get(pluginId)?.active?.owned.ctx.settings;
+    return settings ? { ...settings } : undefined;
+  }
+
   async configView(id: string): Promise<PluginConfigView | undefined> {
     const record = this.records.get(id);
     if (!record) return undefined;

@@ -17,7 +17,6 @@ import { RegistryCatalogue } from '../plugins/registry-catalogue.js';
 import { createLogger } from './logger.js';
 import { hostVersion, packageRoot } from './paths.js';
 import { Readiness } from './readiness.js';
-import { loopbackGuard } from './access.js';
 import { openDatabase, pingDatabase, type OpenedDatabase } from '../db/database.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { DocumentTokens } from '../fax/document-tokens.js';
@@ -26,8 +25,18 @@ import { FaxService } from '../fax/fax-service.js';
 import { FaxDispatcher } from '../fax/dispatcher.js';
 import { FaxReconciler } from '../fax/reconciler.js';
 import { registerFaxRoutes } from '../fax/fax-routes.js';
+import { createHttpFaxPlugin } from '../plugins/http-fax/index.js';
+import { registerRegistryRoutes } from '../http/routes/registry-routes.js';
 import { ghostscriptVersion } from '../fax/documents/index.js';
 import { FAX_STATUS_EVENT, type FaxStatusUpdate } from '../../core/sdk/index.js';
+// -- auth, inbound, admin, cleanup (host/auth, host/inbound, host/admin, host/cleanup) --
+import { createAuth, type Auth } from '../auth/auth.js';
+import { installAuditSinks } from '../audit/audit-sinks.js';
+import { registerAdmin } from '../admin/admin.js';
+import { InboundStore } from '../inbound/inbound-store.js';
+import { InboundService } from '../inbound/inbound-service.js';
+import { registerInboundRoutes } from '../inbound/inbound-routes.js';
+import { ArtifactCleanup } from '../cleanup/artifact-cleanup.js';
 
 export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -44,6 +53,10 @@ export interface GatewayOptions {
  */
 export class Gateway {
   server?: Server;
+  /** How POST /admin/restart ends the process after draining; tests replace it. */
+  exitProcess: (code: number) => void = (code) => process.exit(code);
+  private security?: { auth: Auth; closeStreams: () => void; cleanup: ArtifactCleanup };
+  private closing?: Promise<void>;
 
   private constructor(
     readonly config: ConfigRegistry,
@@ -78,6 +91,7 @@ export class Gateway {
       .split(path.delimiter)
       .filter(Boolean)
       .map((p) => path.resolve(cwd, p));
+    const audit = new AuditLog({ enabled: () => config.get('AUDIT_LOG_ENABLED'), file: () => config.get('AUDIT_LOG_FILE'), logger });
     const kernel = new Kernel({
       hostVersion: version,
       searchPaths: [manifestsDir, ...pluginsPath],
@@ -93,9 +107,10 @@ export class Gateway {
         drainMs: config.get('PLUGIN_DRAIN_TIMEOUT_MS'),
       },
       watch: options.watch ?? true,
+      declarative: { http: createHttpFaxPlugin },
+      onEgressDenied: (pluginId, url) => audit.record('egress_denied', { plugin: pluginId, host: url.host }),
     });
     const api = new HttpApi();
-    api.setGuard(loopbackGuard);
     const readiness = new Readiness();
     readiness.add('config', () => {
       const problems = [...config.problems(), ...configStore.problems()];
@@ -103,8 +118,9 @@ export class Gateway {
     });
     const catalogue = new RegistryCatalogue(path.join(root, 'registry'));
     const database = await openDatabase({ url: config.get('DATABASE_URL'), dataDir });
-    const audit = new AuditLog({ enabled: () => config.get('AUDIT_LOG_ENABLED'), file: () => config.get('AUDIT_LOG_FILE'), logger });
     const tokens = await DocumentTokens.load(database.db);
+    const auditSink = installAuditSinks(audit, { config, db: database.db, logger });
+    const auth = await createAuth(api, { config, db: database.db, pool: database.pool, audit, logger });
     const store = new FaxJobStore(database.db, database.dialect);
     let dispatcher: FaxDispatcher | undefined;
     const service = new FaxService({ store, kernel, config, tokens, audit, logger, onSubmitted: () => dispatcher?.wake() });
@@ -141,15 +157,41 @@ export class Gateway {
       return version ? { ok: true, info: { ghostscript: version } } : { ok: false, detail: 'ghostscript (gs) not found: install the ghostscript package' };
     });
     registerHealthRoutes(api, { kernel, readiness, metrics });
+    registerRegistryRoutes(api, { kernel, catalogue, manifestsDir, hostVersion: version, publicBaseUrl: () => service.publicBaseUrl() });
     registerFaxRoutes(api, { service, store, kernel, config, tokens, audit, reconciler, tmpDir: path.join(dataDir, 'tmp') });
-    registerPluginRoutes(api, { kernel, catalogue });
+    registerPluginRoutes(api, { kernel, catalogue, audit });
     registerSearchRoutes(api, { kernel, config });
     registerConfigRoutes(api, { registry: config, legacyEditorSettingsFile: path.resolve(cwd, 'out/editor/settings.json') });
+    const inboundStore = new InboundStore(database.db);
+    const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger });
+    registerInboundRoutes(api, { service: inbound, store: inboundStore, kernel, config, tokens, audit, env });
+    let gateway: Gateway | undefined;
+    const admin = registerAdmin(api, {
+      config, kernel, readiness, database, store, service, audit, auditSink, version,
+      authRequired: auth.authRequired,
+      restart: async () => {
+        await gateway?.close();
+        gateway?.exitProcess(0);
+      },
+    });
+    const cleanup = new ArtifactCleanup({ db: database.db, kernel, config, audit, logger });
     await kernel.start();
     const app = createExpressApp(api, { logger, metrics, version });
     dispatcher.start();
     reconciler.start();
-    return new Gateway(config, kernel, api, readiness, metrics, logger, dataDir, app, database, { store, service, dispatcher, reconciler }, audit);
+    if (config.get('ARTIFACT_TTL_DAYS') > 0 || config.get('INBOUND_RETENTION_DAYS') > 0) cleanup.start();
+    gateway = new Gateway(config, kernel, api, readiness, metrics, logger, dataDir, app, database, { store, service, dispatcher, reconciler }, audit);
+    gateway.security = { auth, closeStreams: admin.closeStreams, cleanup };
+    return gateway;
+  }
+
+  /** Artifact cleanup (ARTIFACT_TTL_DAYS, INBOUND_RETENTION_DAYS): `runOnce()` runs a pass now. */
+  get cleanup(): ArtifactCleanup {
+    return this.security!.cleanup;
+  }
+
+  get auth(): Auth {
+    return this.security!.auth;
   }
 
   async listen(port: number = this.config.get('PORT'), host: string = this.config.get('HOST')): Promise<AddressInfo> {
@@ -164,7 +206,13 @@ export class Gateway {
   }
 
   /** Stops taking requests, lets in-flight ones finish, then stops every plugin. */
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.security?.closeStreams();
     if (this.server) {
       const server = this.server;
       await new Promise<void>((resolve) => {
@@ -174,7 +222,9 @@ export class Gateway {
     }
     await this.fax.dispatcher.stop();
     await this.fax.reconciler.stop();
-    await this.audit.flush();
+    await this.security?.cleanup.stop();
+    await this.security?.auth.stop();
+    await this.audit.close();
     await this.kernel.stop();
     await this.database.close();
   }

@@ -10,7 +10,10 @@ const PHONE_FIELDS = new Set(['to', 'from', 'number', 'to_number', 'from_number'
 
 export interface AuditSink {
   write(record: Record<string, unknown>, line: string): Promise<void> | void;
+  close?(): Promise<void> | void;
 }
+
+export type AuditListener = (record: Record<string, unknown>) => void;
 
 export interface AuditOptions {
   enabled: () => boolean;
@@ -24,12 +27,19 @@ export interface AuditOptions {
  */
 export class AuditLog {
   private readonly sinks: AuditSink[] = [];
+  private readonly listeners = new Set<AuditListener>();
   private chain: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: AuditOptions) {}
 
   addSink(sink: AuditSink): void {
     this.sinks.push(sink);
+  }
+
+  /** Told of every record as it is made (the admin log tail); returns the unsubscribe. */
+  subscribe(listener: AuditListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   record(event: string, fields: AuditFields = {}): void {
@@ -40,6 +50,13 @@ export class AuditLog {
       record[k] = PHONE_FIELDS.has(k) && typeof v === 'string' && !v.startsWith('***') ? maskPhone(v) : v;
     }
     const line = JSON.stringify(record);
+    for (const listener of this.listeners) {
+      try {
+        listener(record);
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
     const file = this.options.file();
     this.chain = this.chain.then(async () => {
       try {
@@ -59,5 +76,11 @@ export class AuditLog {
   /** Resolves once every record so far is written. */
   flush(): Promise<void> {
     return this.chain;
+  }
+
+  /** Writes what is pending, then closes every sink. */
+  async close(): Promise<void> {
+    await this.chain;
+    for (const sink of this.sinks) await sink.close?.();
   }
 }

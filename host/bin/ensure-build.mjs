@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SOURCES = ['core', 'plugins', 'host', 'docs/examples', 'tsconfig.json', 'package.json'];
+const SOURCES = ['core', 'plugins', 'host', 'docs/examples', 'test', 'bench', 'tsconfig.json', 'package.json'];
 
 function newest(p) {
   if (!existsSync(p)) return 0;

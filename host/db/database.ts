@@ -13,6 +13,8 @@ export interface OpenedDatabase {
   dialect: Dialect;
   /** Where it lives, without credentials: the SQLite file or host:port/db. */
   location: string;
+  /** The pg pool behind `db` (PostgreSQL only), for libraries that take a pg client. */
+  pool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -30,7 +32,7 @@ export async function openDatabase(options: { url?: string | undefined; dataDir:
     const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const parsed = new URL(url);
-    opened = { db, dialect: 'postgres', location: `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`, close: () => db.destroy() };
+    opened = { db, dialect: 'postgres', pool, location: `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`, close: () => db.destroy() };
   } else {
     const file = url && url.startsWith('sqlite:') ? url.replace(/^sqlite:(\/\/)?/, '') : path.join(options.dataDir, 'switchboard.sqlite');
     mkdirSync(path.dirname(file), { recursive: true });

@@ -72,6 +72,25 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0003_auth_inbound_cleanup': {
+    async up(db: Kysely<any>) {
+      // Set when cleanup removed a finished job's artifacts; the row stays for history.
+      await db.schema.alterTable('fax_jobs').addColumn('artifacts_removed_at', 'text').execute();
+      await db.schema.alterTable('inbound_faxes').addColumn('source_type', 'text').execute();
+      await db.schema.alterTable('inbound_faxes').addColumn('size_bytes', 'integer').execute();
+      await db.schema.createIndex('inbound_created').on('inbound_faxes').columns(['created_at', 'id']).execute();
+      await db.schema.createIndex('audit_events_event').on('audit_events').columns(['event', 'id']).execute();
+      if (db.getExecutor().adapter.constructor.name === 'PostgresAdapter') {
+        // Shared rate-limit counters, in the layout rate-limiter-flexible's RateLimiterPostgres uses.
+        await db.schema
+          .createTable('rate_limits')
+          .addColumn('key', 'varchar(255)', (c) => c.primaryKey())
+          .addColumn('points', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('expire', 'bigint')
+          .execute();
+      }
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -23,6 +23,8 @@ export interface FaxJobTable {
   sent_at: number | null;
   last_checked_at: number | null;
   finished_at: string | null;
+  /** ISO time cleanup removed the job's artifacts (ARTIFACT_TTL_DAYS); null while they exist. */
+  artifacts_removed_at: string | null;
 }
 
 export interface HostKvTable {
@@ -41,6 +43,9 @@ export interface InboundFaxTable {
   pdf_key: string | null;
   received_at: string;
   created_at: number;
+  /** `pdf` or `tiff`: what the provider delivered (stored as PDF either way). */
+  source_type: string | null;
+  size_bytes: number | null;
 }
 
 export interface ApiKeyTable {

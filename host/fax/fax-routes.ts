@@ -48,6 +48,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       description: 'The upload is streamed; over MAX_FILE_SIZE_MB answers 413 at once. The type is detected from the content.',
       tags: ['fax'],
       access: { scope: 'fax:send' },
+      rateLimit: 'fax',
       rawBody: {
         contentType: 'multipart/form-data',
         schema: z.object({ to: z.string().describe('E.164 or digits: optional "+" and 6 to 20 digits'), file: z.string().describe('binary') }),
@@ -82,6 +83,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       summary: 'A fax job',
       tags: ['fax'],
       access: { scope: 'fax:read' },
+      rateLimit: 'fax',
       params: JobParams,
       responses: { 200: { description: 'The job', schema: FaxJobOutSchema }, 401: { description: 'Invalid API key' }, 404: { description: 'Job not found' } },
     },
@@ -101,12 +103,13 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       access: 'public',
       params: JobParams,
       query: z.object({ token: z.string().max(200).optional() }),
-      responses: { 200: { description: 'The PDF', contentType: 'application/pdf' }, 403: { description: 'Token invalid or expired' }, 404: { description: 'Not found' } },
+      responses: { 200: { description: 'The PDF', contentType: 'application/pdf' }, 403: { description: 'Token invalid or expired' }, 404: { description: 'Not found, or the document expired (ARTIFACT_TTL_DAYS)' } },
     },
     async ({ params, query, res }) => {
       const row = await store.get(params.id);
       if (!row) throw new HttpError(404, 'fax job not found');
       if (!deps.tokens.verify(FAX_TOKEN_SCOPE, row.id, query.token)) throw new HttpError(403, 'token invalid or expired');
+      if (row.artifacts_removed_at) throw new HttpError(404, 'document expired');
       await service.withStorage(async (storage) => {
         const stream = await storage.stream(row.pdf_key);
         res.setHeader('Content-Type', 'application/pdf');

@@ -68,6 +68,7 @@ export class FaxJobStore {
       sent_at: null,
       last_checked_at: null,
       finished_at: job.disabled ? iso : null,
+      artifacts_removed_at: null,
     };
     await this.db.insertInto('fax_jobs').values(row).execute();
     return row;
@@ -204,7 +205,12 @@ export class FaxJobStore {
       .set({ ...refine, updated_at: iso })
       .where('id', '=', id)
       .where('status', '=', change.status)
-      .where((eb) => eb.or([eb('pages', 'is', null), eb('pages', '!=', change.pages ?? -1), eb('provider_sid', 'is', null)]))
+      .where((eb) => {
+        const differs = [];
+        if (change.pages !== undefined) differs.push(eb('pages', 'is', null), eb('pages', '!=', change.pages));
+        if (change.providerSid) differs.push(eb('provider_sid', 'is', null), eb('provider_sid', '!=', change.providerSid));
+        return eb.or(differs);
+      })
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }

@@ -63,8 +63,12 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
         out.on('finish', res);
         out.on('error', rej);
       });
+      // After a limit the stream is torn down on purpose; that rejection is not news.
+      writing.catch(() => {});
       stream.on('data', (chunk: Buffer) => (size += chunk.length));
       stream.on('limit', () => {
+        stream.unpipe(out);
+        stream.resume();
         out.destroy();
         fail(tooLarge(options.maxBytes));
       });

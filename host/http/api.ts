@@ -31,6 +31,19 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   /** For bodies the handler reads itself (multipart, form, raw): documented, not parsed. */
   rawBody?: { contentType: string; schema?: z.ZodType; description?: string };
   responses: Record<number, ResponseSpec>;
+  /** The request budget the route draws from (per API key, or per client address without one). */
+  rateLimit?: RateLimitBucket;
+}
+
+/** Rate-limit buckets: `fax` (MAX_REQUESTS_PER_MINUTE), `inbound_list` (INBOUND_LIST_RPM), `inbound_get` (INBOUND_GET_RPM). */
+export type RateLimitBucket = 'fax' | 'inbound_list' | 'inbound_get';
+
+/** What the guard learns of the route it runs for. */
+export interface GuardedRoute {
+  method: HttpMethod;
+  path: string;
+  access: RouteAccess;
+  rateLimit?: RateLimitBucket;
 }
 
 export interface RouteInput<P, Q, B> {
@@ -42,7 +55,7 @@ export interface RouteInput<P, Q, B> {
 }
 
 /** Called before a route's handler: authentication, rate limits. Set by the host. */
-export type AccessGuard = (access: RouteAccess, req: Request, res: Response) => Promise<void>;
+export type AccessGuard = (access: RouteAccess, req: Request, res: Response, route: GuardedRoute) => Promise<void>;
 
 /**
  * Declares routes once: express handler, zod validation and the OpenAPI document all come from
@@ -51,7 +64,7 @@ export type AccessGuard = (access: RouteAccess, req: Request, res: Response) => 
 export class HttpApi {
   readonly registry = new OpenAPIRegistry();
   readonly router = express.Router();
-  readonly routes: Array<{ method: HttpMethod; path: string; access: RouteAccess }> = [];
+  readonly routes: GuardedRoute[] = [];
   private guard: AccessGuard = async () => {};
 
   setGuard(guard: AccessGuard): void {
@@ -62,11 +75,12 @@ export class HttpApi {
     spec: RouteSpec<P, Q, B>,
     handler: (input: RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>) => unknown | Promise<unknown>,
   ): void {
-    this.routes.push({ method: spec.method, path: spec.path, access: spec.access });
+    const guarded: GuardedRoute = { method: spec.method, path: spec.path, access: spec.access, ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}) };
+    this.routes.push(guarded);
     this.register(spec);
     const jsonParser = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] });
     const run = async (req: Request, res: Response) => {
-      await this.guard(spec.access, req, res);
+      await this.guard(spec.access, req, res, guarded);
       const params = spec.params ? parseOr(spec.params, req.params, 400, 'path') : req.params;
       const query = spec.query ? parseOr(spec.query, req.query, 400, 'query') : req.query;
       let body: unknown = undefined;

@@ -6,6 +6,8 @@ export const ErrorCodes = {
   notFound: 'not_found',
   unauthorized: 'unauthorized',
   forbidden: 'forbidden',
+  /** An API key is valid but lacks the scope the route needs. */
+  insufficientScope: 'insufficient_scope',
   conflict: 'conflict',
   payloadTooLarge: 'payload_too_large',
   unsupportedMediaType: 'unsupported_media_type',

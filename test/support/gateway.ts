@@ -44,6 +44,10 @@ export async function startGateway(env: Record<string, string> = {}, options: { 
     LOG_LEVEL: 'debug',
     PLUGINS_PATH: pluginsDir,
     PLUGIN_DRAIN_TIMEOUT_MS: '10000',
+    // Tests poll GET /fax/{id} many times a second; rate-limit tests set their own limits.
+    MAX_REQUESTS_PER_MINUTE: '100000',
+    INBOUND_LIST_RPM: '100000',
+    INBOUND_GET_RPM: '100000',
     ...env,
   };
   const destination = new Writable({

@@ -1,2 +1,13 @@
-/** switchboard/sdk/testing: start a plugin or a kernel in a test, and run conformance suites. */
+/** switchboard/sdk/testing: start a plugin in a test, and run your kind's conformance suite. */
 export { startPlugin, type StartPluginOptions, type StartedPlugin } from './start-plugin.js';
+export {
+  conformance,
+  faxConformance,
+  storageConformance,
+  judgeConformance,
+  retrievalConformance,
+  alertSinkConformance,
+  type ConformanceCase,
+  type ConformanceOptions,
+} from './conformance.js';
+export { startTestKernel, type TestKernel, type TestKernelOptions } from './test-kernel.js';

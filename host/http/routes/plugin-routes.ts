@@ -3,6 +3,7 @@ import { Kernel, PluginNotAvailableError, SettingsValidationError } from '../../
 import type { HttpApi } from '../api.js';
 import { HttpError } from '../errors.js';
 import type { RegistryCatalogue } from '../../plugins/registry-catalogue.js';
+import type { AuditLog } from '../../audit/audit-log.js';
 
 const Diagnostic = z.object({ severity: z.enum(['error', 'warning']), code: z.string(), path: z.string(), message: z.string() });
 const Health = z.object({ ok: z.boolean(), detail: z.string().optional(), info: z.record(z.string(), z.unknown()).optional(), checkedAt: z.string() });
@@ -52,7 +53,7 @@ const RegistryEntry = z.object({
 
 const notFound = (id: string) => new HttpError(404, `plugin "${id}" not found`);
 
-export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catalogue: RegistryCatalogue }): void {
+export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catalogue: RegistryCatalogue; audit?: AuditLog }): void {
   const { kernel } = deps;
   const manage = { scope: 'plugins:manage', always: true } as const;
   const read = { scope: 'admin', always: true } as const;
@@ -115,6 +116,8 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
     async ({ params, body }) => {
       try {
         const config = await kernel.updateConfig(params.id, body);
+        // Names of the fields sent, never their values.
+        deps.audit?.record('plugin_config_changed', { plugin: params.id, enabled: config.enabled, fields: Object.keys(body.settings ?? {}).sort().join(',') });
         return { ...config, plugin: kernel.get(params.id) };
       } catch (err) {
         if (err instanceof SettingsValidationError) throw new HttpError(400, err.message);

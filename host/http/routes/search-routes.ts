@@ -22,7 +22,7 @@ export function registerSearchRoutes(api: HttpApi, deps: { kernel: Kernel; confi
       path: '/api/search',
       summary: 'Retrieval-only search through the active retrieval provider',
       tags: ['code-search'],
-      access: { scope: 'search' },
+      access: { scope: 'search:read' },
       query: SearchQuery,
       responses: {
         200: { description: 'Results', schema: z.object({ query: z.string(), repo: z.string(), top_k: z.number().int(), results: z.array(SearchResult) }) },

@@ -274,9 +274,9 @@ test('fromEnvironment: ENV_FILE and CONFIG_FILE choose the files; CONFIG_FILE de
 
   const b = ConfigRegistry.fromEnvironment({ DATA_DIR: 'var' }, dir);
   assert.is(b.envFile, path.join(dir, '.env'));
-  assert.is(b.configFile, path.join(dir, 'var', 'config.json'));
+  assert.is(b.configFile, path.join(dir, 'var', 'switchboard.config.json'));
   const c = ConfigRegistry.fromEnvironment({}, dir);
-  assert.is(c.configFile, path.join(dir, 'data', 'config.json'));
+  assert.is(c.configFile, path.join(dir, 'data', 'switchboard.config.json'));
 });
 
 test.run();

@@ -1,0 +1,167 @@
+import type { PluginDefinition } from '../plugin.js';
+import { FAX_STATUSES, StorageNotFoundError, type FaxSendRequest, type ProviderKind, type ProviderMap, type JudgeRequest, type Alert } from '../contracts/index.js';
+import { startPlugin, type StartPluginOptions, type StartedPlugin } from './start-plugin.js';
+
+/** One check of a conformance suite; register each with your test runner. */
+export interface ConformanceCase {
+  name: string;
+  run(): Promise<void>;
+}
+
+export interface ConformanceOptions extends StartPluginOptions {
+  plugin: PluginDefinition;
+}
+
+class ConformanceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConformanceError';
+  }
+}
+
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new ConformanceError(message);
+}
+
+/** Starts the plugin, hands the provider of `kind` to `fn`, always stops it. */
+async function withProvider<K extends ProviderKind>(kind: K, options: ConformanceOptions, fn: (p: ProviderMap[K], started: StartedPlugin) => Promise<void>): Promise<void> {
+  const { plugin, ...rest } = options;
+  const started = await startPlugin(plugin, rest);
+  try {
+    const provider = started.instance.providers[kind];
+    check(provider, `the plugin provides no ${kind} provider`);
+    await fn(provider as ProviderMap[K], started);
+  } finally {
+    await started.stop();
+  }
+}
+
+const cases = (kind: ProviderKind, list: Array<[string, () => Promise<void>]>): ConformanceCase[] => list.map(([name, run]) => ({ name: `${kind} conformance: ${name}`, run }));
+
+export function storageConformance(options: ConformanceOptions): ConformanceCase[] {
+  const use = (fn: (p: ProviderMap['storage']) => Promise<void>) => () => withProvider('storage', options, fn);
+  return cases('storage', [
+    ['put then get returns the same bytes; exists is true', use(async (s) => {
+      const data = Buffer.from(`conformance ${Date.now()}`);
+      const entry = await s.put('conformance/a.bin', data);
+      check(entry.key === 'conformance/a.bin' && entry.size === data.length, 'put returns the key and size');
+      check((await s.get('conformance/a.bin')).equals(data), 'get returns what was put');
+      check(await s.exists('conformance/a.bin'), 'exists after put');
+    })],
+    ['stream yields the stored bytes', use(async (s) => {
+      await s.put('conformance/b.bin', Buffer.from('streamed'));
+      const chunks: Buffer[] = [];
+      for await (const c of await s.stream('conformance/b.bin')) chunks.push(Buffer.from(c as Buffer));
+      check(Buffer.concat(chunks).toString() === 'streamed', 'stream content');
+    })],
+    ['put replaces an object whole', use(async (s) => {
+      await s.put('conformance/c.bin', Buffer.from('first version, longer'));
+      await s.put('conformance/c.bin', Buffer.from('second'));
+      check((await s.get('conformance/c.bin')).toString() === 'second', 'the second put wins entirely');
+    })],
+    ['list filters by prefix', use(async (s) => {
+      await s.put('conformance/list/x.bin', Buffer.from('x'));
+      await s.put('conformance/list/y.bin', Buffer.from('y'));
+      await s.put('conformance/other.bin', Buffer.from('z'));
+      const keys = (await s.list('conformance/list/')).map((e) => e.key).sort();
+      check(JSON.stringify(keys) === JSON.stringify(['conformance/list/x.bin', 'conformance/list/y.bin']), `list by prefix gave ${keys.join(',')}`);
+    })],
+    ['delete removes; a missing key is StorageNotFoundError', use(async (s) => {
+      await s.put('conformance/d.bin', Buffer.from('d'));
+      check((await s.delete('conformance/d.bin')) === true, 'delete reports removal');
+      check((await s.delete('conformance/d.bin')) === false, 'a second delete reports nothing removed');
+      check(!(await s.exists('conformance/d.bin')), 'gone after delete');
+      let err: unknown;
+      await s.get('conformance/d.bin').catch((e) => (err = e));
+      check(err instanceof StorageNotFoundError || (err as Error)?.name === 'StorageNotFoundError', 'get of a missing key throws StorageNotFoundError');
+    })],
+    ['keys that escape the root are refused', use(async (s) => {
+      for (const key of ['../escape.bin', '/abs.bin', 'a/../../b.bin', 'a//b']) {
+        let refused = false;
+        await s.put(key, Buffer.from('x')).catch(() => (refused = true));
+        check(refused, `put("${key}") must be refused`);
+      }
+    })],
+  ]);
+}
+
+export function retrievalConformance(options: ConformanceOptions): ConformanceCase[] {
+  const use = (fn: (p: ProviderMap['retrieval']) => Promise<void>) => () => withProvider('retrieval', options, fn);
+  return cases('retrieval', [
+    ['indexed documents are found by a query term, best first', use(async (r) => {
+      const res = await r.index('conformance', [
+        { id: 'd1', text: 'the fax dispatcher claims jobs with a lease' },
+        { id: 'd2', text: 'storage keeps artifacts in a directory' },
+      ]);
+      check(res.indexed === 2, 'index reports 2 documents');
+      const hits = await r.search('conformance', 'dispatcher lease', 5);
+      check(hits.length >= 1 && hits[0]!.id === 'd1', 'the matching document ranks first');
+      for (const h of hits) check(typeof h.score === 'number' && Number.isFinite(h.score), 'scores are numbers');
+    })],
+    ['topK bounds the results', use(async (r) => {
+      await r.index('conformance-k', Array.from({ length: 5 }, (_, i) => ({ id: `k${i}`, text: `common word ${i}` })));
+      check((await r.search('conformance-k', 'common', 2)).length <= 2, 'at most topK hits');
+    })],
+    ['deleted documents are not found', use(async (r) => {
+      await r.index('conformance-del', [{ id: 'gone', text: 'ephemeral document' }]);
+      const res = await r.delete('conformance-del', ['gone']);
+      check(res.deleted === 1, 'delete reports 1');
+      check((await r.search('conformance-del', 'ephemeral', 5)).every((h) => h.id !== 'gone'), 'not found after delete');
+    })],
+  ]);
+}
+
+export function judgeConformance(options: ConformanceOptions & { request?: JudgeRequest }): ConformanceCase[] {
+  const use = (fn: (p: ProviderMap['judge']) => Promise<void>) => () => withProvider('judge', options, fn);
+  const request: JudgeRequest = options.request ?? {
+    state: 'The sky is blue.',
+    questions: { q1: { type: 'noul', instructions: 'Is the statement about the sky?' }, q2: { type: 'noul', instructions: 'Is it about the sea?' } },
+  };
+  return cases('judge', [
+    ['every question gets a probability between 0 and 1', use(async (j) => {
+      const answer = await j.ask(request);
+      for (const id of Object.keys(request.questions)) {
+        const p = answer.answers[id];
+        check(typeof p === 'number' && p >= 0 && p <= 1, `answer for ${id} is a probability (got ${p})`);
+      }
+      check(typeof answer.usage?.input_tokens === 'number', 'usage is reported');
+    })],
+  ]);
+}
+
+export function alertSinkConformance(options: ConformanceOptions & { alert?: Alert }): ConformanceCase[] {
+  const use = (fn: (p: ProviderMap['alert-sink']) => Promise<void>) => () => withProvider('alert-sink', options, fn);
+  const alert: Alert = options.alert ?? { id: 'conformance-1', type: 'canary', severity: 'warning', status: 'firing', title: 'conformance alert', startsAt: new Date().toISOString() };
+  return cases('alert-sink', [
+    ['deliver answers ok or a typed failure', use(async (a) => {
+      const d = await a.deliver(alert);
+      check(typeof d.ok === 'boolean', 'ok is a boolean');
+      if (!d.ok) check(typeof d.permanent === 'boolean' || d.permanent === undefined, 'permanent is a boolean when set');
+    })],
+  ]);
+}
+
+export function faxConformance(options: ConformanceOptions & { sample: () => FaxSendRequest | Promise<FaxSendRequest> }): ConformanceCase[] {
+  const use = (fn: (p: ProviderMap['fax']) => Promise<void>) => () => withProvider('fax', options, fn);
+  return cases('fax', [
+    ['send returns a provider id and one of our statuses', use(async (f) => {
+      const result = await f.send(await options.sample());
+      check(typeof result.providerSid === 'string' && result.providerSid.length > 0, 'providerSid is set');
+      check((FAX_STATUSES as readonly string[]).includes(result.status), `status ${result.status} is one of ${FAX_STATUSES.join(', ')}`);
+    })],
+    ['status by provider id answers one of our statuses', use(async (f) => {
+      const req = await options.sample();
+      const sent = await f.send(req);
+      const status = await f.status({ jobId: req.jobId, to: req.to, providerSid: sent.providerSid, sentAt: new Date() });
+      check(status === null || (FAX_STATUSES as readonly string[]).includes(status.status), 'status is null or one of ours');
+    })],
+  ]);
+}
+
+export const conformance = {
+  fax: faxConformance,
+  storage: storageConformance,
+  judge: judgeConformance,
+  retrieval: retrievalConformance,
+  'alert-sink': alertSinkConformance,
+};

@@ -1,0 +1,56 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import { Kernel } from '../../kernel/kernel.js';
+import { PluginConfigStore } from '../../config/plugin-config-store.js';
+
+export interface TestKernelOptions {
+  /** Directories holding manifests (`*.json` or `<plugin>/manifest.json`). */
+  searchPaths: string[];
+  /** Per-plugin `{enabled, settings}` to start with. */
+  config?: Record<string, { enabled?: boolean; settings?: Record<string, unknown> }>;
+  env?: NodeJS.ProcessEnv;
+  /** Watch for manifest changes (default false: call kernel.rescan()). */
+  watch?: boolean;
+}
+
+export interface TestKernel {
+  kernel: Kernel;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+const sdkDir = path.dirname(fileURLToPath(import.meta.url));
+// dist/core/sdk/testing -> package root
+const packageRoot = path.resolve(sdkDir, '../../../..');
+
+/** Starts the real kernel on the given manifests, with state in a temp directory. */
+export async function startTestKernel(options: TestKernelOptions): Promise<TestKernel> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-kernel-'));
+  const store = new PluginConfigStore(path.join(dataDir, 'plugins.config.json'));
+  for (const [id, entry] of Object.entries(options.config ?? {})) await store.put(id, { enabled: entry.enabled ?? true, settings: entry.settings ?? {} });
+  const version = (JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  const kernel = new Kernel({
+    hostVersion: version,
+    searchPaths: options.searchPaths,
+    roots: { packageRoot, buildRoot: path.join(packageRoot, 'dist') },
+    configStore: store,
+    env: options.env ?? {},
+    dataDir,
+    logger: pino({ level: 'silent' }),
+    metrics: new Registry(),
+    watch: options.watch ?? false,
+  });
+  await kernel.start();
+  return {
+    kernel,
+    dataDir,
+    async stop() {
+      await kernel.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

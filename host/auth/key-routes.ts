@@ -1,0 +1,125 @@
+import type { Response } from 'express';
+import { z } from 'zod';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { HttpApi } from '../http/api.js';
+import { HttpError } from '../http/errors.js';
+import { principalOf } from './access-guard.js';
+import type { ApiKeyStore } from './api-key-store.js';
+import { grants, isScope, SCOPE_NAMES } from './scopes.js';
+
+export const ApiKeyMetaSchema = z.object({
+  key_id: z.string().describe('16 hex digits; the token is sbk_<key_id>_<secret>'),
+  name: z.string(),
+  owner: z.string().nullable(),
+  scopes: z.array(z.string()),
+  created_at: z.string().describe('ISO 8601'),
+  expires_at: z.string().nullable().describe('ISO 8601; null never expires'),
+  revoked_at: z.string().nullable(),
+  last_used_at: z.string().nullable().describe('Batched: up to 15 s behind'),
+  rate_limit_rpm: z.number().int().nullable().describe('Per-minute limit of this key in every rate-limited bucket; null uses the settings'),
+});
+const MintedSchema = ApiKeyMetaSchema.extend({ token: z.string().describe('Shown once; store it now') });
+const MintBody = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    owner: z.string().trim().min(1).max(200).optional(),
+    scopes: z.array(z.string().max(50)).min(1).max(SCOPE_NAMES.length).describe(`Any of: ${SCOPE_NAMES.join(', ')}`),
+    expires_at: z.iso.datetime({ offset: true }).optional().describe('ISO 8601, in the future'),
+    rate_limit_rpm: z.number().int().min(1).max(1_000_000).optional(),
+  })
+  .strict();
+const KeyParams = z.object({ keyId: z.string().regex(/^[0-9a-f]{16}$/, 'a key id is 16 hex digits') });
+const MANAGE = { scope: 'keys:manage', always: true } as const;
+
+/** POST/GET /admin/api-keys, DELETE /admin/api-keys/:keyId, POST /admin/api-keys/:keyId/rotate. */
+export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit: AuditLog }): void {
+  const { keys, audit } = deps;
+  const actor = (res: Response) => principalOf(res).keyId ?? principalOf(res).kind;
+
+  api.route(
+    {
+      method: 'post',
+      path: '/admin/api-keys',
+      summary: 'Mint an API key; the token is returned once',
+      description: 'A caller can grant only scopes it holds itself (`admin` holds all). Unknown scopes answer 422 naming them.',
+      tags: ['admin', 'auth'],
+      access: MANAGE,
+      body: MintBody,
+      responses: {
+        201: { description: 'Minted', schema: MintedSchema },
+        403: { description: 'A requested scope is not held by the caller' },
+        422: { description: 'Invalid body or unknown scope' },
+      },
+    },
+    async ({ body, res }) => {
+      const scopes = [...new Set(body.scopes)];
+      const unknown = scopes.filter((s) => !isScope(s));
+      if (unknown.length) throw new HttpError(422, `scopes: unknown scope ${unknown.map((s) => `"${s}"`).join(', ')} (known: ${SCOPE_NAMES.join(', ')})`);
+      const held = principalOf(res).scopes;
+      const beyond = scopes.filter((s) => !grants(held, s));
+      if (beyond.length) throw new HttpError(403, `cannot grant scopes the caller does not hold: ${beyond.join(', ')}`);
+      if (body.expires_at && Date.parse(body.expires_at) <= Date.now()) throw new HttpError(422, 'expires_at: must be in the future');
+      const { meta, token } = await keys.mint({
+        name: body.name,
+        owner: body.owner,
+        scopes,
+        expiresAt: body.expires_at ? new Date(body.expires_at).toISOString() : undefined,
+        rateLimitRpm: body.rate_limit_rpm,
+      });
+      audit.record('key_minted', { key_id: meta.key_id, scopes: scopes.join(' '), by: actor(res) });
+      res.status(201);
+      return { ...meta, token };
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/admin/api-keys',
+      summary: 'Every key, metadata only (never the token or its hash)',
+      tags: ['admin', 'auth'],
+      access: MANAGE,
+      responses: { 200: { description: 'Keys', schema: z.object({ keys: z.array(ApiKeyMetaSchema) }) } },
+    },
+    async () => ({ keys: await keys.list() }),
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/admin/api-keys/:keyId',
+      summary: 'Revoke a key (it stops working at once here, within API_KEY_CACHE_SECONDS on other instances)',
+      tags: ['admin', 'auth'],
+      access: MANAGE,
+      params: KeyParams,
+      responses: { 200: { description: 'Revoked', schema: ApiKeyMetaSchema }, 404: { description: 'No such key' } },
+    },
+    async ({ params, res }) => {
+      const meta = await keys.revoke(params.keyId);
+      if (!meta) throw new HttpError(404, 'API key not found');
+      audit.record('key_revoked', { key_id: meta.key_id, by: actor(res) });
+      return meta;
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/admin/api-keys/:keyId/rotate',
+      summary: 'Replace the secret of a key; the new token is returned once and the old one stops working',
+      tags: ['admin', 'auth'],
+      access: MANAGE,
+      params: KeyParams,
+      responses: { 200: { description: 'Rotated', schema: MintedSchema }, 404: { description: 'No such key' }, 409: { description: 'The key is revoked' } },
+    },
+    async ({ params, res }) => {
+      const rotated = await keys.rotate(params.keyId);
+      if (!rotated) {
+        const meta = await keys.get(params.keyId);
+        throw meta ? new HttpError(409, 'API key is revoked; mint a new one') : new HttpError(404, 'API key not found');
+      }
+      audit.record('key_rotated', { key_id: rotated.meta.key_id, by: actor(res) });
+      return { ...rotated.meta, token: rotated.token };
+    },
+  );
+}

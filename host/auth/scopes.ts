@@ -1,0 +1,23 @@
+/** Every scope an API key can hold, with what it opens. `admin` implies all of them. */
+export const SCOPES = {
+  'fax:send': 'POST /fax',
+  'fax:read': 'GET /fax/{id}',
+  'inbound:list': 'GET /inbound (numbers in full only with inbound:read too)',
+  'inbound:read': 'GET /inbound/{id} and its PDF',
+  'keys:manage': 'mint, list, revoke and rotate API keys (only scopes the caller holds can be granted)',
+  'plugins:manage': 'change plugin configuration, install and remove plugins',
+  'search:read': 'GET /api/search',
+  admin: 'every admin endpoint, and every other scope',
+} as const;
+
+export type Scope = keyof typeof SCOPES;
+export const SCOPE_NAMES = Object.keys(SCOPES) as Scope[];
+
+export function isScope(value: string): value is Scope {
+  return Object.hasOwn(SCOPES, value);
+}
+
+/** True when `granted` opens `needed`: the scope itself, or `admin`. */
+export function grants(granted: readonly string[], needed: string): boolean {
+  return granted.includes('admin') || granted.includes(needed);
+}

@@ -1,0 +1,250 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Kernel } from '../../../core/kernel/kernel.js';
+import { parseManifestText, validateManifest, type ManifestValidation } from '../../../core/manifest/index.js';
+import { CONTRACT_VERSIONS } from '../../../core/sdk/index.js';
+import type { HttpApi } from '../api.js';
+import { HttpError } from '../errors.js';
+import { httpRuntimeDiagnostics, renderDryRun } from '../../plugins/http-fax/index.js';
+import type { CatalogueEntry, RegistryCatalogue } from '../../plugins/registry-catalogue.js';
+import { PluginEntry } from './plugin-routes.js';
+
+export interface RegistryRouteDeps {
+  kernel: Kernel;
+  catalogue: RegistryCatalogue;
+  /** Where installed manifests are written: the first directory of the kernel's search path. */
+  manifestsDir: string;
+  hostVersion: string;
+  /** PUBLIC_API_URL (no trailing slash), for the sample document URL of dry runs. */
+  publicBaseUrl: () => string;
+}
+
+const PLUGIN_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const LOAD_WAIT_MS = 5_000;
+const SAMPLE_JOB_ID = 'job-sample-0001';
+const SAMPLE_PROVIDER_SID = 'provider-sid-sample-0001';
+
+const Diagnostic = z.object({ severity: z.enum(['error', 'warning']), code: z.string(), path: z.string(), message: z.string() });
+const IdParams = z.object({ id: z.string().regex(PLUGIN_ID, 'plugin ids are lowercase letters, digits and dashes') });
+
+const ValidateBody = z
+  .object({
+    manifest: z.union([z.string(), z.record(z.string(), z.unknown())]).describe('The manifest, as a JSON object or as its text'),
+    dry_run: z.boolean().optional().describe('Also render the requests an http manifest would send for a sample fax (nothing is sent)'),
+    sample: z
+      .object({
+        to: z.string().max(64).optional().describe('Destination of the sample fax (default +15551234567)'),
+        settings: z.record(z.string(), z.unknown()).optional().describe('Settings for the sample; secret fields are always shown as "***"'),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+const RenderedRequest = z.union([
+  z.object({
+    action: z.string(),
+    method: z.string(),
+    url: z.string(),
+    headers: z.record(z.string(), z.string()),
+    body: z.string().nullable(),
+    egress_allowed: z.boolean().describe("Whether the URL's host is in the manifest's egress list"),
+  }),
+  z.object({ action: z.string(), error: z.string().describe('Why the request could not be rendered') }),
+]);
+
+const ValidateResult = z.object({
+  valid: z.boolean(),
+  diagnostics: z.array(Diagnostic),
+  requests: z.array(RenderedRequest).optional().describe('With dry_run and a valid http manifest: send, status and cancel as they would go out, secrets masked'),
+});
+
+/**
+ * Manifest validation with a dry run, and installing or removing catalogue entries: a copy of
+ * the entry's manifest in manifests/, picked up by the kernel like any dropped manifest.
+ */
+export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): void {
+  const { kernel, catalogue } = deps;
+  const manage = { scope: 'plugins:manage', always: true } as const;
+  const hostFacts = { hostVersion: deps.hostVersion, contracts: CONTRACT_VERSIONS };
+  // One install or removal per id at a time; the file system is the state, this only orders it.
+  const busy = new Set<string>();
+
+  api.route(
+    {
+      method: 'post',
+      path: '/plugins/validate',
+      summary: 'Validate a manifest; optionally dry-run the requests of an http manifest',
+      description:
+        'Runs the validator of `switchboard plugins lint` against this host, plus the checks of the http runtime. ' +
+        'With `dry_run`, renders the send request for a sample fax (and status/cancel for a sample provider id) exactly as the runtime would, ' +
+        'every secret setting shown as "***". Nothing is sent and nothing is stored.',
+      tags: ['plugins'],
+      access: manage,
+      body: ValidateBody,
+      bodyErrorStatus: 400,
+      responses: { 200: { description: 'Validation result', schema: ValidateResult }, 400: { description: 'The request body is malformed' } },
+    },
+    async ({ body }) => {
+      const result: ManifestValidation =
+        typeof body.manifest === 'string' ? parseManifestText(body.manifest, hostFacts) : validateManifest(body.manifest, hostFacts);
+      const diagnostics = [...result.diagnostics, ...(result.manifest ? httpRuntimeDiagnostics(result.manifest) : [])];
+      const valid = !!result.manifest && !diagnostics.some((d) => d.severity === 'error');
+      const out: z.infer<typeof ValidateResult> = { valid, diagnostics };
+      if (body.dry_run && valid && result.manifest?.http) {
+        out.requests = await renderDryRun(result.manifest, {
+          ...(body.sample?.to !== undefined ? { to: body.sample.to } : {}),
+          ...(body.sample?.settings ? { settings: body.sample.settings } : {}),
+          jobId: SAMPLE_JOB_ID,
+          documentUrl: `${deps.publicBaseUrl().replace(/\/+$/, '')}/fax/${SAMPLE_JOB_ID}/pdf?token=sample-token`,
+          providerSid: SAMPLE_PROVIDER_SID,
+        });
+      }
+      return out;
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/plugin-registry/:id/install',
+      summary: "Install a catalogue entry: copy its manifest into manifests/ and wait until it is loaded",
+      description: 'The manifest is validated first; the kernel then loads it like any dropped manifest (settings through PUT /plugins/{id}/config).',
+      tags: ['plugins'],
+      access: manage,
+      params: IdParams,
+      responses: {
+        201: { description: 'Installed; the plugin as /plugins shows it', schema: PluginEntry },
+        400: { description: 'The id is malformed' },
+        404: { description: 'No such catalogue entry' },
+        409: { description: 'Already installed, built in, or being changed' },
+        422: { description: 'The catalogue manifest is invalid', schema: z.object({ detail: z.string(), code: z.string(), diagnostics: z.array(Diagnostic) }) },
+        504: { description: 'Written, but the kernel did not load it within 5 s' },
+      },
+    },
+    async ({ params, res }) => {
+      const entry = catalogueEntry(catalogue, params.id);
+      if (entry.builtin) throw new HttpError(409, `"${entry.id}" is built in: it ships with the host and is always installed`);
+      const target = targetFile(deps.manifestsDir, entry.id);
+      return exclusive(busy, entry.id, async () => {
+        if (kernel.get(entry.id) || existsSync(target)) throw new HttpError(409, `plugin "${entry.id}" is already installed`);
+        const text = readCatalogueManifest(catalogue, entry);
+        const checked = parseManifestText(text, hostFacts);
+        const diagnostics = [...checked.diagnostics, ...(checked.manifest ? httpRuntimeDiagnostics(checked.manifest) : [])];
+        if (!checked.manifest || diagnostics.some((d) => d.severity === 'error')) {
+          res.status(422).json({ detail: `the catalogue manifest of "${entry.id}" is invalid`, code: 'validation_error', diagnostics });
+          return;
+        }
+        if (checked.manifest.id !== entry.id) {
+          throw new HttpError(422, `the catalogue manifest declares id "${checked.manifest.id}", not "${entry.id}"`);
+        }
+        await writeAtomically(target, text);
+        await kernel.rescan();
+        const view = await waitFor(() => kernel.get(entry.id));
+        if (!view) throw new HttpError(504, `"${entry.id}" was written to ${path.basename(target)} but the kernel has not loaded it within ${LOAD_WAIT_MS / 1000} s`);
+        res.status(201);
+        return view;
+      });
+    },
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/plugin-registry/:id',
+      summary: 'Remove a plugin installed from the catalogue and wait until the kernel drops it',
+      tags: ['plugins'],
+      access: manage,
+      params: IdParams,
+      responses: {
+        200: { description: 'Removed', schema: z.object({ id: z.string(), removed: z.literal(true) }) },
+        400: { description: 'The id is malformed' },
+        404: { description: 'No such catalogue entry, or not installed' },
+        409: { description: 'Built in, installed from elsewhere, or being changed' },
+        504: { description: 'Removed, but the kernel still listed it after 5 s' },
+      },
+    },
+    async ({ params }) => {
+      const entry = catalogueEntry(catalogue, params.id);
+      if (entry.builtin) throw new HttpError(409, `"${entry.id}" is built in and cannot be removed`);
+      const target = targetFile(deps.manifestsDir, entry.id);
+      return exclusive(busy, entry.id, async () => {
+        if (!existsSync(target)) {
+          const elsewhere = kernel.get(entry.id)?.manifest_path;
+          if (elsewhere) throw new HttpError(409, `"${entry.id}" was not installed from the registry (its manifest is ${elsewhere}); remove that file instead`);
+          throw new HttpError(404, `plugin "${entry.id}" is not installed`);
+        }
+        await unlink(target);
+        await kernel.rescan();
+        const gone = await waitFor(() => (kernel.get(entry.id) ? undefined : true));
+        if (!gone) throw new HttpError(504, `"${entry.id}" was removed but the kernel still lists it after ${LOAD_WAIT_MS / 1000} s`);
+        return { id: entry.id, removed: true as const };
+      });
+    },
+  );
+}
+
+function catalogueEntry(catalogue: RegistryCatalogue, id: string): CatalogueEntry {
+  const entry = catalogue.find(id);
+  if (!entry) throw new HttpError(404, `no registry entry "${id}"`);
+  // The catalogue schema checks ids too; a hand-edited index must not name files with them.
+  if (!PLUGIN_ID.test(entry.id)) throw new HttpError(409, `registry entry "${id}" has an invalid id`);
+  return entry;
+}
+
+/** `<manifestsDir>/<id>.json`, refused unless it resolves inside manifestsDir. */
+function targetFile(manifestsDir: string, id: string): string {
+  const root = path.resolve(manifestsDir);
+  const target = path.resolve(root, `${id}.json`);
+  if (path.dirname(target) !== root) throw new HttpError(400, `plugin id "${id}" does not name a file inside the manifests directory`);
+  return target;
+}
+
+function readCatalogueManifest(catalogue: RegistryCatalogue, entry: CatalogueEntry): string {
+  let file: string;
+  try {
+    file = catalogue.manifestPath(entry);
+  } catch (err) {
+    throw new HttpError(409, (err as Error).message);
+  }
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new HttpError(409, `the manifest of registry entry "${entry.id}" cannot be read: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+}
+
+/** Temp file (a dot name, which the kernel skips) then rename: the kernel never sees half a file. */
+async function writeAtomically(target: string, text: string): Promise<void> {
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.partial`);
+  await mkdir(path.dirname(target), { recursive: true });
+  try {
+    await writeFile(temp, text, { flag: 'wx' });
+    await rename(temp, target);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+}
+
+async function exclusive<T>(busy: Set<string>, id: string, fn: () => Promise<T>): Promise<T> {
+  if (busy.has(id)) throw new HttpError(409, `an install or removal of "${id}" is already in progress`);
+  busy.add(id);
+  try {
+    return await fn();
+  } finally {
+    busy.delete(id);
+  }
+}
+
+async function waitFor<T>(probe: () => T | undefined): Promise<T | undefined> {
+  const deadline = Date.now() + LOAD_WAIT_MS;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined || Date.now() >= deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

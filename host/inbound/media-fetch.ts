@@ -1,0 +1,71 @@
+import { createEgressClient, egressAllows } from '../../core/kernel/egress.js';
+import { EgressDeniedError } from '../../core/sdk/index.js';
+import { HttpError } from '../http/errors.js';
+
+export interface MediaFetchOptions {
+  /** host or host:port patterns (as manifest egress entries). */
+  allowedHosts: readonly string[];
+  maxBytes: number;
+  timeoutMs: number;
+  onDenied?: (url: URL) => void;
+}
+
+/** The allowed media hosts: the configured list, else the host of the provider's base URL. */
+export function mediaHosts(configured: string | undefined, baseUrl: unknown): string[] {
+  if (configured) return configured.split(',').map((h) => h.trim()).filter(Boolean);
+  if (typeof baseUrl !== 'string' || !baseUrl) return [];
+  try {
+    return [new URL(baseUrl).host];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Downloads an inbound document from an attacker-controllable URL: only from allowed hosts
+ * (every redirect hop too), within a size limit and a timeout.
+ */
+export async function fetchMedia(url: string, options: MediaFetchOptions): Promise<Buffer> {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    throw new HttpError(422, 'file_url: not a URL');
+  }
+  if (!options.allowedHosts.length) throw new HttpError(503, 'no media host is configured for this provider (set its *_MEDIA_HOSTS or base URL)');
+  if (!egressAllows(options.allowedHosts, target)) {
+    options.onDenied?.(target);
+    throw new HttpError(422, `file_url: host "${target.host}" is not an allowed media host`);
+  }
+  const client = createEgressClient({ egress: options.allowedHosts, ...(options.onDenied ? { onDenied: options.onDenied } : {}) });
+  let response: Response;
+  try {
+    response = await client.fetch(target.href, { timeoutMs: options.timeoutMs, maxRedirects: 3 });
+  } catch (err) {
+    if (err instanceof EgressDeniedError) throw new HttpError(422, 'file_url: redirected to a host that is not an allowed media host');
+    throw new HttpError(502, `file_url: download failed (${(err as Error).name === 'TimeoutError' ? 'timeout' : (err as Error).message})`);
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new HttpError(502, `file_url: the media host answered ${response.status}`);
+  }
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > options.maxBytes) {
+    await response.body?.cancel();
+    throw new HttpError(413, `file_url: document over ${options.maxBytes} bytes`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response.body ?? []) {
+      size += chunk.length;
+      if (size > options.maxBytes) throw new HttpError(413, `file_url: document over ${options.maxBytes} bytes`);
+      chunks.push(Buffer.from(chunk));
+    }
+  } catch (err) {
+    await response.body?.cancel().catch(() => {});
+    if (err instanceof HttpError) throw err;
+    throw new HttpError(502, `file_url: download failed (${(err as Error).name === 'TimeoutError' ? 'timeout' : (err as Error).message})`);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,100 @@
+import {
+  RejectedError,
+  UncertainOutcomeError,
+  type FaxProvider,
+  type FaxProviderStatus,
+  type FaxReference,
+  type FaxSendRequest,
+  type FaxSendResult,
+  type PluginContext,
+} from '../../../core/sdk/index.js';
+import type { HttpAction, HttpBlock } from '../../../core/manifest/index.js';
+import { errorForStatus, failureOf } from './outcome.js';
+import { fetchBody } from './request-body.js';
+import { renderRequest } from './render-request.js';
+import { jobIdOf, parseAnswer, providerMessage, statusOf } from './response-map.js';
+import { templateValues, type CallValues } from './template-values.js';
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+interface Answer {
+  response: Response;
+  text: string;
+}
+
+/**
+ * The fax provider of a manifest's `http` block: each call renders its action's templates and
+ * goes out through the egress-checked client, and the answer is mapped onto our statuses.
+ */
+export function createHttpFaxProvider(block: HttpBlock, ctx: PluginContext, secretFields: readonly string[]): FaxProvider {
+  const outcomes = ctx.metrics.counter('http_fax_calls_total', 'Calls of manifest-defined fax providers by action and outcome', ['action', 'outcome']);
+
+  async function call(name: string, action: HttpAction, call: Omit<CallValues, 'from'>, signal: AbortSignal | undefined, document?: () => Promise<Buffer>): Promise<Answer> {
+    const timeoutMs = action.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+    try {
+      const request = renderRequest(action, templateValues(ctx.settings, secretFields, call));
+      const bytes = request.body.kind === 'multipart' && document ? await document() : undefined;
+      const response = await ctx.http.fetch(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: fetchBody(request.body, bytes),
+        timeoutMs,
+        ...(signal ? { signal } : {}),
+      });
+      const text = await response.text();
+      outcomes.inc({ action: name, outcome: String(response.status) });
+      if (!response.ok && response.status !== 404) ctx.logger.warn('provider answered with an error', { action: name, status: response.status });
+      return { response, text };
+    } catch (err) {
+      const failure = failureOf(err, name, timeoutMs);
+      outcomes.inc({ action: name, outcome: failure.code });
+      // The code only: messages can carry the provider's text, which may echo the number.
+      ctx.logger.warn('provider call failed', { action: name, code: failure.code });
+      throw failure;
+    }
+  }
+
+  const provider: FaxProvider = {
+    async send(request: FaxSendRequest): Promise<FaxSendResult> {
+      const action = block.actions.send;
+      const { response, text } = await call(
+        'send',
+        action,
+        { to: request.to, document_url: request.document.url, job_id: request.jobId },
+        request.signal,
+        () => request.document.read(),
+      );
+      if (!response.ok) throw errorForStatus('send', response, providerMessage(text, action.response));
+      const answer = parseAnswer(text);
+      if (!answer.ok) throw new UncertainOutcomeError(`send: provider answered HTTP ${response.status} with a body that is not JSON; the fax may have been accepted`);
+      const providerSid = jobIdOf(answer.value, action.response);
+      if (providerSid === undefined) {
+        throw new UncertainOutcomeError(`send: provider answered HTTP ${response.status} without a job id at "${action.response?.job_id ?? 'id'}"; the fax may have been accepted`);
+      }
+      ctx.logger.info('fax accepted by provider', { job_id: request.jobId, provider_sid: providerSid });
+      return { ...statusOf(answer.value, action.response, block, 'queued'), providerSid };
+    },
+
+    async status(ref: FaxReference): Promise<FaxProviderStatus | null> {
+      const action = block.actions.status;
+      if (!action) throw new RejectedError('status: this provider\'s manifest defines no "status" action, so results cannot be polled');
+      if (!ref.providerSid) return null;
+      const { response, text } = await call('status', action, { to: ref.to, job_id: ref.jobId, provider_sid: ref.providerSid }, undefined);
+      if (response.status === 404) return null;
+      if (!response.ok) throw errorForStatus('status', response, providerMessage(text, action.response));
+      const answer = parseAnswer(text);
+      if (!answer.ok) throw new UncertainOutcomeError(`status: provider answered HTTP ${response.status} with a body that is not JSON`);
+      return { ...statusOf(answer.value, action.response, block, block.default_status ?? 'in_progress'), providerSid: ref.providerSid };
+    },
+  };
+
+  const cancel = block.actions.cancel;
+  if (cancel) {
+    provider.cancel = async (ref: FaxReference): Promise<void> => {
+      if (!ref.providerSid) throw new RejectedError('cancel: the fax has no provider id yet, so it cannot be cancelled');
+      const { response, text } = await call('cancel', cancel, { to: ref.to, job_id: ref.jobId, provider_sid: ref.providerSid }, undefined);
+      if (!response.ok) throw errorForStatus('cancel', response, providerMessage(text, cancel.response));
+    };
+  }
+  return provider;
+}

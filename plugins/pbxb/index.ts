@@ -1,0 +1,162 @@
+import {
+  definePlugin,
+  FAX_STATUS_EVENT,
+  NotAcceptedError,
+  RejectedError,
+  UncertainOutcomeError,
+  type FaxProvider,
+  type FaxStatusUpdate,
+} from 'switchboard/sdk';
+import { EslClient, EslNoReplyError, EslNotConnectedError } from './esl-client.js';
+import type { EslEvent, EslMessage } from './esl-message.js';
+import { FaxResultTable } from './fax-results.js';
+import { callFailure, faxDestination, originateCommand } from './originate.js';
+import { pbxbEnv, pbxbSettings } from './settings.js';
+
+/** What the session subscribes to: originate verdicts, hangups and spandsp's fax results. */
+const ESL_EVENTS = ['BACKGROUND_JOB', 'CHANNEL_HANGUP_COMPLETE', 'CUSTOM', 'spandsp::txfaxresult'];
+
+/** A hangup before the originate's own verdict waits this long for BACKGROUND_JOB to name the cause. */
+const HANGUP_GRACE_MS = 2000;
+
+/** Fax over FreeSWITCH: `bgapi originate ... &txfax(<tiff>)` on the event socket; results are events. */
+export default definePlugin({
+  settings: pbxbSettings,
+  env: pbxbEnv,
+  async start(ctx) {
+    const settings = ctx.settings;
+    const client = new EslClient({
+      host: settings.host,
+      port: settings.port,
+      password: settings.password,
+      events: ESL_EVENTS,
+      connectTimeoutMs: settings.connectTimeoutMs,
+      commandTimeoutMs: settings.commandTimeoutMs,
+      reconnect: { initialDelayMs: settings.reconnectInitialMs, maxDelayMs: settings.reconnectMaxMs },
+      logger: ctx.logger,
+    });
+    const results = new FaxResultTable((update: FaxStatusUpdate) => ctx.events.emit(FAX_STATUS_EVENT, update), settings.resultTimeoutMs, ctx.logger);
+    /** Channel uuid of each answered fax call (from BACKGROUND_JOB `+OK <uuid>`). */
+    const answered = new Map<string, string>();
+    const graceTimers = new Set<NodeJS.Timeout>();
+    const dispose = async () => {
+      results.dispose();
+      for (const timer of graceTimers) clearTimeout(timer);
+      await client.close();
+    };
+    ctx.onDispose(dispose);
+
+    const jobOfChannel = (uuid: string | undefined) => {
+      for (const [jobId, channel] of answered) if (channel === uuid) return jobId;
+      return undefined;
+    };
+
+    const onEvent = (event: EslEvent) => {
+      const h = (key: string) => event.headers.get(key);
+      const name = h('Event-Name');
+      if (name === 'BACKGROUND_JOB') {
+        const jobId = results.jobIdOf(h('Job-UUID') ?? '');
+        if (!jobId) return;
+        const body = event.body.trim();
+        if (body.startsWith('-ERR')) {
+          const cause = body.slice(4).trim() || 'UNKNOWN';
+          results.finish(jobId, { status: 'FAILED', error: callFailure(cause), raw: `BACKGROUND_JOB ${body}` });
+        } else if (body.startsWith('+OK')) {
+          answered.set(jobId, body.slice(3).trim());
+        }
+        return;
+      }
+      if (name === 'CUSTOM' && h('Event-Subclass') === 'spandsp::txfaxresult') {
+        const jobId = h('variable_fax_job_id') || jobOfChannel(h('Unique-ID'));
+        if (!jobId) return;
+        const pages = Number.parseInt(h('fax_document_transferred_pages') ?? '', 10);
+        const code = h('fax_result_code') ?? '';
+        const success = h('fax_success') === '1';
+        answered.delete(jobId);
+        results.finish(jobId, {
+          status: success ? 'SUCCESS' : 'FAILED',
+          ...(Number.isFinite(pages) ? { pages } : {}),
+          ...(success ? {} : { error: `${h('fax_result_text') || 'fax failed'} (code ${code || '?'})` }),
+          raw: `txfaxresult ${code}`,
+        });
+        return;
+      }
+      if (name === 'CHANNEL_HANGUP_COMPLETE') {
+        const jobId = h('variable_fax_job_id') || jobOfChannel(h('Unique-ID'));
+        // Only faxes this generation sent: another's may have had its result before we listened.
+        if (!jobId || !results.isOpen(jobId)) return;
+        const cause = h('Hangup-Cause') ?? 'UNKNOWN';
+        const fail = () => results.finish(jobId, { status: 'FAILED', error: `hangup without fax result (${cause})`, raw: `CHANNEL_HANGUP_COMPLETE ${cause}` });
+        if (answered.has(jobId)) {
+          answered.delete(jobId);
+          fail();
+        } else {
+          // Not answered: BACKGROUND_JOB -ERR <cause> normally follows and says why.
+          const timer = setTimeout(() => {
+            graceTimers.delete(timer);
+            fail();
+          }, HANGUP_GRACE_MS);
+          graceTimers.add(timer);
+        }
+      }
+    };
+    client.onEvent(onEvent);
+    client.onConnectionLost(() => {
+      answered.clear();
+      results.failPending('ESL connection lost');
+    });
+    await client.connect();
+
+    const fax: FaxProvider = {
+      pushesResults: true,
+
+      async send(request) {
+        const dest = faxDestination(request.to);
+        if (!client.state.authenticated) throw new NotAcceptedError('not connected to FreeSWITCH (ESL); the fax was not dialled');
+        const tiff = await request.document.renderTiff({ paper: settings.paper }).catch((err: unknown) => {
+          // Nothing was dialled; the host's retry policy decides whether rendering is tried again.
+          throw new NotAcceptedError(`the fax TIFF could not be rendered: ${err instanceof Error ? err.message : String(err)}`, undefined, { cause: err });
+        });
+        if (!tiff.localPath) throw new RejectedError('the fax TIFF has no local file path: FreeSWITCH needs storage on a local directory');
+        const command = originateCommand(settings, { jobId: request.jobId, dest, tiffPath: tiff.localPath });
+        // Registered before writing: txfaxresult events carry our fax_job_id.
+        results.expect(request.jobId, tiff.pages);
+        let reply: EslMessage;
+        try {
+          reply = await client.command(command);
+        } catch (err) {
+          results.forget(request.jobId);
+          if (err instanceof EslNotConnectedError) throw new NotAcceptedError('not connected to FreeSWITCH (ESL); the fax was not dialled', undefined, { cause: err });
+          if (err instanceof EslNoReplyError) throw new UncertainOutcomeError(`originate was sent but not answered: ${err.message}`, { cause: err });
+          throw err;
+        }
+        const text = reply.headers.get('Reply-Text') ?? '';
+        const jobUuid = reply.headers.get('Job-UUID') ?? /^\+OK Job-UUID: (\S+)/.exec(text)?.[1];
+        if (!text.startsWith('+OK') || !jobUuid) {
+          results.forget(request.jobId);
+          throw new RejectedError(`FreeSWITCH refused the originate: ${text || 'no reply text'}`);
+        }
+        results.link(request.jobId, jobUuid);
+        const state = results.accept(request.jobId);
+        ctx.logger.info('fax dialling', { jobId: request.jobId, jobUuid, pages: tiff.pages });
+        return { ...state, providerSid: jobUuid, pages: state.pages ?? tiff.pages };
+      },
+
+      async status(ref) {
+        return results.status(ref.jobId, ref.providerSid);
+      },
+    };
+
+    return {
+      providers: { fax },
+      health() {
+        const { connected, authenticated } = client.state;
+        return { ok: connected && authenticated, info: { connected, authenticated } };
+      },
+      async stop() {
+        if (results.pendingCount() > 0) ctx.logger.info('stopping with faxes in progress; their results go to the next generation', { pending: results.pendingCount() });
+        await dispose();
+      },
+    };
+  },
+});

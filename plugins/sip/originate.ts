@@ -1,0 +1,68 @@
+import { RejectedError } from 'switchboard/sdk';
+import type { SipSettings } from './settings.js';
+
+/** Destinations we dial: an optional + and 6 to 20 digits, nothing that could steer the channel. */
+export function faxDestination(to: string): string {
+  const dest = to.trim();
+  if (!/^\+?\d{6,20}$/.test(dest)) throw new RejectedError('the destination must be an optional + and 6 to 20 digits');
+  return dest;
+}
+
+export function originateChannel(settings: Pick<SipSettings, 'trunk' | 'context'>, dest: string): string {
+  const trunk = settings.trunk.trim();
+  if (!trunk) return `Local/${dest}@${settings.context}`;
+  return trunk.includes('{dest}') ? trunk.replaceAll('{dest}', dest) : `${trunk.replace(/\/$/, '')}/${dest}`;
+}
+
+/**
+ * Asterisk splits a `Variable:` line at commas and honours backslash escapes, quotes and
+ * parentheses (AST_STANDARD_APP_ARGS), so those characters are escaped in values.
+ */
+export function escapeVariableValue(value: string): string {
+  return value.replace(/[\x00-\x1f\x7f]/g, ' ').replace(/[\\,"()]/g, (c) => `\\${c}`);
+}
+
+export interface OriginateJob {
+  jobId: string;
+  dest: string;
+  /** The fax TIFF as a path on the Asterisk machine. */
+  faxFile: string;
+}
+
+/** The fields of `Action: Originate` (the ActionID is added by the client). */
+export function originateAction(settings: SipSettings, job: OriginateJob): Array<[string, string]> {
+  const variables: Array<[string, string]> = [
+    ['JOBID', job.jobId],
+    ['DEST', job.dest],
+    ['FAXFILE', job.faxFile],
+    ['FAXHEADER', settings.header],
+    ['LOCALSTATIONID', settings.stationId],
+    ['T38', settings.t38 ? 'yes' : 'no'],
+  ];
+  const fields: Array<[string, string]> = [
+    ['Action', 'Originate'],
+    ['Channel', originateChannel(settings, job.dest)],
+    ['Context', settings.context],
+    ['Exten', settings.exten],
+    ['Priority', String(settings.priority)],
+    ['Timeout', String(settings.dialTimeoutMs)],
+    ['Async', 'true'],
+    ['Variable', variables.map(([k, v]) => `${k}=${escapeVariableValue(v)}`).join(',')],
+  ];
+  if (settings.callerId) fields.push(['CallerID', settings.callerId]);
+  return fields;
+}
+
+/** Asterisk's OriginateResponse `Reason` (the last control frame seen) as words for the job. */
+export function originateFailureReason(reason: string | undefined): string {
+  switch (reason) {
+    case '5':
+      return 'busy';
+    case '3':
+      return 'no answer';
+    case '8':
+      return 'congestion';
+    default:
+      return `call failed (reason ${reason ?? 'unknown'})`;
+  }
+}

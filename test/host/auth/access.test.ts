@@ -1,0 +1,197 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { json, ROOT, startGateway, type TestGateway } from '../../support/gateway.js';
+import { SCOPE_NAMES } from '../../../host/auth/scopes.js';
+import { renderScopeTable } from '../../../host/auth/scope-table.js';
+
+const BOOTSTRAP = 'bootstrap-key-9f1c2e7a55d04b3f';
+let gw: TestGateway;
+
+async function call(method: string, p: string, key?: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
+  const headers: Record<string, string> = {};
+  if (key) headers['x-api-key'] = key;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  return fetch(`${gw.url}${p}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), ...(signal ? { signal } : {}) });
+}
+
+async function mint(scopes: string[], extra: Record<string, unknown> = {}): Promise<{ key_id: string; token: string }> {
+  const res = await call('POST', '/admin/api-keys', BOOTSTRAP, { name: `k-${scopes.join('-')}`, scopes, ...extra });
+  assert.is(res.status, 201, await res.clone().text());
+  return json(res);
+}
+
+/** A concrete path for an express route pattern (`:id` -> a placeholder). */
+function concrete(p: string): string {
+  return p.replace(/:keyId/g, '0000000000000000').replace(/:([A-Za-z_]+)/g, 'placeholder-id');
+}
+
+/** Calls a route the way a client would (JSON bodies get `{}`); streams are cut after the head. */
+async function hit(route: { method: string; path: string }, key: string): Promise<{ status: number; code?: string }> {
+  const abort = new AbortController();
+  const withBody = ['post', 'put', 'patch'].includes(route.method);
+  const res = await call(route.method.toUpperCase(), concrete(route.path), key, withBody ? {} : undefined, abort.signal);
+  const type = res.headers.get('content-type') ?? '';
+  let code: string | undefined;
+  if (type.includes('application/json')) code = (await res.json()).code;
+  abort.abort();
+  await res.body?.cancel().catch(() => {});
+  return { status: res.status, ...(code ? { code } : {}) };
+}
+
+test.before(async () => {
+  gw = await startGateway({ API_KEY: BOOTSTRAP, AUDIT_LOG_ENABLED: 'true', INBOUND_ENABLED: 'true', FAX_DISABLED: 'true' });
+});
+test.after(async () => {
+  await gw?.close();
+});
+
+test('a non-public route without a key answers 401 with the documented detail', async () => {
+  const res = await call('GET', '/fax/whatever');
+  assert.is(res.status, 401);
+  assert.is((await json(res)).detail, 'Invalid or missing API key');
+  assert.is((await call('GET', '/admin/settings', 'sbk_0000000000000000_' + 'A'.repeat(43))).status, 401);
+  assert.is((await call('GET', '/health')).status, 200);
+});
+
+test('every protected route answers 403 naming its scope to a key without it, and serves a key with it', async () => {
+  const keys = new Map<string, string>();
+  for (const scope of SCOPE_NAMES) keys.set(scope, (await mint([scope])).token);
+  const routes = gw.gateway.api.routes.filter((r) => typeof r.access === 'object');
+  assert.ok(routes.length > 30, `only ${routes.length} protected routes`);
+  for (const route of routes) {
+    const scope = (route.access as { scope: string }).scope;
+    assert.ok(SCOPE_NAMES.includes(scope as never), `${route.method} ${route.path} uses unknown scope ${scope}`);
+    const other = scope === 'fax:read' ? 'search:read' : 'fax:read';
+    const denied = await hit(route, keys.get(other)!);
+    assert.is(denied.status, 403, `${route.method} ${route.path} with ${other}`);
+    assert.is(denied.code, 'insufficient_scope', `${route.method} ${route.path}`);
+    const allowed = await hit(route, keys.get(scope)!);
+    assert.ok(allowed.status !== 401 && allowed.code !== 'insufficient_scope', `${route.method} ${route.path} with ${scope}: ${allowed.status} ${allowed.code}`);
+    assert.ok(allowed.status < 500, `${route.method} ${route.path} with ${scope}: ${allowed.status}`);
+    // admin implies every scope
+    const asAdmin = await hit(route, keys.get('admin')!);
+    assert.ok(asAdmin.code !== 'insufficient_scope', `${route.method} ${route.path} as admin`);
+  }
+  const records = await json(await call('GET', '/admin/logs?event=scope_denied&limit=5', BOOTSTRAP));
+  assert.ok(records.records.length > 0);
+});
+
+test('the inbound PDF route (token or key) refuses a key without inbound:read', async () => {
+  const { token } = await mint(['inbound:list']);
+  const res = await call('GET', '/inbound/some-id/pdf', token);
+  assert.is(res.status, 403);
+  assert.is((await json(res)).code, 'insufficient_scope');
+});
+
+test('minting refuses unknown scopes naming them, and scopes the caller does not hold', async () => {
+  let res = await call('POST', '/admin/api-keys', BOOTSTRAP, { name: 'x', scopes: ['fax:send', 'fax:teleport'] });
+  assert.is(res.status, 422);
+  assert.match((await json(res)).detail, 'fax:teleport');
+  const manager = await mint(['keys:manage', 'fax:read']);
+  res = await call('POST', '/admin/api-keys', manager.token, { name: 'y', scopes: ['admin'] });
+  assert.is(res.status, 403);
+  res = await call('POST', '/admin/api-keys', manager.token, { name: 'y', scopes: ['fax:read'] });
+  assert.is(res.status, 201);
+});
+
+test('tokens have the sbk_<id>_<secret> shape; listing never returns a token or its hash', async () => {
+  const minted = await mint(['fax:read'], { owner: 'ops', rate_limit_rpm: 100 });
+  assert.match(minted.token, new RegExp(`^sbk_${minted.key_id}_[A-Za-z0-9_-]{43}$`));
+  const text = await (await call('GET', '/admin/api-keys', BOOTSTRAP)).text();
+  assert.not.match(text, minted.token);
+  assert.not.match(text, minted.token.split('_').slice(2).join('_'));
+  const row = await gw.gateway.database.db.selectFrom('api_keys').select('secret_hash').where('key_id', '=', minted.key_id).executeTakeFirstOrThrow();
+  assert.not.match(text, row.secret_hash);
+  assert.is.not(row.secret_hash, minted.token);
+  const listed = JSON.parse(text).keys.find((k: { key_id: string }) => k.key_id === minted.key_id);
+  assert.equal(listed.scopes, ['fax:read']);
+  assert.is(listed.owner, 'ops');
+  assert.is(listed.rate_limit_rpm, 100);
+  assert.not.ok('token' in listed);
+});
+
+test('a revoked key and a rotated-away token answer 401; the rotated token works', async () => {
+  const a = await mint(['fax:read']);
+  assert.is((await call('GET', '/fax/none', a.token)).status, 404);
+  assert.is((await call('DELETE', `/admin/api-keys/${a.key_id}`, BOOTSTRAP)).status, 200);
+  assert.is((await call('GET', '/fax/none', a.token)).status, 401);
+  assert.is((await call('POST', `/admin/api-keys/${a.key_id}/rotate`, BOOTSTRAP)).status, 409);
+
+  const b = await mint(['fax:read']);
+  const rotated = await json(await call('POST', `/admin/api-keys/${b.key_id}/rotate`, BOOTSTRAP));
+  assert.is(rotated.key_id, b.key_id);
+  assert.is.not(rotated.token, b.token);
+  assert.is((await call('GET', '/fax/none', b.token)).status, 401);
+  assert.is((await call('GET', '/fax/none', rotated.token)).status, 404);
+  const events = (await json(await call('GET', '/admin/logs?limit=200', BOOTSTRAP))).records.map((r: { event: string }) => r.event);
+  for (const e of ['key_minted', 'key_revoked', 'key_rotated', 'auth_failed', 'key_used']) assert.ok(events.includes(e), e);
+});
+
+test('an expired key answers 401', async () => {
+  const soon = new Date(Date.now() + 1500).toISOString();
+  const k = await mint(['fax:read'], { expires_at: soon });
+  assert.is((await call('GET', '/fax/none', k.token)).status, 404);
+  await new Promise((r) => setTimeout(r, 1600));
+  assert.is((await call('GET', '/fax/none', k.token)).status, 401);
+});
+
+test('last-used times are batched to the database', async () => {
+  const k = await mint(['fax:read']);
+  await call('GET', '/fax/none', k.token);
+  await gw.gateway.auth.keys.flushLastUsed();
+  const listed = (await json(await call('GET', '/admin/api-keys', BOOTSTRAP))).keys.find((x: { key_id: string }) => x.key_id === k.key_id);
+  assert.type(listed.last_used_at, 'string');
+});
+
+test('/openapi.json states the scope of every protected operation', async () => {
+  const doc = await json(await call('GET', '/openapi.json'));
+  assert.equal(doc.paths['/admin/settings'].get.security, [{ ApiKeyAuth: ['admin'] }]);
+  assert.equal(doc.paths['/inbound'].get.security, [{ ApiKeyAuth: ['inbound:list'] }]);
+  assert.equal(doc.paths['/admin/api-keys'].post.security, [{ ApiKeyAuth: ['keys:manage'] }]);
+  assert.equal(doc.paths['/health'].get.security, []);
+});
+
+test('docs/api/authentication.md holds the current scope table', () => {
+  const doc = readFileSync(path.join(ROOT, 'docs/api/authentication.md'), 'utf8');
+  assert.ok(doc.includes(renderScopeTable(gw.gateway.api.routes)), 'regenerate: node dist/host/cli/scope-docs.js --write docs/api/authentication.md');
+});
+
+test('without API_KEY and before any key is minted, admin answers loopback callers only', async () => {
+  const open = await startGateway({});
+  const server = createServer(open.gateway.app);
+  await new Promise<void>((r) => server.listen(0, '0.0.0.0', () => r()));
+  try {
+    const port = (server.address() as AddressInfo).port;
+    assert.is((await fetch(`${open.url}/admin/settings`)).status, 200);
+    assert.is((await fetch(`${open.url}/fax/none`)).status, 404, 'keys not required: open routes need none');
+    const external = Object.values(networkInterfaces()).flat().find((i) => i && !i.internal && i.family === 'IPv4');
+    if (external) assert.is((await fetch(`http://${external.address}:${port}/admin/settings`)).status, 401);
+    const res = await fetch(`${open.url}/admin/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'first', scopes: ['admin'] }) });
+    assert.is(res.status, 201);
+    const { token } = await json(res);
+    assert.is((await fetch(`${open.url}/admin/settings`)).status, 401, 'a minted key ends the local tour');
+    assert.is((await fetch(`${open.url}/admin/settings`, { headers: { 'x-api-key': token } })).status, 200);
+  } finally {
+    await new Promise<void>((r) => server.close(() => r()));
+    server.closeAllConnections();
+    await open.close();
+  }
+});
+
+test('REQUIRE_API_KEY without API_KEY requires a key everywhere but public routes', async () => {
+  const locked = await startGateway({ REQUIRE_API_KEY: 'true' });
+  try {
+    assert.is((await fetch(`${locked.url}/fax/none`)).status, 401);
+    assert.is((await fetch(`${locked.url}/admin/settings`)).status, 401);
+    assert.is((await fetch(`${locked.url}/health`)).status, 200);
+  } finally {
+    await locked.close();
+  }
+});
+
+test.run();

@@ -1,0 +1,145 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { rmSync } from 'node:fs';
+import { openDatabase, type OpenedDatabase } from '../../../host/db/database.js';
+import { FaxJobStore } from '../../../host/fax/job-store.js';
+import { tempDir } from '../../support/gateway.js';
+import { freshPostgresDatabase } from '../../support/pg.js';
+
+/** The same job-store specification, run on SQLite and on PostgreSQL. */
+const backends: Array<{ name: string; open(): Promise<{ db: OpenedDatabase; cleanup(): Promise<void> }> }> = [
+  {
+    name: 'sqlite',
+    async open() {
+      const dir = tempDir();
+      const db = await openDatabase({ dataDir: dir });
+      return { db, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  },
+  {
+    name: 'postgres',
+    async open() {
+      const fresh = await freshPostgresDatabase();
+      const db = await openDatabase({ url: fresh.url, dataDir: tempDir() });
+      return { db, cleanup: () => fresh.drop() };
+    },
+  },
+];
+
+let n = 0;
+const newJob = (over: Partial<Parameters<FaxJobStore['insert']>[0]> = {}) => ({
+  id: `job-${++n}-${Math.random().toString(36).slice(2, 8)}`,
+  to: '+15550100100',
+  backend: 'providera',
+  pdfKey: 'fax/x/document.pdf',
+  pages: 1,
+  sourceType: 'pdf',
+  sizeBytes: 100,
+  disabled: false,
+  ...over,
+});
+
+for (const backend of backends) {
+  const test = suite(`job store on ${backend.name}`);
+  let opened: { db: OpenedDatabase; cleanup(): Promise<void> };
+  let store: FaxJobStore;
+
+  test.before(async () => {
+    opened = await backend.open();
+    store = new FaxJobStore(opened.db.db, opened.db.dialect);
+  });
+  test.after(async () => {
+    await opened.db.close();
+    await opened.cleanup();
+  });
+  test.before.each(async () => {
+    await opened.db.db.deleteFrom('fax_jobs').execute();
+  });
+
+  test('migrations are applied and a job round-trips', async () => {
+    const job = newJob();
+    await store.insert(job);
+    const row = await store.get(job.id);
+    assert.ok(row);
+    assert.is(row!.status, 'queued');
+    assert.is(row!.dispatch_state, 'pending');
+    assert.is(row!.to_number, job.to);
+    assert.is(typeof row!.next_attempt_at, 'number');
+  });
+
+  test('a disabled job is stored final and never claimable', async () => {
+    const job = newJob({ disabled: true });
+    await store.insert(job);
+    assert.is((await store.get(job.id))!.status, 'disabled');
+    assert.equal(await store.claim('a', 10, 60_000), []);
+  });
+
+  test('concurrent claims never hand one job to two owners', async () => {
+    for (let i = 0; i < 40; i++) await store.insert(newJob());
+    const claims = await Promise.all(['a', 'b', 'c', 'd'].map((owner) => store.claim(owner, 15, 60_000)));
+    const ids = claims.flat().map((r) => r.id);
+    assert.is(ids.length, 40);
+    assert.is(new Set(ids).size, 40, 'no job claimed twice');
+    assert.equal(await store.claim('e', 10, 60_000), [], 'nothing left while leases hold');
+  });
+
+  test('an expired lease is claimed again; a live one is not', async () => {
+    const job = newJob();
+    await store.insert(job);
+    const now = Date.now();
+    assert.is((await store.claim('a', 1, 1000, now)).length, 1);
+    assert.is((await store.claim('b', 1, 1000, now + 500)).length, 0);
+    const again = await store.claim('b', 1, 1000, now + 1500);
+    assert.is(again.length, 1);
+    assert.is(again[0]!.lease_owner, 'b');
+    assert.not.ok(await store.markSending(job.id, 'a'), 'the old owner lost the job');
+    assert.ok(await store.markSending(job.id, 'b'));
+  });
+
+  test('status only moves forward; a repeat may refine pages', async () => {
+    const job = newJob();
+    await store.insert(job);
+    assert.ok(await store.applyChange(job.id, { status: 'in_progress' }));
+    assert.not.ok(await store.applyChange(job.id, { status: 'queued' }));
+    assert.ok(await store.applyChange(job.id, { status: 'SUCCESS', pages: 2 }));
+    assert.not.ok(await store.applyChange(job.id, { status: 'FAILED', error: 'late' }), 'a late failure cannot undo success');
+    assert.not.ok(await store.applyChange(job.id, { status: 'in_progress' }));
+    assert.ok(await store.applyChange(job.id, { status: 'SUCCESS', pages: 3 }), 'the page count is finalized');
+    const row = (await store.get(job.id))!;
+    assert.is(row.status, 'SUCCESS');
+    assert.is(row.pages, 3);
+    assert.is(row.dispatch_state, 'done');
+    assert.not.ok(await store.applyChange(job.id, { status: 'SUCCESS', pages: 3 }), 'an identical repeat changes nothing');
+  });
+
+  test('an uncertain send is claimable again only for a lookup, after its recheck time', async () => {
+    const job = newJob();
+    await store.insert(job);
+    const now = Date.now();
+    await store.claim('a', 1, 60_000, now);
+    assert.ok(await store.markSending(job.id, 'a', now));
+    await store.markUncertain(job.id, 'a', now + 1000, 'timeout', now);
+    const row = (await store.get(job.id))!;
+    assert.is(row.dispatch_state, 'uncertain');
+    assert.is(row.status, 'in_progress');
+    assert.is((await store.claim('b', 5, 60_000, now + 500)).length, 0);
+    const [again] = await store.claim('b', 5, 60_000, now + 1500);
+    assert.is(again!.dispatch_state, 'uncertain');
+    assert.not.ok(await store.markSending(job.id, 'b'), 'an uncertain job is never marked for sending again');
+  });
+
+  test('list pages newest first with a cursor and filters', async () => {
+    const base = Date.parse('2026-01-01T00:00:00Z');
+    for (let i = 0; i < 7; i++) await store.insert(newJob({ backend: i % 2 ? 'providerb' : 'providera' }), new Date(base + i * 1000));
+    const page1 = await store.list({}, 3);
+    assert.is(page1.length, 3);
+    const last = page1[2]!;
+    const page2 = await store.list({}, 3, { createdAt: last.created_at, id: last.id });
+    assert.is(page2.length, 3);
+    assert.ok(page2[0]!.created_at < last.created_at);
+    assert.is((await store.list({ backend: 'providerb' }, 10)).length, 3);
+    assert.equal(await store.countByStatus(), { queued: 7 });
+  });
+
+  test.run();
+}

@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, freePort, until } from './gateway.js';
+
+export interface ChildGateway {
+  url: string;
+  pid: number;
+  output: () => string;
+  /** Peak resident memory of the process so far, in bytes (VmHWM). */
+  peakRss(): number;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** The gateway as its own process (`node dist/host/main.js`), for crash and memory tests. */
+export async function startChildGateway(env: Record<string, string>, port?: number): Promise<ChildGateway> {
+  const p = port ?? (await freePort());
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'dist/host/main.js')], {
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOST: '127.0.0.1',
+      PORT: String(p),
+      PUBLIC_API_URL: `http://127.0.0.1:${p}`,
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${p}`;
+  try {
+    await until(async () => (child.exitCode === null ? (await fetch(`${url}/health`)).ok : Promise.reject(new Error(`exited: ${out}`))), 20_000, 100);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw new Error(`gateway did not start: ${(err as Error).message}\n${out}`);
+  }
+  return {
+    url,
+    pid: child.pid!,
+    output: () => out,
+    peakRss() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
+      return kb * 1024;
+    },
+    async kill(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      await exited;
+    },
+  };
+}

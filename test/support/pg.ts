@@ -1,0 +1,27 @@
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * A fresh database on the PostgreSQL server the test runner started (TEST_DATABASE_URL), so
+ * each test file has its own. Fails loudly when the runner did not start one.
+ */
+export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set: run the suite with npm test, which starts PostgreSQL');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
