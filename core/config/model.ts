@@ -61,7 +61,7 @@ export const ConfigModel = z
     ADMIN_SETTINGS_PERSIST_PATH: optionalText().describe('File POST /admin/settings/persist writes the effective settings to, as an env file (e.g. /faxdata/service.env); unset turns persist off (403).'),
 
     // Plugins
-    MANIFESTS_DIR: optionalText().describe("Directory of the provider manifests the host loads; unset means the package's manifests/."),
+    MANIFESTS_DIR: optionalText().describe("Directory for dropped and registry-installed manifests; unset means the package's manifests/. The package's manifests/ (the built-ins) is always searched too."),
     PLUGINS_PATH: z.string().default('').describe('Extra directories searched for plugin manifests, separated by the path delimiter (":" on POSIX).'),
     SERVICE_CONFIG_PATH: optionalText().describe('Path of the plugin config store; unset means DATA_DIR/plugins.config.json.'),
     PLUGIN_START_TIMEOUT_MS: integer(1).default(10000).describe('Milliseconds a plugin start may take before it is treated as failed.'),

@@ -94,7 +94,9 @@ export class Gateway {
     const audit = new AuditLog({ enabled: () => config.get('AUDIT_LOG_ENABLED'), file: () => config.get('AUDIT_LOG_FILE'), logger });
     const kernel = new Kernel({
       hostVersion: version,
-      searchPaths: [manifestsDir, ...pluginsPath],
+      // The package's manifests/ always holds the built-ins; MANIFESTS_DIR, when set elsewhere,
+      // is where dropped and installed manifests go.
+      searchPaths: [...new Set([path.join(root, 'manifests'), manifestsDir, ...pluginsPath])],
       roots: { packageRoot: root, buildRoot: path.join(root, 'dist') },
       configStore,
       env,

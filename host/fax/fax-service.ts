@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../../core/config/registry.js';
-import type { Kernel } from '../../core/kernel/kernel.js';
+import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.js';
 import type { FaxDocument, StorageProvider } from '../../core/sdk/index.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { HttpError } from '../http/errors.js';
@@ -90,7 +90,10 @@ export class FaxService {
     }
     const id = randomUUID();
     const pdfKey = `${jobPrefix(id)}/document.pdf`;
-    await this.withStorage((s) => s.put(pdfKey, normalized.pdf));
+    await this.withStorage((s) => s.put(pdfKey, normalized.pdf)).catch((err) => {
+      if (err instanceof PluginNotAvailableError) throw new HttpError(503, `storage backend "${this.storageId}" (STORAGE_BACKEND) is not available: ${err.message}`);
+      throw err;
+    });
     let row: FaxJobRow;
     try {
       row = await this.deps.store.insert({ id, to, backend, pdfKey, pages: normalized.pages, sourceType: normalized.sourceType, sizeBytes: input.size, disabled });
