@@ -19,6 +19,7 @@ const write = (version: string) => {
 };
 write('1.0.0');
 const k = await startTestKernel({ searchPaths: [dir], watch: true });
+if (k.kernel.stateOf('bench-echo') !== 'active') throw new Error(`bench plugin not active: ${JSON.stringify(k.kernel.get('bench-echo'))}`);
 
 const samples: number[] = [];
 for (let i = 1; i <= 50; i++) {
@@ -41,15 +42,24 @@ console.log(`reload latency over ${samples.length} reloads: median ${ms(percenti
 console.log('  (includes the watcher\'s write-finish detection of 120 ms and a 50 ms debounce)');
 
 const N = 200_000;
-const direct = k.kernel.lease('retrieval', 'bench-echo');
-const provider = direct.provider;
-let t = performance.now();
-for (let i = 0; i < N; i++) await provider.search('c', 'q', 1);
-const directMs = performance.now() - t;
-direct.release();
-t = performance.now();
-for (let i = 0; i < N; i++) await k.kernel.withProvider('retrieval', 'bench-echo', (p) => p.search('c', 'q', 1));
-const leasedMs = performance.now() - t;
+const lease = k.kernel.lease('retrieval', 'bench-echo');
+const provider = lease.provider;
+const direct = async () => {
+  const t = performance.now();
+  for (let i = 0; i < N; i++) await provider.search('c', 'q', 1);
+  return performance.now() - t;
+};
+const leased = async () => {
+  const t = performance.now();
+  for (let i = 0; i < N; i++) await k.kernel.withProvider('retrieval', 'bench-echo', (p) => p.search('c', 'q', 1));
+  return performance.now() - t;
+};
+// One warm-up round each, then the measured round, so JIT warm-up favours neither.
+await direct();
+await leased();
+const directMs = await direct();
+const leasedMs = await leased();
+lease.release();
 console.log(`lease per call: ${((leasedMs / N) * 1000).toFixed(3)} µs vs direct ${((directMs / N) * 1000).toFixed(3)} µs per call; ratio ${(leasedMs / directMs).toFixed(2)}x (${N} calls each)`);
 
 await k.stop();

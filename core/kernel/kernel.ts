@@ -165,7 +165,7 @@ export class Kernel {
   async start(): Promise<void> {
     await this.queue.request('scan');
     if (this.options.watch !== false) {
-      this.watcher = new ManifestWatcher([...this.options.searchPaths, this.options.configStore.file], () => {
+      this.watcher = new ManifestWatcher(this.options.searchPaths, [this.options.configStore.file], () => {
         void this.queue.request('scan');
       });
       await this.watcher.ready();

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { json, startGateway, until, writeFixturePlugin, type TestGateway } from '../../support/gateway.js';
 
@@ -94,6 +94,18 @@ test('typed start errors choose the state: needs-config, retrying with backoff, 
     return v.state === 'active' ? v : undefined;
   }, 3000);
   assert.is(p.last_error, null);
+});
+
+test('editing the config store file by hand reloads the plugin', async () => {
+  const file = path.join(gw.dataDir, 'plugins.config.json');
+  const stored = JSON.parse(readFileSync(file, 'utf8'));
+  const generation = (await plugin('echo')).generation;
+  stored.echo.settings.greeting = 'edited by hand';
+  writeFileSync(`${file}.partial`, JSON.stringify(stored));
+  renameSync(`${file}.partial`, file);
+  await until(async () => (await plugin('echo')).generation === generation + 1, 2000, 20);
+  const search = await json(await call('GET', '/api/search?q=x&top_k=1'));
+  assert.match(search.results[0].snippet, /^edited by hand/);
 });
 
 test('a secret setting never appears in any response or log line', async () => {
