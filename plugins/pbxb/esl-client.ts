@@ -1,7 +1,6 @@
 import net from 'node:net';
-import { AuthError, NotReadyError, type PluginLogger } from 'switchboard/sdk';
+import { AuthError, NotReadyError, type PluginLogger, ReconnectBackoff } from 'switchboard/sdk';
 import { EslStreamParser, parsePlainEvent, type EslEvent, type EslMessage } from './esl-message.js';
-import { ReconnectBackoff } from './reconnect-backoff.js';
 
 export interface EslClientOptions {
   host: string;

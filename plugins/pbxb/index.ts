@@ -6,10 +6,10 @@ import {
   UncertainOutcomeError,
   type FaxProvider,
   type FaxStatusUpdate,
+  FaxResultTable,
 } from 'switchboard/sdk';
 import { EslClient, EslNoReplyError, EslNotConnectedError } from './esl-client.js';
 import type { EslEvent, EslMessage } from './esl-message.js';
-import { FaxResultTable } from './fax-results.js';
 import { callFailure, faxDestination, originateCommand } from './originate.js';
 import { pbxbEnv, pbxbSettings } from './settings.js';
 

@@ -1,6 +1,5 @@
-import { EgressDeniedError, RejectedError, UncertainOutcomeError, type EgressHttpClient, type HealthResult } from 'switchboard/sdk';
+import { EgressDeniedError, RejectedError, UncertainOutcomeError, type EgressHttpClient, type HealthResult, sendAnswerFailure, sendTransportFailure } from 'switchboard/sdk';
 import type { ProviderAConfig } from './settings.js';
-import { sendAnswerFailure, sendTransportFailure } from './send-outcome.js';
 
 /** A fax as provider A describes it in `data` of GET /faxes/{id} and of the list. */
 export interface ProviderAFax {
@@ -54,7 +53,7 @@ export class ProviderAClient {
         ...(signal ? { signal } : {}),
       });
     } catch (err) {
-      throw sendTransportFailure(err, timeoutMs);
+      throw sendTransportFailure(err, timeoutMs, 'provider A');
     }
     let text = '';
     try {
@@ -63,7 +62,7 @@ export class ProviderAClient {
       if (response.ok) throw new UncertainOutcomeError('provider A accepted the request but its answer was cut off', { cause: err });
     }
     const answer = parseJson(text);
-    if (!response.ok) throw sendAnswerFailure(response.status, messageOf(answer), response.headers.get('retry-after'));
+    if (!response.ok) throw sendAnswerFailure(response.status, messageOf(answer), response.headers.get('retry-after'), 'provider A', 'apiKey and apiSecret');
     const id = (answer as { data?: { id?: unknown } } | undefined)?.data?.id;
     if ((typeof id !== 'number' && typeof id !== 'string') || id === '') {
       throw new UncertainOutcomeError(`provider A answered HTTP ${response.status} without a fax id; the fax may have been accepted`);

@@ -1,6 +1,5 @@
-import { EgressDeniedError, UncertainOutcomeError, type EgressHttpClient, type HealthResult } from 'switchboard/sdk';
+import { EgressDeniedError, UncertainOutcomeError, type EgressHttpClient, type HealthResult, sendAnswerFailure, sendTransportFailure } from 'switchboard/sdk';
 import type { ProviderBConfig } from './settings.js';
-import { sendAnswerFailure, sendTransportFailure } from './send-outcome.js';
 import { isDocumentOfJob } from './send-request.js';
 
 /** A fax as provider B describes it (send answer, GET, list entries). */
@@ -60,7 +59,7 @@ export class ProviderBClient {
     try {
       response = await this.http.fetch(this.faxesUrl, { method: 'POST', headers, body, timeoutMs, ...(signal ? { signal } : {}) });
     } catch (err) {
-      throw sendTransportFailure(err, timeoutMs);
+      throw sendTransportFailure(err, timeoutMs, 'provider B');
     }
     let text = '';
     try {
@@ -69,7 +68,7 @@ export class ProviderBClient {
       if (response.ok) throw new UncertainOutcomeError('provider B accepted the request but its answer was cut off', { cause: err });
     }
     const answer = parseJson(text);
-    if (!response.ok) throw sendAnswerFailure(response.status, messageOf(answer), response.headers.get('retry-after'));
+    if (!response.ok) throw sendAnswerFailure(response.status, messageOf(answer), response.headers.get('retry-after'), 'provider B', 'apiKey, apiSecret and projectId');
     const fax = answer as ProviderBFax | undefined;
     if (typeof fax?.id !== 'string' || fax.id === '') {
       throw new UncertainOutcomeError(`provider B answered HTTP ${response.status} without a fax id; the fax may have been accepted`);

@@ -1,6 +1,5 @@
-import { EgressDeniedError, RejectedError, UncertainOutcomeError, type EgressHttpClient, type HealthResult } from 'switchboard/sdk';
+import { EgressDeniedError, RejectedError, UncertainOutcomeError, type EgressHttpClient, type HealthResult, sendAnswerFailure, sendTransportFailure } from 'switchboard/sdk';
 import type { ProviderCConfig } from './settings.js';
-import { sendAnswerFailure, sendTransportFailure } from './send-outcome.js';
 import { isDocumentOfJob } from './send-request.js';
 
 /** A fax resource as provider C (Twilio-compatible LaML) describes it. */
@@ -64,7 +63,7 @@ export class ProviderCClient {
         ...(signal ? { signal } : {}),
       });
     } catch (err) {
-      throw sendTransportFailure(err, timeoutMs);
+      throw sendTransportFailure(err, timeoutMs, 'provider C');
     }
     let text = '';
     try {
@@ -73,7 +72,7 @@ export class ProviderCClient {
       if (response.ok) throw new UncertainOutcomeError('provider C accepted the request but its answer was cut off', { cause: err });
     }
     const answer = parseJson(text);
-    if (!response.ok) throw sendAnswerFailure(response.status, messageOf(answer), response.headers.get('retry-after'));
+    if (!response.ok) throw sendAnswerFailure(response.status, messageOf(answer), response.headers.get('retry-after'), 'provider C', 'projectId and apiToken');
     const fax = answer as ProviderCFax | undefined;
     if (typeof fax?.sid !== 'string' || fax.sid === '') {
       throw new UncertainOutcomeError(`provider C answered HTTP ${response.status} without a fax sid; the fax may have been accepted`);

@@ -1,8 +1,7 @@
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { AuthError, NotReadyError, type PluginLogger } from 'switchboard/sdk';
+import { AuthError, NotReadyError, type PluginLogger, ReconnectBackoff } from 'switchboard/sdk';
 import { AmiPacket, AmiStreamParser, amiVersion, serializeAmiPacket } from './ami-packet.js';
-import { ReconnectBackoff } from './reconnect-backoff.js';
 
 export interface AmiClientOptions {
   host: string;

@@ -6,10 +6,10 @@ import {
   UncertainOutcomeError,
   type FaxProvider,
   type FaxStatusUpdate,
+  FaxResultTable,
 } from 'switchboard/sdk';
 import { AmiClient, AmiNoResponseError, AmiNotConnectedError } from './ami-client.js';
 import type { AmiPacket } from './ami-packet.js';
-import { FaxResultTable } from './fax-results.js';
 import { faxDestination, originateAction, originateFailureReason } from './originate.js';
 import { sipEnv, sipSettings } from './settings.js';
 

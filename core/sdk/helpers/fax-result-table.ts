@@ -1,4 +1,5 @@
-import type { FaxProviderStatus, FaxStatusUpdate, PluginLogger } from 'switchboard/sdk';
+import type { FaxProviderStatus, FaxStatusUpdate } from '../contracts/fax.js';
+import type { PluginLogger } from '../plugin.js';
 
 type FinalStatus = 'SUCCESS' | 'FAILED';
 
@@ -17,7 +18,7 @@ interface Entry {
 const KEEP_FINISHED = 5000;
 
 /**
- * This generation's faxes awaiting a result over AMI: each ends SUCCESS or FAILED exactly once
+ * This generation's faxes awaiting a result over a PBX connection (AMI, ESL): each ends SUCCESS or FAILED exactly once
  * (by event, connection loss or timeout) and the end is emitted to the host.
  */
 export class FaxResultTable {

@@ -1,4 +1,4 @@
-import { EgressDeniedError, NotAcceptedError, RejectedError, UncertainOutcomeError } from 'switchboard/sdk';
+import { EgressDeniedError, NotAcceptedError, RejectedError, UncertainOutcomeError } from '../errors.js';
 
 /** Socket error codes of a connection that never carried the request: nothing can have been accepted. */
 const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -12,19 +12,24 @@ function errorCodes(err: unknown, depth = 0): string[] {
 }
 
 /**
+ * Outcome rules for HTTP fax providers, shared so every plugin classifies a failed send the
+ * same way: only what certainly never reached the provider is NotAccepted (safe to retry).
+ */
+
+/**
  * What a failed fetch of a send means. Only a connection that was never made is "not accepted";
  * a timeout or a dropped connection may have delivered the request.
  */
-export function sendTransportFailure(err: unknown, timeoutMs: number): Error {
+export function sendTransportFailure(err: unknown, timeoutMs: number, provider: string): Error {
   if (err instanceof EgressDeniedError) return err;
   const name = (err as Error | undefined)?.name;
   if (name === 'TimeoutError' || name === 'AbortError') {
-    return new UncertainOutcomeError(`provider C gave no answer within ${timeoutMs} ms; the fax may have been accepted`);
+    return new UncertainOutcomeError(`${provider} gave no answer within ${timeoutMs} ms; the fax may have been accepted`);
   }
   const codes = errorCodes(err);
   const code = codes.find((c) => NEVER_CONNECTED.has(c));
-  if (code) return new NotAcceptedError(`provider C unreachable (${code})`);
-  return new UncertainOutcomeError(`connection to provider C failed after the request was sent (${codes[0] ?? (err as Error)?.message ?? 'unknown'})`);
+  if (code) return new NotAcceptedError(`${provider} unreachable (${code})`);
+  return new UncertainOutcomeError(`connection to ${provider} failed after the request was sent (${codes[0] ?? (err as Error)?.message ?? 'unknown'})`);
 }
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date. */
@@ -37,16 +42,16 @@ export function retryAfterMs(header: string | null): number | undefined {
 }
 
 /** The error a non-2xx answer to a send means; `message` is the provider's own text. */
-export function sendAnswerFailure(status: number, message: string, retryAfter: string | null): Error {
+export function sendAnswerFailure(status: number, message: string, retryAfter: string | null, provider: string, credentials: string): Error {
   const said = message ? `: ${message}` : '';
   if (status === 401 || status === 403) {
-    return new RejectedError(`provider C refused the credentials (HTTP ${status}); check projectId and apiToken${said}`);
+    return new RejectedError(`${provider} refused the credentials (HTTP ${status}); check ${credentials}${said}`);
   }
   // A gateway timeout means the request went upstream and its fate is unknown.
-  if (status === 504) return new UncertainOutcomeError(`provider C gateway timed out (HTTP 504); the fax may have been accepted`);
+  if (status === 504) return new UncertainOutcomeError(`${provider} gateway timed out (HTTP 504); the fax may have been accepted`);
   if (status === 408 || status === 429 || status >= 500) {
-    return new NotAcceptedError(`provider C did not accept the fax (HTTP ${status})${said}`, retryAfterMs(retryAfter));
+    return new NotAcceptedError(`${provider} did not accept the fax (HTTP ${status})${said}`, retryAfterMs(retryAfter));
   }
-  if (status >= 400) return new RejectedError(`provider C rejected the fax (HTTP ${status})${said}`);
-  return new UncertainOutcomeError(`provider C answered HTTP ${status} to a send; the fax may have been accepted`);
+  if (status >= 400) return new RejectedError(`${provider} rejected the fax (HTTP ${status})${said}`);
+  return new UncertainOutcomeError(`${provider} answered HTTP ${status} to a send; the fax may have been accepted`);
 }
