@@ -7,6 +7,6 @@ export * from './health.js';
 export * from './plugin.js';
 export { secret, isSecretSchema, secretFields, SECRET_MASK } from './settings.js';
 export { z } from 'zod';
-export { sendTransportFailure, sendAnswerFailure, retryAfterMs } from './helpers/send-outcome.js';
+export { sendTransportFailure, sendAnswerFailure, retryAfterMs, NEVER_CONNECTED } from './helpers/send-outcome.js';
 export { FaxResultTable } from './helpers/fax-result-table.js';
 export { ReconnectBackoff } from './helpers/reconnect-backoff.js';

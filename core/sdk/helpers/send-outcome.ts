@@ -1,7 +1,22 @@
 import { EgressDeniedError, NotAcceptedError, RejectedError, UncertainOutcomeError } from '../errors.js';
 
-/** Socket error codes of a connection that never carried the request: nothing can have been accepted. */
-const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+/**
+ * Error codes of a connection that never carried the request (refused, unresolvable, or a TLS
+ * handshake that failed before a byte of it left): nothing can have been accepted.
+ */
+export const NEVER_CONNECTED: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 
 function errorCodes(err: unknown, depth = 0): string[] {
   if (depth > 5 || typeof err !== 'object' || err === null) return [];

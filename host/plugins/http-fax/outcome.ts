@@ -1,20 +1,5 @@
-import { NotAcceptedError, PluginError, RejectedError, UncertainOutcomeError } from '../../../core/sdk/index.js';
+import { NEVER_CONNECTED, NotAcceptedError, PluginError, RejectedError, retryAfterMs, UncertainOutcomeError } from '../../../core/sdk/index.js';
 import { RequestRenderError } from './template-text.js';
-
-// Socket errors that happen before a byte of the request left: nothing can have been accepted.
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'CERT_HAS_EXPIRED',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
 
 function causeCode(err: unknown): string | undefined {
   let current: unknown = err;
@@ -41,18 +26,9 @@ export function failureOf(err: unknown, what: string, timeoutMs: number): Plugin
   if (name === 'TimeoutError') return new UncertainOutcomeError(`${what}: no answer within ${timeoutMs} ms after the request was sent`, { cause: err });
   if (name === 'AbortError') return new UncertainOutcomeError(`${what}: aborted after the request was sent`, { cause: err });
   const code = causeCode(err);
-  if (code && NOT_SENT_CODES.has(code)) return new NotAcceptedError(`${what}: could not connect to the provider (${code})`, undefined, { cause: err });
+  if (code && NEVER_CONNECTED.has(code)) return new NotAcceptedError(`${what}: could not connect to the provider (${code})`, undefined, { cause: err });
   if (err instanceof Error && err.message.startsWith('too many redirects')) return new RejectedError(`${what}: too many redirects`, { cause: err });
   return new UncertainOutcomeError(`${what}: the connection failed after the request was sent${code ? ` (${code})` : ''}`, { cause: err });
-}
-
-/** Retry-After in milliseconds (seconds or an HTTP date), when the provider gave one. */
-export function retryAfterMs(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 /**
