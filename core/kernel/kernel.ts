@@ -16,7 +16,7 @@ import {
   type PluginDefinition,
   type ProviderKind,
 } from '../sdk/index.js';
-import { SECRET_MASK } from '../sdk/settings.js';
+import { SECRET_MASK, secretFields } from '../sdk/settings.js';
 import { parseManifestText, settingsSchemaFromManifest, envMapFromManifest, type Manifest, type ManifestDiagnostic } from '../manifest/index.js';
 import type { PluginConfigStore } from '../config/plugin-config-store.js';
 import { findManifests, type ManifestFile } from './manifest-source.js';
@@ -294,7 +294,7 @@ export class Kernel {
     if (!record) return undefined;
     const stored = this.options.configStore.get(id);
     const { schema, envMap } = await this.settingsShape(record);
-    const secrets = new Set(secretFieldsOf(schema));
+    const secrets = new Set(secretFields(schema));
     const settings: Record<string, unknown> = {};
     const secretState: Record<string, { set: boolean }> = {};
     let sources: Record<string, SettingSource> = {};
@@ -355,7 +355,7 @@ export class Kernel {
     const stored = this.options.configStore.get(record.id).settings;
     if (!settings) return stored;
     const { schema, envMap } = await this.settingsShape(record);
-    const secrets = new Set(secretFieldsOf(schema));
+    const secrets = new Set(secretFields(schema));
     const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, unknown>) : undefined;
     const candidate: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(settings)) {
@@ -470,9 +470,6 @@ export class Kernel {
         record.fingerprint = undefined;
         this.setState(record, 'stopped');
         return;
-      }
-      if (this.options.configStore.problems().length && !record.active) {
-        // A broken config file must not start plugins on empty settings.
       }
       const definition = await this.definitionFor(record.file, record.manifest);
       const envMap = record.manifest && 'entry' in record.manifest && record.manifest.entry ? ((definition.env ?? {}) as Record<string, string>) : envMapFromManifest(record.manifest.settings);
@@ -616,16 +613,6 @@ export class Kernel {
     this.events.emit('state', { pluginId: record.id, state });
   }
 }
-
-function secretFieldsOf(schema: z.ZodObject | undefined): string[] {
-  if (!schema) return [];
-  return Object.keys(schema.shape).filter((k) => {
-    const field = (schema.shape as Record<string, z.ZodType>)[k]!;
-    return isSecret(field);
-  });
-}
-
-import { isSecretSchema as isSecret } from '../sdk/settings.js';
 
 function rawId(text: string): string | undefined {
   try {

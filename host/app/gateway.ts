@@ -28,7 +28,7 @@ import { registerFaxRoutes } from '../fax/fax-routes.js';
 import { createHttpFaxPlugin } from '../plugins/http-fax/index.js';
 import { registerRegistryRoutes } from '../http/routes/registry-routes.js';
 import { ghostscriptVersion } from '../fax/documents/index.js';
-import { FAX_STATUS_EVENT, type FaxStatusUpdate } from '../../core/sdk/index.js';
+import { applyPluginStatusEvents } from '../fax/plugin-status-events.js';
 // -- auth, inbound, admin, cleanup (host/auth, host/inbound, host/admin, host/cleanup) --
 import { createAuth, type Auth } from '../auth/auth.js';
 import { installAuditSinks } from '../audit/audit-sinks.js';
@@ -128,18 +128,7 @@ export class Gateway {
     const service = new FaxService({ store, kernel, config, tokens, audit, logger, onSubmitted: () => dispatcher?.wake() });
     dispatcher = new FaxDispatcher({ store, kernel, service, config, audit, logger });
     const reconciler = new FaxReconciler({ store, kernel, config, audit, logger });
-    kernel.events.on('plugin-event', (event: { pluginId: string; topic: string; payload: unknown }) => {
-      if (event.topic !== FAX_STATUS_EVENT) return;
-      const update = event.payload as FaxStatusUpdate;
-      void (async () => {
-        const row = await store.get(update.jobId);
-        // A plugin may only report on jobs it sends.
-        if (!row || row.backend !== event.pluginId) return;
-        if (await store.applyChange(row.id, { status: update.status, pages: update.pages, error: update.error, providerSid: update.providerSid })) {
-          audit.record(update.status === 'FAILED' ? 'job_failed' : 'job_updated', { job_id: row.id, backend: row.backend, status: update.status, via: 'event' });
-        }
-      })().catch((err) => logger.warn({ err: (err as Error).message }, 'fax status event not applied'));
-    });
+    applyPluginStatusEvents({ kernel, store, audit, logger });
     readiness.add('database', async () => {
       await pingDatabase(database.db);
       return { ok: true, info: { dialect: database.dialect } };

@@ -53,6 +53,13 @@ const RegistryEntry = z.object({
 
 const notFound = (id: string) => new HttpError(404, `plugin "${id}" not found`);
 
+/** A kernel config error as the API's answer: 400 naming the field, 404 for an unknown plugin. */
+function configFailure(err: unknown, id: string): never {
+  if (err instanceof SettingsValidationError) throw new HttpError(400, err.message);
+  if (err instanceof PluginNotAvailableError) throw notFound(id);
+  throw err;
+}
+
 export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catalogue: RegistryCatalogue; audit?: AuditLog }): void {
   const { kernel } = deps;
   const manage = { scope: 'plugins:manage', always: true } as const;
@@ -114,16 +121,10 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
       },
     },
     async ({ params, body }) => {
-      try {
-        const config = await kernel.updateConfig(params.id, body);
-        // Names of the fields sent, never their values.
-        deps.audit?.record('plugin_config_changed', { plugin: params.id, enabled: config.enabled, fields: Object.keys(body.settings ?? {}).sort().join(',') });
-        return { ...config, plugin: kernel.get(params.id) };
-      } catch (err) {
-        if (err instanceof SettingsValidationError) throw new HttpError(400, err.message);
-        if (err instanceof PluginNotAvailableError) throw notFound(params.id);
-        throw err;
-      }
+      const config = await kernel.updateConfig(params.id, body).catch((err) => configFailure(err, params.id));
+      // Names of the fields sent, never their values.
+      deps.audit?.record('plugin_config_changed', { plugin: params.id, enabled: config.enabled, fields: Object.keys(body.settings ?? {}).sort().join(',') });
+      return { ...config, plugin: kernel.get(params.id) };
     },
   );
 
@@ -144,14 +145,8 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
       },
     },
     async ({ params, body }) => {
-      try {
-        const result = await kernel.testConfig(params.id, body.settings);
-        return { ok: result.ok, state: result.state, ...(result.detail ? { detail: result.detail } : {}) };
-      } catch (err) {
-        if (err instanceof SettingsValidationError) throw new HttpError(400, err.message);
-        if (err instanceof PluginNotAvailableError) throw notFound(params.id);
-        throw err;
-      }
+      const result = await kernel.testConfig(params.id, body.settings).catch((err) => configFailure(err, params.id));
+      return { ok: result.ok, state: result.state, ...(result.detail ? { detail: result.detail } : {}) };
     },
   );
 
