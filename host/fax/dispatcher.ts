@@ -159,11 +159,8 @@ export class FaxDispatcher {
       return;
     }
     const at = Date.now() + this.retryDelay(attempts, hintMs);
-    if (sendingRecorded) await store.scheduleRetry(job.id, this.owner, at, message);
-    else {
-      await store.db.updateTable('fax_jobs').set({ attempts }).where('id', '=', job.id).where('lease_owner', '=', this.owner).execute();
-      await store.scheduleRetry(job.id, this.owner, at, message);
-    }
+    // markSending counted the attempt; an attempt that never reached a provider is counted here.
+    await store.scheduleRetry(job.id, this.owner, at, message, sendingRecorded ? undefined : attempts);
     logger.info({ job_id: job.id, attempt: attempts, retry_in_ms: at - Date.now(), err: message }, 'fax not accepted; retrying');
   }
 

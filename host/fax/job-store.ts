@@ -145,11 +145,11 @@ export class FaxJobStore {
     await this.applyChange(id, { status: 'in_progress' }, now);
   }
 
-  /** The provider certainly did not accept: try again at `retryAt`. */
-  async scheduleRetry(id: string, owner: string, retryAt: number, error: string, now = Date.now()): Promise<void> {
+  /** The provider certainly did not accept: try again at `retryAt` (`attempts` when no send was recorded). */
+  async scheduleRetry(id: string, owner: string, retryAt: number, error: string, attempts?: number, now = Date.now()): Promise<void> {
     await this.db
       .updateTable('fax_jobs')
-      .set({ dispatch_state: 'pending', next_attempt_at: retryAt, lease_owner: null, lease_until: null, error, updated_at: new Date(now).toISOString() })
+      .set({ dispatch_state: 'pending', next_attempt_at: retryAt, lease_owner: null, lease_until: null, error, updated_at: new Date(now).toISOString(), ...(attempts === undefined ? {} : { attempts }) })
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
       .execute();
