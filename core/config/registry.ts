@@ -4,7 +4,7 @@ import path from 'node:path';
 import dotenv from 'dotenv';
 import { SECRET_MASK } from '../sdk/settings.js';
 import { writeFileAtomic, type AtomicWriteOptions } from './atomic-file.js';
-import { CONFIG_KEYS, ConfigModel, SECRET_FIELDS, isConfigKey, keySchema, type Config, type ConfigKey } from './model.js';
+import { CONFIG_KEYS, ConfigModel, ENV_ONLY_KEYS, SECRET_FIELDS, isConfigKey, keySchema, type Config, type ConfigKey } from './model.js';
 
 /** Where a key's value comes from: `env`, the config file's base name, or `default`. */
 export type ConfigSource = 'env' | 'default' | (string & {});
@@ -160,6 +160,7 @@ export class ConfigRegistry {
     const issues: ConfigIssue[] = [];
     for (const key of Object.keys(patch)) {
       if (!isConfigKey(key)) issues.push({ key, message: 'unknown configuration key' });
+      else if (ENV_ONLY_KEYS.has(key)) issues.push({ key, message: 'can only be set in the environment (it names a path on the server)' });
     }
 
     const stored = await this.readStoredFile();

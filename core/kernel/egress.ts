@@ -48,6 +48,7 @@ export function createEgressClient(options: EgressClientOptions): EgressHttpClie
       let url = new URL(input);
       let method = (init.method ?? 'GET').toUpperCase();
       let body = init.body;
+      let headers = init.headers;
       const timeout = AbortSignal.timeout(init.timeoutMs ?? 30_000);
       const signals = [timeout, init.signal, options.signal].filter((s): s is AbortSignal => !!s);
       const signal = AbortSignal.any(signals);
@@ -55,7 +56,7 @@ export function createEgressClient(options: EgressClientOptions): EgressHttpClie
         check(url);
         const response = await fetch(url, {
           method,
-          headers: init.headers,
+          headers,
           body: body as BodyInit | undefined,
           redirect: 'manual',
           signal,
@@ -65,7 +66,10 @@ export function createEgressClient(options: EgressClientOptions): EgressHttpClie
         if (!location) return response;
         await response.body?.cancel();
         if (hop >= (init.maxRedirects ?? 5)) throw new Error(`too many redirects fetching ${url.host}`);
-        url = new URL(location, url);
+        const next = new URL(location, url);
+        // Like fetch: credentials never follow a redirect to another origin.
+        if (next.origin !== url.origin && headers) headers = withoutCredentials(headers, init.credentialHeaders ?? []);
+        url = next;
         if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
           method = 'GET';
           body = undefined;
@@ -73,4 +77,11 @@ export function createEgressClient(options: EgressClientOptions): EgressHttpClie
       }
     },
   };
+}
+
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
+
+function withoutCredentials(headers: Record<string, string>, extra: string[]): Record<string, string> {
+  const drop = new Set([...CREDENTIAL_HEADERS, ...extra.map((h) => h.toLowerCase())]);
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !drop.has(name.toLowerCase())));
 }

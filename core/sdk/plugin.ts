@@ -20,6 +20,11 @@ export interface EgressRequestInit {
   signal?: AbortSignal;
   /** Redirects are followed only to hosts in `egress`, at most this many (default 5). */
   maxRedirects?: number;
+  /**
+   * Headers that carry credentials besides Authorization, Proxy-Authorization and Cookie
+   * (an API-key header, say): all of them are dropped when a redirect leaves the origin.
+   */
+  credentialHeaders?: string[];
 }
 
 /** An HTTP client that only reaches the hosts of the manifest's `egress` list, redirects included. */

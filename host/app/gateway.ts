@@ -161,8 +161,13 @@ export class Gateway {
       config, kernel, readiness, database, store, service, audit, auditSink, version,
       authRequired: auth.authRequired,
       restart: async () => {
-        await gateway?.close();
-        gateway?.exitProcess(0);
+        try {
+          await gateway?.close();
+          gateway?.exitProcess(0);
+        } catch (err) {
+          logger.error({ err: (err as Error).message }, 'restart drain failed');
+          gateway?.exitProcess(1);
+        }
       },
     });
     const cleanup = new ArtifactCleanup({ db: database.db, kernel, config, audit, logger });
@@ -211,12 +216,23 @@ export class Gateway {
         server.closeIdleConnections();
       });
     }
-    await this.fax.dispatcher.stop();
-    await this.fax.reconciler.stop();
-    await this.security?.cleanup.stop();
-    await this.security?.auth.stop();
-    await this.audit.close();
-    await this.kernel.stop();
-    await this.database.close();
+    // Every step runs even when one before it fails; the audit log closes after the plugins
+    // stopped (they may still record), the database last.
+    const steps: Array<[string, () => Promise<void> | void]> = [
+      ['dispatcher', () => this.fax.dispatcher.stop()],
+      ['reconciler', () => this.fax.reconciler.stop()],
+      ['cleanup', () => this.security?.cleanup.stop()],
+      ['auth', () => this.security?.auth.stop()],
+      ['kernel', () => this.kernel.stop()],
+      ['audit', () => this.audit.close()],
+      ['database', () => this.database.close()],
+    ];
+    for (const [name, step] of steps) {
+      try {
+        await step();
+      } catch (err) {
+        this.logger.error({ step: name, err: (err as Error).message }, 'shutdown step failed');
+      }
+    }
   }
 }

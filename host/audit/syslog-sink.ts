@@ -58,23 +58,27 @@ export function createSyslogSink(options: SyslogOptions): AuditSink {
     );
     proc.on('error', (err) => fail(`syslog: cannot run logger (${err.message})`));
     proc.stderr?.on('data', (d) => options.onError(`syslog: ${String(d).trim()}`));
-    proc.on('exit', () => {
+    proc.on('exit', (code) => {
       if (child === proc) child = undefined;
+      // A logger that cannot reach the socket exits: stop rather than start one per record.
+      if (code !== 0 && code !== null && !closed) fail(`syslog: logger exited with code ${code}`);
     });
     proc.stdin?.on('error', () => {});
     return proc;
   };
+  let closed = false;
   const fail = (message: string) => {
     if (!failed) options.onError(message);
     failed = true;
   };
   return {
     write(_record, line) {
-      if (failed) return;
+      if (failed || closed) return;
       child ??= start();
       child.stdin?.write(`${line}\n`);
     },
     close() {
+      closed = true;
       const proc = child;
       child = undefined;
       if (!proc) return;

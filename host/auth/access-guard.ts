@@ -56,6 +56,7 @@ export function createAccessGuard(deps: AccessGuardDeps): { guard: AccessGuard; 
   const { config, keys, limits, audit } = deps;
   const keyUse = new Once();
   const limited = new Once();
+  const failed = new Once();
   const authRequired = () => !!config.get('API_KEY') || config.get('REQUIRE_API_KEY');
 
   /** The principal a presented X-API-Key proves; 'invalid' for a key that proves nothing. */
@@ -67,7 +68,7 @@ export function createAccessGuard(deps: AccessGuardDeps): { guard: AccessGuard; 
     if (bootstrap && sameSecret(token, bootstrap)) return { kind: 'bootstrap', keyId: 'bootstrap', scopes: EVERY_SCOPE };
     const row = await keys.verify(token);
     if (!row) {
-      audit.record('auth_failed', { reason: 'invalid_key', key_id: keys.keyIdOf(token), path: req.path, ip: req.socket.remoteAddress });
+      if (failed.firstInMinute(`invalid:${req.socket.remoteAddress}`)) audit.record('auth_failed', { reason: 'invalid_key', key_id: keys.keyIdOf(token), path: req.path, ip: req.socket.remoteAddress });
       return 'invalid';
     }
     return { kind: 'key', keyId: row.key_id, scopes: scopesOf(row), rateLimitRpm: row.rate_limit_rpm };
@@ -117,7 +118,9 @@ export function createAccessGuard(deps: AccessGuardDeps): { guard: AccessGuard; 
     } else principal = { kind: 'anonymous', scopes: OPEN_SCOPES };
     res.locals.principal = principal;
     await rateLimit(route, principal, req);
-    if (principal.kind !== 'anonymous' && !grants(principal.scopes, access.scope)) {
+    if (!grants(principal.scopes, access.scope)) {
+      // Without keys required, anonymous callers hold only the open scopes: anything else needs a key.
+      if (principal.kind === 'anonymous') throw missingKey(req);
       audit.record('scope_denied', { key_id: principal.keyId, scope: access.scope, method: route.method.toUpperCase(), path: route.path });
       throw new HttpError(403, `API key lacks scope "${access.scope}"`, ErrorCodes.insufficientScope);
     }
@@ -128,7 +131,8 @@ export function createAccessGuard(deps: AccessGuardDeps): { guard: AccessGuard; 
   };
 
   function missingKey(req: Request): HttpError {
-    audit.record('auth_failed', { reason: 'missing_key', path: req.path, ip: req.socket.remoteAddress });
+    // Sampled per caller and minute: a flood of bad requests must not become a flood of writes.
+    if (failed.firstInMinute(`missing:${req.socket.remoteAddress}`)) audit.record('auth_failed', { reason: 'missing_key', path: req.path, ip: req.socket.remoteAddress });
     return new HttpError(401, INVALID_KEY);
   }
 

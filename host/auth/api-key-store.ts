@@ -110,7 +110,7 @@ export class ApiKeyStore {
       rate_limit_rpm: input.rateLimitRpm ?? null,
     };
     await this.db.insertInto('api_keys').values(row).execute();
-    await this.reload();
+    await this.reloadAfterWrite();
     return { meta: toMeta(row), token };
   }
 
@@ -128,7 +128,7 @@ export class ApiKeyStore {
   /** Marks the key revoked; undefined when there is no such key. Revoking twice is a no-op. */
   async revoke(keyId: string, now = new Date()): Promise<ApiKeyMeta | undefined> {
     await this.db.updateTable('api_keys').set({ revoked_at: now.toISOString() }).where('key_id', '=', keyId).where('revoked_at', 'is', null).execute();
-    await this.reload();
+    await this.reloadAfterWrite();
     return this.get(keyId);
   }
 
@@ -141,10 +141,19 @@ export class ApiKeyStore {
       .where('key_id', '=', keyId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    await this.reload();
+    await this.reloadAfterWrite();
     if (Number(r.numUpdatedRows) !== 1) return undefined;
     const meta = await this.get(keyId);
     return meta ? { meta, token } : undefined;
+  }
+
+  /**
+   * Reloads after a write of this instance: queued behind a load already running, which may
+   * have read the rows before the write.
+   */
+  private reloadAfterWrite(): Promise<void> {
+    const running = this.loading;
+    return running ? running.catch(() => {}).then(() => this.reload()) : this.reload();
   }
 
   /** Reloads the cache from the database (one load at a time). */

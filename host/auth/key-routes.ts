@@ -35,6 +35,13 @@ const MANAGE = { scope: 'keys:manage', always: true } as const;
 export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit: AuditLog }): void {
   const { keys, audit } = deps;
   const actor = (res: Response) => principalOf(res).keyId ?? principalOf(res).kind;
+  /** A caller may revoke or rotate only keys whose scopes it holds itself, as at mint. */
+  const assertManageable = async (keyId: string, res: Response) => {
+    const target = await keys.get(keyId);
+    if (!target) throw new HttpError(404, 'API key not found');
+    const beyond = target.scopes.filter((s) => !grants(principalOf(res).scopes, s));
+    if (beyond.length) throw new HttpError(403, `cannot manage a key with scopes the caller does not hold: ${beyond.join(', ')}`);
+  };
 
   api.route(
     {
@@ -95,6 +102,7 @@ export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit
       responses: { 200: { description: 'Revoked', schema: ApiKeyMetaSchema }, 404: { description: 'No such key' } },
     },
     async ({ params, res }) => {
+      await assertManageable(params.keyId, res);
       const meta = await keys.revoke(params.keyId);
       if (!meta) throw new HttpError(404, 'API key not found');
       audit.record('key_revoked', { key_id: meta.key_id, by: actor(res) });
@@ -113,6 +121,7 @@ export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit
       responses: { 200: { description: 'Rotated', schema: MintedSchema }, 404: { description: 'No such key' }, 409: { description: 'The key is revoked' } },
     },
     async ({ params, res }) => {
+      await assertManageable(params.keyId, res);
       const rotated = await keys.rotate(params.keyId);
       if (!rotated) {
         const meta = await keys.get(params.keyId);

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { pipeline } from 'node:stream/promises';
 import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.js';
 import type { FaxWebhookRequest } from '../../core/sdk/index.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { HttpApi } from '../http/api.js';
 import { HttpError } from '../http/errors.js';
 import { flatHeaders, readRawBody } from '../http/raw-body.js';
+import { sendStoredPdf } from '../http/stored-pdf.js';
 import type { ConfigRegistry } from '../../core/config/registry.js';
 import { FAX_TOKEN_SCOPE, toFaxJobOut, type FaxService } from './fax-service.js';
 import type { DocumentTokens } from './document-tokens.js';
@@ -110,13 +110,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       if (!row) throw new HttpError(404, 'fax job not found');
       if (!deps.tokens.verify(FAX_TOKEN_SCOPE, row.id, query.token)) throw new HttpError(403, 'token invalid or expired');
       if (row.artifacts_removed_at) throw new HttpError(404, 'document expired');
-      await service.withStorage(async (storage) => {
-        const stream = await storage.stream(row.pdf_key);
-        res.setHeader('Content-Type', 'application/pdf');
-        res.setHeader('Cache-Control', 'no-store');
-        res.setHeader('Content-Disposition', `inline; filename="fax-${row.id}.pdf"`);
-        await pipeline(stream, res);
-      });
+      await service.withStorage((storage) => sendStoredPdf(storage, row.pdf_key, res, { filename: `fax-${row.id}.pdf`, disposition: 'inline', missing: 'document expired' }));
       deps.audit.record('pdf_served', { job_id: row.id, backend: row.backend });
     },
   );
@@ -136,6 +130,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
           200: { description: 'Applied (or already applied)', schema: z.object({ ok: z.boolean(), status: z.string() }) },
           401: { description: 'Bad or missing signature' },
           404: { description: 'Unknown job' },
+          409: { description: 'The callback names another fax than the job' },
           503: { description: 'The provider plugin is not active' },
         },
       },
@@ -168,6 +163,12 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
         }
         const row = await store.get(query.job_id);
         if (!row || row.backend !== provider) throw new HttpError(404, 'fax job not found');
+        // Provider A signs only the body: a signed callback replayed under another job_id names
+        // another fax, and is refused.
+        if (row.provider_sid && update.providerSid && row.provider_sid !== update.providerSid) {
+          deps.audit.record('callback_rejected', { provider, job_id: row.id, reason: 'provider id mismatch' });
+          throw new HttpError(409, 'the callback names another fax than this job');
+        }
         const changed = await store.applyChange(row.id, { status: update.status, pages: update.pages, error: update.error, providerSid: update.providerSid });
         if (changed) deps.audit.record(update.status === 'FAILED' ? 'job_failed' : 'job_updated', { job_id: row.id, backend: provider, status: update.status, pages: update.pages, via: 'callback' });
         const now = await store.get(row.id);

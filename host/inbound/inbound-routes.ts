@@ -242,11 +242,13 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
     },
     async ({ query, res }) => {
       enabled();
+      const full = grants(principalOf(res).scopes, 'inbound:read');
+      // Filtering by a number would confirm the number the masked listing hides.
+      if ((query.to || query.from) && !full) throw new HttpError(403, 'filtering by number needs scope "inbound:read"', ErrorCodes.insufficientScope);
       const cursor = decodeCursor<number>(query.cursor, 'number');
       const rows = await store.list({ to: query.to, from: query.from, status: query.status, since: query.since ? Date.parse(query.since) : undefined }, query.limit + 1, cursor);
       const page = rows.slice(0, query.limit);
       const last = page[page.length - 1];
-      const full = grants(principalOf(res).scopes, 'inbound:read');
       return { faxes: page.map((r) => view(r, full)), next_cursor: rows.length > query.limit && last ? encodeCursor(last.created_at, last.id) : null };
     },
   );

@@ -1,5 +1,5 @@
 import { createEgressClient, egressAllows } from '../../core/kernel/egress.js';
-import { EgressDeniedError } from '../../core/sdk/index.js';
+import { BodyTooLargeError, EgressDeniedError, readBodyCapped } from '../../core/sdk/index.js';
 import { HttpError } from '../http/errors.js';
 
 export interface MediaFetchOptions {
@@ -49,23 +49,10 @@ export async function fetchMedia(url: string, options: MediaFetchOptions): Promi
     await response.body?.cancel();
     throw new HttpError(502, `file_url: the media host answered ${response.status}`);
   }
-  const declared = Number(response.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > options.maxBytes) {
-    await response.body?.cancel();
-    throw new HttpError(413, `file_url: document over ${options.maxBytes} bytes`);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
   try {
-    for await (const chunk of response.body ?? []) {
-      size += chunk.length;
-      if (size > options.maxBytes) throw new HttpError(413, `file_url: document over ${options.maxBytes} bytes`);
-      chunks.push(Buffer.from(chunk));
-    }
+    return await readBodyCapped(response, options.maxBytes);
   } catch (err) {
-    await response.body?.cancel().catch(() => {});
-    if (err instanceof HttpError) throw err;
+    if (err instanceof BodyTooLargeError) throw new HttpError(413, `file_url: document over ${options.maxBytes} bytes`);
     throw new HttpError(502, `file_url: download failed (${(err as Error).name === 'TimeoutError' ? 'timeout' : (err as Error).message})`);
   }
-  return Buffer.concat(chunks);
 }

@@ -132,9 +132,14 @@ export default definePlugin({
         }
         const text = reply.headers.get('Reply-Text') ?? '';
         const jobUuid = reply.headers.get('Job-UUID') ?? /^\+OK Job-UUID: (\S+)/.exec(text)?.[1];
-        if (!text.startsWith('+OK') || !jobUuid) {
+        if (!text.startsWith('+OK')) {
           results.forget(request.jobId);
           throw new RejectedError(`FreeSWITCH refused the originate: ${text || 'no reply text'}`);
+        }
+        if (!jobUuid) {
+          // +OK means the call was queued: the fax may go out, so its fate is unknown, not refused.
+          results.forget(request.jobId);
+          throw new UncertainOutcomeError('FreeSWITCH accepted the originate without a Job-UUID');
         }
         results.link(request.jobId, jobUuid);
         const state = results.accept(request.jobId);

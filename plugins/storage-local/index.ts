@@ -19,9 +19,13 @@ const settings = z.object({
   root: z.string().min(1).default('storage'),
 });
 
+/** Where puts are written before their rename. */
+const TMP_DIR = '.tmp';
+
 /** Resolves a key inside root, refusing anything that would land outside it. */
 function keyPath(root: string, key: string): string {
   assertStorageKey(key);
+  if (key === TMP_DIR || key.startsWith(`${TMP_DIR}/`)) throw new StorageKeyError(key, `"${TMP_DIR}" is reserved for writes in progress`);
   const full = path.resolve(root, key);
   if (!full.startsWith(root + path.sep)) throw new StorageKeyError(key, 'escapes the storage root');
   return full;
@@ -33,7 +37,7 @@ function notFound(err: unknown, key: string): never {
 }
 
 export function createLocalStorage(root: string): StorageProvider {
-  const tmpDir = path.join(root, '.tmp');
+  const tmpDir = path.join(root, TMP_DIR);
   return {
     async put(key, data) {
       const target = keyPath(root, key);
@@ -45,11 +49,11 @@ export function createLocalStorage(root: string): StorageProvider {
         // flush: the data is fsynced before the stream closes.
         const out = createWriteStream(tmp, { flags: 'wx', mode: 0o600, flush: true });
         await pipeline(Buffer.isBuffer(data) ? Readable.from([data]) : data, out);
+        await rename(tmp, target);
       } catch (err) {
         await rm(tmp, { force: true });
         throw err;
       }
-      await rename(tmp, target);
       const info = await stat(target);
       return { key, size: info.size, modifiedAt: info.mtime };
     },

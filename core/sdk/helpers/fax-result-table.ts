@@ -33,7 +33,7 @@ export class FaxResultTable {
 
   /** A request about to be written: events naming it can match before its reply is read. */
   expect(jobId: string, pages: number, providerSid?: string): void {
-    this.entries.delete(jobId);
+    this.drop(jobId);
     this.entries.set(jobId, { jobId, status: 'sent', pages });
     if (providerSid) this.link(jobId, providerSid);
   }
@@ -66,7 +66,14 @@ export class FaxResultTable {
 
   /** The request was refused or its fate is unknown: this generation has no record of it. */
   forget(jobId: string): void {
-    if (this.entries.get(jobId)?.status === 'sent') this.entries.delete(jobId);
+    if (this.entries.get(jobId)?.status === 'sent') this.drop(jobId);
+  }
+
+  /** Removes an entry and its provider-id link, so neither map grows with refused sends. */
+  private drop(jobId: string): void {
+    const sid = this.entries.get(jobId)?.providerSid;
+    if (sid && this.bySid.get(sid) === jobId) this.bySid.delete(sid);
+    this.entries.delete(jobId);
   }
 
   jobIdOf(providerSid: string): string | undefined {

@@ -58,7 +58,8 @@ export function retryAfterMs(header: string | null): number | undefined {
 
 /** The error a non-2xx answer to a send means; `message` is the provider's own text. */
 export function sendAnswerFailure(status: number, message: string, retryAfter: string | null, provider: string, credentials: string): Error {
-  const said = message ? `: ${message}` : '';
+  // Providers often echo the destination in their messages: never carry a number onward.
+  const said = message ? `: ${message.replace(/\+?\d[\d\s().-]{4,}\d/g, '[number]')}` : '';
   if (status === 401 || status === 403) {
     return new RejectedError(`${provider} refused the credentials (HTTP ${status}); check ${credentials}${said}`);
   }

@@ -1,4 +1,6 @@
 import {
+  NotAcceptedError,
+  readBodyCapped,
   RejectedError,
   UncertainOutcomeError,
   type FaxProvider,
@@ -17,6 +19,9 @@ import { templateValues, type CallValues } from './template-values.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
+/** A provider's answer is a small JSON document; anything larger is refused. */
+const MAX_ANSWER_BYTES = 1024 * 1024;
+
 interface Answer {
   response: Response;
   text: string;
@@ -31,17 +36,24 @@ export function createHttpFaxProvider(block: HttpBlock, ctx: PluginContext, secr
 
   async function call(name: string, action: HttpAction, call: Omit<CallValues, 'from'>, signal: AbortSignal | undefined, document?: () => Promise<Buffer>): Promise<Answer> {
     const timeoutMs = action.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+    let bytes: Buffer | undefined;
+    try {
+      // Read before anything is sent: a storage failure here means nothing reached the provider.
+      bytes = action.body?.kind === 'multipart' && document ? await document() : undefined;
+    } catch (err) {
+      throw new NotAcceptedError(`${name}: the document could not be read (${(err as Error).message})`);
+    }
     try {
       const request = renderRequest(action, templateValues(ctx.settings, secretFields, call));
-      const bytes = request.body.kind === 'multipart' && document ? await document() : undefined;
       const response = await ctx.http.fetch(request.url, {
         method: request.method,
         headers: request.headers,
         body: fetchBody(request.body, bytes),
         timeoutMs,
         ...(signal ? { signal } : {}),
+        ...(action.auth?.kind === 'api_key_header' ? { credentialHeaders: [action.auth.header] } : {}),
       });
-      const text = await response.text();
+      const text = (await readBodyCapped(response, MAX_ANSWER_BYTES)).toString('utf8');
       outcomes.inc({ action: name, outcome: String(response.status) });
       if (!response.ok && response.status !== 404) ctx.logger.warn('provider answered with an error', { action: name, status: response.status });
       return { response, text };

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { json, startGateway, type TestGateway } from '../../support/gateway.js';
+import { json, startGateway, tempDir, type TestGateway } from '../../support/gateway.js';
 import { makePdf } from '../../fakes/fax-document-server.js';
 import { REVEAL_CONFIRMATION } from '../../../host/admin/env-snippet.js';
 
@@ -27,14 +27,16 @@ async function submit(to: string): Promise<string> {
 }
 
 test.before(async () => {
+  const dataDir = tempDir();
+  persistPath = path.join(dataDir, 'persisted', 'service.env');
   gw = await startGateway({
+    ADMIN_SETTINGS_PERSIST_PATH: persistPath,
     API_KEY: BOOTSTRAP,
     AUDIT_LOG_ENABLED: 'true',
     FAX_DISABLED: 'true',
     PROVIDERA_API_SECRET: PROVIDER_SECRET,
     OPENAI_API_KEY: 'sk-test-admin-9a8b7c6d',
-  });
-  persistPath = path.join(gw.dataDir, 'persisted', 'service.env');
+  }, { dataDir });
 });
 test.after(async () => {
   await gw?.close();
@@ -92,8 +94,10 @@ test('export masks secrets unless revealed with the confirmation; persist is off
   res = await get(`/admin/settings/export?reveal=true&confirm=${encodeURIComponent(REVEAL_CONFIRMATION)}`);
   text = await res.text();
   assert.match(text, `API_KEY=${BOOTSTRAP}`);
-  assert.is((await send('POST', '/admin/settings/persist')).status, 403);
-  assert.is((await send('PUT', '/admin/settings', { settings: { ADMIN_SETTINGS_PERSIST_PATH: persistPath } })).status, 200);
+  // The persist path names a file on the server: settable in the environment only.
+  const refused = await send('PUT', '/admin/settings', { settings: { ADMIN_SETTINGS_PERSIST_PATH: '/tmp/elsewhere.env' } });
+  assert.is(refused.status, 422);
+  assert.match((await json(refused)).detail, /ADMIN_SETTINGS_PERSIST_PATH: can only be set in the environment/);
   res = await send('POST', '/admin/settings/persist');
   assert.is(res.status, 200, await res.clone().text());
   assert.is((await json(res)).path, persistPath);
@@ -186,6 +190,8 @@ test('GET /admin/logs filters audit records; /admin/logs/tail streams new ones w
 test('POST /admin/restart is refused unless allowed; allowed, it answers 202, drains and exits 0', async () => {
   assert.is((await send('POST', '/admin/restart')).status, 403);
   const other = await startGateway({ API_KEY: BOOTSTRAP, ADMIN_ALLOW_RESTART: 'true', AUDIT_LOG_ENABLED: 'true' });
+  // Without ADMIN_SETTINGS_PERSIST_PATH, persist is off.
+  assert.is((await fetch(`${other.url}/admin/settings/persist`, { method: 'POST', headers: headers() })).status, 403);
   let exitCode: number | undefined;
   other.gateway.exitProcess = (code) => {
     exitCode = code;

@@ -99,6 +99,19 @@ test('minting refuses unknown scopes naming them, and scopes the caller does not
   assert.is(res.status, 201);
 });
 
+test('a keys:manage key cannot revoke or rotate a key holding scopes it lacks', async () => {
+  const manager = await mint(['keys:manage']);
+  const admin = await mint(['admin']);
+  for (const [method, suffix] of [['POST', '/rotate'], ['DELETE', '']] as const) {
+    const res = await fetch(`${gw.url}/admin/api-keys/${admin.key_id}${suffix}`, { method, headers: { 'x-api-key': manager.token } });
+    assert.is(res.status, 403, `${method} ${suffix}`);
+    assert.match((await json(res)).detail, /admin/);
+  }
+  assert.is((await fetch(`${gw.url}/admin/settings`, { headers: { 'x-api-key': admin.token } })).status, 200, 'the admin key still works');
+  const peer = await mint(['keys:manage']);
+  assert.is((await fetch(`${gw.url}/admin/api-keys/${peer.key_id}/rotate`, { method: 'POST', headers: { 'x-api-key': manager.token } })).status, 200);
+});
+
 test('tokens have the sbk_<id>_<secret> shape; listing never returns a token or its hash', async () => {
   const minted = await mint(['fax:read'], { owner: 'ops', rate_limit_rpm: 100 });
   assert.match(minted.token, new RegExp(`^sbk_${minted.key_id}_[A-Za-z0-9_-]{43}$`));
@@ -170,7 +183,14 @@ test('without API_KEY and before any key is minted, admin answers loopback calle
     assert.is((await fetch(`${open.url}/admin/settings`)).status, 200);
     assert.is((await fetch(`${open.url}/fax/none`)).status, 404, 'keys not required: open routes need none');
     const external = Object.values(networkInterfaces()).flat().find((i) => i && !i.internal && i.family === 'IPv4');
-    if (external) assert.is((await fetch(`http://${external.address}:${port}/admin/settings`)).status, 401);
+    if (external) {
+      assert.is((await fetch(`http://${external.address}:${port}/admin/settings`)).status, 401);
+      // The config registry is admin too: no anonymous caller elsewhere may read or change it.
+      const post = await fetch(`http://${external.address}:${port}/api/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ API_KEY: 'mine' }) });
+      assert.is(post.status, 401);
+      assert.is((await fetch(`http://${external.address}:${port}/api/config`)).status, 401);
+    }
+    assert.is((await fetch(`${open.url}/api/config`)).status, 200, 'the local tour reads the config');
     const res = await fetch(`${open.url}/admin/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'first', scopes: ['admin'] }) });
     assert.is(res.status, 201);
     const { token } = await json(res);

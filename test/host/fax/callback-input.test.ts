@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHmac } from 'node:crypto';
 import { startProviderAFake, type ProviderAFake } from '../../fakes/providera-fake.js';
-import { json, startGateway, type TestGateway } from '../../support/gateway.js';
+import { json, postFax, startGateway, until, type TestGateway } from '../../support/gateway.js';
+import { makePdf } from '../../fakes/fax-document-server.js';
 
 /** Bad input on the provider callbacks and the search route: each gets a clear error. */
 let gw: TestGateway;
@@ -14,7 +15,7 @@ const post = (path: string, body: string, headers: Record<string, string> = {}) 
 
 test.before(async () => {
   fake = await startProviderAFake({ apiKey: 'k', apiSecret: SECRET });
-  gw = await startGateway({ FAX_BACKEND: 'providera', PROVIDERA_BASE_URL: fake.baseUrl, PROVIDERA_API_KEY: 'k', PROVIDERA_API_SECRET: SECRET, PROVIDERA_VERIFY_SIGNATURE: 'true' });
+  gw = await startGateway({ FAX_DISPATCH_POLL_MS: '50', FAX_BACKEND: 'providera', PROVIDERA_BASE_URL: fake.baseUrl, PROVIDERA_API_KEY: 'k', PROVIDERA_API_SECRET: SECRET, PROVIDERA_VERIFY_SIGNATURE: 'true' });
 });
 test.after(async () => {
   await gw.close();
@@ -42,6 +43,21 @@ test('a signed callback with a malformed body is 400; for an unknown job 404', a
   const body = 'fax%5Bid%5D=1&fax%5Bstatus%5D=success&fax%5Bnum_pages%5D=1';
   const unknown = await post('/providera-callback?job_id=no-such-job', body, { 'x-providera-signature': sign(body) });
   assert.is(unknown.status, 404);
+});
+
+test('a signed callback replayed under another job_id is refused (409) and changes nothing', async () => {
+  const [a, b] = await Promise.all([postFax(gw.url, '+15550108881', await makePdf(1)), postFax(gw.url, '+15550108882', await makePdf(1))]);
+  const jobA = await json(a);
+  const jobB = await json(b);
+  const sid = (id: string) => until(async () => (await json(await fetch(`${gw.url}/fax/${id}`))).provider_sid, 8000, 40);
+  await sid(jobA.id);
+  await sid(jobB.id);
+  fake.setStatus((await json(await fetch(`${gw.url}/fax/${jobA.id}`))).provider_sid, 'failure', 1);
+  const callback = fake.buildCallback(jobA.id);
+  const replayed = await fetch(callback.url.replace(jobA.id, jobB.id), { method: "POST", body: new Uint8Array(callback.body), headers: callback.headers });
+  assert.is(replayed.status, 409);
+  assert.is((await json(await fetch(`${gw.url}/fax/${jobB.id}`))).status, 'in_progress');
+  assert.is((await fetch(callback.url, { method: "POST", body: new Uint8Array(callback.body), headers: callback.headers })).status, 200, 'under its own job it applies');
 });
 
 test('a callback for a provider that is not active is 503', async () => {

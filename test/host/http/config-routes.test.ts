@@ -260,7 +260,7 @@ test('GET /api/editor/settings: a malformed legacy file is ignored', async () =>
   assert.is(json.source, 'default');
 });
 
-test('the three routes are declared with admin access and documented in OpenAPI', async () => {
+test('the three routes always need admin access (loopback when no key exists) and are documented in OpenAPI', async () => {
   const api = new HttpApi();
   const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-config-routes-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
@@ -271,9 +271,9 @@ test('the three routes are declared with admin access and documented in OpenAPI'
   assert.equal(
     api.routes.map((r) => [r.method, r.path, r.access]),
     [
-      ['get', '/api/config', { scope: 'admin' }],
-      ['post', '/api/config', { scope: 'admin' }],
-      ['get', '/api/editor/settings', { scope: 'admin' }],
+      ['get', '/api/config', { scope: 'admin', always: true }],
+      ['post', '/api/config', { scope: 'admin', always: true }],
+      ['get', '/api/editor/settings', { scope: 'admin', always: true }],
     ],
   );
   assert.is(api.registry.definitions.length, 3);

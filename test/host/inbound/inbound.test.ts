@@ -214,6 +214,10 @@ test('GET /inbound lists newest first with filters and cursors; numbers masked w
   assert.is(full.faxes.length, 1);
   assert.is(full.faxes[0].from, FROM);
   assert.is((await json(await get(`/inbound?to=${encodeURIComponent(TO)}`, reader))).faxes.length, 4);
+  // Filtering by number would confirm what the masked listing hides: it needs inbound:read.
+  const probe = await get(`/inbound?from=${encodeURIComponent(FROM)}`, lister);
+  assert.is(probe.status, 403);
+  assert.match((await json(probe)).detail, /inbound:read/);
   assert.is((await get('/inbound?since=yesterday', reader)).status, 400);
   // the PDF by key needs inbound:read; a bad token is refused
   const id = page.faxes[0].id;
