@@ -25,6 +25,24 @@ export function egressAllows(patterns: readonly string[], target: URL): boolean 
   });
 }
 
+/**
+ * A manifest's egress list with `settings:<field>` entries resolved to the host (and port) of
+ * the URL held by that setting; an unset or malformed setting allows nothing.
+ */
+export function resolveEgress(entries: readonly string[], settings: Record<string, unknown>): string[] {
+  return entries.flatMap((entry) => {
+    const field = /^settings:(.+)$/.exec(entry)?.[1];
+    if (field === undefined) return [entry];
+    const value = settings[field];
+    if (typeof value !== 'string' || value === '') return [];
+    try {
+      return [new URL(value.includes('://') ? value : `https://${value}`).host];
+    } catch {
+      return [];
+    }
+  });
+}
+
 export interface EgressClientOptions {
   egress: readonly string[];
   /** Called for every refused request, so the host can audit it. */

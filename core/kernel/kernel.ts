@@ -23,6 +23,7 @@ import { findManifests, type ManifestFile } from './manifest-source.js';
 import { loadEntry, resolveEntry, type EntryRoots } from './entry-loader.js';
 import { Generation, TimeoutError, withTimeout, type Lease } from './generation.js';
 import { createPluginContext } from './plugin-context.js';
+import { resolveEgress } from './egress.js';
 import { PluginMetricsFactory } from './plugin-metrics.js';
 import { ReloadQueue } from './reload-queue.js';
 import { resolveSettings, secretValues, type SettingSource } from './settings-resolver.js';
@@ -524,25 +525,6 @@ export class Kernel {
     return factory(manifest);
   }
 
-  private egressFor(manifest: Manifest, settings: Record<string, unknown>): string[] {
-    const out: string[] = [];
-    for (const entry of manifest.egress ?? []) {
-      const m = /^settings:(.+)$/.exec(entry);
-      if (!m) {
-        out.push(entry);
-        continue;
-      }
-      const value = settings[m[1]!];
-      if (typeof value !== 'string' || !value) continue;
-      try {
-        out.push(new URL(value.includes('://') ? value : `https://${value}`).host);
-      } catch {
-        // Not a URL: the plugin's own validation reports it.
-      }
-    }
-    return out;
-  }
-
   private async buildGeneration(record: PluginRecord, definition: PluginDefinition, stored: Record<string, unknown>, number: number): Promise<Generation> {
     const manifest = record.manifest!;
     const isEntry = 'entry' in manifest && !!manifest.entry;
@@ -555,7 +537,7 @@ export class Kernel {
       generation: number,
       settings: resolved.values,
       secrets: secretValues(resolved),
-      egress: this.egressFor(manifest, resolved.values),
+      egress: resolveEgress(manifest.egress ?? [], resolved.values),
       logger: this.options.logger,
       metrics: this.metricsFactory,
       emit: (topic, payload) => this.events.emit('plugin-event', { pluginId: record.id, generation: number, topic, payload }),

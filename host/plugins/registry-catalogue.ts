@@ -41,11 +41,10 @@ export class RegistryCatalogue {
     return this.entries().entries.find((e) => e.id === id);
   }
 
-  /** The manifest file of an entry; refuses paths that leave registry/ (or manifests/ for built-ins). */
+  /** The manifest file of an installable entry; refuses paths that leave registry/. */
   manifestPath(entry: CatalogueEntry): string {
     const full = path.resolve(this.dir, entry.manifest);
-    const root = entry.builtin ? path.dirname(this.dir) : this.dir;
-    if (!full.startsWith(root + path.sep) || !full.endsWith('.json')) throw new Error(`registry entry ${entry.id} names a manifest outside the registry`);
+    if (!full.startsWith(this.dir + path.sep) || !full.endsWith('.json')) throw new Error(`registry entry ${entry.id} names a manifest outside the registry`);
     return full;
   }
 }

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Kernel } from '../../../core/kernel/kernel.js';
 import { parseManifestText, validateManifest, type ManifestValidation } from '../../../core/manifest/index.js';
+import { writeFileAtomic } from '../../../core/config/atomic-file.js';
 import { CONTRACT_VERSIONS } from '../../../core/sdk/index.js';
 import type { HttpApi } from '../api.js';
 import { HttpError } from '../errors.js';
@@ -141,7 +141,7 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
         if (checked.manifest.id !== entry.id) {
           throw new HttpError(422, `the catalogue manifest declares id "${checked.manifest.id}", not "${entry.id}"`);
         }
-        await writeAtomically(target, text);
+        await writeFileAtomic(target, text);
         await kernel.rescan();
         const view = await waitFor(() => kernel.get(entry.id));
         if (!view) throw new HttpError(504, `"${entry.id}" was written to ${path.basename(target)} but the kernel has not loaded it within ${LOAD_WAIT_MS / 1000} s`);
@@ -214,19 +214,6 @@ function readCatalogueManifest(catalogue: RegistryCatalogue, entry: CatalogueEnt
     return readFileSync(file, 'utf8');
   } catch (err) {
     throw new HttpError(409, `the manifest of registry entry "${entry.id}" cannot be read: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
-  }
-}
-
-/** Temp file (a dot name, which the kernel skips) then rename: the kernel never sees half a file. */
-async function writeAtomically(target: string, text: string): Promise<void> {
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.partial`);
-  await mkdir(path.dirname(target), { recursive: true });
-  try {
-    await writeFile(temp, text, { flag: 'wx' });
-    await rename(temp, target);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
   }
 }
 

@@ -1,5 +1,5 @@
 import { SECRET_MASK } from '../../../core/sdk/index.js';
-import { egressAllows } from '../../../core/kernel/egress.js';
+import { egressAllows, resolveEgress } from '../../../core/kernel/egress.js';
 import type { HttpAction, Manifest } from '../../../core/manifest/index.js';
 import { fetchBody } from './request-body.js';
 import { setHeader } from './request-headers.js';
@@ -47,21 +47,6 @@ function sampleSettings(manifest: Manifest, given: Record<string, unknown> = {})
   return settings;
 }
 
-/** The egress hosts as the kernel resolves them (`settings:<field>` is the host of that URL). */
-function egressOf(manifest: Manifest, settings: Record<string, unknown>): string[] {
-  return (manifest.egress ?? []).flatMap((entry) => {
-    const field = /^settings:(.+)$/.exec(entry)?.[1];
-    if (field === undefined) return [entry];
-    const value = settings[field];
-    if (typeof value !== 'string' || value === '') return [];
-    try {
-      return [new URL(value.includes('://') ? value : `https://${value}`).host];
-    } catch {
-      return [];
-    }
-  });
-}
-
 function readsSecret(templates: string[], secrets: Set<string>): boolean {
   return templates.some((template) =>
     templateParts(template).some((part) => part.kind === 'placeholder' && /^(?:settings|secrets)\./.test(part.expression) && secrets.has(part.expression.split('.')[1]!)),
@@ -83,7 +68,7 @@ async function renderOne(name: string, action: HttpAction, manifest: Manifest, s
       if (type && request.body.kind !== 'json') request.headers['Content-Type'] = type;
       body = await encoded.text();
     }
-    const egress = egressOf(manifest, values.settings as Record<string, unknown>);
+    const egress = resolveEgress(manifest.egress ?? [], values.settings as Record<string, unknown>);
     return { action: name, method: request.method, url: request.url.href, headers: request.headers, body, egress_allowed: egressAllows(egress, request.url) };
   } catch (err) {
     if (err instanceof RequestRenderError) return { action: name, error: err.message };

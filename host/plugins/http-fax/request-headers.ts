@@ -28,8 +28,7 @@ export function renderHeaders(action: HttpAction, values: TemplateValues): Recor
     if (isUnsetSole(template, values)) continue;
     headers[name] = renderTemplate(template, values, headerText(`header "${name}"`));
   }
-  const auth = action.auth;
-  if (!auth) return headers;
+  const auth = action.auth ?? { kind: 'none' as const };
   switch (auth.kind) {
     case 'basic': {
       const username = renderTemplate(auth.username, values, headerText('basic auth username', false));
@@ -47,6 +46,11 @@ export function renderHeaders(action: HttpAction, values: TemplateValues): Recor
     case 'api_key_query':
     case 'none':
       break;
+  }
+  // Placeholder values are checked as they are rendered; the manifest's literal text is checked
+  // here, so a bad header fails the call before anything is sent (never after, as "uncertain").
+  for (const [name, value] of Object.entries(headers)) {
+    if (/[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]/.test(value)) throw new RequestRenderError(`header "${name}" holds a control character or a character outside Latin-1`);
   }
   return headers;
 }

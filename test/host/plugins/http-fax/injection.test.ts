@@ -144,4 +144,12 @@ test('a base URL setting carrying a query or credentials puts the plugin in need
   assert.is(provider.requests.length, 0);
 });
 
+test('a header whose literal text breaks HTTP fails the call before anything is sent', async () => {
+  const under = await start({ url: '{{ settings.base_url }}/faxes', headers: { 'X-Note': 'line one\r\nX-Injected: yes' }, body: { kind: 'none' } });
+  const err = await under.fax.send(under.request('+15550001111')).catch((e: Error) => e);
+  assert.is((err as Error).name, 'RejectedError');
+  assert.match((err as Error).message, /X-Note/);
+  assert.is(provider.requests.length, 0);
+});
+
 test.run();
