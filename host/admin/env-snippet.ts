@@ -1,5 +1,5 @@
-import { CONFIG_KEYS, SECRET_FIELDS } from '../../core/config/model.js';
-import type { ConfigRegistry } from '../../core/config/registry.js';
+import { CONFIG_KEYS, SECRET_FIELDS } from '../config/model/index.js';
+import type { ConfigRegistry } from '../config/registry.js';
 import { SECRET_MASK } from '../../core/sdk/settings.js';
 
 /** The exact confirmation `?reveal=true` needs, so secrets never leave by a stray flag. */

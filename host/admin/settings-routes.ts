@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ConfigFileUnreadableError, ConfigValidationError, type ConfigRegistry } from '../../core/config/registry.js';
-import { CONFIG_KEYS, isConfigKey, keySchema } from '../../core/config/model.js';
+import { ConfigFileUnreadableError, ConfigValidationError, type ConfigRegistry } from '../config/registry.js';
+import { CONFIG_KEYS, isConfigKey, keySchema } from '../config/model/index.js';
 import { writeFileAtomic } from '../../core/config/atomic-file.js';
 import { SettingsValidationError, PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.js';
 import type { AuditLog } from '../audit/audit-log.js';

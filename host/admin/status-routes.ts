@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ConfigRegistry } from '../../core/config/registry.js';
+import type { ConfigRegistry } from '../config/registry.js';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Readiness } from '../app/readiness.js';
 import type { AuditLog } from '../audit/audit-log.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { DestinationStream, Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { ConfigRegistry } from '../../core/config/registry.js';
+import { ConfigRegistry } from '../config/registry.js';
 import { PluginConfigStore } from '../../core/config/plugin-config-store.js';
 import { Kernel } from '../../core/kernel/kernel.js';
 import { HttpApi } from '../http/api.js';

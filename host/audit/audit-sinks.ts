@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { ConfigRegistry } from '../../core/config/registry.js';
+import type { ConfigRegistry } from '../config/registry.js';
 import type { Database } from '../db/schema.js';
 import type { AuditLog } from './audit-log.js';
 import { DatabaseAuditSink } from './db-sink.js';

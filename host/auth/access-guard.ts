@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { ConfigRegistry } from '../../core/config/registry.js';
+import type { ConfigRegistry } from '../config/registry.js';
 import { isLoopback } from '../app/access.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { AccessGuard, GuardedRoute, RateLimitBucket } from '../http/api.js';

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { ConfigRegistry } from '../../core/config/registry.js';
+import type { ConfigRegistry } from '../config/registry.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Database } from '../db/schema.js';
 import type { HttpApi } from '../http/api.js';

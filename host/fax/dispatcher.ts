@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ConfigRegistry } from '../../core/config/registry.js';
+import type { ConfigRegistry } from '../config/registry.js';
 import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.js';
 import { EgressDeniedError, NotAcceptedError, RejectedError, UncertainOutcomeError, type FaxProviderStatus } from '../../core/sdk/index.js';
 import type { AuditLog } from '../audit/audit-log.js';

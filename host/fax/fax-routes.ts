@@ -6,7 +6,7 @@ import type { HttpApi } from '../http/api.js';
 import { HttpError } from '../http/errors.js';
 import { flatHeaders, readRawBody } from '../http/raw-body.js';
 import { sendStoredPdf } from '../http/stored-pdf.js';
-import type { ConfigRegistry } from '../../core/config/registry.js';
+import type { ConfigRegistry } from '../config/registry.js';
 import { FAX_TOKEN_SCOPE, toFaxJobOut, type FaxService } from './fax-service.js';
 import type { DocumentTokens } from './document-tokens.js';
 import type { FaxJobStore } from './job-store.js';

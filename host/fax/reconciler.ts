@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ConfigRegistry } from '../../core/config/registry.js';
+import type { ConfigRegistry } from '../config/registry.js';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { FaxJobRow, FaxJobStore } from './job-store.js';

@@ -2,7 +2,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import type { ConfigRegistry } from '../../core/config/registry.js';
+import type { ConfigRegistry } from '../config/registry.js';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { INVALID_KEY, principalOf } from '../auth/access-guard.js';

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { HttpApi } from '../api.js';
 import { HttpError } from '../errors.js';
-import { ConfigFileUnreadableError, ConfigValidationError, type ConfigRegistry } from '../../../core/config/registry.js';
-import { keySchema, type ConfigKey } from '../../../core/config/model.js';
+import { ConfigFileUnreadableError, ConfigValidationError, type ConfigRegistry } from '../../config/registry.js';
+import { keySchema, type ConfigKey } from '../../config/model/index.js';
 
 export interface ConfigRouteDeps {
   registry: ConfigRegistry;

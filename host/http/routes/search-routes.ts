@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ConfigRegistry } from '../../../core/config/registry.js';
+import type { ConfigRegistry } from '../../config/registry.js';
 import { PluginNotAvailableError, type Kernel } from '../../../core/kernel/kernel.js';
 import type { HttpApi } from '../api.js';
 import { HttpError } from '../errors.js';

@@ -9,8 +9,8 @@ import express from 'express';
 import { HttpApi } from '../../../host/http/api.js';
 import { errorHandler, notFoundHandler } from '../../../host/http/error-handler.js';
 import { registerConfigRoutes } from '../../../host/http/routes/config-routes.js';
-import { ConfigRegistry } from '../../../core/config/registry.js';
-import { SECRET_FIELDS } from '../../../core/config/model.js';
+import { ConfigRegistry } from '../../../host/config/registry.js';
+import { SECRET_FIELDS } from '../../../host/config/model/index.js';
 
 interface Harness {
   url: string;

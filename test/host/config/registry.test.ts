@@ -7,8 +7,8 @@ import {
   ConfigRegistry,
   ConfigValidationError,
   ConfigFileUnreadableError,
-} from '../../../core/config/registry.js';
-import { SECRET_FIELDS } from '../../../core/config/model.js';
+} from '../../../host/config/registry.js';
+import { SECRET_FIELDS } from '../../../host/config/model/index.js';
 
 const dirs: string[] = [];
 test.after(() => {

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import dotenv from 'dotenv';
-import { SECRET_MASK } from '../sdk/settings.js';
-import { writeFileAtomic, type AtomicWriteOptions } from './atomic-file.js';
-import { CONFIG_KEYS, ConfigModel, ENV_ONLY_KEYS, SECRET_FIELDS, isConfigKey, keySchema, type Config, type ConfigKey } from './model.js';
+import { SECRET_MASK } from '../../core/sdk/settings.js';
+import { writeFileAtomic, type AtomicWriteOptions } from '../../core/config/atomic-file.js';
+import { CONFIG_KEYS, ConfigModel, ENV_ONLY_KEYS, SECRET_FIELDS, isConfigKey, keySchema, type Config, type ConfigKey } from './model/index.js';
 
 /** Where a key's value comes from: `env`, the config file's base name, or `default`. */
 export type ConfigSource = 'env' | 'default' | (string & {});

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigModel, SECRET_FIELDS, KEY_DOCS, CONFIG_KEYS, keySchema } from '../../../core/config/model.js';
+import { ConfigModel, SECRET_FIELDS, KEY_DOCS, CONFIG_KEYS, keySchema } from '../../../host/config/model/index.js';
 
 test('defaults follow the reference engine and the host', () => {
   const config = ConfigModel.parse({});

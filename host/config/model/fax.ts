@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { integer, flag, optionalText, apiSecret, pluginId } from './field-kinds.js';
+
+/** Configuration keys of outbound and inbound fax. */
+export const FaxKeys = {
+  FAX_BACKEND: pluginId().default('providera').describe('Plugin id of the fax provider outbound faxes are sent with.'),
+  FAX_DISABLED: flag().default(false).describe('Accept and store faxes without sending them: new jobs get status "disabled".'),
+  FAX_DISPATCH_CONCURRENCY: integer(1, 256).default(4).describe('Fax jobs dispatched to the provider at the same time.'),
+  FAX_PAPER_SIZE: z
+    .preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['letter', 'a4']))
+    .default('letter')
+    .describe('Paper size documents are rendered to before sending.'),
+  FAX_MAX_ATTEMPTS: integer(1, 100).default(5).describe('Send attempts per job while the provider certainly did not accept it (connection refused, 5xx, 429); then the job fails.'),
+  FAX_RETRY_BASE_MS: integer(10).default(2000).describe('First retry delay after a refused send; doubles each attempt (a provider Retry-After wins).'),
+  FAX_LEASE_MS: integer(500).default(60000).describe('Lease a dispatcher holds on a claimed job; renewed while it works, so a dead instance\'s jobs are taken over after it expires.'),
+  FAX_DISPATCH_POLL_MS: integer(10).default(1000).describe('How often an idle dispatcher looks for due jobs (new jobs of this instance wake it at once).'),
+  FAX_UNCERTAIN_RECHECK_MS: integer(10).default(15000).describe('Delay between provider lookups of a send whose outcome is unknown (timeout after sending).'),
+  FAX_UNCERTAIN_GIVE_UP_MINUTES: integer(1).default(30).describe('Minutes after which a send the provider still has no record of is failed (never resent).'),
+  FAX_STATUS_POLL_MS: integer(100).default(120000).describe('An accepted job not heard of for this long is polled at its provider (a lost callback cannot leave it waiting).'),
+  FAX_RECONCILE_INTERVAL_MS: integer(50).default(30000).describe('How often the reconciler looks for jobs to poll.'),
+  FAX_RESULT_TIMEOUT_MINUTES: integer(1).default(240).describe('An accepted job with no final result after this many minutes is failed.'),
+  GS_TIMEOUT_SECONDS: integer(1).default(120).describe('Seconds ghostscript may take to render a fax TIFF.'),
+  PDF_TOKEN_TTL_MINUTES: integer(1).default(60).describe('Minutes a tokenized PDF link for a provider stays valid.'),
+  INBOUND_ENABLED: flag().default(false).describe('Accept and store inbound faxes.'),
+  INBOUND_LIST_RPM: integer(1).default(30).describe('Requests per minute allowed on the inbound fax listing.'),
+  INBOUND_GET_RPM: integer(1).default(60).describe('Requests per minute allowed on inbound fax downloads.'),
+  INBOUND_RETENTION_DAYS: integer(0).default(30).describe('Days inbound faxes are kept; 0 keeps them forever.'),
+  INBOUND_TOKEN_TTL_MINUTES: integer(1).default(60).describe('Minutes a download token of an inbound fax stays valid.'),
+  INBOUND_MEDIA_TIMEOUT_SECONDS: integer(1, 600).default(30).describe('Seconds a download of an inbound fax document from the provider may take.'),
+  PROVIDERA_INBOUND_VERIFY_SIGNATURE: flag().default(true).describe('Check X-ProviderA-Signature (HMAC-SHA256 with the provider A API secret) on POST /providera-inbound.'),
+  PROVIDERA_MEDIA_HOSTS: optionalText().describe('Comma-separated hosts (host or host:port) provider A inbound documents may be fetched from; unset means the host of the providera baseUrl setting.'),
+  PROVIDERB_MEDIA_HOSTS: optionalText().describe('Comma-separated hosts (host or host:port) provider B inbound documents may be fetched from; unset means the host of the providerb baseUrl setting.'),
+  PROVIDERB_INBOUND_BASIC_USER: optionalText().describe('User name provider B must send with HTTP Basic auth on POST /providerb-inbound (with PROVIDERB_INBOUND_BASIC_PASS).'),
+  PROVIDERB_INBOUND_BASIC_PASS: apiSecret('Password of PROVIDERB_INBOUND_BASIC_USER.'),
+  PROVIDERB_INBOUND_HMAC_SECRET: apiSecret('Secret of the X-ProviderB-Signature HMAC on POST /providerb-inbound; unset skips the check.'),
+  PBX_INBOUND_SECRET: apiSecret('Shared secret the PBX sends as X-Internal-Secret to POST /_internal/pbx/inbound; unset refuses the hook.'),
+  PBX_SPOOL_DIR: optionalText().describe('Directory the PBX writes received fax TIFFs to; tiff_path must resolve inside it.'),
+};

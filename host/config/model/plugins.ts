@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { integer, optionalText } from './field-kinds.js';
+
+/** Configuration keys of where plugins are found and how long their lifecycle steps may take. */
+export const PluginsKeys = {
+  MANIFESTS_DIR: optionalText().describe("Directory for dropped and registry-installed manifests; unset means the package's manifests/. The package's manifests/ (the built-ins) is always searched too."),
+  PLUGINS_PATH: z.string().default('').describe('Extra directories searched for plugin manifests, separated by the path delimiter (":" on POSIX).'),
+  SERVICE_CONFIG_PATH: optionalText().describe('Path of the plugin config store; unset means DATA_DIR/plugins.config.json.'),
+  PLUGIN_START_TIMEOUT_MS: integer(1).default(10000).describe('Milliseconds a plugin start may take before it is treated as failed.'),
+  PLUGIN_STOP_TIMEOUT_MS: integer(1).default(5000).describe('Milliseconds a plugin stop may take before it is forced.'),
+  PLUGIN_DRAIN_TIMEOUT_MS: integer(1).default(30000).describe('Milliseconds an old plugin generation may keep serving leased requests after a reload.'),
+};

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { integer, decimal, flag, pluginId, emptyAsUnset } from './field-kinds.js';
+
+/** Configuration keys of code search: repositories, retrieval, chunking and keywords. */
+export const SearchKeys = {
+  // Retrieval
+  REPO: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be a repository name (letters, digits, ".", "_", "-")')
+    .default('switchboard')
+    .describe('Repository searched and indexed when a request names none; also names out/<REPO>/.'),
+  RETRIEVAL_BACKEND: z
+    .preprocess(emptyAsUnset, pluginId().optional())
+    .describe('Plugin id of the retrieval provider used by search and answers; unset means none is configured.'),
+  FINAL_K: integer(1, 1000).default(10).describe('Results returned by search when top_k is not given.'),
+  LANGGRAPH_FINAL_K: integer(1, 1000).default(20).describe('Chunks the answer graph retrieves for a RAG answer.'),
+  RRF_K_DIV: integer(1).default(60).describe('k of reciprocal rank fusion: score = weight / (k + rank).'),
+  BM25_WEIGHT: decimal(0, 1).default(0.3).describe('Weight of the sparse (BM25) ranking in hybrid fusion.'),
+  VECTOR_WEIGHT: decimal(0, 1).default(0.7).describe('Weight of the dense (vector) ranking in hybrid fusion.'),
+  TOPK_SPARSE: integer(1).default(75).describe('Candidates taken from the sparse index before fusion.'),
+  TOPK_DENSE: integer(1).default(75).describe('Candidates taken from the dense index before fusion.'),
+  CHUNK_SIZE: integer(1).default(1000).describe('Characters per indexed chunk.'),
+  CHUNK_OVERLAP: integer(0).default(200).describe('Characters shared by consecutive chunks.'),
+  ENRICH_CODE_CHUNKS: flag().default(false).describe('Enrich chunks with summaries and keywords while indexing.'),
+  // Keywords
+  KEYWORDS_MAX_PER_REPO: integer(0).default(50).describe('Discriminative keywords kept per repository.'),
+  KEYWORDS_MIN_FREQ: integer(1).default(3).describe('Files a term must appear in to become a keyword.'),
+  KEYWORDS_BOOST: decimal(0).default(1.3).describe('Score multiplier of a result that matches a keyword.'),
+  KEYWORDS_REFRESH_HOURS: decimal(0).default(24).describe('Hours before cached keywords are regenerated.'),
+};

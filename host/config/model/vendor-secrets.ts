@@ -1,0 +1,17 @@
+import { apiSecret } from './field-kinds.js';
+
+/** Configuration keys of credentials of model vendors and integrations, masked everywhere. */
+export const VendorSecretsKeys = {
+  OPENAI_API_KEY: apiSecret('API key of OpenAI.'),
+  ANTHROPIC_API_KEY: apiSecret('API key of Anthropic.'),
+  GOOGLE_API_KEY: apiSecret('API key of Google (Gemini).'),
+  COHERE_API_KEY: apiSecret('API key of Cohere (reranking).'),
+  VOYAGE_API_KEY: apiSecret('API key of Voyage AI (embeddings).'),
+  LANGSMITH_API_KEY: apiSecret('API key of LangSmith tracing.'),
+  LANGCHAIN_API_KEY: apiSecret('API key of LangChain tracing (older name of the LangSmith key).'),
+  LANGTRACE_API_KEY: apiSecret('API key of Langtrace.'),
+  OAUTH_TOKEN: apiSecret('OAuth token used by integrations that need one.'),
+  GRAFANA_API_KEY: apiSecret('API key of Grafana.'),
+  GRAFANA_AUTH_TOKEN: apiSecret('Auth token of Grafana (service account).'),
+  MCP_API_KEY: apiSecret('API key MCP clients present to the code-search tools.'),
+};
