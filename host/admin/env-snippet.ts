@@ -1,5 +1,6 @@
 import { CONFIG_KEYS, SECRET_FIELDS } from '../config/model/index.js';
 import type { ConfigRegistry } from '../config/registry.js';
+import { envNameOf } from '../config/sections.js';
 import { SECRET_MASK } from '../../core/sdk/settings.js';
 
 /** The exact confirmation `?reveal=true` needs, so secrets never leave by a stray flag. */
@@ -17,7 +18,7 @@ export function renderEnvSnippet(config: ConfigRegistry, options: { reveal: bool
     if (value === undefined) continue;
     if (!options.all && source[key] === 'default') continue;
     const shown = SECRET_FIELDS.has(key) && !options.reveal ? SECRET_MASK : String(value);
-    lines.push(`# source: ${source[key]}`, `${key}=${quote(shown)}`);
+    lines.push(`# source: ${source[key]}`, `${envNameOf(key)}=${quote(shown)}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import dotenv from 'dotenv';
 import { SECRET_MASK } from '../../core/sdk/settings.js';
 import { writeFileAtomic, type AtomicWriteOptions } from '../../core/config/atomic-file.js';
+import { envNameOf, flattenSections, nestSections } from './sections.js';
 import { CONFIG_KEYS, ConfigModel, ENV_ONLY_KEYS, SECRET_FIELDS, isConfigKey, keySchema, type Config, type ConfigKey } from './model/index.js';
 
 /** Where a key's value comes from: `env`, the config file's base name, or `default`. */
@@ -157,6 +158,7 @@ export class ConfigRegistry {
     if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
       throw new ConfigValidationError([{ key: 'body', message: 'must be an object of configuration keys' }]);
     }
+    patch = flattenSections(patch);
     const issues: ConfigIssue[] = [];
     for (const key of Object.keys(patch)) {
       if (!isConfigKey(key)) issues.push({ key, message: 'unknown configuration key' });
@@ -199,7 +201,7 @@ export class ConfigRegistry {
       const value = isConfigKey(key) ? parsed.data[key] : next[key];
       if (value !== undefined) output[key] = value;
     }
-    await writeFileAtomic(this.configFile, `${JSON.stringify(output, null, 2)}\n`, {
+    await writeFileAtomic(this.configFile, `${JSON.stringify(nestSections(output), null, 2)}\n`, {
       mode: 0o600,
       ...(this.rename ? { rename: this.rename } : {}),
     });
@@ -220,7 +222,7 @@ export class ConfigRegistry {
     }
     const parsed = parseJsonObject(text);
     if (typeof parsed === 'string') throw new ConfigFileUnreadableError(this.configFile, parsed);
-    return parsed;
+    return flattenSections(parsed);
   }
 
   private load(): LoadedState {
@@ -234,8 +236,8 @@ export class ConfigRegistry {
     for (const key of CONFIG_KEYS) {
       // An empty env value counts as unset (compose files write `KEY=${KEY}`).
       const layers: Array<[unknown, ConfigSource, string]> = [
-        [this.env[key] || undefined, 'env', 'the environment'],
-        [fromEnvFile[key] || undefined, 'env', path.basename(this.envFile)],
+        [this.env[envNameOf(key)] || undefined, 'env', 'the environment'],
+        [fromEnvFile[envNameOf(key)] || undefined, 'env', path.basename(this.envFile)],
         [fromFile[key] ?? undefined, fileName, fileName],
       ];
       let chosen = false;
@@ -275,10 +277,11 @@ export class ConfigRegistry {
       problems.push(`${fileName}: ${parsed}; its keys use defaults`);
       return {};
     }
-    for (const key of Object.keys(parsed)) {
+    const flat = flattenSections(parsed);
+    for (const key of Object.keys(flat)) {
       if (!isConfigKey(key)) problems.push(`${key}: unknown configuration key in ${fileName} (ignored)`);
     }
-    return parsed;
+    return flat;
   }
 
   private replaceState(next: LoadedState): ConfigKey[] {

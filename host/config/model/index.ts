@@ -8,6 +8,7 @@ import { SearchKeys } from './search.js';
 import { ModelsKeys } from './models.js';
 import { EditorKeys } from './editor.js';
 import { VendorSecretsKeys } from './vendor-secrets.js';
+import { SystemOneKeys } from './system-one.js';
 
 /** The root model of the configuration registry: every key, its type, default and meaning, by feature. */
 export const ConfigModel = z
@@ -20,6 +21,7 @@ export const ConfigModel = z
     ...ModelsKeys,
     ...EditorKeys,
     ...VendorSecretsKeys,
+    ...SystemOneKeys,
   })
   .strict();
 
@@ -39,6 +41,9 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set(
  * a path of its choosing.
  */
 export const ENV_ONLY_KEYS: ReadonlySet<string> = new Set(['DATA_DIR', 'ADMIN_SETTINGS_PERSIST_PATH', 'AUDIT_LOG_FILE', 'PBX_SPOOL_DIR', 'SERVICE_CONFIG_PATH', 'MANIFESTS_DIR', 'PLUGINS_PATH']);
+
+/** Names of nested sections: `system_one` for the keys `system_one.*`. */
+export const SECTION_NAMES: ReadonlySet<string> = new Set(CONFIG_KEYS.filter((key) => key.includes('.')).map((key) => key.slice(0, key.indexOf('.'))));
 
 export function isConfigKey(key: string): key is ConfigKey {
   return Object.hasOwn(ConfigModel.shape, key);

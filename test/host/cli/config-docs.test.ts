@@ -13,7 +13,7 @@ test('the table has one row per key, with its secret flag', () => {
   const rows = table.trim().split('\n').slice(2);
   assert.is(rows.length, CONFIG_KEYS.length);
   for (const [i, key] of CONFIG_KEYS.entries()) {
-    assert.ok(rows[i]?.startsWith(`| \`${key}\` |`), key);
+    assert.ok(rows[i]?.startsWith(`| \`${key}\``), key);
     assert.match(rows[i] ?? '', SECRET_FIELDS.has(key) ? /\| yes \|/ : /\| no \|/);
   }
   assert.match(table, /\| `FINAL_K` \| integer \(1\.\.1000\) \| `10` \| no \|/);
