@@ -37,6 +37,8 @@ import { InboundStore } from '../inbound/inbound-store.js';
 import { InboundService } from '../inbound/inbound-service.js';
 import { registerInboundRoutes } from '../inbound/inbound-routes.js';
 import { ArtifactCleanup } from '../cleanup/artifact-cleanup.js';
+import { registerContainerRoutes } from '../workbench/containers/container-routes.js';
+import { registerDevStatusRoute } from '../workbench/dev-status.js';
 
 export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -153,6 +155,8 @@ export class Gateway {
     registerPluginRoutes(api, { kernel, catalogue, audit });
     registerSearchRoutes(api, { kernel, config });
     registerConfigRoutes(api, { registry: config, legacyEditorSettingsFile: path.resolve(cwd, 'out/editor/settings.json') });
+    registerContainerRoutes(api, { config, audit });
+    registerDevStatusRoute(api, { config, packageRoot: root });
     const inboundStore = new InboundStore(database.db);
     const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger });
     registerInboundRoutes(api, { service: inbound, store: inboundStore, kernel, config, tokens, audit, env });

@@ -24,9 +24,21 @@ function pgBinDir() {
 }
 
 // System packages: name -> present?
+function debInstalled(pkg) {
+  const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
+  return r.status === 0 && r.stdout.includes('install ok installed');
+}
 const needs = [
   { pkg: 'ghostscript', ok: () => !!which('gs') },
   { pkg: 'postgresql', ok: () => !!pgBinDir() },
+  // The container controls run against podman's Docker-compatible API (runc, catatonit as the
+  // containers' init, an image made from busybox-static).
+  { pkg: 'podman', ok: () => !!which('podman') },
+  { pkg: 'runc', ok: () => !!which('runc') },
+  { pkg: 'catatonit', ok: () => existsSync('/usr/libexec/podman/catatonit') },
+  { pkg: 'busybox-static', ok: () => debInstalled('busybox-static') },
+  { pkg: 'ripgrep', ok: () => !!which('rg') },
+  { pkg: 'iproute2', ok: () => !!which('ip') },
 ];
 let missing = needs.filter((n) => !n.ok()).map((n) => n.pkg);
 if (missing.length) {

@@ -85,7 +85,8 @@ export class HttpApi {
       const query = spec.query ? parseOr(spec.query, req.query, 400, 'query') : req.query;
       let body: unknown = undefined;
       if (spec.body) {
-        if (req.body === undefined) throw new HttpError(400, 'request body must be JSON (Content-Type: application/json)');
+        // A route whose body schema accepts `undefined` takes a request without a body too.
+        if (req.body === undefined && !spec.body.safeParse(undefined).success) throw new HttpError(400, 'request body must be JSON (Content-Type: application/json)');
         body = parseOr(spec.body, req.body, spec.bodyErrorStatus ?? 422, 'body');
       }
       const result = await handler({ params, query, body, req, res } as RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>);

@@ -9,6 +9,7 @@ import { ModelsKeys } from './models.js';
 import { EditorKeys } from './editor.js';
 import { VendorSecretsKeys } from './vendor-secrets.js';
 import { SystemOneKeys } from './system-one.js';
+import { DockerKeys } from './docker.js';
 
 /** The root model of the configuration registry: every key, its type, default and meaning, by feature. */
 export const ConfigModel = z
@@ -22,6 +23,7 @@ export const ConfigModel = z
     ...EditorKeys,
     ...VendorSecretsKeys,
     ...SystemOneKeys,
+    ...DockerKeys,
   })
   .strict();
 
@@ -40,7 +42,7 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set(
  * env file) only, never written through the API, so no request can point a write or a read at
  * a path of its choosing.
  */
-export const ENV_ONLY_KEYS: ReadonlySet<string> = new Set(['DATA_DIR', 'ADMIN_SETTINGS_PERSIST_PATH', 'AUDIT_LOG_FILE', 'PBX_SPOOL_DIR', 'SERVICE_CONFIG_PATH', 'MANIFESTS_DIR', 'PLUGINS_PATH']);
+export const ENV_ONLY_KEYS: ReadonlySet<string> = new Set(['DATA_DIR', 'ADMIN_SETTINGS_PERSIST_PATH', 'AUDIT_LOG_FILE', 'PBX_SPOOL_DIR', 'SERVICE_CONFIG_PATH', 'MANIFESTS_DIR', 'PLUGINS_PATH', 'DOCKER_HOST', 'WEB_DIST_DIR']);
 
 /** Names of nested sections: `system_one` for the keys `system_one.*`. */
 export const SECTION_NAMES: ReadonlySet<string> = new Set(CONFIG_KEYS.filter((key) => key.includes('.')).map((key) => key.slice(0, key.indexOf('.'))));
