@@ -39,6 +39,11 @@ import { registerInboundRoutes } from '../inbound/inbound-routes.js';
 import { ArtifactCleanup } from '../cleanup/artifact-cleanup.js';
 import { registerContainerRoutes } from '../workbench/containers/container-routes.js';
 import { registerDevStatusRoute } from '../workbench/dev-status.js';
+import { JudgeService } from '../workbench/judge/judge-service.js';
+import { LabRuns } from '../workbench/lab/lab-runs.js';
+import { registerLabRoutes } from '../workbench/lab/lab-routes.js';
+import { registerWorkbenchReadyRoute } from '../workbench/ready-route.js';
+import { pluginEnvironment } from '../workbench/judge/plugin-environment.js';
 
 export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -93,6 +98,7 @@ export class Gateway {
       .split(path.delimiter)
       .filter(Boolean)
       .map((p) => path.resolve(cwd, p));
+    const pluginEnv = pluginEnvironment(env, config);
     const audit = new AuditLog({ enabled: () => config.get('AUDIT_LOG_ENABLED'), file: () => config.get('AUDIT_LOG_FILE'), logger });
     const kernel = new Kernel({
       hostVersion: version,
@@ -101,7 +107,7 @@ export class Gateway {
       searchPaths: [...new Set([path.join(root, 'manifests'), manifestsDir, ...pluginsPath])],
       roots: { packageRoot: root, buildRoot: path.join(root, 'dist') },
       configStore,
-      env,
+      env: pluginEnv.env,
       dataDir,
       logger,
       metrics,
@@ -157,6 +163,10 @@ export class Gateway {
     registerConfigRoutes(api, { registry: config, legacyEditorSettingsFile: path.resolve(cwd, 'out/editor/settings.json') });
     registerContainerRoutes(api, { config, audit });
     registerDevStatusRoute(api, { config, packageRoot: root });
+    const judge = new JudgeService({ kernel, config, metrics });
+    registerLabRoutes(api, { runs: new LabRuns({ db: database.db, judge }), config });
+    registerWorkbenchReadyRoute(api, { kernel, config, pingDatabase: () => pingDatabase(database.db) });
+    pluginEnv.onChange(() => void kernel.rescan());
     const inboundStore = new InboundStore(database.db);
     const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger });
     registerInboundRoutes(api, { service: inbound, store: inboundStore, kernel, config, tokens, audit, env });

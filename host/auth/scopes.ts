@@ -7,6 +7,7 @@ export const SCOPES = {
   'keys:manage': 'mint, list, revoke and rotate API keys (only scopes the caller holds can be granted)',
   'plugins:manage': 'change plugin configuration, install and remove plugins',
   'search:read': 'GET /api/search',
+  'judge:run': 'synthetic-data lab runs: POST /api/lab/runs, its retry, GET /api/lab/runs/{id}',
   admin: 'every admin endpoint, and every other scope',
 } as const;
 

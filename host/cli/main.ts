@@ -5,6 +5,7 @@ export const USAGE = `usage: switchboard <command>
 
 commands:
   plugins lint [--json] <file...>   validate plugin manifests as this host would load them
+  judge-server                      run the self-hosted judge server on loopback (SELFHOSTED_HTTP_PORT)
   help                              show this text
 
 exit codes: 0 ok, 1 a manifest has errors, 2 usage error`;
@@ -23,6 +24,7 @@ const consoleOutput: CliOutput = {
 export async function main(argv: string[], io: CliOutput = consoleOutput): Promise<number> {
   const [group, command, ...rest] = argv;
   if (group === 'plugins' && command === 'lint') return pluginsLint(rest, io);
+  if (group === 'judge-server' && command === undefined) return (await import('./judge-server.js')).runJudgeServer(io);
   if (group === 'help' || group === '--help' || group === '-h') {
     io.out(USAGE);
     return 2;

@@ -91,6 +91,24 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0006_lab_runs': {
+    async up(db: Kysely<any>) {
+      // A synthetic-data lab run keeps the request it ran, so a retry replays exactly that.
+      await db.schema
+        .createTable('lab_runs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('request', 'text', (c) => c.notNull())
+        .addColumn('result', 'text')
+        .addColumn('error_outcome', 'text')
+        .addColumn('error_detail', 'text')
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('finished_at', 'text')
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

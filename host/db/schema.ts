@@ -68,10 +68,24 @@ export interface AuditEventTable {
   record: string;
 }
 
+export interface LabRunTable {
+  id: string;
+  state: string;
+  request: string;
+  result: string | null;
+  error_outcome: string | null;
+  error_detail: string | null;
+  attempts: number;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
 export interface Database {
   fax_jobs: FaxJobTable;
   host_kv: HostKvTable;
   inbound_faxes: InboundFaxTable;
   api_keys: ApiKeyTable;
   audit_events: AuditEventTable;
+  lab_runs: LabRunTable;
 }

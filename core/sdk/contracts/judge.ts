@@ -1,5 +1,5 @@
 /** The judge contract: typed yes/no questions answered with a probability of yes. */
-export const JUDGE_CONTRACT = '1.0.0';
+export const JUDGE_CONTRACT = '1.1.0';
 
 export interface JudgeQuestion {
   type: 'noul';
@@ -12,6 +12,10 @@ export interface JudgeRequest {
   state: string | Record<string, unknown> | unknown[];
   questions: Record<string, JudgeQuestion>;
   signal?: AbortSignal;
+  /** Total budget of the call in milliseconds, retries and backoff included (contract 1.1). */
+  timeoutMs?: number;
+  /** Retries after 408, 429, 5xx or a connection failure; 0 disables them (contract 1.1). */
+  maxRetries?: number;
 }
 
 export interface JudgeAnswer {

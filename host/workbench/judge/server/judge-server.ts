@@ -1,0 +1,233 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
+import { Gauge, Histogram, Registry } from 'prom-client';
+import { SystemOneRequestBody } from '../../../../core/sdk/judge/index.js';
+import { CHECKPOINT_NAMES, CheckpointMissingError, isCheckpointName, locateCheckpoint, type CheckpointName } from './checkpoints.js';
+import type { WorkerReply, WorkerRequest } from './inference-worker.js';
+import { detectLanguage } from './language.js';
+
+/** The most questions one request may ask. */
+export const MAX_QUESTIONS = 8;
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface JudgeServerOptions {
+  checkpointsRoot: string;
+  /** The one checkpoint served; other model names answer 422. null: route by the state's language. */
+  pinned: CheckpointName | null;
+  port: number;
+  /** Loopback only: 127.0.0.1 or ::1. */
+  host?: '127.0.0.1' | '::1';
+  log?: (line: Record<string, unknown>) => void;
+}
+
+export interface RunningJudgeServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+class HttpFailure extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The self-hosted judge: POST /v1/systemone answered by an ONNX sequence classifier per
+ * question, one checkpoint resident at a time, inference in a single worker thread;
+ * GET /health (200 only once a checkpoint is resident), GET /metrics.
+ */
+export async function startJudgeServer(options: JudgeServerOptions): Promise<RunningJudgeServer> {
+  const log = options.log ?? ((line) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`));
+  const metrics = new Registry();
+  const inference = new Histogram({
+    name: 'selfhosted_inference_seconds',
+    help: 'Time to answer one /v1/systemone request on the inference worker.',
+    labelNames: ['checkpoint', 'outcome'],
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+    registers: [metrics],
+  });
+  const resident = new Gauge({ name: 'selfhosted_checkpoint_resident', help: '1 for the checkpoint resident in memory, 0 for the others.', labelNames: ['checkpoint'], registers: [metrics] });
+  for (const name of CHECKPOINT_NAMES) resident.set({ checkpoint: name }, 0);
+
+  const worker = new Worker(new URL('./inference-worker.js', import.meta.url));
+  let nextId = 1;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  worker.on('message', (reply: WorkerReply) => {
+    const waiter = pending.get(reply.id);
+    if (!waiter) return;
+    pending.delete(reply.id);
+    if (reply.ok) waiter.resolve(reply.result);
+    else waiter.reject(Object.assign(new Error(reply.error), { code: reply.code }));
+  });
+  const workerFailed = (err: Error) => {
+    log({ level: 'error', msg: 'inference worker failed', err: err.message });
+    for (const waiter of pending.values()) waiter.reject(err);
+    pending.clear();
+  };
+  worker.on('error', workerFailed);
+  worker.on('exit', (code) => workerFailed(new Error(`inference worker exited with code ${code}`)));
+  type Message = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never;
+  const call = (message: Message): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ ...message, id });
+    });
+
+  // One job at a time on the worker: a load never interleaves with an inference.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(work, work);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  let loaded: CheckpointName | null = null;
+  let loading: CheckpointName | null = null;
+  const ensureLoaded = async (name: CheckpointName) => {
+    if (loaded === name) return;
+    const files = await locateCheckpoint(options.checkpointsRoot, name);
+    loading = name;
+    try {
+      const previous = loaded;
+      loaded = null;
+      if (previous) resident.set({ checkpoint: previous }, 0);
+      await call({ type: 'load', checkpoint: files });
+      loaded = name;
+      resident.set({ checkpoint: name }, 1);
+      log({ level: 'info', msg: 'checkpoint resident', checkpoint: name });
+    } finally {
+      loading = null;
+    }
+  };
+
+  async function answer(body: unknown) {
+    const parsed = SystemOneRequestBody.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new HttpFailure(400, `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid request'}`);
+    }
+    const request = parsed.data;
+    const questions = Object.entries(request.questions);
+    if (questions.length > MAX_QUESTIONS) throw new HttpFailure(413, `${questions.length} questions in one request; at most ${MAX_QUESTIONS}`);
+    const stateText = typeof request.state === 'string' ? request.state : JSON.stringify(request.state);
+    let name: CheckpointName;
+    if (options.pinned) {
+      if (request.model !== options.pinned) throw new HttpFailure(422, `model "${request.model}" is not served: this server is pinned to "${options.pinned}"`);
+      name = options.pinned;
+    } else {
+      name = isCheckpointName(request.model) ? request.model : (await detectLanguage(stateText)) === 'en' ? 'english' : 'multilingual';
+    }
+    const started = process.hrtime.bigint();
+    try {
+      const result = (await serial(async () => {
+        await ensureLoaded(name);
+        return call({
+          type: 'infer',
+          state: stateText,
+          questions: questions.map(([id, q]) => ({ id, text: typeof q.instructions === 'string' ? q.instructions : JSON.stringify(q.instructions) })),
+        });
+      })) as { checkpoint: CheckpointName; answers: Record<string, number>; input_tokens: number };
+      inference.observe({ checkpoint: name, outcome: 'ok' }, Number(process.hrtime.bigint() - started) / 1e9);
+      return {
+        model: result.checkpoint,
+        answers: Object.fromEntries(Object.entries(result.answers).map(([id, p]) => [id, { type: 'noul' as const, noul: p }])),
+        usage: { input_tokens: result.input_tokens, output_tokens: 0 },
+      };
+    } catch (err) {
+      inference.observe({ checkpoint: name, outcome: 'error' }, Number(process.hrtime.bigint() - started) / 1e9);
+      if (err instanceof CheckpointMissingError) throw new HttpFailure(503, err.message);
+      throw err;
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      const status = err instanceof HttpFailure ? err.status : 500;
+      if (status === 500) log({ level: 'error', msg: 'request failed', err: (err as Error)?.message });
+      send(res, status, { detail: status === 500 ? 'internal error' : (err as Error).message });
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (req.method === 'GET' && url.pathname === '/health') {
+      if (loaded) return send(res, 200, { status: 'ok', loaded: [loaded], pinned: options.pinned });
+      return send(res, 503, { status: loading ? 'loading' : 'empty', loaded: [], pinned: options.pinned });
+    }
+    if (req.method === 'GET' && url.pathname === '/metrics') {
+      res.writeHead(200, { 'content-type': metrics.contentType });
+      res.end(await metrics.metrics());
+      return;
+    }
+    if (url.pathname === '/v1/systemone') {
+      if (req.method !== 'POST') throw new HttpFailure(405, 'use POST');
+      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw new HttpFailure(415, 'the body must be application/json');
+      const text = await readBody(req);
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new HttpFailure(400, 'the body is not valid JSON');
+      }
+      return send(res, 200, await answer(body));
+    }
+    throw new HttpFailure(404, 'not found');
+  }
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  // A pinned server loads its checkpoint at once; /health says when it is resident.
+  if (options.pinned) {
+    const pinned = options.pinned;
+    void serial(() => ensureLoaded(pinned)).catch((err) => log({ level: 'error', msg: 'pinned checkpoint failed to load', checkpoint: pinned, err: (err as Error).message }));
+  }
+  log({ level: 'info', msg: 'judge server listening', host, port, pinned: options.pinned });
+  return {
+    url: `http://${host === '::1' ? '[::1]' : host}:${port}`,
+    server,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      worker.removeAllListeners('exit');
+      await worker.terminate();
+    },
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.destroy();
+        reject(new HttpFailure(413, `the body is over ${MAX_BODY_BYTES} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,32 @@
+import { ConfigError, definePlugin, secret, z } from 'switchboard/sdk';
+import { createSystemOneClient } from 'switchboard/sdk/judge';
+
+const settings = z.object({
+  /** Base URL of the hosted backend; the client posts to {hosted_url}/v1/systemone. */
+  hosted_url: z.url().optional(),
+  /** The bearer credential; from the server environment (HOSTED_JUDGE_API_KEY). */
+  api_key: secret(z.string().min(1)).optional(),
+});
+
+/** The hosted judgment backend: POST {hosted_url}/v1/systemone with a bearer credential. */
+export default definePlugin({
+  settings,
+  env: { hosted_url: 'SYSTEM_ONE__HOSTED_URL', api_key: 'HOSTED_JUDGE_API_KEY' },
+  start(ctx) {
+    const base = ctx.settings.hosted_url;
+    if (!base) throw new ConfigError('judge-hosted: hosted_url is required (system_one.hosted_url, env SYSTEM_ONE__HOSTED_URL)', 'hosted_url');
+    const apiKey = ctx.settings.api_key;
+    const client = createSystemOneClient({
+      http: ctx.http,
+      url: `${base.replace(/\/+$/, '')}/v1/systemone`,
+      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+      // A missing credential fails every call before anything is sent.
+      unusable: () => (apiKey ? undefined : 'HOSTED_JUDGE_API_KEY is not set in the server environment; the hosted judge cannot be called'),
+      defaultModel: 'system-one-latest',
+    });
+    return {
+      providers: { judge: { ask: (request) => client.ask(request) } },
+      health: () => (apiKey ? { ok: true } : { ok: false, detail: 'HOSTED_JUDGE_API_KEY is not set in the server environment' }),
+    };
+  },
+});
