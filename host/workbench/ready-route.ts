@@ -35,8 +35,10 @@ export function registerWorkbenchReadyRoute(api: HttpApi, deps: { kernel: Kernel
         if (!deps.kernel.isActive('judge', id)) {
           dependencies.push({ name: 'judge-selfhosted', ready: false, detail: `plugin ${id} is ${deps.kernel.stateOf(id)}`, hint });
         } else {
+          // The plugin reports the server behind it: ready once a checkpoint is resident.
           const health = (await deps.kernel.checkHealth(id))[id];
-          dependencies.push({ name: 'judge-selfhosted', ready: Boolean(health?.ok), ...(health?.detail ? { detail: health.detail } : {}), ...(health?.ok ? {} : { hint }), ...(health?.info ? { info: health.info } : {}) });
+          const ready = Boolean(health?.ok && health.info?.resident === true);
+          dependencies.push({ name: 'judge-selfhosted', ready, ...(health?.detail ? { detail: health.detail } : {}), ...(ready ? {} : { hint }), ...(health?.info ? { info: health.info } : {}) });
         }
       }
       const missing = dependencies.filter((d) => !d.ready).map((d) => d.name);

@@ -17,16 +17,18 @@ export default definePlugin({
     const client = createSystemOneClient({ http: ctx.http, url: `${base}/v1/systemone`, defaultModel: 'english' });
     return {
       providers: { judge: { ask: (request) => client.ask(request) } },
-      // Ready only while a checkpoint is resident: the server's /health says so.
+      // The plugin itself is healthy whenever it is configured: the server behind it is
+      // optional until system_one.provider selects it, so its state is reported in `info`
+      // (`resident`, `loaded`) and GET /api/ready decides on it.
       async health() {
         try {
           const res = await ctx.http.fetch(`${base}/health`, { timeoutMs: 2000, maxRedirects: 0 });
           const body = (await res.json().catch(() => ({}))) as { loaded?: unknown };
           const loaded = Array.isArray(body.loaded) ? body.loaded.filter((c): c is string => typeof c === 'string') : [];
-          if (res.ok && loaded.length) return { ok: true, info: { loaded, url: base } };
-          return { ok: false, detail: `no checkpoint is resident at ${base}: ${HINT}`, info: { loaded, url: base } };
+          const resident = res.ok && loaded.length > 0;
+          return { ok: true, ...(resident ? {} : { detail: `no checkpoint is resident at ${base}: ${HINT}` }), info: { url: base, reachable: true, resident, loaded } };
         } catch (err) {
-          return { ok: false, detail: `the self-hosted judge at ${base} does not answer (${(err as Error).name}): ${HINT}`, info: { url: base } };
+          return { ok: true, detail: `the self-hosted judge at ${base} does not answer (${(err as Error).name}): ${HINT}`, info: { url: base, reachable: false, resident: false, loaded: [] } };
         }
       },
     };
