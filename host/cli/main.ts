@@ -6,6 +6,8 @@ export const USAGE = `usage: switchboard <command>
 commands:
   plugins lint [--json] <file...>   validate plugin manifests as this host would load them
   judge-server                      run the self-hosted judge server on loopback (SELFHOSTED_HTTP_PORT)
+  lab run <rows.json> | lab retry <id>
+                                    judge grounded rows with the synthetic-data lab of a running gateway
   help                              show this text
 
 exit codes: 0 ok, 1 a manifest has errors, 2 usage error`;
@@ -24,6 +26,7 @@ const consoleOutput: CliOutput = {
 export async function main(argv: string[], io: CliOutput = consoleOutput): Promise<number> {
   const [group, command, ...rest] = argv;
   if (group === 'plugins' && command === 'lint') return pluginsLint(rest, io);
+  if (group === 'lab') return (await import('./lab.js')).runLab([command ?? '', ...rest], io);
   if (group === 'judge-server' && command === undefined) return (await import('./judge-server.js')).runJudgeServer(io);
   if (group === 'help' || group === '--help' || group === '-h') {
     io.out(USAGE);

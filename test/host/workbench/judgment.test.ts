@@ -5,6 +5,9 @@ import { startGateway, json, tempDir, until, type TestGateway } from '../../supp
 import { startSystemOneFake } from '../../fakes/system-one-fake.js';
 import { writeTinyCheckpoint } from '../../support/judge-checkpoint.js';
 import { startJudgeServerProcess, type JudgeServerProcess } from '../../support/judge-server-process.js';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { main } from '../../../host/cli/main.js';
 
 type Fake = Awaited<ReturnType<typeof startSystemOneFake>>;
 let fake: Fake;
@@ -185,6 +188,25 @@ test('bad lab input: 422 for empty or oversized rows, 400 for a bad id, 404 for 
   assert.is((await fetch(`${gw.url}/api/lab/runs/not-an-id`)).status, 400);
   assert.is((await fetch(`${gw.url}/api/lab/runs/00000000-0000-4000-8000-000000000000`)).status, 404);
   assert.is((await post('/api/lab/runs/00000000-0000-4000-8000-000000000000/retry')).status, 404);
+});
+
+test('the CLI runs the lab against a gateway and retries a failed run', async () => {
+  const file = path.join(gw.dataDir, 'rows.json');
+  writeFileSync(file, JSON.stringify(ROWS));
+  const lines: string[] = [];
+  const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(`ERR ${l}`) };
+  assert.is(await main(['lab', 'run', file, '--url', gw.url], io), 0, lines.join('\n'));
+  assert.match(lines.join('\n'), /passed 2 of 2/);
+  lines.length = 0;
+  fake.script({ status: 400 });
+  assert.is(await main(['lab', 'run', file, '--url', gw.url, '--gate-min', '0.9'], io), 1);
+  const id = /run (\S+): failed/.exec(lines.join('\n'))?.[1];
+  assert.ok(id, lines.join('\n'));
+  assert.match(lines.join('\n'), /failed: http_error/);
+  lines.length = 0;
+  assert.is(await main(['lab', 'retry', id!, '--url', gw.url], io), 0, lines.join('\n'));
+  assert.match(lines.join('\n'), /succeeded \(attempt 2\)/);
+  assert.is(await main(['lab', 'run', path.join(gw.dataDir, 'missing.json'), '--url', gw.url], io), 2);
 });
 
 test.run();
