@@ -9,7 +9,7 @@ export type TemplateScope = 'http' | 'alert';
 export const HTTP_TEMPLATE_ROOTS = ['to', 'from', 'document_url', 'job_id', 'provider_sid', 'callback_url'] as const;
 
 /** Fields of the alert (see the alert-sink contract) an `alert` block can use as `alert.<field>`. */
-export const ALERT_TEMPLATE_FIELDS = ['id', 'type', 'severity', 'status', 'title', 'startsAt', 'endsAt'] as const;
+export const ALERT_TEMPLATE_FIELDS = ['id', 'eventId', 'type', 'category', 'severity', 'status', 'title', 'startsAt', 'endsAt', 'labels', 'context'] as const;
 
 export type TemplateParse = { ok: true; placeholders: string[] } | { ok: false; reason: string };
 
@@ -67,11 +67,11 @@ export function checkPlaceholder(expression: string, scope: TemplateScope): Plac
   if (root === 'alert') {
     const field = parts[1];
     if (parts.length === 2 && (ALERT_TEMPLATE_FIELDS as readonly string[]).includes(field!)) return { ok: true };
-    if (field === 'context' && parts.length >= 3) return { ok: true };
+    if ((field === 'context' || field === 'labels') && parts.length >= 3) return { ok: true };
   }
   return {
     ok: false,
-    reason: `{{ ${expression} }} is not a known value; use alert.<${ALERT_TEMPLATE_FIELDS.join('|')}>, alert.context.<key>, settings.<field>, secrets.<field>`,
+    reason: `{{ ${expression} }} is not a known value; use alert.<${ALERT_TEMPLATE_FIELDS.join('|')}>, alert.context.<key>, alert.labels.<key>, settings.<field>, secrets.<field>`,
   };
 }
 

@@ -44,6 +44,14 @@ import { LabRuns } from '../workbench/lab/lab-runs.js';
 import { registerLabRoutes } from '../workbench/lab/lab-routes.js';
 import { registerWorkbenchReadyRoute } from '../workbench/ready-route.js';
 import { pluginEnvironment } from '../workbench/judge/plugin-environment.js';
+import { createAlertSinkPlugin } from '../../core/declarative/alert-sink.js';
+import { AlertOutbox } from '../alerts/alert-outbox.js';
+import { AlertEngine } from '../alerts/alert-engine.js';
+import { AlertDelivery, targetIds } from '../alerts/alert-delivery.js';
+import { WebhookTransport } from '../alerts/webhook-transport.js';
+import { faxConditions, providerLeftActiveCondition } from '../alerts/conditions/fax-conditions.js';
+import { judgeConditions } from '../alerts/conditions/judge-conditions.js';
+import { registerAlertRoutes } from '../alerts/alert-routes.js';
 
 export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -63,6 +71,8 @@ export class Gateway {
   /** How POST /admin/restart ends the process after draining; tests replace it. */
   exitProcess: (code: number) => void = (code) => process.exit(code);
   private security?: { auth: Auth; closeStreams: () => void; cleanup: ArtifactCleanup };
+  /** The alert engine (`tick()` evaluates now) and the outbox delivery. */
+  alerts?: { engine: AlertEngine; delivery: AlertDelivery };
   private closing?: Promise<void>;
 
   private constructor(
@@ -117,7 +127,7 @@ export class Gateway {
         drainMs: config.get('PLUGIN_DRAIN_TIMEOUT_MS'),
       },
       watch: options.watch ?? true,
-      declarative: { http: createHttpFaxPlugin },
+      declarative: { http: createHttpFaxPlugin, alert: createAlertSinkPlugin },
       onEgressDenied: (pluginId, url) => audit.record('egress_denied', { plugin: pluginId, host: url.host }),
     });
     const api = new HttpApi();
@@ -167,6 +177,20 @@ export class Gateway {
     registerLabRoutes(api, { runs: new LabRuns({ db: database.db, judge }), config });
     registerWorkbenchReadyRoute(api, { kernel, config, pingDatabase: () => pingDatabase(database.db) });
     pluginEnv.onChange(() => void kernel.rescan());
+    const outbox = new AlertOutbox(database.db, database.dialect);
+    const transport = new WebhookTransport(() => ({ timeoutMs: config.get('ALERT_WEBHOOK_TIMEOUT') * 1000, caFile: config.get('ALERT_WEBHOOK_CA_FILE') }));
+    const alertDelivery = new AlertDelivery({ outbox, transport, config, kernel, logger, metrics });
+    const alertEngine = new AlertEngine({
+      db: database.db,
+      outbox,
+      config,
+      logger,
+      metrics,
+      sources: [faxConditions({ db: database.db, config }), providerLeftActiveCondition({ kernel }), judgeConditions({ judge, kernel, config })],
+      targets: () => targetIds(config, kernel),
+      onEnqueued: () => alertDelivery.wake(),
+    });
+    registerAlertRoutes(api, { engine: alertEngine, outbox, config, kernel, audit, wake: () => alertDelivery.wake() });
     const inboundStore = new InboundStore(database.db);
     const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger });
     registerInboundRoutes(api, { service: inbound, store: inboundStore, kernel, config, tokens, audit, env });
@@ -189,9 +213,12 @@ export class Gateway {
     const app = createExpressApp(api, { logger, metrics, version });
     dispatcher.start();
     reconciler.start();
+    alertDelivery.start();
+    alertEngine.start();
     if (config.get('ARTIFACT_TTL_DAYS') > 0 || config.get('INBOUND_RETENTION_DAYS') > 0) cleanup.start();
     gateway = new Gateway(config, kernel, api, readiness, metrics, logger, dataDir, app, database, { store, service, dispatcher, reconciler }, audit);
     gateway.security = { auth, closeStreams: admin.closeStreams, cleanup };
+    gateway.alerts = { engine: alertEngine, delivery: alertDelivery };
     return gateway;
   }
 
@@ -235,6 +262,8 @@ export class Gateway {
     const steps: Array<[string, () => Promise<void> | void]> = [
       ['dispatcher', () => this.fax.dispatcher.stop()],
       ['reconciler', () => this.fax.reconciler.stop()],
+      ['alert engine', () => this.alerts?.engine.stop()],
+      ['alert delivery', () => this.alerts?.delivery.stop()],
       ['cleanup', () => this.security?.cleanup.stop()],
       ['auth', () => this.security?.auth.stop()],
       ['kernel', () => this.kernel.stop()],

@@ -109,6 +109,44 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0007_alerts': {
+    async up(db: Kysely<any>) {
+      // One row per alert instance (type + labels): fired once, repeated, resolved once.
+      await db.schema
+        .createTable('alerts_active')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('severity', 'text', (c) => c.notNull())
+        .addColumn('labels', 'text', (c) => c.notNull())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('context', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('fired_at', 'bigint', (c) => c.notNull())
+        .addColumn('resolved_at', 'bigint')
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      // The outbox: one row per notice and target, claimed with a lease like fax dispatch.
+      await db.schema
+        .createTable('alert_deliveries')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('alert_id', 'text', (c) => c.notNull())
+        .addColumn('event_key', 'text', (c) => c.notNull())
+        .addColumn('target_id', 'text', (c) => c.notNull())
+        .addColumn('notice', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+        .addColumn('lease_owner', 'text')
+        .addColumn('lease_until', 'bigint')
+        .addColumn('last_status', 'integer')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('finished_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('alert_deliveries_once').unique().on('alert_deliveries').columns(['alert_id', 'event_key', 'target_id']).execute();
+      await db.schema.createIndex('alert_deliveries_due').on('alert_deliveries').columns(['state', 'next_attempt_at']).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -81,6 +81,36 @@ export interface LabRunTable {
   finished_at: string | null;
 }
 
+export interface AlertActiveTable {
+  id: string;
+  type: string;
+  severity: string;
+  labels: string;
+  title: string;
+  context: string;
+  status: string;
+  fired_at: number;
+  resolved_at: number | null;
+  updated_at: number;
+}
+
+export interface AlertDeliveryTable {
+  id: string;
+  alert_id: string;
+  event_key: string;
+  target_id: string;
+  notice: string;
+  state: string;
+  attempts: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
 export interface Database {
   fax_jobs: FaxJobTable;
   host_kv: HostKvTable;
@@ -88,4 +118,6 @@ export interface Database {
   api_keys: ApiKeyTable;
   audit_events: AuditEventTable;
   lab_runs: LabRunTable;
+  alerts_active: AlertActiveTable;
+  alert_deliveries: AlertDeliveryTable;
 }

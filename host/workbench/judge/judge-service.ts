@@ -16,6 +16,8 @@ export const JUDGE_PLUGINS = { hosted: 'judge-hosted', selfhosted: 'judge-selfho
  */
 export class JudgeService {
   private readonly limits = new Map<string, { concurrency: number; limit: LimitFunction }>();
+  /** Recent calls per backend (time, ok), for alert conditions; trimmed to the last hour. */
+  private readonly recent: Record<keyof typeof JUDGE_PLUGINS, Array<{ at: number; ok: boolean }>> = { hosted: [], selfhosted: [] };
   private readonly requests: Counter<'provider' | 'outcome'>;
   private readonly latency: Histogram<'provider'>;
 
@@ -64,14 +66,29 @@ export class JudgeService {
         );
       });
       this.requests.inc({ provider, outcome: 'ok' });
+      this.remember(provider, true);
       return answer;
     } catch (err) {
       const typed = isSystemOneError(err) ? err : new SystemOneError('unavailable', `the ${provider} judge failed: ${(err as Error)?.message ?? err}`, undefined, { cause: err });
       this.requests.inc({ provider, outcome: typed.outcome });
+      this.remember(provider, false);
       throw typed;
     } finally {
       this.latency.observe({ provider }, Number(process.hrtime.bigint() - started) / 1e9);
     }
+  }
+
+  /** Calls to a backend since `since` (epoch ms) and how many failed. */
+  stats(provider: keyof typeof JUDGE_PLUGINS, since: number): { calls: number; errors: number } {
+    const calls = this.recent[provider].filter((c) => c.at >= since);
+    return { calls: calls.length, errors: calls.filter((c) => !c.ok).length };
+  }
+
+  private remember(provider: keyof typeof JUDGE_PLUGINS, ok: boolean): void {
+    const now = Date.now();
+    const list = this.recent[provider];
+    list.push({ at: now, ok });
+    while (list.length && (list[0]!.at < now - 3_600_000 || list.length > 10_000)) list.shift();
   }
 
   private limitFor(caller: string): LimitFunction {

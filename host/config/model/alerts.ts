@@ -1,0 +1,27 @@
+import { apiSecret, decimal, flag, integer, optionalText, text } from './field-kinds.js';
+
+/** Configuration keys of alerts: conditions, the severity filter, and webhook delivery. */
+export const AlertKeys = {
+  ALERT_NOTIFY_SEVERITIES: text()
+    .default('critical,warning')
+    .describe('Comma-separated severities delivered (labels emitted: critical, warning, info). An alert of another severity is not delivered and is logged and counted, never dropped silently.'),
+  ALERT_INCLUDE_RESOLVED: flag().default(true).describe('Send a resolved notice (status "resolved") once when a firing alert clears (1 or 0).'),
+  ALERT_WEBHOOK_TIMEOUT: decimal(0.1, 300).default(10).describe('Seconds a receiver has to answer a delivery; no answer in time is a transient failure, retried.'),
+  WEBHOOK_TARGETS: apiSecret(
+    'Comma-separated HTTPS URLs every delivered alert is POSTed to (JSON). Secret: masked everywhere. Plain http is refused unless ALERT_ALLOW_HTTP_LOOPBACK allows a loopback target.',
+  ),
+  ALERT_ALLOW_HTTP_LOOPBACK: flag().default(false).describe('Development only: allow http:// targets on 127.0.0.1, ::1 or localhost in WEBHOOK_TARGETS.'),
+  ALERT_WEBHOOK_CA_FILE: optionalText().describe('PEM file of extra certificate authorities trusted for HTTPS alert receivers (besides the system ones).'),
+  ALERT_EVAL_INTERVAL_SECONDS: decimal(0.05, 3600).default(30).describe('Seconds between evaluations of the alert conditions.'),
+  ALERT_REPEAT_MINUTES: decimal(0.01).default(60).describe('A firing alert is sent again every this many minutes until it clears.'),
+  ALERT_DELIVERY_MAX_ATTEMPTS: integer(1, 100).default(6).describe('Delivery attempts of one notice to one target before it is marked failed (transient failures only; a 4xx fails at once).'),
+  ALERT_RETRY_BASE_MS: integer(10).default(2000).describe('First retry delay of a failed delivery; doubles each attempt, at most 5 minutes.'),
+  ALERT_FAX_FAILURE_RATE: decimal(0, 1).default(0.5).describe('Fax failure-rate alert (critical): fires when the share of jobs finished FAILED in the window reaches this.'),
+  ALERT_FAX_FAILURE_WINDOW_MINUTES: decimal(0.01).default(15).describe('Window of the fax failure-rate alert.'),
+  ALERT_FAX_FAILURE_MIN_JOBS: integer(1).default(5).describe('Finished jobs the window needs before the fax failure-rate alert can fire.'),
+  ALERT_FAX_BACKLOG_MINUTES: decimal(0.01).default(10).describe('Dispatch backlog alert (warning): fires when the oldest job waiting to be sent is older than this.'),
+  ALERT_JUDGE_ERROR_RATE: decimal(0, 1).default(0.2).describe('Hosted judge error-rate alert (warning): share of failed calls in the last 15 minutes.'),
+  ALERT_JUDGE_MIN_CALLS: integer(1).default(10).describe('Calls the hosted judge needs in the window before its error-rate alert can fire.'),
+  ALERT_SELFHOSTED_UNSCRAPABLE_MINUTES: decimal(0.01).default(5).describe('Self-hosted judge alert (critical): fires when it has been unscrapable this long while it had traffic in the last ALERT_SELFHOSTED_TRAFFIC_MINUTES.'),
+  ALERT_SELFHOSTED_TRAFFIC_MINUTES: decimal(0.01).default(30).describe('Traffic window of the self-hosted judge alert.'),
+};
