@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import dgram from 'node:dgram';
 import { hostname } from 'node:os';
+import { createInterface } from 'node:readline';
 import type { AuditSink } from './audit-log.js';
 
 /** Facility 10 (authpriv: security records), severity 6 (informational). */
@@ -57,7 +58,8 @@ export function createSyslogSink(options: SyslogOptions): AuditSink {
       { stdio: ['pipe', 'ignore', 'pipe'] },
     );
     proc.on('error', (err) => fail(`syslog: cannot run logger (${err.message})`));
-    proc.stderr?.on('data', (d) => options.onError(`syslog: ${String(d).trim()}`));
+    // Whole lines: a message read in two chunks must not be reported as two half messages.
+    if (proc.stderr) createInterface({ input: proc.stderr }).on('line', (line) => options.onError(`syslog: ${line.trim()}`));
     proc.on('exit', (code) => {
       if (child === proc) child = undefined;
       // A logger that cannot reach the socket exits: stop rather than start one per record.

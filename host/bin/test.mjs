@@ -111,7 +111,10 @@ function findTests(dir) {
 }
 
 const distTests = path.join(root, 'dist/test');
-let files = findTests(distTests);
+// A compiled test whose source was deleted or moved is stale build output, not a test.
+const stale = findTests(distTests).filter((f) => !existsSync(path.join(root, 'test', path.relative(distTests, f).replace(/\.js$/, '.ts'))));
+if (stale.length) log('ignoring compiled tests without a source:', stale.map((f) => path.relative(distTests, f)).join(', '));
+let files = findTests(distTests).filter((f) => !stale.includes(f));
 if (args.length) files = files.filter((f) => args.some((a) => f.includes(a.replace(/^test\//, '').replace(/\.ts$/, ''))));
 if (!files.length) {
   console.error('[test] no test files found');

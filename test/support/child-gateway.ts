@@ -9,6 +9,8 @@ export interface ChildGateway {
   output: () => string;
   /** Peak resident memory of the process so far, in bytes (VmHWM). */
   peakRss(): number;
+  /** Settles when the process ends, with its exit code (null when a signal ended it). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -29,7 +31,7 @@ export async function startChildGateway(env: Record<string, string>, port?: numb
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const url = `http://127.0.0.1:${p}`;
   try {
     await until(async () => (child.exitCode === null ? (await fetch(`${url}/health`)).ok : Promise.reject(new Error(`exited: ${out}`))), 20_000, 100);
@@ -41,6 +43,7 @@ export async function startChildGateway(env: Record<string, string>, port?: numb
     url,
     pid: child.pid!,
     output: () => out,
+    exited,
     peakRss() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);

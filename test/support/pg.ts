@@ -20,6 +20,13 @@ export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Pr
     async drop() {
       const c = new pg.Client({ connectionString: base });
       await c.connect();
+      // A closed pg.Pool resolves before its sockets are gone; a FORCE drop meanwhile terminates
+      // those sessions and their clients raise an unhandled error. Let them leave first (bounded).
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await c.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     },

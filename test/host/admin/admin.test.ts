@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { json, startGateway, tempDir, type TestGateway } from '../../support/gateway.js';
 import { makePdf } from '../../fakes/fax-document-server.js';
+import { startChildGateway } from '../../support/child-gateway.js';
 import { REVEAL_CONFIRMATION } from '../../../host/admin/env-snippet.js';
 
 const BOOTSTRAP = 'bootstrap-admin-6d2f0a9e71c3';
@@ -187,26 +188,25 @@ test('GET /admin/logs filters audit records; /admin/logs/tail streams new ones w
   assert.is(body.records.length, 1);
 });
 
-test('POST /admin/restart is refused unless allowed; allowed, it answers 202, drains and exits 0', async () => {
+test('POST /admin/restart is refused unless allowed; allowed, it answers 202, drains and the process exits 0', async () => {
   assert.is((await send('POST', '/admin/restart')).status, 403);
-  const other = await startGateway({ API_KEY: BOOTSTRAP, ADMIN_ALLOW_RESTART: 'true', AUDIT_LOG_ENABLED: 'true' });
-  // Without ADMIN_SETTINGS_PERSIST_PATH, persist is off.
-  assert.is((await fetch(`${other.url}/admin/settings/persist`, { method: 'POST', headers: headers() })).status, 403);
-  let exitCode: number | undefined;
-  other.gateway.exitProcess = (code) => {
-    exitCode = code;
-  };
+  // A real gateway process: the exit code is the one its supervisor would see.
+  const dataDir = tempDir();
+  const child = await startChildGateway({ DATA_DIR: dataDir, ENV_FILE: path.join(dataDir, 'none.env'), API_KEY: BOOTSTRAP, ADMIN_ALLOW_RESTART: 'true', AUDIT_LOG_ENABLED: 'true', FAX_DISABLED: 'true' });
   try {
-    const res = await fetch(`${other.url}/admin/restart`, { method: 'POST', headers: headers() });
+    // Without ADMIN_SETTINGS_PERSIST_PATH, persist is off.
+    assert.is((await fetch(`${child.url}/admin/settings/persist`, { method: 'POST', headers: headers() })).status, 403);
+    const res = await fetch(`${child.url}/admin/restart`, { method: 'POST', headers: headers() });
     assert.is(res.status, 202);
     assert.equal(await json(res), { status: 'restarting' });
-    const started = Date.now();
-    while (exitCode === undefined && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 50));
-    assert.is(exitCode, 0);
-    const refused = await fetch(`${other.url}/health`).then(() => false, () => true);
+    const bounded = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the gateway did not exit after /admin/restart:\n${child.output()}`)), 20_000).unref());
+    const exit = await Promise.race([child.exited, bounded]);
+    assert.equal(exit, { code: 0, signal: null }, child.output());
+    const refused = await fetch(`${child.url}/health`).then(() => false, () => true);
     assert.ok(refused, 'the server stopped listening');
   } finally {
-    await other.close();
+    await child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });
 

@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { networkInterfaces } from 'node:os';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { json, ROOT, startGateway, type TestGateway } from '../../support/gateway.js';
+import { startForeignClient } from '../../support/foreign-client.js';
 import { SCOPE_NAMES } from '../../../host/auth/scopes.js';
 import { renderScopeTable } from '../../../host/auth/scope-table.js';
 
@@ -25,22 +25,80 @@ async function mint(scopes: string[], extra: Record<string, unknown> = {}): Prom
   return json(res);
 }
 
-/** A concrete path for an express route pattern (`:id` -> a placeholder). */
-function concrete(p: string): string {
-  return p.replace(/:keyId/g, '0000000000000000').replace(/:([A-Za-z_]+)/g, 'placeholder-id');
+
+/**
+ * The access of every operation, written by hand: method and path as /openapi.json names them,
+ * then `public`, `loopback` or the scope a key needs (`always`: needed even when keys are not
+ * required; the local-tour rule still lets loopback in before any key exists). A new route fails
+ * the tests below until it gets a line here. One line per route.
+ */
+const ACCESS: Array<[route: string, access: string, always?: 'always']> = [
+  ['GET /health', 'public'],
+  ['GET /health/ready', 'public'],
+  ['GET /metrics', 'public'],
+  ['POST /fax', 'fax:send'],
+  ['GET /fax/{id}', 'fax:read'],
+  ['GET /fax/{id}/pdf', 'public'], // the provider fetches it with the job's token
+  ['POST /providera-callback', 'public'], // signed by the provider
+  ['POST /providerc-callback', 'public'], // signed by the provider
+  ['POST /providera-inbound', 'public'],
+  ['POST /providerb-inbound', 'public'],
+  ['POST /_internal/pbx/inbound', 'public'],
+  ['GET /inbound', 'inbound:list'],
+  ['GET /inbound/{id}', 'inbound:read'],
+  ['GET /inbound/{id}/pdf', 'public'], // a download token, or a key with inbound:read (checked by the route)
+  ['GET /api/search', 'search:read'],
+  ['POST /admin/api-keys', 'keys:manage', 'always'],
+  ['GET /admin/api-keys', 'keys:manage', 'always'],
+  ['DELETE /admin/api-keys/{keyId}', 'keys:manage', 'always'],
+  ['POST /admin/api-keys/{keyId}/rotate', 'keys:manage', 'always'],
+  ['POST /plugins/validate', 'plugins:manage', 'always'],
+  ['PUT /plugins/{id}/config', 'plugins:manage', 'always'],
+  ['POST /plugins/{id}/config/test', 'plugins:manage', 'always'],
+  ['POST /plugin-registry/{id}/install', 'plugins:manage', 'always'],
+  ['DELETE /plugin-registry/{id}', 'plugins:manage', 'always'],
+  ['GET /plugins', 'admin', 'always'],
+  ['GET /plugins/{id}', 'admin', 'always'],
+  ['GET /plugins/{id}/config', 'admin', 'always'],
+  ['GET /plugin-registry', 'admin', 'always'],
+  ['GET /api/config', 'admin', 'always'],
+  ['POST /api/config', 'admin', 'always'],
+  ['GET /api/editor/settings', 'admin', 'always'],
+  ['POST /admin/fax-jobs/{id}/refresh', 'admin', 'always'],
+  ['GET /admin/fax-jobs', 'admin', 'always'],
+  ['GET /admin/fax-jobs/{id}', 'admin', 'always'],
+  ['GET /admin/fax-jobs/{id}/pdf', 'admin', 'always'],
+  ['GET /admin/settings', 'admin', 'always'],
+  ['PUT /admin/settings', 'admin', 'always'],
+  ['POST /admin/settings/validate', 'admin', 'always'],
+  ['POST /admin/settings/reload', 'admin', 'always'],
+  ['GET /admin/settings/export', 'admin', 'always'],
+  ['POST /admin/settings/persist', 'admin', 'always'],
+  ['GET /admin/health-status', 'admin', 'always'],
+  ['GET /admin/db-status', 'admin', 'always'],
+  ['POST /admin/diagnostics/run', 'admin', 'always'],
+  ['POST /admin/restart', 'admin', 'always'],
+  ['GET /admin/logs', 'admin', 'always'],
+  ['GET /admin/logs/tail', 'admin', 'always'],
+];
+
+/** `GET /fax/{id}` -> method and a concrete path for it. */
+function routeOf(route: string): { method: string; path: string } {
+  const [method, p] = route.split(' ') as [string, string];
+  return { method: method.toLowerCase(), path: p.replace(/\{keyId\}/g, '0000000000000000').replace(/\{[A-Za-z_]+\}/g, 'placeholder-id') };
 }
 
 /** Calls a route the way a client would (JSON bodies get `{}`); streams are cut after the head. */
-async function hit(route: { method: string; path: string }, key: string): Promise<{ status: number; code?: string }> {
+async function hit(route: { method: string; path: string }, key: string): Promise<{ status: number; code?: string; detail?: string }> {
   const abort = new AbortController();
   const withBody = ['post', 'put', 'patch'].includes(route.method);
-  const res = await call(route.method.toUpperCase(), concrete(route.path), key, withBody ? {} : undefined, abort.signal);
+  const res = await call(route.method.toUpperCase(), route.path, key, withBody ? {} : undefined, abort.signal);
   const type = res.headers.get('content-type') ?? '';
-  let code: string | undefined;
-  if (type.includes('application/json')) code = (await res.json()).code;
+  let body: { code?: string; detail?: string } = {};
+  if (type.includes('application/json')) body = await res.json();
   abort.abort();
   await res.body?.cancel().catch(() => {});
-  return { status: res.status, ...(code ? { code } : {}) };
+  return { status: res.status, ...(body.code ? { code: body.code } : {}), ...(body.detail ? { detail: body.detail } : {}) };
 }
 
 test.before(async () => {
@@ -58,24 +116,51 @@ test('a non-public route without a key answers 401 with the documented detail', 
   assert.is((await call('GET', '/health')).status, 200);
 });
 
-test('every protected route answers 403 naming its scope to a key without it, and serves a key with it', async () => {
+test('/openapi.json lists exactly the routes pinned by hand, each with its pinned access', async () => {
+  const doc = await json(await call('GET', '/openapi.json'));
+  const served = new Map<string, { scope: string; always: boolean }>();
+  for (const [p, ops] of Object.entries<Record<string, any>>(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) served.set(`${method.toUpperCase()} ${p}`, { scope: op['x-required-scope'], always: /\(always required\)/.test(op.description ?? '') });
+  }
+  const pinned = new Set(ACCESS.map(([route]) => route));
+  assert.is(pinned.size, ACCESS.length, 'a route is pinned twice');
+  const unpinned = [...served.keys()].filter((r) => !pinned.has(r));
+  const gone = [...pinned].filter((r) => !served.has(r));
+  assert.equal(unpinned, [], `routes without a pinned access (add a line to ACCESS): ${unpinned.join(', ')}`);
+  assert.equal(gone, [], `pinned routes the gateway does not serve: ${gone.join(', ')}`);
+  for (const [route, access, always] of ACCESS) {
+    assert.is(served.get(route)!.scope, access, `${route}: access`);
+    assert.is(served.get(route)!.always, always === 'always', `${route}: needed even when keys are not required`);
+  }
+});
+
+test('every scoped route answers 403 naming its scope to a key without it, and serves a key with it', async () => {
   const keys = new Map<string, string>();
   for (const scope of SCOPE_NAMES) keys.set(scope, (await mint([scope])).token);
-  const routes = gw.gateway.api.routes.filter((r) => typeof r.access === 'object');
-  assert.ok(routes.length > 30, `only ${routes.length} protected routes`);
-  for (const route of routes) {
-    const scope = (route.access as { scope: string }).scope;
-    assert.ok(SCOPE_NAMES.includes(scope as never), `${route.method} ${route.path} uses unknown scope ${scope}`);
+  const scoped = ACCESS.filter(([, access]) => access !== 'public' && access !== 'loopback');
+  for (const [name, scope] of scoped) {
+    assert.ok(SCOPE_NAMES.includes(scope as never), `${name} pins unknown scope ${scope}`);
+    const route = routeOf(name);
     const other = scope === 'fax:read' ? 'search:read' : 'fax:read';
     const denied = await hit(route, keys.get(other)!);
-    assert.is(denied.status, 403, `${route.method} ${route.path} with ${other}`);
-    assert.is(denied.code, 'insufficient_scope', `${route.method} ${route.path}`);
+    assert.is(denied.status, 403, `${name} with ${other}`);
+    assert.is(denied.code, 'insufficient_scope', name);
     const allowed = await hit(route, keys.get(scope)!);
-    assert.ok(allowed.status !== 401 && allowed.code !== 'insufficient_scope', `${route.method} ${route.path} with ${scope}: ${allowed.status} ${allowed.code}`);
-    assert.ok(allowed.status < 500, `${route.method} ${route.path} with ${scope}: ${allowed.status}`);
+    assert.ok(allowed.status !== 401 && allowed.code !== 'insufficient_scope', `${name} with ${scope}: ${allowed.status} ${allowed.code}`);
+    assert.ok(allowed.status < 500, `${name} with ${scope}: ${allowed.status}`);
     // admin implies every scope
     const asAdmin = await hit(route, keys.get('admin')!);
-    assert.ok(asAdmin.code !== 'insufficient_scope', `${route.method} ${route.path} as admin`);
+    assert.ok(asAdmin.code !== 'insufficient_scope', `${name} as admin`);
+  }
+  for (const [name] of ACCESS.filter(([, access]) => access === 'public')) {
+    // Keys are required on this gateway: a public route is let through the key check (some then
+    // check a token of their own, and may refuse for that reason, never for a missing key).
+    const route = routeOf(name);
+    // The PDF routes take a download token instead of a key: give them a wrong one.
+    const res = await hit({ ...route, path: `${route.path}?token=not-a-valid-token` }, '');
+    assert.ok(res.detail !== 'Invalid or missing API key' && res.code !== 'insufficient_scope', `${name} is public: ${res.status} ${res.code ?? ''} ${res.detail ?? ''}`);
+    // 503 is a deliberate answer here (an inbound provider that is not configured); 500 never is.
+    assert.ok(res.status !== 500, `${name}: ${res.status}`);
   }
   const records = await json(await call('GET', '/admin/logs?event=scope_denied&limit=5', BOOTSTRAP));
   assert.ok(records.records.length > 0);
@@ -175,31 +260,46 @@ test('docs/api/authentication.md holds the current scope table', () => {
 });
 
 test('without API_KEY and before any key is minted, admin answers loopback callers only', async () => {
+  // A caller from another address, made by the test (root + iproute2; never skipped).
+  const foreign = startForeignClient();
   const open = await startGateway({});
   const server = createServer(open.gateway.app);
   await new Promise<void>((r) => server.listen(0, '0.0.0.0', () => r()));
   try {
     const port = (server.address() as AddressInfo).port;
+    const remote = `http://${foreign.serverAddress}:${port}`;
     assert.is((await fetch(`${open.url}/admin/settings`)).status, 200);
     assert.is((await fetch(`${open.url}/fax/none`)).status, 404, 'keys not required: open routes need none');
-    const external = Object.values(networkInterfaces()).flat().find((i) => i && !i.internal && i.family === 'IPv4');
-    if (external) {
-      assert.is((await fetch(`http://${external.address}:${port}/admin/settings`)).status, 401);
+    const postConfig = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ API_KEY: 'mine' }) };
+    const [health, settings, configPost, configGet, mintKey, openRoute] = await foreign.fetchAll([
+      { url: `${remote}/health` },
+      { url: `${remote}/admin/settings` },
       // The config registry is admin too: no anonymous caller elsewhere may read or change it.
-      const post = await fetch(`http://${external.address}:${port}/api/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ API_KEY: 'mine' }) });
-      assert.is(post.status, 401);
-      assert.is((await fetch(`http://${external.address}:${port}/api/config`)).status, 401);
-    }
+      { url: `${remote}/api/config`, ...postConfig },
+      { url: `${remote}/api/config` },
+      { url: `${remote}/admin/api-keys`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'remote', scopes: ['admin'] }) },
+      { url: `${remote}/fax/none` },
+    ]);
+    assert.is(health!.status, 200, `the foreign client reaches the gateway at ${remote}`);
+    assert.is(settings!.status, 401, `GET /admin/settings from ${foreign.clientAddress}`);
+    assert.is(configPost!.status, 401, 'POST /api/config from elsewhere');
+    assert.is(configGet!.status, 401, 'GET /api/config from elsewhere');
+    assert.is(mintKey!.status, 401, 'minting the first key from elsewhere');
+    assert.is(openRoute!.status, 404, 'open routes answer other callers too');
+    assert.is((await json(await fetch(`${open.url}/api/config`))).API_KEY ?? undefined, undefined, 'the remote write changed nothing');
     assert.is((await fetch(`${open.url}/api/config`)).status, 200, 'the local tour reads the config');
     const res = await fetch(`${open.url}/admin/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'first', scopes: ['admin'] }) });
     assert.is(res.status, 201);
     const { token } = await json(res);
     assert.is((await fetch(`${open.url}/admin/settings`)).status, 401, 'a minted key ends the local tour');
     assert.is((await fetch(`${open.url}/admin/settings`, { headers: { 'x-api-key': token } })).status, 200);
+    const [withKey] = await foreign.fetchAll([{ url: `${remote}/admin/settings`, headers: { 'x-api-key': token } }]);
+    assert.is(withKey!.status, 200, 'with a key, admin answers any address');
   } finally {
     await new Promise<void>((r) => server.close(() => r()));
     server.closeAllConnections();
     await open.close();
+    foreign.close();
   }
 });
 

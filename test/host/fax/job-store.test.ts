@@ -1,6 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
 import { openDatabase, type OpenedDatabase } from '../../../host/db/database.js';
 import { FaxJobStore } from '../../../host/fax/job-store.js';
 import { tempDir } from '../../support/gateway.js';
@@ -75,12 +77,52 @@ for (const backend of backends) {
   });
 
   test('concurrent claims never hand one job to two owners', async () => {
-    for (let i = 0; i < 40; i++) await store.insert(newJob());
-    const claims = await Promise.all(['a', 'b', 'c', 'd'].map((owner) => store.claim(owner, 15, 60_000)));
-    const ids = claims.flat().map((r) => r.id);
-    assert.is(ids.length, 40);
-    assert.is(new Set(ids).size, 40, 'no job claimed twice');
-    assert.equal(await store.claim('e', 10, 60_000), [], 'nothing left while leases hold');
+    const db = opened.db.db;
+    // PostgreSQL: a trigger sleeps in every claimed row's update, so eight claimers started together
+    // are all inside the claim window (candidates chosen, rows not yet written) at once. Without the
+    // claim guard (FOR UPDATE SKIP LOCKED plus the lease recheck in the UPDATE) they take the same
+    // rows. SQLite runs each UPDATE under its single writer lock, so there the claim is atomic by
+    // construction and this checks that several connections see each other's leases.
+    const widen = opened.db.dialect === 'postgres';
+    if (widen) {
+      await sql`CREATE OR REPLACE FUNCTION test_claim_pause() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(0.004); RETURN NEW; END $$ LANGUAGE plpgsql`.execute(db);
+      await sql`CREATE TRIGGER test_claim_pause BEFORE UPDATE ON fax_jobs FOR EACH ROW EXECUTE FUNCTION test_claim_pause()`.execute(db);
+    }
+    const extra = widen ? [] : await Promise.all(Array.from({ length: 3 }, () => openDatabase({ dataDir: path.dirname(opened.db.location) })));
+    const stores = [store, ...extra.map((o) => new FaxJobStore(o.db, o.dialect))];
+    try {
+      for (let round = 0; round < 4; round++) {
+        await db.deleteFrom('fax_jobs').execute();
+        for (let i = 0; i < 48; i++) await store.insert(newJob());
+        const owners = Array.from({ length: 8 }, (_, i) => `owner-${round}-${i}`);
+        const claims = await Promise.all(owners.map((owner, i) => stores[i % stores.length]!.claim(owner, 8, 60_000)));
+        // Which claimer was handed each job, as its caller sees it.
+        const holder = new Map<string, string>();
+        claims.forEach((rows, i) => {
+          for (const row of rows) {
+            assert.not.ok(holder.has(row.id), `round ${round}: job ${row.id} handed to ${holder.get(row.id)} and to ${owners[i]}`);
+            holder.set(row.id, owners[i]!);
+            assert.is(row.lease_owner, owners[i]);
+          }
+        });
+        assert.ok(holder.size > 0, `round ${round}: nothing was claimed`);
+        // Claimers that skip rows another holds each get work; claims that wait on each other's
+        // locks (no SKIP LOCKED) leave all but the first empty-handed.
+        assert.ok(new Set(holder.values()).size > 1, `round ${round}: only one of 8 concurrent claimers got work`);
+        // The database names the same owner for every claimed job, and no owner for the rest.
+        const rows = await db.selectFrom('fax_jobs').select(['id', 'lease_owner']).execute();
+        for (const row of rows) assert.is(row.lease_owner ?? undefined, holder.get(row.id), `round ${round}: lease of ${row.id}`);
+        const rest = await store.claim(`late-${round}`, 100, 60_000);
+        assert.is(holder.size + rest.length, 48, 'every job claimed once in all');
+        assert.equal(await store.claim('e', 10, 60_000), [], 'nothing left while leases hold');
+      }
+    } finally {
+      for (const o of extra) await o.close();
+      if (widen) {
+        await sql`DROP TRIGGER test_claim_pause ON fax_jobs`.execute(db);
+        await sql`DROP FUNCTION test_claim_pause()`.execute(db);
+      }
+    }
   });
 
   test('an expired lease is claimed again; a live one is not', async () => {

@@ -1,10 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import pg from 'pg';
 import { makePdf } from '../../fakes/fax-document-server.js';
 import { startProviderAFake, type ProviderAFake } from '../../fakes/providera-fake.js';
 import { json, postFax, startGateway, until, type TestGateway } from '../../support/gateway.js';
 import { freshPostgresDatabase } from '../../support/pg.js';
 
+const TOTAL = 100;
 let fake: ProviderAFake;
 let db: Awaited<ReturnType<typeof freshPostgresDatabase>>;
 const gateways: TestGateway[] = [];
@@ -26,6 +28,12 @@ test.before(async () => {
       }),
     );
   }
+  // Every claimed row's update sleeps a little, so the two instances' claims overlap in time.
+  const c = new pg.Client({ connectionString: db.url });
+  await c.connect();
+  await c.query(`CREATE FUNCTION test_claim_pause() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(0.003); RETURN NEW; END $$ LANGUAGE plpgsql`);
+  await c.query(`CREATE TRIGGER test_claim_pause BEFORE UPDATE ON fax_jobs FOR EACH ROW EXECUTE FUNCTION test_claim_pause()`);
+  await c.end();
 });
 test.after(async () => {
   for (const g of gateways) await g.close();
@@ -33,27 +41,41 @@ test.after(async () => {
   await db.drop();
 });
 
-test('two gateway instances on one PostgreSQL send 100 jobs, each exactly once', async () => {
+test('two gateway instances on one PostgreSQL share 100 jobs submitted to one of them, each sent exactly once', async () => {
   const pdf = await makePdf(1);
+  // All jobs go to instance 0, at once: instance 1 learns of them only by claiming from the table,
+  // so its dispatcher contends with instance 0's for the same rows.
+  const responses = await Promise.all(Array.from({ length: TOTAL }, (_, i) => postFax(gateways[0]!.url, `+1555020${String(i).padStart(4, '0')}`, pdf)));
   const ids: string[] = [];
-  for (let i = 0; i < 100; i++) {
-    const res = await postFax(gateways[i % 2]!.url, `+1555020${String(i).padStart(4, '0')}`, pdf);
+  for (const res of responses) {
     assert.is(res.status, 202);
     ids.push((await json(res)).id);
   }
-  await until(() => fake.sends.length >= 100, 60_000, 50);
+  await until(() => fake.sends.length >= TOTAL, 60_000, 50);
   // Let any duplicate that would come arrive before counting.
   await new Promise((r) => setTimeout(r, 500));
-  const perJob = new Map<string, number>();
+  assert.is(fake.sends.length, TOTAL, 'no job sent twice');
+
+  // Which instance sent each job: its callback URL carries that instance's PUBLIC_API_URL.
+  const senderOf = new Map<string, number>();
   for (const s of fake.sends) {
     const job = s.fields['tag[job_id]']?.[0];
-    perJob.set(job!, (perJob.get(job!) ?? 0) + 1);
+    const callback = s.fields['callback_url']?.[0] ?? '';
+    const sender = gateways.findIndex((g) => callback.startsWith(`${g.url}/`));
+    assert.ok(sender >= 0, `send of ${job} names no instance: ${callback}`);
+    assert.not.ok(senderOf.has(job!), `job ${job} sent by instance ${senderOf.get(job!)} and by instance ${sender}`);
+    senderOf.set(job!, sender);
   }
-  assert.is(fake.sends.length, 100);
-  for (const id of ids) assert.is(perJob.get(id), 1, `job ${id} sent once`);
-  // Both instances did part of the work.
-  const statuses = await Promise.all(ids.map(async (id) => (await json(await fetch(`${gateways[0]!.url}/fax/${id}`))).status));
-  assert.ok(statuses.every((s) => s === 'in_progress'), statuses.join(','));
+  for (const id of ids) assert.ok(senderOf.has(id), `job ${id} was sent`);
+  const byInstance = [0, 1].map((i) => [...senderOf.values()].filter((s) => s === i).length);
+  assert.ok(byInstance[0]! > 0 && byInstance[1]! > 0, `both instances dispatched (instance 0: ${byInstance[0]}, instance 1: ${byInstance[1]})`);
+
+  // Each job is accepted (provider id recorded), whichever instance is asked.
+  const views = await Promise.all(ids.map(async (id, i) => json(await fetch(`${gateways[i % 2]!.url}/fax/${id}`))));
+  for (const v of views) {
+    assert.is(v.status, 'in_progress', `job ${v.id}`);
+    assert.ok(v.provider_sid, `job ${v.id} has the provider's id`);
+  }
 });
 
 test.run();
