@@ -80,6 +80,20 @@ const ACCESS: Array<[route: string, access: string, always?: 'always']> = [
   ['POST /admin/restart', 'admin', 'always'],
   ['GET /admin/logs', 'admin', 'always'],
   ['GET /admin/logs/tail', 'admin', 'always'],
+  ['GET /admin/alerts', 'admin', 'always'],
+  ['GET /admin/alerts/deliveries', 'admin', 'always'],
+  ['POST /admin/alerts/test', 'admin', 'always'],
+  ['GET /admin/integrations/webhooks', 'admin', 'always'],
+  ['PUT /admin/integrations/webhooks', 'admin', 'always'],
+  ['GET /api/docker/status', 'loopback'],
+  ['GET /api/docker/services', 'loopback'],
+  ['POST /api/docker/services/{service}/{action}', 'loopback'],
+  ['GET /api/docker/services/{service}/logs', 'loopback'],
+  ['GET /api/dev/status', 'loopback'],
+  ['GET /api/ready', 'public'],
+  ['POST /api/lab/runs', 'judge:run'],
+  ['GET /api/lab/runs/{id}', 'judge:run'],
+  ['POST /api/lab/runs/{id}/retry', 'judge:run'],
 ];
 
 /** `GET /fax/{id}` -> method and a concrete path for it. */
@@ -299,6 +313,35 @@ test('without API_KEY and before any key is minted, admin answers loopback calle
     await new Promise<void>((r) => server.close(() => r()));
     server.closeAllConnections();
     await open.close();
+    foreign.close();
+  }
+});
+
+test('loopback-only routes refuse every other address, whatever key or proxy header it sends', async () => {
+  const foreign = startForeignClient();
+  const keyed = await startGateway({ API_KEY: BOOTSTRAP });
+  const server = createServer(keyed.gateway.app);
+  await new Promise<void>((r) => server.listen(0, '0.0.0.0', () => r()));
+  try {
+    const remote = `http://${foreign.serverAddress}:${(server.address() as AddressInfo).port}`;
+    const loopbackRoutes = ACCESS.filter(([, access]) => access === 'loopback').map(([route]) => routeOf(route));
+    assert.ok(loopbackRoutes.length >= 5);
+    const answers = await foreign.fetchAll(
+      loopbackRoutes.map((r) => ({
+        url: `${remote}${r.path.replace('placeholder-id/placeholder-id', 'postgres/start')}`,
+        method: r.method.toUpperCase(),
+        headers: { 'x-api-key': BOOTSTRAP, 'x-forwarded-for': '127.0.0.1', 'x-real-ip': '127.0.0.1', forwarded: 'for=127.0.0.1' },
+      })),
+    );
+    answers.forEach((answer, i) => {
+      assert.is(answer.status, 403, `${loopbackRoutes[i]!.method} ${loopbackRoutes[i]!.path} from ${foreign.clientAddress}`);
+      assert.match(answer.body, /"detail"/);
+    });
+    assert.is((await fetch(`${keyed.url}/api/dev/status`, { headers: { 'x-api-key': BOOTSTRAP } })).status, 200, 'the same route answers loopback');
+  } finally {
+    await new Promise<void>((r) => server.close(() => r()));
+    server.closeAllConnections();
+    await keyed.close();
     foreign.close();
   }
 });
