@@ -11,3 +11,4 @@ export { sendTransportFailure, sendAnswerFailure, retryAfterMs, NEVER_CONNECTED 
 export { FaxResultTable } from './helpers/fax-result-table.js';
 export { ReconnectBackoff } from './helpers/reconnect-backoff.js';
 export { readBodyCapped, BodyTooLargeError } from './helpers/read-capped.js';
+export { sameSecret, hmacHexMatches, basicAuthMatches } from './webhook-auth.js';
