@@ -12,5 +12,5 @@ export { FaxResultTable } from './helpers/fax-result-table.js';
 export { ReconnectBackoff } from './helpers/reconnect-backoff.js';
 export { readBodyCapped, BodyTooLargeError } from './helpers/read-capped.js';
 export { sameSecret, hmacHexMatches, basicAuthMatches } from './webhook-auth.js';
-export { parseWebhookJson, allowedMediaHosts } from './webhook-body.js';
+export { parseWebhookJson, allowedMediaHosts, callbackUpdate } from './webhook-body.js';
 export { checkInternalSecret, INTERNAL_SECRET_HEADER } from './internal-secret.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { FaxWebhookRequest } from './contracts/fax.js';
+import type { FaxStatus, FaxStatusUpdate, FaxWebhookRequest } from './contracts/fax.js';
 import { WebhookRejectedError } from './errors.js';
 
 /** A webhook's JSON body checked against `schema`: 400 when it is not JSON, 422 naming the bad fields. */
@@ -29,4 +29,24 @@ export function allowedMediaHosts(configured: string | undefined, baseUrl: strin
   } catch {
     return [];
   }
+}
+
+/**
+ * A callback's fields as a FaxStatusUpdate: the job id is required (from the query or the body),
+ * pages are taken when they are a non-negative integer, empty fields are left out.
+ */
+export function callbackUpdate(
+  jobId: string | undefined,
+  fields: { status: FaxStatus; raw: string; providerSid?: string | undefined; pages?: string | number | undefined; error?: string | undefined },
+): FaxStatusUpdate {
+  if (!jobId) throw new Error('callback without job_id');
+  const pages = typeof fields.pages === 'number' ? fields.pages : Number.parseInt(fields.pages ?? '', 10);
+  return {
+    jobId,
+    status: fields.status,
+    ...(fields.providerSid ? { providerSid: fields.providerSid } : {}),
+    ...(Number.isInteger(pages) && pages >= 0 ? { pages } : {}),
+    ...(fields.error ? { error: fields.error } : {}),
+    raw: fields.raw,
+  };
 }

@@ -1,4 +1,4 @@
-import { checkInternalSecret, parseWebhookJson, WebhookRejectedError, z, type FaxProvider } from 'switchboard/sdk';
+import { callbackUpdate, checkInternalSecret, parseWebhookJson, WebhookRejectedError, z, type FaxProvider } from 'switchboard/sdk';
 
 /**
  * The body Faxbot's FreeSWITCH dialplan posts from its api_hangup_hook:
@@ -30,16 +30,14 @@ export function pbxbResultHook(settings: { internalSecret?: string | undefined }
       const word = String(body.fax_status).trim().toLowerCase();
       const success = SUCCESS_WORDS.has(word);
       if (!success && !FAILURE_WORDS.has(word)) throw new WebhookRejectedError(422, 'malformed', 'fax_status: expected "1", "0" or a result word (success, failed, cancelled)');
-      const pages = body.fax_document_transferred_pages === undefined || body.fax_document_transferred_pages === '' ? undefined : Number(body.fax_document_transferred_pages);
       const code = body.fax_result_code === undefined ? '' : String(body.fax_result_code);
-      return {
-        jobId: body.job_id,
+      return callbackUpdate(body.job_id, {
         status: success ? 'SUCCESS' : 'FAILED',
-        ...(pages !== undefined ? { pages } : {}),
+        pages: body.fax_document_transferred_pages,
         ...(success ? {} : { error: `${body.fax_result_text || 'fax failed'} (code ${code || '?'})` }),
         // The channel uuid is not our provider id (the bgapi Job-UUID): kept for diagnostics only.
         raw: `result hook ${word}${code ? ` code ${code}` : ''}${body.uuid ? ` uuid ${body.uuid}` : ''}`,
-      };
+      });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { hmacHexMatches, parseWebhookJson, z, type FaxProvider, type FaxStatusUpdate, type FaxWebhookRequest } from 'switchboard/sdk';
+import { callbackUpdate, hmacHexMatches, parseWebhookJson, z, type FaxProvider, type FaxStatusUpdate, type FaxWebhookRequest } from 'switchboard/sdk';
 import { callbackFields } from './callback-form.js';
 import type { ProviderAConfig } from './settings.js';
 import { mapProviderAStatus, providerAError } from './status-map.js';
@@ -7,22 +7,17 @@ export const SIGNATURE_HEADER = 'x-providera-signature';
 
 /** A status callback (`fax[id]`, `fax[status]`, ...) as an update of the job named by `job_id`. */
 export function parseProviderACallback(request: FaxWebhookRequest): FaxStatusUpdate {
-  const jobId = request.query.job_id;
-  if (!jobId) throw new Error('provider A callback without job_id in its query');
+  if (!request.query.job_id) throw new Error('provider A callback without job_id in its query');
   const fields = callbackFields(request.rawBody, request.contentType);
   const raw = fields.get('fax[status]');
   if (!raw) throw new Error('provider A callback without fax[status]');
-  const pages = Number.parseInt(fields.get('fax[num_pages]') ?? '', 10);
-  const error = providerAError(raw, fields.get('fax[error_type]') || undefined, fields.get('fax[error_message]') || undefined);
-  const providerSid = fields.get('fax[id]');
-  return {
-    jobId,
+  return callbackUpdate(request.query.job_id, {
     status: mapProviderAStatus(raw),
-    ...(providerSid ? { providerSid } : {}),
-    ...(Number.isFinite(pages) && pages >= 0 ? { pages } : {}),
-    ...(error ? { error } : {}),
     raw,
-  };
+    providerSid: fields.get('fax[id]'),
+    pages: fields.get('fax[num_pages]'),
+    error: providerAError(raw, fields.get('fax[error_type]') || undefined, fields.get('fax[error_message]') || undefined),
+  });
 }
 
 /** Provider A's inbound notice: `{"fax": {id, from, to, num_pages, status, file_url}}`. */

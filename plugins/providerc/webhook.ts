@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { sameSecret, type FaxProvider, type FaxStatusUpdate, type FaxWebhookRequest } from 'switchboard/sdk';
+import { callbackUpdate, sameSecret, type FaxProvider, type FaxStatusUpdate, type FaxWebhookRequest } from 'switchboard/sdk';
 import type { ProviderCConfig } from './settings.js';
 import { mapProviderCStatus, providerCError } from './status-map.js';
 
@@ -28,22 +28,17 @@ export function verifyProviderCSignature(request: FaxWebhookRequest, apiToken: s
 
 /** A status callback (FaxSid, FaxStatus, NumPages, ErrorCode, ErrorMessage) for the job in `job_id`. */
 export function parseProviderCCallback(request: FaxWebhookRequest): FaxStatusUpdate {
-  const jobId = request.query.job_id;
-  if (!jobId) throw new Error('provider C callback without job_id in its query');
+  if (!request.query.job_id) throw new Error('provider C callback without job_id in its query');
   const fields = new Map(formParams(request));
   const raw = fields.get('FaxStatus');
   if (!raw) throw new Error('provider C callback without FaxStatus');
-  const pages = Number.parseInt(fields.get('NumPages') ?? '', 10);
-  const error = providerCError(raw, fields.get('ErrorCode') || undefined, fields.get('ErrorMessage') || undefined);
-  const providerSid = fields.get('FaxSid');
-  return {
-    jobId,
+  return callbackUpdate(request.query.job_id, {
     status: mapProviderCStatus(raw),
-    ...(providerSid ? { providerSid } : {}),
-    ...(Number.isFinite(pages) && pages >= 0 ? { pages } : {}),
-    ...(error ? { error } : {}),
     raw,
-  };
+    providerSid: fields.get('FaxSid'),
+    pages: fields.get('NumPages'),
+    error: providerCError(raw, fields.get('ErrorCode') || undefined, fields.get('ErrorMessage') || undefined),
+  });
 }
 
 /** Provider C's webhooks: status callbacks only (it has no inbound notice here). */

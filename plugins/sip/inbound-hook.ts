@@ -31,7 +31,9 @@ export function sipInboundHook(settings: { inboundSecret?: string | undefined; s
         pages: body.faxpages,
         document: {
           async read(maxBytes) {
-            const info = await stat(file);
+            const info = await stat(file).catch(() => undefined);
+            // Removed between the check and the read: as if it had never been there.
+            if (!info) throw new WebhookRejectedError(400, 'no_file', 'tiff_path: no such file');
             if (info.size > maxBytes) throw new WebhookRejectedError(413, 'too_large', `tiff_path: document over ${maxBytes} bytes`);
             return readFile(file);
           },
