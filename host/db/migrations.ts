@@ -91,6 +91,13 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0004_inbound_provider_is_plugin_id': {
+    async up(db: Kysely<any>) {
+      // Inbound faxes are keyed by the id of the plugin that received them; the PBX hook's faxes
+      // were stored as "pbx" before the sip plugin owned that hook. Renamed so replays stay idempotent.
+      await db.updateTable('inbound_faxes').set({ provider: 'sip' }).where('provider', '=', 'pbx').execute();
+    },
+  },
   '0006_lab_runs': {
     async up(db: Kysely<any>) {
       // A synthetic-data lab run keeps the request it ran, so a retry replays exactly that.

@@ -11,6 +11,7 @@ import {
 import { EslClient, EslNoReplyError, EslNotConnectedError } from './esl-client.js';
 import type { EslEvent, EslMessage } from './esl-message.js';
 import { callFailure, faxDestination, originateCommand } from './originate.js';
+import { pbxbResultHook } from './result-hook.js';
 import { pbxbEnv, pbxbSettings } from './settings.js';
 
 /** What the session subscribes to: originate verdicts, hangups and spandsp's fax results. */
@@ -153,7 +154,7 @@ export default definePlugin({
     };
 
     return {
-      providers: { fax },
+      providers: { fax: { ...fax, ...pbxbResultHook(settings) } },
       health() {
         const { connected, authenticated } = client.state;
         return { ok: connected && authenticated, info: { connected, authenticated } };

@@ -27,6 +27,11 @@ export const pbxbSettings = z.object({
   connectTimeoutMs: z.coerce.number().int().min(1).default(5_000),
   reconnectInitialMs: z.coerce.number().int().min(1).default(1_000),
   reconnectMaxMs: z.coerce.number().int().min(1).default(30_000),
+  /**
+   * Shared secret the dialplan's result hook sends as X-Internal-Secret to
+   * POST /_internal/freeswitch/outbound_result; unset refuses the hook (ESL results still apply).
+   */
+  internalSecret: secret(z.string().min(1)).optional(),
 });
 
 export type PbxbSettings = z.infer<typeof pbxbSettings>;
@@ -39,4 +44,6 @@ export const pbxbEnv = {
   t38Enable: 'PBXB_T38_ENABLE',
   header: 'FAX_HEADER',
   stationId: 'FAX_LOCAL_STATION_ID',
+  // One secret for the PBX's internal hooks, as Faxbot's ASTERISK_INBOUND_SECRET was.
+  internalSecret: 'PBX_INBOUND_SECRET',
 } as const satisfies Partial<Record<keyof PbxbSettings, string>>;

@@ -3,7 +3,6 @@ import type { ProviderAClient, ProviderAFax } from './client.js';
 import type { ProviderAConfig } from './settings.js';
 import { providerASendForm } from './send-request.js';
 import { mapProviderAStatus, providerAError } from './status-map.js';
-import { parseProviderACallback, verifyProviderASignature } from './webhook.js';
 
 function statusOf(fax: ProviderAFax): FaxProviderStatus {
   const recipient = fax.recipients?.[0];
@@ -21,7 +20,7 @@ function statusOf(fax: ProviderAFax): FaxProviderStatus {
   };
 }
 
-/** Provider A as a fax provider: sends, looks up (by id or by our tag), cancels, takes callbacks. */
+/** Provider A as a fax provider: sends, looks up (by id or by our tag), cancels, takes callbacks (webhook members: webhook.ts). */
 export function createProviderA(client: ProviderAClient, config: ProviderAConfig, logger: PluginLogger): FaxProvider {
   return {
     pushesResults: true,
@@ -50,14 +49,6 @@ export function createProviderA(client: ProviderAClient, config: ProviderAConfig
       if (providerSid === undefined) return;
       await client.cancelFax(String(providerSid));
       logger.info('fax cancelled at provider A', { jobId: ref.jobId, providerSid: String(providerSid) });
-    },
-
-    verifyWebhook(request) {
-      return config.verifySignature ? verifyProviderASignature(request, config.apiSecret) : true;
-    },
-
-    parseWebhook(request) {
-      return parseProviderACallback(request);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { ConfigError, secret, z } from 'switchboard/sdk';
+import { allowedMediaHosts, ConfigError, secret, z } from 'switchboard/sdk';
 
 /** 'true'/'false'/'1'/'0' from the environment, a real boolean from the config store. */
 const flag = z.union([z.boolean(), z.stringbool()]);
@@ -13,6 +13,10 @@ export const providerASettings = z.object({
   /** 'url': the provider downloads our tokenized PDF URL; 'upload': we send the PDF as a file. */
   sendMode: z.enum(['url', 'upload']).default('url'),
   timeoutMs: z.coerce.number().int().positive().default(30_000),
+  /** Check X-ProviderA-Signature on inbound fax notices (on unless turned off). */
+  inboundVerifySignature: flag.default(true),
+  /** Comma-separated hosts (host or host:port) inbound documents may be fetched from; unset: the host of baseUrl. */
+  mediaHosts: z.string().optional(),
 });
 
 export type ProviderASettings = z.infer<typeof providerASettings>;
@@ -24,6 +28,8 @@ export const providerAEnv = {
   verifySignature: 'PROVIDERA_VERIFY_SIGNATURE',
   sendMode: 'PROVIDERA_SEND_MODE',
   timeoutMs: 'PROVIDERA_TIMEOUT_MS',
+  inboundVerifySignature: 'PROVIDERA_INBOUND_VERIFY_SIGNATURE',
+  mediaHosts: 'PROVIDERA_MEDIA_HOSTS',
 } as const satisfies Partial<Record<keyof ProviderASettings, string>>;
 
 /** Settings with every field this provider needs present. */
@@ -34,6 +40,8 @@ export interface ProviderAConfig {
   verifySignature: boolean;
   sendMode: 'url' | 'upload';
   timeoutMs: number;
+  inboundVerifySignature: boolean;
+  mediaHosts: string[];
 }
 
 /** Throws ConfigError naming the first missing field, so the plugin waits in needs-config. */
@@ -48,5 +56,7 @@ export function requireConfig(settings: ProviderASettings): ProviderAConfig {
     verifySignature: settings.verifySignature,
     sendMode: settings.sendMode,
     timeoutMs: settings.timeoutMs,
+    inboundVerifySignature: settings.inboundVerifySignature,
+    mediaHosts: allowedMediaHosts(settings.mediaHosts, settings.baseUrl),
   };
 }

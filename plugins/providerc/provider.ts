@@ -3,7 +3,6 @@ import type { ProviderCClient, ProviderCFax } from './client.js';
 import type { ProviderCConfig } from './settings.js';
 import { providerCSendForm } from './send-request.js';
 import { mapProviderCStatus, providerCError } from './status-map.js';
-import { parseProviderCCallback, verifyProviderCSignature } from './webhook.js';
 
 function statusOf(fax: ProviderCFax): FaxProviderStatus {
   const pages = fax.num_pages === null || fax.num_pages === undefined ? NaN : Number(fax.num_pages);
@@ -46,14 +45,6 @@ export function createProviderC(client: ProviderCClient, config: ProviderCConfig
       if (!sid) return;
       await client.cancelFax(sid);
       logger.info('fax cancelled at provider C', { jobId: ref.jobId, providerSid: sid });
-    },
-
-    verifyWebhook(request) {
-      return config.verifySignature ? verifyProviderCSignature(request, config.apiToken) : true;
-    },
-
-    parseWebhook(request) {
-      return parseProviderCCallback(request);
     },
   };
 }

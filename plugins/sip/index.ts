@@ -11,6 +11,7 @@ import {
 import { AmiClient, AmiNoResponseError, AmiNotConnectedError } from './ami-client.js';
 import type { AmiPacket } from './ami-packet.js';
 import { faxDestination, originateAction, originateFailureReason } from './originate.js';
+import { sipInboundHook } from './inbound-hook.js';
 import { sipEnv, sipSettings } from './settings.js';
 
 /** Fax over Asterisk: the TIFF is dialled by an AMI Originate; results come back as AMI events. */
@@ -86,7 +87,7 @@ export default definePlugin({
     };
 
     return {
-      providers: { fax },
+      providers: { fax: { ...fax, ...sipInboundHook(settings) } },
       health() {
         const { connected, loggedIn, amiVersion } = client.state;
         return { ok: connected && loggedIn, info: { connected, loggedIn, amiVersion } };

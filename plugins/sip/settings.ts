@@ -1,4 +1,4 @@
-import { secret, z } from 'switchboard/sdk';
+import { envOnly, secret, z } from 'switchboard/sdk';
 
 /** A boolean setting that environment variables can fill ("true", "false", "1", "0", "yes", "no"). */
 const flag = () => z.union([z.boolean(), z.stringbool()]);
@@ -36,6 +36,10 @@ export const sipSettings = z.object({
   pingIntervalMs: z.coerce.number().int().min(0).default(20_000),
   reconnectInitialMs: z.coerce.number().int().min(1).default(1_000),
   reconnectMaxMs: z.coerce.number().int().min(1).default(30_000),
+  /** Shared secret the dialplan sends as X-Internal-Secret to POST /_internal/pbx/inbound; unset refuses the hook. */
+  inboundSecret: secret(z.string().min(1)).optional(),
+  /** Directory Asterisk writes received fax TIFFs to; tiff_path must resolve inside it. Environment only. */
+  spoolDir: envOnly(z.string().min(1)).optional(),
 });
 
 export type SipSettings = z.infer<typeof sipSettings>;
@@ -48,4 +52,6 @@ export const sipEnv = {
   trunk: 'SIP_TRUNK',
   header: 'FAX_HEADER',
   stationId: 'FAX_LOCAL_STATION_ID',
+  inboundSecret: 'PBX_INBOUND_SECRET',
+  spoolDir: 'PBX_SPOOL_DIR',
 } as const satisfies Partial<Record<keyof SipSettings, string>>;

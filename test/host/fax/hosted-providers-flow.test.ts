@@ -187,6 +187,23 @@ for (const c of cases) {
     });
   }
 
+  if (c.id === 'providerc') {
+    test('provider C on the generic route: signed for /webhooks/providerc/callback it applies; that signature is refused on the spec path', async () => {
+      const u = await submit(await makePdf(3));
+      const j = await waitFor(u.id, (x) => !!x.provider_sid);
+      fake.setStatus(j.provider_sid, c.success, 3);
+      const generic = `${gw.url}/webhooks/providerc/callback?job_id=${encodeURIComponent(u.id)}`;
+      const signed = fake.buildCallback(u.id, { url: generic });
+      // The signature covers the URL: the same request on the alias is another URL.
+      const moved = await fetch(`${gw.url}/providerc-callback?job_id=${encodeURIComponent(u.id)}`, { method: 'POST', body: signed.body, headers: signed.headers });
+      assert.is(moved.status, 401);
+      const res = await fetch(generic, { method: 'POST', body: signed.body, headers: signed.headers });
+      assert.is(res.status, 200, await res.clone().text());
+      const after = await job(u.id);
+      assert.equal([after.status, after.pages], ['SUCCESS', 3]);
+    });
+  }
+
   test('a 5xx before acceptance is retried until the provider accepts', async () => {
     fake.failNext(2, 503);
     const u = await submit(await makePdf(1));

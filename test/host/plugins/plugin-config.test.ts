@@ -62,6 +62,18 @@ test('PUT with a bad field answers 400 naming it and stores nothing', async () =
   assert.is(readFileSync(path.join(gw.dataDir, 'plugins.config.json'), 'utf8'), storedBefore);
 });
 
+test('an environment-only setting (sip spoolDir) is refused over HTTP and nothing is stored', async () => {
+  for (const spoolDir of ['/', '/etc', 'relative/dir']) {
+    const res = await call('PUT', '/plugins/sip/config', { settings: { spoolDir } });
+    assert.is(res.status, 400, spoolDir);
+    assert.match((await json(res)).detail, /spoolDir.*environment variable PBX_SPOOL_DIR/);
+  }
+  const stored = JSON.parse(readFileSync(path.join(gw.dataDir, 'plugins.config.json'), 'utf8'));
+  assert.is(stored.sip?.settings?.spoolDir, undefined);
+  // the secret next to it is an ordinary (write-only) setting
+  assert.is((await call('PUT', '/plugins/sip/config', { settings: { username: 'ami', password: 'ami-pass', inboundSecret: 'pbx-secret-x1' } })).status, 200);
+});
+
 test('POST /plugins/{id}/config/test runs the health check on candidate settings without saving', async () => {
   const storedBefore = readFileSync(path.join(gw.dataDir, 'plugins.config.json'), 'utf8');
   const generation = (await plugin('echo')).generation;
