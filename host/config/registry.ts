@@ -200,7 +200,7 @@ export class ConfigRegistry {
       if (value !== undefined) output[key] = value;
     }
     await writeFileAtomic(this.configFile, `${JSON.stringify(output, null, 2)}\n`, {
-      mode: 0o600,
+      private: true,
       ...(this.rename ? { rename: this.rename } : {}),
     });
 

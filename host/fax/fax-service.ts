@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../config/registry.js';
 import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.js';
-import type { FaxDocument, StorageProvider } from '../../core/sdk/index.js';
+import { maskNumbers, type FaxDocument, type StorageProvider } from '../../core/sdk/index.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { HttpError } from '../http/errors.js';
 import { createFaxDocument, normalizeToPdf, InvalidDocumentError, UnsupportedDocumentError } from './documents/index.js';
@@ -138,7 +138,7 @@ export function toFaxJobOut(row: FaxJobRow): FaxJobOut {
     id: row.id,
     to: row.to_number,
     status: row.status,
-    ...(row.error ? { error: row.error } : {}),
+    ...(row.error ? { error: maskNumbers(row.error) } : {}),
     ...(row.pages !== null && row.pages !== undefined ? { pages: row.pages } : {}),
     backend: row.backend,
     ...(row.provider_sid ? { provider_sid: row.provider_sid } : {}),
