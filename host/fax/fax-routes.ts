@@ -170,7 +170,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
           throw new HttpError(409, 'the callback names another fax than this job');
         }
         const changed = await store.applyChange(row.id, { status: update.status, pages: update.pages, error: update.error, providerSid: update.providerSid });
-        if (changed) deps.audit.record(update.status === 'FAILED' ? 'job_failed' : 'job_updated', { job_id: row.id, backend: provider, status: update.status, pages: update.pages, via: 'callback' });
+        if (changed) deps.audit.record(update.status === 'FAILED' ? 'job_failed' : 'job_updated', { job_id: row.id, backend: provider, status: update.status, pages: update.pages, via: 'callback', error: update.error });
         const now = await store.get(row.id);
         return { ok: true, status: now?.status ?? update.status };
       },

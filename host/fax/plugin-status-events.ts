@@ -15,7 +15,7 @@ export function applyPluginStatusEvents(deps: { kernel: Kernel; store: FaxJobSto
       // A plugin may only report on jobs it sends.
       if (!row || row.backend !== event.pluginId) return;
       if (await store.applyChange(row.id, { status: update.status, pages: update.pages, error: update.error, providerSid: update.providerSid })) {
-        audit.record(update.status === 'FAILED' ? 'job_failed' : 'job_updated', { job_id: row.id, backend: row.backend, status: update.status, via: 'event' });
+        audit.record(update.status === 'FAILED' ? 'job_failed' : 'job_updated', { job_id: row.id, backend: row.backend, status: update.status, via: 'event', error: update.error });
       }
     })().catch((err) => logger.warn({ err: (err as Error).message }, 'fax status event not applied'));
   });

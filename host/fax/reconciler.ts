@@ -45,7 +45,7 @@ export class FaxReconciler {
         fax.status({ jobId: job.id, to: job.to_number, sentAt: new Date(job.sent_at ?? Date.parse(job.created_at)), ...(job.provider_sid ? { providerSid: job.provider_sid } : {}) }),
       );
       if (status && (await store.applyChange(job.id, { status: status.status, pages: status.pages, error: status.error, providerSid: status.providerSid }))) {
-        audit.record(status.status === 'FAILED' ? 'job_failed' : 'job_updated', { job_id: job.id, backend: job.backend, status: status.status, via: 'poll' });
+        audit.record(status.status === 'FAILED' ? 'job_failed' : 'job_updated', { job_id: job.id, backend: job.backend, status: status.status, via: 'poll', error: status.error });
       }
     } catch (err) {
       this.deps.logger.warn({ job_id: job.id, err: (err as Error).message }, 'status poll failed');
