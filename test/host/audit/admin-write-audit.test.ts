@@ -1,10 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { json, startGateway, type TestGateway } from '../../support/gateway.js';
+import { json, postFax, startGateway, until, type TestGateway } from '../../support/gateway.js';
+import { makePdf } from '../../fakes/fax-document-server.js';
+import { startProviderAFake, type ProviderAFake } from '../../fakes/providera-fake.js';
 
 // Values that must never appear in an audit record, whatever key carried them.
 const SECRETS = ['basic-pass-value-7731', 'pbx-secret-value-8842', 'pa-secret-value-9953'];
 let gw: TestGateway;
+let fake: ProviderAFake;
 
 const send = (method: string, p: string, body?: unknown) =>
   fetch(`${gw.url}${p}`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -19,10 +22,15 @@ async function assertNoSecret(): Promise<void> {
 }
 
 test.before(async () => {
-  gw = await startGateway({ AUDIT_LOG_ENABLED: 'true' }, { watch: false });
+  fake = await startProviderAFake({ apiKey: 'a-key', apiSecret: 'a-secret-value' });
+  gw = await startGateway(
+    { AUDIT_LOG_ENABLED: 'true', FAX_BACKEND: 'providera', PROVIDERA_BASE_URL: fake.baseUrl, PROVIDERA_API_KEY: 'a-key', PROVIDERA_API_SECRET: 'a-secret-value' },
+    { watch: false },
+  );
 });
 test.after(async () => {
   await gw.close();
+  await fake.close();
 });
 
 test('POST /api/config is audited with the key names it wrote, never their values', async () => {
@@ -63,6 +71,19 @@ test('disabling and enabling a plugin, and storing its settings, are audited by 
   assert.is((await records('plugin_enabled')).length, 1);
   assert.is((await records('plugin_enabled'))[0]!.plugin, 'providera');
   await assertNoSecret();
+});
+
+test('an admin refresh of a job is audited', async () => {
+  await until(async () => (await json(await fetch(`${gw.url}/plugins/providera`))).state === 'active', 10_000);
+  const posted = await postFax(gw.url, '+15551234567', await makePdf(1));
+  const job = await json(posted);
+  assert.is(posted.status, 202, JSON.stringify(job));
+  await until(async () => !!(await json(await fetch(`${gw.url}/fax/${job.id}`))).provider_sid, 10_000);
+  const res = await fetch(`${gw.url}/admin/fax-jobs/${job.id}/refresh`, { method: 'POST' });
+  assert.is(res.status, 200, await res.text());
+  const [record] = await records('job_refresh_requested');
+  assert.is(record?.job_id, job.id);
+  assert.is(record?.by, 'local');
 });
 
 test('registry install and uninstall are audited', async () => {
