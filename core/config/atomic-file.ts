@@ -1,10 +1,16 @@
 import fs, { type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 
 export interface AtomicWriteOptions {
   /** Permission bits of a file that does not exist yet; an existing file keeps its own mode. */
   mode?: number;
+  /**
+   * The file holds secrets, numbers or documents: it is always written mode 0600 (an existing
+   * file with a looser mode is tightened) and a directory created for it is 0700.
+   */
+  private?: boolean;
   /** The rename step. Injectable so a test can make it fail with a chosen errno. */
   rename?: (from: string, to: string) => Promise<void>;
 }
@@ -28,8 +34,9 @@ export async function writeFileAtomic(
   const rename = options.rename ?? fs.rename;
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data);
   const dir = path.dirname(file);
-  await fs.mkdir(dir, { recursive: true });
-  const mode = await existingMode(file);
+  if (options.private) await ensurePrivateDir(dir);
+  else await fs.mkdir(dir, { recursive: true });
+  const mode = options.private ? PRIVATE_FILE_MODE : await existingMode(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 
   try {
@@ -47,7 +54,7 @@ export async function writeFileAtomic(
       throw err;
     }
     try {
-      await rewriteInPlace(file, bytes, options.mode);
+      await rewriteInPlace(file, bytes, options.private ? PRIVATE_FILE_MODE : options.mode, !!options.private);
     } finally {
       await removeQuietly(tmp);
     }
@@ -60,6 +67,8 @@ export async function writeFileAtomic(
 async function writeAndSync(file: string, flags: string, bytes: Buffer, mode: number | undefined): Promise<void> {
   const handle = await fs.open(file, flags, mode);
   try {
+    // open's mode is filtered by the umask: set it exactly.
+    if (mode !== undefined) await handle.chmod(mode);
     await writeAll(handle, bytes);
     await handle.sync();
   } finally {
@@ -68,15 +77,18 @@ async function writeAndSync(file: string, flags: string, bytes: Buffer, mode: nu
 }
 
 // Rewrites the existing inode (or creates the file), so a bind mount keeps pointing at it.
-async function rewriteInPlace(file: string, bytes: Buffer, mode: number | undefined): Promise<void> {
+async function rewriteInPlace(file: string, bytes: Buffer, mode: number | undefined, exact: boolean): Promise<void> {
   let handle: FileHandle;
+  let created = false;
   try {
     handle = await fs.open(file, 'r+');
   } catch (err) {
     if (errnoCode(err) !== 'ENOENT') throw err;
     handle = await fs.open(file, 'w', mode);
+    created = true;
   }
   try {
+    if (mode !== undefined && (created || exact)) await handle.chmod(mode);
     await writeAll(handle, bytes);
     await handle.truncate(bytes.length);
     await handle.sync();

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-file.js';
@@ -74,8 +73,8 @@ export class PluginConfigStore {
     const run = this.writing.then(async () => {
       this.load();
       const next = { ...this.entries, [id]: PluginConfigEntry.parse(entry) };
-      await mkdir(path.dirname(this.file), { recursive: true });
-      await writeFileAtomic(this.file, JSON.stringify(next, null, 2) + '\n');
+      // Settings hold plugin secrets in clear: 0600 in a 0700 directory, whatever the umask.
+      await writeFileAtomic(this.file, JSON.stringify(next, null, 2) + '\n', { private: true });
       this.entries = next;
     });
     this.writing = run.catch(() => {});

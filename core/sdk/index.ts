@@ -10,6 +10,7 @@ export { z } from 'zod';
 export { sendTransportFailure, sendAnswerFailure, retryAfterMs, NEVER_CONNECTED } from './helpers/send-outcome.js';
 export { FaxResultTable } from './helpers/fax-result-table.js';
 export { ReconnectBackoff } from './helpers/reconnect-backoff.js';
+export { maskNumbers } from './helpers/number-mask.js';
 export { readBodyCapped, BodyTooLargeError } from './helpers/read-capped.js';
 export { sameSecret, hmacHexMatches, basicAuthMatches } from './webhook-auth.js';
 export { parseWebhookJson, allowedMediaHosts, callbackUpdate } from './webhook-body.js';

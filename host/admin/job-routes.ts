@@ -7,6 +7,7 @@ import { sendStoredPdf } from '../http/stored-pdf.js';
 import type { JobDocuments } from '../fax/job-documents.js';
 import type { FaxJobRow, FaxJobStore } from '../fax/job-store.js';
 import { maskPhone } from '../fax/phone.js';
+import { maskNumbers } from '../../core/sdk/index.js';
 import { principalOf } from '../auth/access-guard.js';
 
 const ADMIN = { scope: 'admin', always: true } as const;
@@ -51,7 +52,8 @@ function summary(row: FaxJobRow): z.infer<typeof AdminJobSummary> {
     id: row.id,
     to: maskPhone(row.to_number),
     status: row.status,
-    error: row.error,
+    // Rows stored before errors were masked at write still show no number here.
+    error: row.error === null ? null : maskNumbers(row.error),
     pages: row.pages,
     backend: row.backend,
     provider_sid: row.provider_sid,

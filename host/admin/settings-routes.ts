@@ -140,7 +140,14 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
       }
       const after = config.all();
       const changed = CONFIG_KEYS.filter((k) => !Object.is(before[k], after[k]));
-      if (result.written.length) audit.record('settings_changed', { keys: result.written.join(' '), changed: changed.join(' '), by: by(res) });
+      // Every accepted write is audited, a no-op one too: key names only, never values.
+      audit.record('settings_changed', {
+        keys: Object.keys(body.settings).sort().join(' '),
+        written: result.written.join(' '),
+        changed: changed.join(' '),
+        env_overridden: result.envOverridden.join(' '),
+        by: by(res),
+      });
       return { changed, written: result.written, env_overridden: result.envOverridden, config: result.config, source: result.source };
     },
   );
@@ -200,7 +207,7 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
       const target = config.get('ADMIN_SETTINGS_PERSIST_PATH');
       if (!target) throw new HttpError(403, 'settings persist is not enabled (set ADMIN_SETTINGS_PERSIST_PATH)');
       const text = renderEnvSnippet(config, { reveal: true, all: false });
-      await writeFileAtomic(target, text, { mode: 0o600 });
+      await writeFileAtomic(target, text, { private: true });
       const keys = text.split('\n').filter((l) => l && !l.startsWith('#')).length;
       audit.record('settings_persisted', { keys, by: by(res) });
       return { path: target, keys };

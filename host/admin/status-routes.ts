@@ -12,7 +12,7 @@ import { HttpError } from '../http/errors.js';
 
 const ADMIN = { scope: 'admin', always: true } as const;
 
-const Check = z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional(), info: z.record(z.string(), z.unknown()).optional() });
+const Check = z.object({ name: z.string(), ok: z.boolean(), warning: z.boolean().optional().describe('Passed with a warning (e.g. no fax backend configured yet)'), detail: z.string().optional(), info: z.record(z.string(), z.unknown()).optional() });
 const PluginHealth = z.object({ id: z.string(), state: z.string(), generation: z.number().int().nullable(), ok: z.boolean().nullable(), detail: z.string().nullable(), last_error: z.string().nullable() });
 export const HealthStatus = z.object({ status: z.enum(['ready', 'not_ready']), checks: z.array(Check), plugins: z.array(PluginHealth) });
 export const DbStatus = z.object({

@@ -15,6 +15,7 @@ import { registerPluginRoutes } from '../http/routes/plugin-routes.js';
 import { registerSearchRoutes } from '../http/routes/search-routes.js';
 import { RegistryCatalogue } from '../plugins/registry-catalogue.js';
 import { createLogger } from './logger.js';
+import { ensurePrivateDirSync } from '../../core/config/private-files.js';
 import { hostVersion, packageRoot } from './paths.js';
 import { Readiness } from './readiness.js';
 import { openDatabase, pingDatabase, type OpenedDatabase } from '../db/database.js';
@@ -29,6 +30,7 @@ import { createHttpFaxPlugin } from '../plugins/http-fax/index.js';
 import { registerRegistryRoutes } from '../http/routes/registry-routes.js';
 import { ghostscriptVersion } from '../fax/documents/index.js';
 import { applyPluginStatusEvents } from '../fax/plugin-status-events.js';
+import { faxBackendCheck } from '../fax/backend-readiness.js';
 // -- auth, inbound, admin, cleanup (host/auth, host/inbound, host/admin, host/cleanup) --
 import { createAuth, type Auth } from '../auth/auth.js';
 import { installAuditSinks } from '../audit/audit-sinks.js';
@@ -104,11 +106,16 @@ export class Gateway {
     const logger = createLogger(config.get('LOG_LEVEL'), options.logDestination);
     for (const problem of config.problems()) logger.warn({ problem }, 'configuration value ignored');
     const dataDir = path.resolve(cwd, config.get('DATA_DIR'));
+    // Jobs, documents and plugin secrets live here: 0700 when the gateway creates it.
+    ensurePrivateDirSync(dataDir);
     const metrics = new Registry();
     collectDefaultMetrics({ register: metrics, prefix: 'switchboard_' });
     const storeFile = path.resolve(cwd, config.get('SERVICE_CONFIG_PATH') ?? path.join(dataDir, 'plugins.config.json'));
     const configStore = new PluginConfigStore(storeFile);
-    const manifestsDir = path.resolve(cwd, config.get('MANIFESTS_DIR') ?? path.join(root, 'manifests'));
+    // Dropped and registry-installed manifests are state: DATA_DIR/manifests unless
+    // MANIFESTS_DIR says otherwise. The package's manifests/ (the built-ins) is never written.
+    const manifestsDir = path.resolve(cwd, config.get('MANIFESTS_DIR') ?? path.join(dataDir, 'manifests'));
+    ensurePrivateDirSync(manifestsDir);
     const pluginsPath = config
       .get('PLUGINS_PATH')
       .split(path.delimiter)
@@ -118,8 +125,8 @@ export class Gateway {
     const audit = new AuditLog({ enabled: () => config.get('AUDIT_LOG_ENABLED'), file: () => config.get('AUDIT_LOG_FILE'), logger });
     const kernel = new Kernel({
       hostVersion: version,
-      // The package's manifests/ always holds the built-ins; MANIFESTS_DIR, when set elsewhere,
-      // is where dropped and installed manifests go.
+      // The package's manifests/ always holds the built-ins; manifestsDir is where dropped and
+      // installed manifests go.
       searchPaths: [...new Set([path.join(root, 'manifests'), manifestsDir, ...pluginsPath])],
       roots: { packageRoot: root, buildRoot: path.join(root, 'dist') },
       configStore,
@@ -159,12 +166,7 @@ export class Gateway {
       await pingDatabase(database.db);
       return { ok: true, info: { dialect: database.dialect } };
     });
-    readiness.add('fax_backend', () => {
-      const backend = config.get('FAX_BACKEND');
-      if (config.get('FAX_DISABLED')) return { ok: true, detail: 'FAX_DISABLED: jobs are stored, not sent', info: { backend } };
-      const problem = service.backendProblem();
-      return problem ? { ok: false, detail: problem, info: { backend } } : { ok: true, info: { backend } };
-    });
+    readiness.add('fax_backend', () => faxBackendCheck({ config, kernel, service }));
     readiness.add('storage', () => {
       const id = config.get('STORAGE_BACKEND');
       return kernel.isActive('storage', id) ? { ok: true, info: { backend: id } } : { ok: false, detail: `storage backend "${id}" is not active (state: ${kernel.stateOf(id)})` };
@@ -174,11 +176,11 @@ export class Gateway {
       return version ? { ok: true, info: { ghostscript: version } } : { ok: false, detail: 'ghostscript (gs) not found: install the ghostscript package' };
     });
     registerHealthRoutes(api, { kernel, readiness, metrics });
-    registerRegistryRoutes(api, { kernel, catalogue, manifestsDir, hostVersion: version, publicBaseUrl: () => publicBaseUrl(config) });
+    registerRegistryRoutes(api, { kernel, catalogue, manifestsDir, audit, hostVersion: version, publicBaseUrl: () => publicBaseUrl(config) });
     registerFaxRoutes(api, { service, documents, store, kernel, config, tokens, audit, reconciler, tmpDir: path.join(dataDir, 'tmp') });
-    registerPluginRoutes(api, { kernel, catalogue, audit });
+    registerPluginRoutes(api, { kernel, catalogue, audit, configStorePath: storeFile });
     registerSearchRoutes(api, { kernel, config });
-    registerConfigRoutes(api, { registry: config, legacyEditorSettingsFile: path.resolve(cwd, 'out/editor/settings.json') });
+    registerConfigRoutes(api, { registry: config, audit, legacyEditorSettingsFile: path.resolve(cwd, 'out/editor/settings.json') });
     registerContainerRoutes(api, { config, audit });
     registerDevStatusRoute(api, { config, packageRoot: root });
     const judge = new JudgeService({ kernel, config, metrics });

@@ -1,5 +1,7 @@
 export interface CheckResult {
   ok: boolean;
+  /** Passed, but something needs the operator's attention (e.g. no fax backend configured yet). */
+  warning?: boolean;
   detail?: string;
   info?: Record<string, unknown>;
 }

@@ -1,7 +1,9 @@
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile, chmod } from 'node:fs/promises';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../core/config/private-files.js';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { maskPhone } from '../fax/phone.js';
+import { maskRecordNumbers } from '../app/text-masking.js';
 
 export type AuditFields = Record<string, string | number | boolean | null | undefined>;
 
@@ -29,6 +31,8 @@ export class AuditLog {
   private readonly sinks: AuditSink[] = [];
   private readonly listeners = new Set<AuditListener>();
   private chain: Promise<void> = Promise.resolve();
+  /** Audit files already set to 0600 by this process. */
+  private readonly restricted = new Set<string>();
 
   constructor(private readonly options: AuditOptions) {}
 
@@ -47,7 +51,9 @@ export class AuditLog {
     const record: Record<string, unknown> = { ts: new Date().toISOString(), event };
     for (const [k, v] of Object.entries(fields)) {
       if (v === undefined) continue;
-      record[k] = PHONE_FIELDS.has(k) && typeof v === 'string' && !v.startsWith('***') ? maskPhone(v) : v;
+      // Numbers: masked to the last four digits, in number fields and in any text (a
+      // provider's error) alike; ids, paths and addresses are left as they are.
+      record[k] = PHONE_FIELDS.has(k) && typeof v === 'string' && !v.startsWith('***') ? maskPhone(v) : maskRecordNumbers(v, k);
     }
     const line = JSON.stringify(record);
     for (const listener of this.listeners) {
@@ -61,8 +67,13 @@ export class AuditLog {
     this.chain = this.chain.then(async () => {
       try {
         if (file) {
-          await mkdir(path.dirname(file), { recursive: true });
-          await appendFile(file, line + '\n', { mode: 0o600 });
+          if (!this.restricted.has(file)) await ensurePrivateDir(path.dirname(file));
+          await appendFile(file, line + '\n', { mode: PRIVATE_FILE_MODE });
+          if (!this.restricted.has(file)) {
+            // Exact whatever the umask, and a file left 0644 by an older version is tightened.
+            await chmod(file, PRIVATE_FILE_MODE);
+            this.restricted.add(file);
+          }
         } else {
           this.options.logger.info({ audit: record }, 'audit');
         }

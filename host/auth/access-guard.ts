@@ -33,6 +33,12 @@ export function principalOf(res: Response): Principal {
   return (res.locals.principal as Principal | undefined) ?? { kind: 'anonymous', scopes: [] };
 }
 
+/** Who made a change, for audit records: the key id, or the kind of caller (`local`, ...). */
+export function actorOf(res: Response): string {
+  const principal = principalOf(res);
+  return principal.keyId ?? principal.kind;
+}
+
 export interface AccessGuardDeps {
   config: ConfigRegistry;
   keys: ApiKeyStore;

@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import { z } from 'zod';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { HttpApi } from '../http/api.js';
-import { HttpError } from '../http/errors.js';
+import { ErrorCodes, HttpError } from '../http/errors.js';
 import { principalOf } from './access-guard.js';
 import type { ApiKeyStore } from './api-key-store.js';
 import { grants, isScope, SCOPE_NAMES } from './scopes.js';
@@ -48,13 +48,17 @@ export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit
       method: 'post',
       path: '/admin/api-keys',
       summary: 'Mint an API key; the token is returned once',
-      description: 'A caller can grant only scopes it holds itself (`admin` holds all). Unknown scopes answer 422 naming them.',
+      description:
+        'A caller can grant only scopes it holds itself (`admin` holds all). Unknown scopes answer 422 naming them. ' +
+        'The first key minted without API_KEY (from this machine, nothing secured yet) must include `admin`: once a key exists, ' +
+        'admin routes need one, so a first key without `admin` would lock the operator out; it is refused with 409 `would_lock_out`.',
       tags: ['admin', 'auth'],
       access: MANAGE,
       body: MintBody,
       responses: {
         201: { description: 'Minted', schema: MintedSchema },
         403: { description: 'A requested scope is not held by the caller' },
+        409: { description: 'The first key without API_KEY does not include admin: minting it would lock the operator out' },
         422: { description: 'Invalid body or unknown scope' },
       },
     },
@@ -62,6 +66,16 @@ export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit
       const scopes = [...new Set(body.scopes)];
       const unknown = scopes.filter((s) => !isScope(s));
       if (unknown.length) throw new HttpError(422, `scopes: unknown scope ${unknown.map((s) => `"${s}"`).join(', ')} (known: ${SCOPE_NAMES.join(', ')})`);
+      // A `local` caller is the loopback operator of a gateway with no API_KEY and no key yet.
+      // The first key turns key checks on for admin routes: it must be a key that can use them.
+      if (principalOf(res).kind === 'local' && !scopes.includes('admin')) {
+        throw new HttpError(
+          409,
+          'this would be the first API key and it lacks the "admin" scope: once a key exists, admin routes need a key, so you would be locked out. ' +
+            'Mint the first key with "admin" among its scopes, or set API_KEY (a bootstrap key with every scope, in the environment or the env file) and restart, then mint this key with X-API-Key: <API_KEY>.',
+          ErrorCodes.wouldLockOut,
+        );
+      }
       const held = principalOf(res).scopes;
       const beyond = scopes.filter((s) => !grants(held, s));
       if (beyond.length) throw new HttpError(403, `cannot grant scopes the caller does not hold: ${beyond.join(', ')}`);

@@ -202,7 +202,7 @@ export class ConfigRegistry {
       if (value !== undefined) output[key] = value;
     }
     await writeFileAtomic(this.configFile, `${JSON.stringify(nestSections(output), null, 2)}\n`, {
-      mode: 0o600,
+      private: true,
       ...(this.rename ? { rename: this.rename } : {}),
     });
 

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
+import { ensurePrivateDirSync, PRIVATE_FILE_MODE, restrictFileSync } from '../../core/config/private-files.js';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -35,7 +36,13 @@ export async function openDatabase(options: { url?: string | undefined; dataDir:
     opened = { db, dialect: 'postgres', pool, location: `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`, close: () => db.destroy() };
   } else {
     const file = url && url.startsWith('sqlite:') ? url.replace(/^sqlite:(\/\/)?/, '') : path.join(options.dataDir, 'switchboard.sqlite');
-    mkdirSync(path.dirname(file), { recursive: true });
+    // Jobs hold phone numbers: the database is 0600 in a 0700 directory. SQLite gives its
+    // -wal and -shm files the database file's mode, so the file is made before SQLite opens it.
+    if (file !== ':memory:') {
+      ensurePrivateDirSync(path.dirname(file));
+      closeSync(openSync(file, 'a', PRIVATE_FILE_MODE));
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) restrictFileSync(f);
+    }
     const database = new SQLite(file);
     database.pragma('journal_mode = WAL');
     database.pragma('busy_timeout = 5000');

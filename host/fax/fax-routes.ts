@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { HttpApi } from '../http/api.js';
+import { actorOf } from '../auth/access-guard.js';
 import { HttpError } from '../http/errors.js';
 import { sendStoredPdf } from '../http/stored-pdf.js';
 import type { ConfigRegistry } from '../config/registry.js';
@@ -125,11 +126,12 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       params: JobParams,
       responses: { 200: { description: 'The job after the poll', schema: FaxJobOutSchema }, 404: { description: 'Job not found' }, 409: { description: 'The job has no provider record to poll yet' } },
     },
-    async ({ params }) => {
+    async ({ params, res }) => {
       const row = await store.get(params.id);
       if (!row) throw new HttpError(404, 'fax job not found');
       if (row.status === 'disabled') throw new HttpError(409, 'the job was never sent (FAX_DISABLED)');
       if (row.dispatch_state === 'pending') throw new HttpError(409, 'the job has not been sent yet');
+      deps.audit.record('job_refresh_requested', { job_id: row.id, backend: row.backend, by: actorOf(res) });
       await deps.reconciler.check(row);
       return toFaxJobOut((await store.get(row.id))!);
     },

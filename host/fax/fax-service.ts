@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../config/registry.js';
 import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.js';
 import type { AuditLog } from '../audit/audit-log.js';
+import { maskNumbers } from '../../core/sdk/index.js';
 import { HttpError } from '../http/errors.js';
 import { normalizeToPdf, InvalidDocumentError, UnsupportedDocumentError } from './documents/index.js';
 import { jobPrefix, type JobDocuments } from './job-documents.js';
@@ -96,7 +97,7 @@ export function toFaxJobOut(row: FaxJobRow): FaxJobOut {
     id: row.id,
     to: row.to_number,
     status: row.status,
-    ...(row.error ? { error: row.error } : {}),
+    ...(row.error ? { error: maskNumbers(row.error) } : {}),
     ...(row.pages !== null && row.pages !== undefined ? { pages: row.pages } : {}),
     backend: row.backend,
     ...(row.provider_sid ? { provider_sid: row.provider_sid } : {}),

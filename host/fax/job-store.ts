@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { FaxStatus } from '../../core/sdk/index.js';
+import { maskNumbers, type FaxStatus } from '../../core/sdk/index.js';
 import type { Database, FaxJobTable } from '../db/schema.js';
 import type { Dialect } from '../db/database.js';
 import { isFinal, predecessorsOf, type DispatchState } from './job-states.js';
@@ -33,6 +33,12 @@ export interface JobFilter {
 }
 
 const CLAIMABLE: DispatchState[] = ['pending', 'uncertain', 'sending'];
+
+/**
+ * Every job error passes here on its way into the table: the texts come from providers (code
+ * plugins and manifest runtimes alike), which echo destinations, so numbers are masked first.
+ */
+const storedError = (error: string): string => maskNumbers(error);
 
 /**
  * Fax jobs as database rows. Every write that moves a job is guarded in SQL (lease owner,
@@ -139,7 +145,7 @@ export class FaxJobStore {
   async markUncertain(id: string, owner: string, retryAt: number, error: string, now = Date.now()): Promise<void> {
     await this.db
       .updateTable('fax_jobs')
-      .set({ dispatch_state: 'uncertain', next_attempt_at: retryAt, lease_owner: null, lease_until: null, error, updated_at: new Date(now).toISOString() })
+      .set({ dispatch_state: 'uncertain', next_attempt_at: retryAt, lease_owner: null, lease_until: null, error: storedError(error), updated_at: new Date(now).toISOString() })
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
       .execute();
@@ -150,7 +156,7 @@ export class FaxJobStore {
   async scheduleRetry(id: string, owner: string, retryAt: number, error: string, attempts?: number, now = Date.now()): Promise<void> {
     await this.db
       .updateTable('fax_jobs')
-      .set({ dispatch_state: 'pending', next_attempt_at: retryAt, lease_owner: null, lease_until: null, error, updated_at: new Date(now).toISOString(), ...(attempts === undefined ? {} : { attempts }) })
+      .set({ dispatch_state: 'pending', next_attempt_at: retryAt, lease_owner: null, lease_until: null, error: storedError(error), updated_at: new Date(now).toISOString(), ...(attempts === undefined ? {} : { attempts }) })
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
       .execute();
@@ -183,7 +189,7 @@ export class FaxJobStore {
         const final = isFinal(change.status);
         const set: Partial<FaxJobTable> = { status: change.status, updated_at: iso };
         if (change.pages !== undefined) set.pages = change.pages;
-        if (change.error !== undefined) set.error = change.error;
+        if (change.error !== undefined) set.error = storedError(change.error);
         else if (change.status === 'SUCCESS') set.error = null;
         if (change.providerSid) set.provider_sid = change.providerSid;
         if (final) {

@@ -25,7 +25,7 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
     req.resume();
     throw tooLarge(options.maxBytes);
   }
-  await mkdir(options.tmpDir, { recursive: true });
+  await mkdir(options.tmpDir, { recursive: true, mode: 0o700 });
   const tmp = path.join(options.tmpDir, `upload-${randomBytes(8).toString('hex')}.part`);
   const discard = () => rm(tmp, { force: true });
   return new Promise<ReceivedUpload>((resolve, reject) => {

@@ -9,6 +9,8 @@ export const ErrorCodes = {
   /** An API key is valid but lacks the scope the route needs. */
   insufficientScope: 'insufficient_scope',
   conflict: 'conflict',
+  /** The first key minted without API_KEY must hold `admin`: any other would lock the operator out. */
+  wouldLockOut: 'would_lock_out',
   payloadTooLarge: 'payload_too_large',
   unsupportedMediaType: 'unsupported_media_type',
   rateLimited: 'rate_limited',

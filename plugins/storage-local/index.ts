@@ -41,8 +41,9 @@ export function createLocalStorage(root: string): StorageProvider {
   return {
     async put(key, data) {
       const target = keyPath(root, key);
-      await mkdir(path.dirname(target), { recursive: true });
-      await mkdir(tmpDir, { recursive: true });
+      // Documents: directories 0700 (the umask can only take bits away), files 0600.
+      await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+      await mkdir(tmpDir, { recursive: true, mode: 0o700 });
       // Write beside, fsync, then rename: a reader never sees half an object.
       const tmp = path.join(tmpDir, `${randomBytes(8).toString('hex')}.part`);
       try {
@@ -118,7 +119,7 @@ export default definePlugin({
   env: { root: 'STORAGE_LOCAL_ROOT' },
   async start(ctx) {
     const root = path.resolve(ctx.dataDir, ctx.settings.root);
-    await mkdir(root, { recursive: true });
+    await mkdir(root, { recursive: true, mode: 0o700 });
     const storage = createLocalStorage(root);
     return {
       providers: { storage },

@@ -3,7 +3,7 @@ import { integer, optionalText } from './field-kinds.js';
 
 /** Configuration keys of where plugins are found and how long their lifecycle steps may take. */
 export const PluginsKeys = {
-  MANIFESTS_DIR: optionalText().describe("Directory for dropped and registry-installed manifests; unset means the package's manifests/. The package's manifests/ (the built-ins) is always searched too."),
+  MANIFESTS_DIR: optionalText().describe("Directory for dropped and registry-installed manifests, watched for changes and created mode 0700 when missing; unset means DATA_DIR/manifests. The package's manifests/ (the built-ins) is always searched too and never written."),
   PLUGINS_PATH: z.string().default('').describe('Extra directories searched for plugin manifests, separated by the path delimiter (":" on POSIX).'),
   SERVICE_CONFIG_PATH: optionalText().describe('Path of the plugin config store; unset means DATA_DIR/plugins.config.json.'),
   PLUGIN_START_TIMEOUT_MS: integer(1).default(10000).describe('Milliseconds a plugin start may take before it is treated as failed.'),

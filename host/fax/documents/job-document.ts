@@ -65,7 +65,7 @@ async function localPdf(storage: StorageProvider, key: string, work: string): Pr
   const local = storage.localPath?.(key);
   if (local && (await stat(local).catch(() => null))?.isFile()) return local;
   const copy = path.join(work, 'document.pdf');
-  await writeFile(copy, await storage.get(key));
+  await writeFile(copy, await storage.get(key), { mode: 0o600 });
   return copy;
 }
 

@@ -4,9 +4,13 @@ import type { HttpApi } from '../api.js';
 import { HttpError } from '../errors.js';
 import { ConfigFileUnreadableError, ConfigValidationError, type ConfigRegistry } from '../../config/registry.js';
 import { keySchema, type ConfigKey } from '../../config/model/index.js';
+import type { AuditLog } from '../../audit/audit-log.js';
+import { actorOf } from '../../auth/access-guard.js';
 
 export interface ConfigRouteDeps {
   registry: ConfigRegistry;
+  /** Every stored change is audited with the key names, never their values. */
+  audit?: AuditLog;
   /** The legacy editor settings file (out/editor/settings.json), resolved by the caller. */
   legacyEditorSettingsFile: string;
 }
@@ -89,9 +93,15 @@ export function registerConfigRoutes(api: HttpApi, deps: ConfigRouteDeps): void 
         422: { description: 'Invalid or unknown keys, each named in detail; nothing was written', schema: ErrorBody },
       },
     },
-    async ({ body }) => {
+    async ({ body, res }) => {
       try {
         const result = await registry.update(body);
+        deps.audit?.record('config_changed', {
+          keys: Object.keys(body).sort().join(' '),
+          written: result.written.join(' '),
+          env_overridden: result.envOverridden.join(' '),
+          by: actorOf(res),
+        });
         return { config: result.config, source: result.source, env_overridden: result.envOverridden, written: result.written };
       } catch (err) {
         if (err instanceof ConfigValidationError) throw new HttpError(422, err.message);

@@ -4,7 +4,7 @@ import type { Kernel } from '../../../core/kernel/kernel.js';
 import type { HttpApi } from '../api.js';
 import type { Readiness } from '../../app/readiness.js';
 
-const Check = z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional(), info: z.record(z.string(), z.unknown()).optional() });
+const Check = z.object({ name: z.string(), ok: z.boolean(), warning: z.boolean().optional().describe('Passed with a warning: it does not make the gateway not ready'), detail: z.string().optional(), info: z.record(z.string(), z.unknown()).optional() });
 const ReadyReport = z.object({ status: z.enum(['ready', 'not_ready']), checks: z.array(Check) });
 
 export function registerHealthRoutes(api: HttpApi, deps: { kernel: Kernel; readiness: Readiness; metrics: Registry }): void {

@@ -4,6 +4,7 @@ import type { HttpApi } from '../api.js';
 import { HttpError } from '../errors.js';
 import type { RegistryCatalogue } from '../../plugins/registry-catalogue.js';
 import type { AuditLog } from '../../audit/audit-log.js';
+import { actorOf } from '../../auth/access-guard.js';
 
 const Diagnostic = z.object({ severity: z.enum(['error', 'warning']), code: z.string(), path: z.string(), message: z.string() });
 const Health = z.object({ ok: z.boolean(), detail: z.string().optional(), info: z.record(z.string(), z.unknown()).optional(), checkedAt: z.string() });
@@ -60,7 +61,11 @@ function configFailure(err: unknown, id: string): never {
   throw err;
 }
 
-export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catalogue: RegistryCatalogue; audit?: AuditLog }): void {
+/**
+ * Faxbot's SDKs and admin console read these routes too: lists are also served as `items`,
+ * and a stored config answers `ok` and the store `path` beside our fields (docs/api/plugins.md).
+ */
+export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catalogue: RegistryCatalogue; audit?: AuditLog; configStorePath: string }): void {
   const { kernel } = deps;
   const manage = { scope: 'plugins:manage', always: true } as const;
   const read = { scope: 'admin', always: true } as const;
@@ -72,9 +77,17 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
       summary: 'Every plugin found, rejected ones too, with state, generation, health and diagnostics',
       tags: ['plugins'],
       access: read,
-      responses: { 200: { description: 'Plugin list', schema: z.object({ plugins: z.array(PluginEntry) }) } },
+      responses: {
+        200: {
+          description: 'Plugin list',
+          schema: z.object({ plugins: z.array(PluginEntry), items: z.array(PluginEntry).describe('The same list, where Faxbot clients read it') }),
+        },
+      },
     },
-    () => ({ plugins: kernel.list() }),
+    () => {
+      const plugins = kernel.list();
+      return { plugins, items: plugins };
+    },
   );
 
   api.route(
@@ -115,16 +128,26 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
       body: PluginConfigUpdate,
       bodyErrorStatus: 400,
       responses: {
-        200: { description: 'Stored and applied', schema: PluginConfig.extend({ plugin: PluginEntry }) },
+        200: {
+          description: 'Stored and applied',
+          schema: PluginConfig.extend({
+            plugin: PluginEntry,
+            ok: z.literal(true).describe('Faxbot clients check it'),
+            path: z.string().describe('The plugin config store file (SERVICE_CONFIG_PATH), as Faxbot clients expect'),
+          }),
+        },
         400: { description: 'A field is invalid' },
         404: { description: 'Unknown plugin' },
       },
     },
-    async ({ params, body }) => {
+    async ({ params, body, res }) => {
+      const wasEnabled = kernel.get(params.id)?.enabled;
       const config = await kernel.updateConfig(params.id, body).catch((err) => configFailure(err, params.id));
       // Names of the fields sent, never their values.
-      deps.audit?.record('plugin_config_changed', { plugin: params.id, enabled: config.enabled, fields: Object.keys(body.settings ?? {}).sort().join(',') });
-      return { ...config, plugin: kernel.get(params.id) };
+      const keys = [...(body.enabled === undefined ? [] : ['enabled']), ...Object.keys(body.settings ?? {}).sort().map((k) => `settings.${k}`)];
+      deps.audit?.record('plugin_config_changed', { plugin: params.id, keys: keys.join(' '), by: actorOf(res) });
+      if (body.enabled !== undefined && body.enabled !== wasEnabled) deps.audit?.record(body.enabled ? 'plugin_enabled' : 'plugin_disabled', { plugin: params.id, by: actorOf(res) });
+      return { ok: true as const, path: deps.configStorePath, ...config, plugin: kernel.get(params.id) };
     },
   );
 
@@ -157,7 +180,12 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
       summary: 'The curated catalogue (registry/index.json), each entry marked installed or not',
       tags: ['plugins'],
       access: read,
-      responses: { 200: { description: 'Catalogue', schema: z.object({ plugins: z.array(RegistryEntry), problem: z.string().optional() }) } },
+      responses: {
+        200: {
+          description: 'Catalogue',
+          schema: z.object({ plugins: z.array(RegistryEntry), items: z.array(RegistryEntry).describe('The same list, where Faxbot clients read it'), problem: z.string().optional() }),
+        },
+      },
     },
     () => {
       const { entries, problem } = deps.catalogue.entries();
@@ -176,7 +204,7 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
           tags: e.tags,
         };
       });
-      return problem ? { plugins, problem } : { plugins };
+      return problem ? { plugins, items: plugins, problem } : { plugins, items: plugins };
     },
   );
 }

@@ -11,6 +11,9 @@ import { HttpError } from '../errors.js';
 import { httpRuntimeDiagnostics, renderDryRun } from '../../plugins/http-fax/index.js';
 import type { CatalogueEntry, RegistryCatalogue } from '../../plugins/registry-catalogue.js';
 import { PluginEntry } from './plugin-routes.js';
+import type { AuditLog } from '../../audit/audit-log.js';
+import { actorOf } from '../../auth/access-guard.js';
+import type { Response } from 'express';
 
 export interface RegistryRouteDeps {
   kernel: Kernel;
@@ -18,6 +21,7 @@ export interface RegistryRouteDeps {
   /** Where installed manifests are written: the first directory of the kernel's search path. */
   manifestsDir: string;
   hostVersion: string;
+  audit?: AuditLog;
   /** PUBLIC_API_URL (no trailing slash), for the sample document URL of dry runs. */
   publicBaseUrl: () => string;
 }
@@ -29,6 +33,9 @@ const SAMPLE_PROVIDER_SID = 'provider-sid-sample-0001';
 
 const Diagnostic = z.object({ severity: z.enum(['error', 'warning']), code: z.string(), path: z.string(), message: z.string() });
 const IdParams = z.object({ id: z.string().regex(PLUGIN_ID, 'plugin ids are lowercase letters, digits and dashes') });
+
+// Faxbot's SDKs install with POST /plugins/install and this body.
+const FaxbotInstallBody = z.object({ plugin_id: z.string().regex(PLUGIN_ID, 'plugin ids are lowercase letters, digits and dashes').describe('Registry id of the plugin') }).strict();
 
 const ValidateBody = z
   .object({
@@ -72,6 +79,33 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
   const hostFacts = { hostVersion: deps.hostVersion, contracts: CONTRACT_VERSIONS };
   // One install or removal per id at a time; the file system is the state, this only orders it.
   const busy = new Set<string>();
+
+  /** Copies a catalogue entry's manifest into manifestsDir and waits for the kernel to load it. */
+  async function install(id: string, res: Response) {
+    const entry = catalogueEntry(catalogue, id);
+    if (entry.builtin) throw new HttpError(409, `"${entry.id}" is built in: it ships with the host and is always installed`);
+    const target = targetFile(deps.manifestsDir, entry.id);
+    return exclusive(busy, entry.id, async () => {
+      if (kernel.get(entry.id) || existsSync(target)) throw new HttpError(409, `plugin "${entry.id}" is already installed`);
+      const text = readCatalogueManifest(catalogue, entry);
+      const checked = parseManifestText(text, hostFacts);
+      const diagnostics = [...checked.diagnostics, ...(checked.manifest ? httpRuntimeDiagnostics(checked.manifest) : [])];
+      if (!checked.manifest || diagnostics.some((d) => d.severity === 'error')) {
+        res.status(422).json({ detail: `the catalogue manifest of "${entry.id}" is invalid`, code: 'validation_error', diagnostics });
+        return;
+      }
+      if (checked.manifest.id !== entry.id) {
+        throw new HttpError(422, `the catalogue manifest declares id "${checked.manifest.id}", not "${entry.id}"`);
+      }
+      await writeFileAtomic(target, text);
+      deps.audit?.record('plugin_installed', { plugin: entry.id, version: entry.version, by: actorOf(res) });
+      await kernel.rescan();
+      const view = await waitFor(() => kernel.get(entry.id));
+      if (!view) throw new HttpError(504, `"${entry.id}" was written to ${path.basename(target)} but the kernel has not loaded it within ${LOAD_WAIT_MS / 1000} s`);
+      res.status(201);
+      return view;
+    });
+  }
 
   api.route(
     {
@@ -125,29 +159,31 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
         504: { description: 'Written, but the kernel did not load it within 5 s' },
       },
     },
-    async ({ params, res }) => {
-      const entry = catalogueEntry(catalogue, params.id);
-      if (entry.builtin) throw new HttpError(409, `"${entry.id}" is built in: it ships with the host and is always installed`);
-      const target = targetFile(deps.manifestsDir, entry.id);
-      return exclusive(busy, entry.id, async () => {
-        if (kernel.get(entry.id) || existsSync(target)) throw new HttpError(409, `plugin "${entry.id}" is already installed`);
-        const text = readCatalogueManifest(catalogue, entry);
-        const checked = parseManifestText(text, hostFacts);
-        const diagnostics = [...checked.diagnostics, ...(checked.manifest ? httpRuntimeDiagnostics(checked.manifest) : [])];
-        if (!checked.manifest || diagnostics.some((d) => d.severity === 'error')) {
-          res.status(422).json({ detail: `the catalogue manifest of "${entry.id}" is invalid`, code: 'validation_error', diagnostics });
-          return;
-        }
-        if (checked.manifest.id !== entry.id) {
-          throw new HttpError(422, `the catalogue manifest declares id "${checked.manifest.id}", not "${entry.id}"`);
-        }
-        await writeFileAtomic(target, text);
-        await kernel.rescan();
-        const view = await waitFor(() => kernel.get(entry.id));
-        if (!view) throw new HttpError(504, `"${entry.id}" was written to ${path.basename(target)} but the kernel has not loaded it within ${LOAD_WAIT_MS / 1000} s`);
-        res.status(201);
-        return view;
-      });
+    ({ params, res }) => install(params.id, res),
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/plugins/install',
+      summary: 'Install a catalogue entry (Faxbot SDK form of POST /plugin-registry/{id}/install)',
+      description: 'Body `{"plugin_id": "<registry id>"}` as Faxbot\'s Node and Python SDKs send it; the same install, answers and audit as POST /plugin-registry/{id}/install, with `ok: true` beside the plugin.',
+      tags: ['plugins'],
+      access: manage,
+      body: FaxbotInstallBody,
+      bodyErrorStatus: 400,
+      responses: {
+        201: { description: 'Installed; the plugin as /plugins shows it, with ok: true', schema: PluginEntry.extend({ ok: z.literal(true) }) },
+        400: { description: 'The body or id is malformed' },
+        404: { description: 'No such catalogue entry' },
+        409: { description: 'Already installed, built in, or being changed' },
+        422: { description: 'The catalogue manifest is invalid', schema: z.object({ detail: z.string(), code: z.string(), diagnostics: z.array(Diagnostic) }) },
+        504: { description: 'Written, but the kernel did not load it within 5 s' },
+      },
+    },
+    async ({ body, res }) => {
+      const view = await install(body.plugin_id, res);
+      return view && { ok: true as const, ...view };
     },
   );
 
@@ -167,7 +203,7 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
         504: { description: 'Removed, but the kernel still listed it after 5 s' },
       },
     },
-    async ({ params }) => {
+    async ({ params, res }) => {
       const entry = catalogueEntry(catalogue, params.id);
       if (entry.builtin) throw new HttpError(409, `"${entry.id}" is built in and cannot be removed`);
       const target = targetFile(deps.manifestsDir, entry.id);
@@ -178,6 +214,7 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
           throw new HttpError(404, `plugin "${entry.id}" is not installed`);
         }
         await unlink(target);
+        deps.audit?.record('plugin_uninstalled', { plugin: entry.id, by: actorOf(res) });
         await kernel.rescan();
         const gone = await waitFor(() => (kernel.get(entry.id) ? undefined : true));
         if (!gone) throw new HttpError(504, `"${entry.id}" was removed but the kernel still lists it after ${LOAD_WAIT_MS / 1000} s`);
