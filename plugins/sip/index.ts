@@ -1,16 +1,8 @@
-import {
-  definePlugin,
-  FAX_STATUS_EVENT,
-  NotAcceptedError,
-  RejectedError,
-  UncertainOutcomeError,
-  type FaxProvider,
-  type FaxStatusUpdate,
-  FaxResultTable,
-} from 'switchboard/sdk';
+import { definePlugin, NotAcceptedError, RejectedError, UncertainOutcomeError, type FaxProvider } from 'switchboard/sdk';
+import { dialOut, FaxResultTable } from 'switchboard/sdk/fax';
 import { AmiClient, AmiNoResponseError, AmiNotConnectedError } from './ami-client.js';
 import type { AmiPacket } from './ami-packet.js';
-import { faxDestination, originateAction, originateFailureReason } from './originate.js';
+import { originateAction, originateFailureReason } from './originate.js';
 import { sipEnv, sipSettings } from './settings.js';
 
 /** Fax over Asterisk: the TIFF is dialled by an AMI Originate; results come back as AMI events. */
@@ -30,7 +22,7 @@ export default definePlugin({
       reconnect: { initialDelayMs: settings.reconnectInitialMs, maxDelayMs: settings.reconnectMaxMs },
       logger: ctx.logger,
     });
-    const results = new FaxResultTable((update: FaxStatusUpdate) => ctx.events.emit(FAX_STATUS_EVENT, update), settings.resultTimeoutMs, ctx.logger);
+    const results = FaxResultTable.emitting(ctx, settings.resultTimeoutMs);
     ctx.onDispose(async () => {
       results.dispose();
       await client.close();
@@ -44,40 +36,34 @@ export default definePlugin({
     const fax: FaxProvider = {
       pushesResults: true,
 
-      async send(request) {
-        const dest = faxDestination(request.to);
-        if (!client.state.loggedIn) throw new NotAcceptedError('not connected to Asterisk (AMI); the fax was not dialled');
-        const tiff = await request.document.renderTiff({ paper: settings.paper }).catch((err: unknown) => {
-          // Nothing was dialled; the host's retry policy decides whether rendering is tried again.
-          throw new NotAcceptedError(`the fax TIFF could not be rendered: ${err instanceof Error ? err.message : String(err)}`, undefined, { cause: err });
+      send(request) {
+        return dialOut(request, {
+          pbx: 'Asterisk (AMI)',
+          connected: () => client.state.loggedIn,
+          paper: settings.paper,
+          results,
+          logger: ctx.logger,
+          async dial(tiff, dest) {
+            let sent: ReturnType<AmiClient['send']>;
+            try {
+              sent = client.send(originateAction(settings, { jobId: request.jobId, dest, faxFile: tiff.localPath }));
+            } catch (err) {
+              if (err instanceof AmiNotConnectedError) throw new NotAcceptedError('not connected to Asterisk (AMI); the fax was not dialled', undefined, { cause: err });
+              throw err;
+            }
+            // Linked before the reply is read: an OriginateResponse may follow it in the same read.
+            results.link(request.jobId, sent.actionId);
+            let reply: AmiPacket;
+            try {
+              reply = await sent.response;
+            } catch (err) {
+              if (err instanceof AmiNoResponseError) throw new UncertainOutcomeError(`Originate was sent but not answered: ${err.message}`, { cause: err });
+              throw err;
+            }
+            if (reply.get('Response') !== 'Success') throw new RejectedError(`Asterisk refused the Originate: ${reply.get('Message') ?? 'no reason given'}`);
+            return sent.actionId;
+          },
         });
-        if (!tiff.localPath) throw new RejectedError('the fax TIFF has no local file path: Asterisk needs storage on a local directory');
-        let sent: ReturnType<AmiClient['send']>;
-        try {
-          sent = client.send(originateAction(settings, { jobId: request.jobId, dest, faxFile: tiff.localPath }));
-        } catch (err) {
-          if (err instanceof AmiNotConnectedError) throw new NotAcceptedError('not connected to Asterisk (AMI); the fax was not dialled', undefined, { cause: err });
-          throw err;
-        }
-        // Registered before the reply is read: an OriginateResponse may follow it in the same read.
-        results.expect(request.jobId, tiff.pages, sent.actionId);
-        let reply: AmiPacket;
-        try {
-          reply = await sent.response;
-        } catch (err) {
-          results.forget(request.jobId);
-          if (err instanceof AmiNoResponseError) {
-            throw new UncertainOutcomeError(`Originate was sent but not answered: ${err.message}`, { cause: err });
-          }
-          throw err;
-        }
-        if (reply.get('Response') !== 'Success') {
-          results.forget(request.jobId);
-          throw new RejectedError(`Asterisk refused the Originate: ${reply.get('Message') ?? 'no reason given'}`);
-        }
-        const state = results.accept(request.jobId);
-        ctx.logger.info('fax dialling', { jobId: request.jobId, actionId: sent.actionId, pages: tiff.pages });
-        return { ...state, providerSid: sent.actionId, pages: state.pages ?? tiff.pages };
       },
 
       async status(ref) {

@@ -1,4 +1,5 @@
-import { NEVER_CONNECTED, NotAcceptedError, PluginError, RejectedError, retryAfterMs, UncertainOutcomeError } from '../../../core/sdk/index.js';
+import { NotAcceptedError, PluginError, RejectedError, UncertainOutcomeError } from '../../../core/sdk/index.js';
+import { NEVER_CONNECTED, retryAfterMs } from '../../../core/sdk/fax/index.js';
 import { RequestRenderError } from './template-text.js';
 
 function causeCode(err: unknown): string | undefined {
