@@ -36,6 +36,7 @@ export {
 } from './diagnostics.js';
 export { validateManifest, parseManifestText, type ValidateManifestOptions, type ManifestValidation } from './validate.js';
 export { settingsSchemaFromManifest, envMapFromManifest } from './settings-schema.js';
+export { responsePathSteps, valueAtPath, type ResponsePathStep } from './response-path.js';
 export {
   parseTemplate,
   checkPlaceholder,
@@ -43,5 +44,7 @@ export {
   HTTP_TEMPLATE_ROOTS,
   ALERT_TEMPLATE_FIELDS,
   type TemplateScope,
+  type TemplatePart,
+  type TemplateParse,
   type TemplateSite,
 } from './templates.js';

@@ -3,6 +3,7 @@ import { PROVIDER_KINDS } from '../sdk/contracts/index.js';
 import { formatDiagnosticMessage, quoted, type ManifestDiagnosticCode } from './diagnostics.js';
 import { isSemver, pinsMajor, splitContract, validRange } from './ranges.js';
 import { crossFieldFindings } from './cross-field.js';
+import { responsePathSteps } from './response-path.js';
 
 /** Adds a catalogue diagnostic as a zod issue; validate.ts turns it back into that diagnostic. */
 export function flag(
@@ -18,7 +19,6 @@ const ID = /^[a-z0-9][a-z0-9-]*$/;
 const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
-const RESPONSE_PATH = /^(?:[^.[\]\s]+|\[\d+\])(?:\.[^.[\]\s]+|\[\d+\])*$/;
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const EGRESS = new RegExp(`^(?:(?:\\*\\.)?${LABEL}(?:\\.${LABEL})*|\\[[0-9a-f:.]+\\])(?::(\\d{1,5}))?$`, 'i');
 
@@ -151,7 +151,7 @@ export const HttpAuthSchema = z.discriminatedUnion('kind', [
 ]);
 
 const ResponsePath = z.string().superRefine((path, ctx) => {
-  if (!RESPONSE_PATH.test(path)) flag(ctx, 'invalid-response-path', [], quoted(path));
+  if (responsePathSteps(path) === null) flag(ctx, 'invalid-response-path', [], quoted(path));
 });
 
 export const HttpResponseMapSchema = z.strictObject({

@@ -1,4 +1,4 @@
-import { EgressDeniedError, NotAcceptedError, RejectedError, UncertainOutcomeError } from '../errors.js';
+import { EgressDeniedError, NotAcceptedError, RejectedError, UncertainOutcomeError, type PluginError } from '../errors.js';
 
 /**
  * Outcome rules for HTTP fax providers, shared by code plugins and the manifest `http` runtime so
@@ -49,14 +49,19 @@ function requestOf(subject: CallSubject): string {
 
 /**
  * What a failed fetch means. Only a connection that was never made is "not accepted"; a timeout
- * or a dropped connection may have delivered the request. An egress refusal is passed on as is.
+ * or a dropped connection may have delivered the request; a redirect loop is refused for good.
+ * An egress refusal is passed on as is.
  */
-export function transportFailure(err: unknown, timeoutMs: number, subject: CallSubject): Error {
+export function transportFailure(err: unknown, timeoutMs: number, subject: CallSubject): PluginError {
   if (err instanceof EgressDeniedError) return err;
   const { provider } = subject;
   const name = (err as Error | undefined)?.name;
   if (name === 'TimeoutError' || name === 'AbortError') {
     return new UncertainOutcomeError(`${provider} gave no answer within ${timeoutMs} ms; the ${requestOf(subject)} may have been accepted`, { cause: err });
+  }
+  // Every hop was answered with a redirect: no server took the request, and sending again would loop.
+  if (err instanceof Error && err.message.startsWith('too many redirects')) {
+    return new RejectedError(`${provider} answered only with redirects (too many); check its URL`, { cause: err });
   }
   const codes = errorCodes(err);
   const code = codes.find((c) => NEVER_CONNECTED.has(c));
@@ -77,7 +82,7 @@ export function retryAfterMs(header: string | null | undefined): number | undefi
  * The error a non-2xx answer means. `message` is the provider's own text; any phone number in it
  * is replaced, since providers often echo the destination and errors are stored and logged.
  */
-export function answerFailure(status: number, answer: { message?: string | undefined; retryAfter?: string | null | undefined }, subject: CallSubject): Error {
+export function answerFailure(status: number, answer: { message?: string | undefined; retryAfter?: string | null | undefined }, subject: CallSubject): PluginError {
   const { provider } = subject;
   const request = requestOf(subject);
   const said = answer.message ? `: ${answer.message.replace(/\+?\d[\d\s().-]{4,}\d/g, '[number]')}` : '';

@@ -1,4 +1,4 @@
-import { SECRET_MASK } from '../../../core/sdk/index.js';
+import { SECRET_MASK } from '../../sdk/index.js';
 
 /** The per-call values a template of the `http` block can name. */
 export interface CallValues {

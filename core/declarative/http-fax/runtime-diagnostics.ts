@@ -1,4 +1,4 @@
-import { templateSites, parseTemplate, type Manifest, type ManifestDiagnostic } from '../../../core/manifest/index.js';
+import { templateSites, parseTemplate, type Manifest, type ManifestDiagnostic } from '../../manifest/index.js';
 
 /** Placeholders the manifest language knows but this runtime does not fill. */
 const UNSUPPORTED: Record<string, string> = {

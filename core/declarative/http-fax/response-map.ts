@@ -1,5 +1,5 @@
-import type { FaxProviderStatus, FaxStatus } from '../../../core/sdk/index.js';
-import type { HttpBlock, HttpResponseMap } from '../../../core/manifest/index.js';
+import type { FaxProviderStatus, FaxStatus } from '../../sdk/index.js';
+import type { HttpBlock, HttpResponseMap } from '../../manifest/index.js';
 import { readResponsePath } from './response-path.js';
 
 /** Where `send` finds the provider's id when the manifest does not say. */
