@@ -71,3 +71,19 @@ export class UncertainOutcomeError extends PluginError {
     super('uncertain', message, options);
   }
 }
+
+/**
+ * A provider webhook is refused. `status` is the HTTP answer (401 bad credentials, 403 a path
+ * outside what is allowed, 413 too large, 422 malformed, 503 a secret the check needs is not
+ * configured); `reason` is a short word for the audit record. The message is sent as `detail`:
+ * never put a secret or a number in it.
+ */
+export class WebhookRejectedError extends PluginError {
+  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 503;
+  readonly reason: string;
+  constructor(status: WebhookRejectedError['status'], reason: string, message: string) {
+    super('webhook_rejected', message);
+    this.status = status;
+    this.reason = reason;
+  }
+}

@@ -9,3 +9,4 @@ export * from './plugin.js';
 export { secret, isSecretSchema, secretFields, SECRET_MASK } from './settings.js';
 export { z } from 'zod';
 export { readBodyCapped, BodyTooLargeError } from './read-body-capped.js';
+export { sameSecret, hmacHexMatches, basicAuthMatches } from './webhook-auth.js';

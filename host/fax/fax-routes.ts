@@ -137,6 +137,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       async ({ req, query }) => {
         const rawBody = await readRawBody(req);
         const webhook: FaxWebhookRequest = {
+          kind: 'callback',
           url: `${service.publicBaseUrl()}${req.originalUrl}`,
           rawBody,
           contentType: String(req.headers['content-type'] ?? ''),
@@ -146,13 +147,14 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
         let update;
         try {
           update = await deps.kernel.withProvider('fax', provider, async (fax) => {
-            if (!fax.verifyWebhook || !fax.parseWebhook) throw new HttpError(404, `${provider} takes no callbacks`);
-            if (!fax.verifyWebhook(webhook)) {
+            const parse = fax.parseCallback ?? fax.parseWebhook;
+            if (!fax.verifyWebhook || !parse) throw new HttpError(404, `${provider} takes no callbacks`);
+            if (!(await fax.verifyWebhook(webhook))) {
               deps.audit.record('callback_rejected', { provider, job_id: query.job_id, reason: 'signature' });
               throw new HttpError(401, 'invalid or missing signature');
             }
             try {
-              return fax.parseWebhook(webhook);
+              return await parse.call(fax, webhook);
             } catch (err) {
               throw new HttpError(400, `malformed callback: ${(err as Error).message}`);
             }

@@ -1,5 +1,5 @@
 /** The fax provider contract. Inside major 1 only optional members are added. */
-export const FAX_CONTRACT = '1.0.0';
+export const FAX_CONTRACT = '1.1.0';
 
 export const FAX_STATUSES = ['queued', 'in_progress', 'SUCCESS', 'FAILED', 'disabled'] as const;
 export type FaxStatus = (typeof FAX_STATUSES)[number];
@@ -59,14 +59,59 @@ export interface FaxReference {
   sentAt: Date;
 }
 
-/** A provider webhook as received by the host, untouched. */
+/** Which webhook a request is: a status callback of an outbound fax, or a received fax. */
+export type FaxWebhookKind = 'callback' | 'inbound';
+
+/**
+ * A provider webhook as received by the host, untouched. The host routes
+ * `POST /webhooks/{pluginId}/callback` and `POST /webhooks/{pluginId}/inbound` (and the spec's
+ * fixed paths, as aliases) to the plugin; it never reads the plugin's secrets.
+ */
 export interface FaxWebhookRequest {
+  /** Which route received it: verification rules may differ (provider A signs both, B only inbound). */
+  kind: FaxWebhookKind;
   /** The public URL the provider called (PUBLIC_API_URL + path + query), for URL-signing schemes. */
   url: string;
   rawBody: Buffer;
   contentType: string;
+  /** Header names lowercased; a repeated header gives its first value. */
   headers: Record<string, string | undefined>;
   query: Record<string, string | undefined>;
+}
+
+/**
+ * Where the host gets a received fax's document from. The host loads it only for a fax it has
+ * not stored yet (receipt is idempotent on plugin id + providerId).
+ */
+export type FaxInboundDocument =
+  | {
+      /**
+       * The host downloads it: only from `allowedHosts` (host or host:port, checked on every
+       * redirect hop too), within MAX_FILE_SIZE_MB and INBOUND_MEDIA_TIMEOUT_SECONDS. The plugin
+       * chooses the hosts from its own settings; an empty list answers 503 "no media host".
+       */
+      url: string;
+      allowedHosts: readonly string[];
+    }
+  | {
+      /**
+       * The plugin reads it itself (a spool file it has checked), at most `maxBytes`; throw
+       * WebhookRejectedError(413, ...) when it is larger.
+       */
+      read(maxBytes: number): Promise<Buffer>;
+    };
+
+/** A received fax as a provider reports it. */
+export interface FaxInboundNotice {
+  /** The provider's id of the fax (a PBX's uniqueid): a replay with the same id stores nothing. */
+  providerId: string;
+  from?: string | undefined;
+  to?: string | undefined;
+  /** The provider's status word as received (e.g. success, received). */
+  status: string;
+  /** Pages as the provider counts them (the stored PDF's own count wins). */
+  pages?: number | undefined;
+  document: FaxInboundDocument;
 }
 
 /** A status change reported by a provider (callback or pushed event). */
@@ -86,10 +131,27 @@ export interface FaxProvider {
   /** Asks the provider about a fax; null when the provider has no record of it. */
   status(ref: FaxReference): Promise<FaxProviderStatus | null>;
   cancel?(ref: FaxReference): Promise<void>;
-  /** Verifies a status callback's signature; absent means callbacks are not accepted. */
-  verifyWebhook?(request: FaxWebhookRequest): boolean;
-  /** Parses a status callback into an update for the job named in it or in the query. */
+  /**
+   * Checks a webhook's credentials (signature, Basic auth, shared secret) with the plugin's own
+   * settings; `request.kind` says which route it came to. False answers 401 (audited with reason
+   * "signature"); throw WebhookRejectedError for another status or reason (503 when a secret the
+   * check needs is not configured). Absent: the plugin takes no webhooks at all (404).
+   */
+  verifyWebhook?(request: FaxWebhookRequest): boolean | Promise<boolean>;
+  /**
+   * Parses a verified status callback into an update of the job named in it or in the query.
+   * Absent: `/webhooks/{id}/callback` answers 404. Throw to answer 400 "malformed callback";
+   * throw WebhookRejectedError for another status.
+   */
+  parseCallback?(request: FaxWebhookRequest): FaxStatusUpdate | Promise<FaxStatusUpdate>;
+  /** @deprecated since 1.1.0: the name of parseCallback in contract 1.0.0; the host uses it when parseCallback is absent. */
   parseWebhook?(request: FaxWebhookRequest): FaxStatusUpdate;
+  /**
+   * Parses a verified inbound-fax notice. Absent: `/webhooks/{id}/inbound` answers 404. Throw
+   * to answer 422 "malformed notice"; throw WebhookRejectedError for another status (a spool
+   * path outside the spool is 403).
+   */
+  parseInbound?(request: FaxWebhookRequest): FaxInboundNotice | Promise<FaxInboundNotice>;
   /** True when results arrive by callback or event, so polling can be rarer. */
   readonly pushesResults?: boolean;
 }

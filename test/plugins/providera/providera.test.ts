@@ -65,6 +65,7 @@ async function sendRequest(jobId: string, pages: number, to = '+15551230001') {
 
 function webhook(jobId: string, callback: { url: string; body: Buffer; headers: Record<string, string> }): FaxWebhookRequest {
   return {
+    kind: 'callback',
     url: callback.url,
     rawBody: callback.body,
     contentType: callback.headers['content-type'] ?? '',

@@ -65,7 +65,7 @@ async function sendRequest(jobId: string, pages: number, to = TO) {
 }
 
 function webhook(jobId: string, callback: { url: string; body: Buffer; headers: Record<string, string> }): FaxWebhookRequest {
-  return { url: callback.url, rawBody: callback.body, contentType: callback.headers['content-type'] ?? '', headers: callback.headers, query: { job_id: jobId } };
+  return { kind: 'callback', url: callback.url, rawBody: callback.body, contentType: callback.headers['content-type'] ?? '', headers: callback.headers, query: { job_id: jobId } };
 }
 
 test.before(async () => {
