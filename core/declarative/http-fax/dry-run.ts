@@ -1,5 +1,6 @@
 import { SECRET_MASK } from '../../sdk/index.js';
 import { settingsSchemaFromManifest, type HttpAction, type Manifest } from '../../manifest/index.js';
+import { callbackUrl } from './callback.js';
 import { fetchBody } from './request-body.js';
 import { setHeader } from './request-headers.js';
 import { renderRequest } from './render-request.js';
@@ -16,6 +17,8 @@ export interface DryRunSample {
   jobId: string;
   documentUrl: string;
   providerSid: string;
+  /** PUBLIC_API_URL, for `{{ callback_url }}`. */
+  publicBaseUrl: string;
 }
 
 /** Whether the manifest's egress list, resolved with these settings, allows the URL (the host's rule). */
@@ -99,7 +102,8 @@ export async function renderDryRun(manifest: Manifest, sample: DryRunSample, egr
   const to = sample.to ?? SAMPLE_TO;
   const out: DryRunRequest[] = [];
   for (const name of actions) {
-    const call = name === 'send' ? { to, job_id: sample.jobId, document_url: sample.documentUrl } : { to, job_id: sample.jobId, provider_sid: sample.providerSid };
+    const callback = http.callback ? { callback_url: callbackUrl(sample.publicBaseUrl, manifest.id, sample.jobId) } : {};
+    const call = name === 'send' ? { to, job_id: sample.jobId, document_url: sample.documentUrl, ...callback } : { to, job_id: sample.jobId, provider_sid: sample.providerSid };
     out.push(await renderOne(name, http.actions[name]!, manifest, parsed.settings, call, egress));
   }
   return out;

@@ -12,6 +12,7 @@ import {
 } from '../../sdk/index.js';
 import type { HttpAction, HttpBlock } from '../../manifest/index.js';
 import { answerFailure, type CallSubject } from '../../sdk/fax/index.js';
+import { callbackUrl, parseCallback, verifyCallback } from './callback.js';
 import { failureOf } from './outcome.js';
 import { fetchBody } from './request-body.js';
 import { renderRequest } from './render-request.js';
@@ -73,12 +74,20 @@ export function createHttpFaxProvider(block: HttpBlock, ctx: PluginContext, secr
   }
 
   const fax: FaxProvider = {
+    // With a callback, results also come pushed, as with the code plugins that take them.
+    pushesResults: !!block.callback,
+
     async send(request: FaxSendRequest): Promise<FaxSendResult> {
       const action = block.actions.send;
       const { response, text } = await call(
         'send',
         action,
-        { to: request.to, document_url: request.document.url, job_id: request.jobId },
+        {
+          to: request.to,
+          document_url: request.document.url,
+          job_id: request.jobId,
+          ...(block.callback ? { callback_url: callbackUrl(request.publicBaseUrl, ctx.pluginId, request.jobId) } : {}),
+        },
         request.signal,
         () => request.document.read(),
       );
@@ -105,6 +114,12 @@ export function createHttpFaxProvider(block: HttpBlock, ctx: PluginContext, secr
       return { ...statusOf(answer.value, action.response, block, block.default_status ?? 'in_progress'), providerSid: ref.providerSid };
     },
   };
+
+  const callback = block.callback;
+  if (callback) {
+    fax.verifyWebhook = (request) => verifyCallback(callback, ctx.settings, request);
+    fax.parseCallback = (request) => parseCallback(block, callback, request);
+  }
 
   const cancel = block.actions.cancel;
   if (cancel) {

@@ -7,6 +7,8 @@ export interface CallValues {
   document_url?: string;
   job_id?: string;
   provider_sid?: string;
+  /** Only in `send`, and only when the block declares a `callback`. */
+  callback_url?: string;
 }
 
 /** Everything a template can read: the call's values and the plugin's settings. */

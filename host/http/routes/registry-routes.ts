@@ -103,6 +103,7 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
           jobId: SAMPLE_JOB_ID,
           documentUrl: `${deps.publicBaseUrl().replace(/\/+$/, '')}/fax/${SAMPLE_JOB_ID}/pdf?token=sample-token`,
           providerSid: SAMPLE_PROVIDER_SID,
+          publicBaseUrl: deps.publicBaseUrl(),
         }, (url, settings) => egressAllows(resolveEgress(manifest.egress ?? [], settings), url));
       }
       return out;
