@@ -110,6 +110,8 @@ export abstract class ReconnectingLine<E> {
     const force = setTimeout(() => socket.destroy(), 1000);
     await gone;
     clearTimeout(force);
+    this.connectedNow = false;
+    this.readyNow = false;
   }
 
   /** Hands an event to every listener; a failing listener is logged, the others still run. */
