@@ -1,6 +1,6 @@
 import type net from 'node:net';
 import { AuthError, NotReadyError, type PluginLogger } from 'switchboard/sdk';
-import { ReconnectingLine, ReplyWaiters, type LineHandshake } from 'switchboard/sdk/fax';
+import { LineNoReplyError, ReconnectingLine, type LineHandshake } from 'switchboard/sdk/fax';
 import { EslStreamParser, parsePlainEvent, type EslEvent, type EslMessage } from './esl-message.js';
 
 export interface EslClientOptions {
@@ -20,30 +20,11 @@ export interface EslState {
   authenticated: boolean;
 }
 
-/** The command could not be written: nothing reached FreeSWITCH. */
-export class EslNotConnectedError extends Error {
-  constructor(message = 'not connected to the FreeSWITCH event socket') {
-    super(message);
-    this.name = 'EslNotConnectedError';
-  }
-}
-
-/** The command was written but its reply never came (connection lost or timed out). */
-export class EslNoReplyError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EslNoReplyError';
-  }
-}
-
 /**
  * A FreeSWITCH inbound event-socket session on the SDK's reconnecting line: authenticates,
  * subscribes, and matches replies to commands in order (ESL has no ids).
  */
-export class EslClient extends ReconnectingLine<EslEvent> {
-  /** Commands awaiting their reply, oldest first: FreeSWITCH answers in order. */
-  private readonly replies = new ReplyWaiters<EslMessage>();
-
+export class EslClient extends ReconnectingLine<EslEvent, EslMessage> {
   constructor(private readonly options: EslClientOptions) {
     super({ name: 'ESL', host: options.host, port: options.port, connectTimeoutMs: options.connectTimeoutMs, reconnect: options.reconnect, logger: options.logger });
   }
@@ -52,19 +33,16 @@ export class EslClient extends ReconnectingLine<EslEvent> {
     return { connected: this.connected, authenticated: this.ready };
   }
 
-  /** Sends one command line; resolves with its `command/reply` or `api/response`. */
-  command(line: string): Promise<EslMessage> {
-    const socket = this.readySocket();
-    if (!socket) return Promise.reject(new EslNotConnectedError());
-    return this.write(socket, line);
+  /**
+   * Sends one command line; resolves with its `command/reply` or `api/response` (FreeSWITCH
+   * answers in order). Rejects with LineNotConnectedError when nothing could be written.
+   */
+  async command(line: string): Promise<EslMessage> {
+    return this.write(this.readySocket(), line);
   }
 
   protected goodbye(): string {
     return 'exit\n\n';
-  }
-
-  protected rejectPending(reason: string): void {
-    this.replies.rejectAll(() => new EslNoReplyError(reason));
   }
 
   protected open(socket: net.Socket, handshake: LineHandshake): (chunk: Buffer) => void {
@@ -107,7 +85,7 @@ export class EslClient extends ReconnectingLine<EslEvent> {
     if (/[\r\n]/.test(line)) return Promise.reject(new TypeError('an ESL command is one line'));
     const verb = line.split(' ', 2).slice(0, line.startsWith('auth ') ? 1 : 2).join(' ');
     const timeoutMs = this.options.commandTimeoutMs;
-    const reply = this.replies.wait(timeoutMs, () => new EslNoReplyError(`no reply to "${verb}" within ${timeoutMs} ms`), {
+    const reply = this.replies.wait(timeoutMs, () => new LineNoReplyError(`no reply to "${verb}" within ${timeoutMs} ms`), {
       // The reply may still come and be taken for the next command's: drop the link.
       onTimeout: () => socket.destroy(),
     });

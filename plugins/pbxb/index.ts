@@ -1,7 +1,7 @@
-import { definePlugin, NotAcceptedError, RejectedError, UncertainOutcomeError, type FaxProvider } from 'switchboard/sdk';
-import { dialOut, FaxResultTable } from 'switchboard/sdk/fax';
-import { EslClient, EslNoReplyError, EslNotConnectedError } from './esl-client.js';
-import type { EslEvent, EslMessage } from './esl-message.js';
+import { definePlugin, RejectedError, UncertainOutcomeError } from 'switchboard/sdk';
+import { dialOutProvider, FaxResultTable } from 'switchboard/sdk/fax';
+import { EslClient } from './esl-client.js';
+import type { EslEvent } from './esl-message.js';
 import { callFailure, originateCommand } from './originate.js';
 import { pbxbEnv, pbxbSettings } from './settings.js';
 
@@ -99,40 +99,23 @@ export default definePlugin({
     });
     await client.connect();
 
-    const fax: FaxProvider = {
-      pushesResults: true,
-
-      send(request) {
-        return dialOut(request, {
-          pbx: 'FreeSWITCH (ESL)',
-          connected: () => client.state.authenticated,
-          paper: settings.paper,
-          results,
-          logger: ctx.logger,
-          async dial(tiff, dest) {
-            // The fax is in the table before the command is written: txfaxresult events carry our fax_job_id.
-            let reply: EslMessage;
-            try {
-              reply = await client.command(originateCommand(settings, { jobId: request.jobId, dest, tiffPath: tiff.localPath }));
-            } catch (err) {
-              if (err instanceof EslNotConnectedError) throw new NotAcceptedError('not connected to FreeSWITCH (ESL); the fax was not dialled', undefined, { cause: err });
-              if (err instanceof EslNoReplyError) throw new UncertainOutcomeError(`originate was sent but not answered: ${err.message}`, { cause: err });
-              throw err;
-            }
-            const text = reply.headers.get('Reply-Text') ?? '';
-            if (!text.startsWith('+OK')) throw new RejectedError(`FreeSWITCH refused the originate: ${text || 'no reply text'}`);
-            const jobUuid = reply.headers.get('Job-UUID') ?? /^\+OK Job-UUID: (\S+)/.exec(text)?.[1];
-            // +OK means the call was queued: the fax may go out, so its fate is unknown, not refused.
-            if (!jobUuid) throw new UncertainOutcomeError('FreeSWITCH accepted the originate without a Job-UUID');
-            return jobUuid;
-          },
-        });
+    const fax = dialOutProvider({
+      pbx: 'FreeSWITCH (ESL)',
+      line: client,
+      paper: settings.paper,
+      results,
+      logger: ctx.logger,
+      // The fax is in the table before the command is written: txfaxresult events carry our fax_job_id.
+      async dial(tiff, dest, request) {
+        const reply = await client.command(originateCommand(settings, { jobId: request.jobId, dest, tiffPath: tiff.localPath }));
+        const text = reply.headers.get('Reply-Text') ?? '';
+        if (!text.startsWith('+OK')) throw new RejectedError(`FreeSWITCH refused the originate: ${text || 'no reply text'}`);
+        const jobUuid = reply.headers.get('Job-UUID') ?? /^\+OK Job-UUID: (\S+)/.exec(text)?.[1];
+        // +OK means the call was queued: the fax may go out, so its fate is unknown, not refused.
+        if (!jobUuid) throw new UncertainOutcomeError('FreeSWITCH accepted the originate without a Job-UUID');
+        return jobUuid;
       },
-
-      async status(ref) {
-        return results.status(ref.jobId, ref.providerSid);
-      },
-    };
+    });
 
     return {
       providers: { fax },

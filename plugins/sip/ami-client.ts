@@ -1,7 +1,7 @@
 import type net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { AuthError, NotReadyError, type PluginLogger } from 'switchboard/sdk';
-import { ReconnectingLine, ReplyWaiters, type LineHandshake } from 'switchboard/sdk/fax';
+import { LineNoReplyError, ReconnectingLine, type LineHandshake } from 'switchboard/sdk/fax';
 import { AmiPacket, AmiStreamParser, amiVersion, serializeAmiPacket } from './ami-packet.js';
 
 export interface AmiClientOptions {
@@ -26,30 +26,13 @@ export interface AmiState {
   amiVersion: string | null;
 }
 
-/** The action could not be written: nothing reached Asterisk. */
-export class AmiNotConnectedError extends Error {
-  constructor(message = 'not connected to the Asterisk Manager Interface') {
-    super(message);
-    this.name = 'AmiNotConnectedError';
-  }
-}
-
-/** The action was written but its response never came (connection lost or timed out). */
-export class AmiNoResponseError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'AmiNoResponseError';
-  }
-}
-
 type Fields = ReadonlyArray<readonly [string, string]>;
 
 /**
  * An Asterisk Manager Interface session on the SDK's reconnecting line: logs in after the
  * banner, correlates responses by ActionID, dispatches events, and pings to notice dead links.
  */
-export class AmiClient extends ReconnectingLine<AmiPacket> {
-  private readonly replies = new ReplyWaiters<AmiPacket>();
+export class AmiClient extends ReconnectingLine<AmiPacket, AmiPacket> {
   private readonly idPrefix = `sb-${randomBytes(4).toString('hex')}`;
   private nextId = 0;
   private pingTimer: NodeJS.Timeout | undefined;
@@ -70,20 +53,15 @@ export class AmiClient extends ReconnectingLine<AmiPacket> {
 
   /**
    * Sends an action with a fresh ActionID. `actionId` is known at once; `response` settles
-   * with the reply. Throws AmiNotConnectedError synchronously when nothing could be written.
+   * with the reply (LineNoReplyError when none comes). Throws LineNotConnectedError synchronously
+   * when nothing could be written.
    */
   send(fields: Fields): { actionId: string; response: Promise<AmiPacket> } {
-    const socket = this.readySocket();
-    if (!socket) throw new AmiNotConnectedError();
-    return this.write(socket, fields);
+    return this.write(this.readySocket(), fields);
   }
 
   protected goodbye(): string {
     return serializeAmiPacket([['Action', 'Logoff'], ['ActionID', this.newActionId()]]);
-  }
-
-  protected rejectPending(reason: string): void {
-    this.replies.rejectAll(() => new AmiNoResponseError(reason));
   }
 
   protected override sessionReady(socket: net.Socket): void {
@@ -150,7 +128,7 @@ export class AmiClient extends ReconnectingLine<AmiPacket> {
     const action = fields.find(([k]) => k.toLowerCase() === 'action')?.[1] ?? '?';
     const packet = serializeAmiPacket([...fields.filter(([k]) => k.toLowerCase() === 'action'), ['ActionID', actionId], ...fields.filter(([k]) => k.toLowerCase() !== 'action')]);
     const timeoutMs = this.options.actionTimeoutMs;
-    const response = this.replies.wait(timeoutMs, () => new AmiNoResponseError(`no response to ${action} within ${timeoutMs} ms`), { key: actionId });
+    const response = this.replies.wait(timeoutMs, () => new LineNoReplyError(`no response to ${action} within ${timeoutMs} ms`), { key: actionId });
     socket.write(packet);
     return { actionId, response };
   }

@@ -1,6 +1,6 @@
-import { definePlugin, NotAcceptedError, RejectedError, UncertainOutcomeError, type FaxProvider } from 'switchboard/sdk';
-import { dialOut, FaxResultTable } from 'switchboard/sdk/fax';
-import { AmiClient, AmiNoResponseError, AmiNotConnectedError } from './ami-client.js';
+import { definePlugin, RejectedError } from 'switchboard/sdk';
+import { dialOutProvider, FaxResultTable } from 'switchboard/sdk/fax';
+import { AmiClient } from './ami-client.js';
 import type { AmiPacket } from './ami-packet.js';
 import { originateAction, originateFailureReason } from './originate.js';
 import { sipEnv, sipSettings } from './settings.js';
@@ -33,43 +33,21 @@ export default definePlugin({
     client.onConnectionLost(() => results.failPending('AMI connection lost'));
     await client.connect();
 
-    const fax: FaxProvider = {
-      pushesResults: true,
-
-      send(request) {
-        return dialOut(request, {
-          pbx: 'Asterisk (AMI)',
-          connected: () => client.state.loggedIn,
-          paper: settings.paper,
-          results,
-          logger: ctx.logger,
-          async dial(tiff, dest) {
-            let sent: ReturnType<AmiClient['send']>;
-            try {
-              sent = client.send(originateAction(settings, { jobId: request.jobId, dest, faxFile: tiff.localPath }));
-            } catch (err) {
-              if (err instanceof AmiNotConnectedError) throw new NotAcceptedError('not connected to Asterisk (AMI); the fax was not dialled', undefined, { cause: err });
-              throw err;
-            }
-            // Linked before the reply is read: an OriginateResponse may follow it in the same read.
-            results.link(request.jobId, sent.actionId);
-            let reply: AmiPacket;
-            try {
-              reply = await sent.response;
-            } catch (err) {
-              if (err instanceof AmiNoResponseError) throw new UncertainOutcomeError(`Originate was sent but not answered: ${err.message}`, { cause: err });
-              throw err;
-            }
-            if (reply.get('Response') !== 'Success') throw new RejectedError(`Asterisk refused the Originate: ${reply.get('Message') ?? 'no reason given'}`);
-            return sent.actionId;
-          },
-        });
+    const fax = dialOutProvider({
+      pbx: 'Asterisk (AMI)',
+      line: client,
+      paper: settings.paper,
+      results,
+      logger: ctx.logger,
+      async dial(tiff, dest, request) {
+        const sent = client.send(originateAction(settings, { jobId: request.jobId, dest, faxFile: tiff.localPath }));
+        // Linked before the reply is read: an OriginateResponse may follow it in the same read.
+        results.link(request.jobId, sent.actionId);
+        const reply = await sent.response;
+        if (reply.get('Response') !== 'Success') throw new RejectedError(`Asterisk refused the Originate: ${reply.get('Message') ?? 'no reason given'}`);
+        return sent.actionId;
       },
-
-      async status(ref) {
-        return results.status(ref.jobId, ref.providerSid);
-      },
-    };
+    });
 
     return {
       providers: { fax },

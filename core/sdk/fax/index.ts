@@ -13,5 +13,5 @@ export { statusWords, providerStatus } from './provider-status.js';
 export { FaxResultTable } from './fax-result-table.js';
 export { ReconnectBackoff } from './reconnect-backoff.js';
 export { ReplyWaiters } from './reply-waiters.js';
-export { ReconnectingLine, type LineOptions, type LineHandshake } from './reconnecting-line.js';
-export { dialOut, dialableNumber, type DialOutOptions, type DialTiff } from './dial-out.js';
+export { ReconnectingLine, LineNotConnectedError, LineNoReplyError, type LineOptions, type LineHandshake } from './reconnecting-line.js';
+export { dialOut, dialOutProvider, dialableNumber, type DialOutOptions, type DialTiff } from './dial-out.js';

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { NotReadyError } from '../errors.js';
 import type { PluginLogger } from '../plugin.js';
 import { ReconnectBackoff } from './reconnect-backoff.js';
+import { ReplyWaiters } from './reply-waiters.js';
 
 export interface LineOptions {
   /** Names the session in messages and logs: `AMI`, `ESL`. */
@@ -12,6 +13,22 @@ export interface LineOptions {
   connectTimeoutMs: number;
   reconnect: { initialDelayMs: number; maxDelayMs: number };
   logger: PluginLogger;
+}
+
+/** A command could not be written: no ready session, so nothing reached the PBX. */
+export class LineNotConnectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LineNotConnectedError';
+  }
+}
+
+/** A command was written but its reply never came (the session was lost, or the reply was late). */
+export class LineNoReplyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LineNoReplyError';
+  }
 }
 
 /** The handshake of one connection attempt, settled by the protocol. */
@@ -26,9 +43,12 @@ export interface LineHandshake {
 /**
  * A long-lived TCP session to a PBX (AMI, ESL): connect with a deadline, run the protocol's
  * handshake, deliver events, and after the loss of a ready session tell the listeners and
- * reconnect with backoff until closed. Subclasses speak the protocol; this class owns the socket.
+ * reconnect with backoff until closed. Subclasses speak the protocol; this class owns the socket
+ * and the commands awaiting replies (`replies`), which fail with LineNoReplyError when the
+ * session ends.
  */
-export abstract class ReconnectingLine<E> {
+export abstract class ReconnectingLine<E, R> {
+  protected readonly replies = new ReplyWaiters<R>();
   private socket: net.Socket | undefined;
   private readonly backoff: ReconnectBackoff;
   private reconnectTimer: NodeJS.Timeout | undefined;
@@ -47,8 +67,6 @@ export abstract class ReconnectingLine<E> {
   protected abstract open(socket: net.Socket, handshake: LineHandshake): (chunk: Buffer) => void;
   /** What close() writes to a ready session before hanging up. */
   protected abstract goodbye(): string;
-  /** Fails every reply still awaited on the session that just ended. */
-  protected abstract rejectPending(reason: string): void;
   /** Runs when a session becomes ready (start a keep-alive, say). */
   protected sessionReady(_socket: net.Socket): void {}
   /** Runs when a session ends, by loss or close. */
@@ -62,10 +80,15 @@ export abstract class ReconnectingLine<E> {
     return this.readyNow;
   }
 
-  /** The socket of the ready session, or undefined: nothing can be written now. */
-  protected readySocket(): net.Socket | undefined {
+  /** The socket of the ready session; throws LineNotConnectedError when nothing can be written now. */
+  protected readySocket(): net.Socket {
     const socket = this.socket;
-    return socket && !socket.destroyed && this.readyNow ? socket : undefined;
+    if (!socket || socket.destroyed || !this.readyNow) throw new LineNotConnectedError(`not connected to ${this.line.name} at ${this.line.host}:${this.line.port}`);
+    return socket;
+  }
+
+  private rejectPending(reason: string): void {
+    this.replies.rejectAll(() => new LineNoReplyError(reason));
   }
 
   onEvent(listener: (event: E) => void): () => void {

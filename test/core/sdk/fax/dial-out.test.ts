@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync } from 'node:fs';
 import { FAX_STATUS_EVENT, NotAcceptedError, RejectedError, UncertainOutcomeError, type FaxStatusUpdate, type PluginLogger } from 'switchboard/sdk';
-import { dialableNumber, dialOut, FaxResultTable } from 'switchboard/sdk/fax';
+import { dialableNumber, dialOut, FaxResultTable, LineNoReplyError, LineNotConnectedError } from 'switchboard/sdk/fax';
 import { storeJobDocument, type StoredJob } from '../../../host/fax/documents/stored-job.js';
 
 const logger: PluginLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -28,7 +28,7 @@ test('renders the real TIFF, registers the fax before dialling, and returns the 
   let seen: { path: string; pages: number; dest: string; open: boolean } | undefined;
   const sent = await dialOut(request(' +15551234567 '), {
     pbx: 'Toy PBX',
-    connected: () => true,
+    line: { ready: true },
     paper: 'a4',
     results,
     logger,
@@ -49,7 +49,7 @@ test('an event that beats the reply ends the fax, and the send returns that end'
   const results = table(updates);
   const sent = await dialOut(request(), {
     pbx: 'Toy PBX',
-    connected: () => true,
+    line: { ready: true },
     paper: 'letter',
     results,
     logger,
@@ -68,7 +68,7 @@ test('an event that beats the reply ends the fax, and the send returns that end'
 test('nothing is dialled for a bad number or a lost session; a failed dial leaves no entry', async () => {
   const results = table();
   let dialled = 0;
-  const options = (connected: boolean, dial: () => Promise<string>) => ({ pbx: 'Toy PBX', connected: () => connected, paper: 'letter' as const, results, logger, dial: async () => (dialled++, dial()) });
+  const options = (ready: boolean, dial: () => Promise<string>) => ({ pbx: 'Toy PBX', line: { ready }, paper: 'letter' as const, results, logger, dial: async () => (dialled++, dial()) });
   const badNumber = await dialOut(request('+1 555; Dial(x)'), options(true, async () => 'x')).catch((e: Error) => e);
   assert.instance(badNumber, RejectedError);
   const offline = await dialOut(request(), options(false, async () => 'x')).catch((e: Error) => e);
@@ -80,12 +80,18 @@ test('nothing is dialled for a bad number or a lost session; a failed dial leave
   assert.is(dialled, 1);
   assert.not.ok(results.isOpen(stored.jobId));
   assert.is(results.status(stored.jobId), null);
+  const lostBeforeWrite = await dialOut(request(), options(true, async () => { throw new LineNotConnectedError('down'); })).catch((e: Error) => e);
+  assert.instance(lostBeforeWrite, NotAcceptedError, 'a command that could not be written dialled nothing');
+  const noReply = await dialOut(request(), options(true, async () => { throw new LineNoReplyError('no reply within 5 ms'); })).catch((e: Error) => e);
+  assert.instance(noReply, UncertainOutcomeError, 'a written command without reply may have dialled');
+  assert.match((noReply as Error).message, /sent to Toy PBX but not answered: no reply within 5 ms/);
+  assert.not.ok(results.isOpen(stored.jobId));
   results.dispose();
 });
 
 test('a document that cannot be rendered is NotAccepted; dialable numbers', async () => {
   const broken = { ...stored.document, renderTiff: () => stored.document.renderTiff({ paper: 'letter' }).then(() => { throw new Error('gs crashed'); }) };
-  const err = await dialOut({ ...request(), document: broken }, { pbx: 'Toy PBX', connected: () => true, paper: 'letter', results: table(), logger, dial: async () => 'x' }).catch((e: Error) => e);
+  const err = await dialOut({ ...request(), document: broken }, { pbx: 'Toy PBX', line: { ready: true }, paper: 'letter', results: table(), logger, dial: async () => 'x' }).catch((e: Error) => e);
   assert.instance(err, NotAcceptedError);
   assert.match((err as Error).message, /could not be rendered: gs crashed/);
   assert.is(dialableNumber('5551234'), '5551234');

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import net from 'node:net';
 import { AuthError, NotReadyError, type PluginLogger } from 'switchboard/sdk';
-import { ReconnectingLine, ReplyWaiters, type LineHandshake } from 'switchboard/sdk/fax';
+import { LineNoReplyError, LineNotConnectedError, ReconnectingLine, ReplyWaiters, type LineHandshake } from 'switchboard/sdk/fax';
 
 const logger: PluginLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -11,17 +11,15 @@ const logger: PluginLogger = { debug() {}, info() {}, warn() {}, error() {} };
  * client answers `LOGIN <password>`, the server `OK` or `NO`; then `<id> <command>` lines get
  * `<id> <reply>` lines, and `EVENT <text>` lines are events.
  */
-class ToyLine extends ReconnectingLine<string> {
-  private readonly replies = new ReplyWaiters<string>();
+class ToyLine extends ReconnectingLine<string, string> {
   private next = 0;
 
   constructor(port: number, private readonly password: string, connectTimeoutMs = 2000) {
     super({ name: 'TOY', host: '127.0.0.1', port, connectTimeoutMs, reconnect: { initialDelayMs: 20, maxDelayMs: 40 }, logger });
   }
 
-  command(text: string, timeoutMs = 1000): Promise<string> {
+  async command(text: string, timeoutMs = 1000): Promise<string> {
     const socket = this.readySocket();
-    if (!socket) return Promise.reject(new Error('not connected'));
     const id = String(++this.next);
     const reply = this.replies.wait(timeoutMs, () => new Error(`no reply to ${text}`), { key: id });
     socket.write(`${id} ${text}\n`);
@@ -30,10 +28,6 @@ class ToyLine extends ReconnectingLine<string> {
 
   protected goodbye(): string {
     return 'BYE\n';
-  }
-
-  protected rejectPending(reason: string): void {
-    this.replies.rejectAll(() => new Error(reason));
   }
 
   protected open(socket: net.Socket, handshake: LineHandshake): (chunk: Buffer) => void {
@@ -176,7 +170,9 @@ test('a lost session fails awaited replies, tells the listeners, and reconnects 
     const waiting = line.command('never answered', 5000);
     server.dropAll();
     const err = await waiting.then(() => undefined, (e: Error) => e);
+    assert.instance(err, LineNoReplyError);
     assert.match(err!.message, /TOY connection lost before the reply/);
+    assert.instance(await line.command('ping').catch((e: Error) => e), LineNotConnectedError, 'nothing is written while the line is down');
     await until('the loss is reported', () => lost.length === 1);
     assert.equal(lost, ['TOY connection lost']);
     await until('a new session is ready', () => readies === 2 && line.ready);
