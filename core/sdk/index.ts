@@ -6,7 +6,7 @@ export * from './contracts/index.js';
 export * from './errors.js';
 export * from './health.js';
 export * from './plugin.js';
-export { secret, isSecretSchema, secretFields, SECRET_MASK } from './settings.js';
+export { secret, isSecretSchema, secretFields, SECRET_MASK, booleanSetting, singleLineText, requireSettings } from './settings.js';
 export { z } from 'zod';
 export { readBodyCapped, BodyTooLargeError } from './read-body-capped.js';
 export { sameSecret, hmacHexMatches, basicAuthMatches } from './webhook-auth.js';

@@ -1,4 +1,5 @@
-import { ConfigError, secret, z } from 'switchboard/sdk';
+import { requireSettings, secret, z } from 'switchboard/sdk';
+import { hostedFaxSettings } from 'switchboard/sdk/fax';
 
 export const providerBSettings = z.object({
   /** REST v3 base URL, e.g. https://fax.api.example.com/v3. */
@@ -6,9 +7,8 @@ export const providerBSettings = z.object({
   projectId: z.string().min(1).optional(),
   apiKey: secret(z.string().min(1)).optional(),
   apiSecret: secret(z.string().min(1)).optional(),
-  /** 'url': JSON {to, contentUrl} and the provider downloads our PDF; 'upload': multipart file + to. */
-  sendMode: z.enum(['url', 'upload']).default('url'),
-  timeoutMs: z.coerce.number().int().positive().default(30_000),
+  /** sendMode ('url': JSON {to, contentUrl}, the provider downloads our PDF; 'upload': multipart file + to) and timeoutMs. */
+  ...hostedFaxSettings,
 });
 
 export type ProviderBSettings = z.infer<typeof providerBSettings>;
@@ -34,15 +34,6 @@ export interface ProviderBConfig {
 
 /** Throws ConfigError naming the first missing field, so the plugin waits in needs-config. */
 export function requireConfig(settings: ProviderBSettings): ProviderBConfig {
-  for (const field of ['baseUrl', 'projectId', 'apiKey', 'apiSecret'] as const) {
-    if (!settings[field]) throw new ConfigError(`providerb: ${field} is required (${providerBEnv[field]})`, field);
-  }
-  return {
-    baseUrl: settings.baseUrl!.replace(/\/+$/, ''),
-    projectId: settings.projectId!,
-    apiKey: settings.apiKey!,
-    apiSecret: settings.apiSecret!,
-    sendMode: settings.sendMode,
-    timeoutMs: settings.timeoutMs,
-  };
+  const config = requireSettings('providerb', settings, ['baseUrl', 'projectId', 'apiKey', 'apiSecret'], providerBEnv);
+  return { ...config, baseUrl: config.baseUrl.replace(/\/+$/, '') };
 }

@@ -10,6 +10,7 @@ export { NEVER_CONNECTED, transportFailure, answerFailure, retryAfterMs, type Ca
 export { HostedFaxApi, basicAuthorization, type HostedFaxApiOptions, type ApiAnswer } from './hosted-fax-api.js';
 export { readDocumentFile, namesDocumentOfJob } from './fax-document.js';
 export { statusWords, providerStatus } from './provider-status.js';
+export { hostedFaxSettings, pbxFaxSettings, pbxFaxEnv } from './fax-settings.js';
 export { FaxResultTable } from './fax-result-table.js';
 export { ReconnectBackoff } from './reconnect-backoff.js';
 export { ReplyWaiters } from './reply-waiters.js';
