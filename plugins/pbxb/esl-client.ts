@@ -2,18 +2,14 @@ import type net from 'node:net';
 import { AuthError, NotReadyError, type PluginLogger } from 'switchboard/sdk';
 import { LineNoReplyError, ReconnectingLine, type LineHandshake } from 'switchboard/sdk/fax';
 import { EslStreamParser, parsePlainEvent, type EslEvent, type EslMessage } from './esl-message.js';
+import type { PbxbSettings } from './settings.js';
 
-export interface EslClientOptions {
-  host: string;
-  port: number;
-  password: string;
+/** The session's settings (see settings.ts) and the events subscribed after every authentication. */
+export type EslClientOptions = Pick<PbxbSettings, 'host' | 'port' | 'password' | 'connectTimeoutMs' | 'commandTimeoutMs' | 'reconnectInitialMs' | 'reconnectMaxMs'> & {
   /** `event plain <these>` is sent after every authentication. */
   events: string[];
-  connectTimeoutMs: number;
-  commandTimeoutMs: number;
-  reconnect: { initialDelayMs: number; maxDelayMs: number };
   logger: PluginLogger;
-}
+};
 
 export interface EslState {
   connected: boolean;
@@ -26,7 +22,7 @@ export interface EslState {
  */
 export class EslClient extends ReconnectingLine<EslEvent, EslMessage> {
   constructor(private readonly options: EslClientOptions) {
-    super({ name: 'ESL', host: options.host, port: options.port, connectTimeoutMs: options.connectTimeoutMs, reconnect: options.reconnect, logger: options.logger });
+    super({ ...options, name: 'ESL' });
   }
 
   get state(): EslState {

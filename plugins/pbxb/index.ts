@@ -1,5 +1,5 @@
 import { definePlugin, RejectedError, UncertainOutcomeError } from 'switchboard/sdk';
-import { dialOutProvider, FaxResultTable } from 'switchboard/sdk/fax';
+import { PbxFax } from 'switchboard/sdk/fax';
 import { EslClient } from './esl-client.js';
 import type { EslEvent } from './esl-message.js';
 import { callFailure, originateCommand } from './originate.js';
@@ -17,26 +17,30 @@ export default definePlugin({
   env: pbxbEnv,
   async start(ctx) {
     const settings = ctx.settings;
-    const client = new EslClient({
-      host: settings.host,
-      port: settings.port,
-      password: settings.password,
-      events: ESL_EVENTS,
-      connectTimeoutMs: settings.connectTimeoutMs,
-      commandTimeoutMs: settings.commandTimeoutMs,
-      reconnect: { initialDelayMs: settings.reconnectInitialMs, maxDelayMs: settings.reconnectMaxMs },
-      logger: ctx.logger,
-    });
-    const results = FaxResultTable.emitting(ctx, settings.resultTimeoutMs);
+    const client = new EslClient({ ...settings, events: ESL_EVENTS, logger: ctx.logger });
     /** Channel uuid of each answered fax call (from BACKGROUND_JOB `+OK <uuid>`). */
     const answered = new Map<string, string>();
     const graceTimers = new Set<NodeJS.Timeout>();
-    const dispose = async () => {
-      results.dispose();
-      for (const timer of graceTimers) clearTimeout(timer);
-      await client.close();
-    };
-    ctx.onDispose(dispose);
+    const pbx = new PbxFax(ctx, {
+      pbx: 'FreeSWITCH (ESL)',
+      line: client,
+      paper: settings.paper,
+      resultTimeoutMs: settings.resultTimeoutMs,
+      // The fax is in the table before the command is written: txfaxresult events carry our fax_job_id.
+      async dial(tiff, dest, request) {
+        const reply = await client.command(originateCommand(settings, { jobId: request.jobId, dest, tiffPath: tiff.localPath }));
+        const text = reply.headers.get('Reply-Text') ?? '';
+        if (!text.startsWith('+OK')) throw new RejectedError(`FreeSWITCH refused the originate: ${text || 'no reply text'}`);
+        const jobUuid = reply.headers.get('Job-UUID') ?? /^\+OK Job-UUID: (\S+)/.exec(text)?.[1];
+        // +OK means the call was queued: the fax may go out, so its fate is unknown, not refused.
+        if (!jobUuid) throw new UncertainOutcomeError('FreeSWITCH accepted the originate without a Job-UUID');
+        return jobUuid;
+      },
+      onStop() {
+        for (const timer of graceTimers) clearTimeout(timer);
+      },
+    });
+    const results = pbx.results;
 
     const jobOfChannel = (uuid: string | undefined) => {
       for (const [jobId, channel] of answered) if (channel === uuid) return jobId;
@@ -93,40 +97,17 @@ export default definePlugin({
       }
     };
     client.onEvent(onEvent);
-    client.onConnectionLost(() => {
-      answered.clear();
-      results.failPending('ESL connection lost');
-    });
+    // The PbxFax fails the faxes of a lost session; their channels are gone with it.
+    client.onConnectionLost(() => answered.clear());
     await client.connect();
 
-    const fax = dialOutProvider({
-      pbx: 'FreeSWITCH (ESL)',
-      line: client,
-      paper: settings.paper,
-      results,
-      logger: ctx.logger,
-      // The fax is in the table before the command is written: txfaxresult events carry our fax_job_id.
-      async dial(tiff, dest, request) {
-        const reply = await client.command(originateCommand(settings, { jobId: request.jobId, dest, tiffPath: tiff.localPath }));
-        const text = reply.headers.get('Reply-Text') ?? '';
-        if (!text.startsWith('+OK')) throw new RejectedError(`FreeSWITCH refused the originate: ${text || 'no reply text'}`);
-        const jobUuid = reply.headers.get('Job-UUID') ?? /^\+OK Job-UUID: (\S+)/.exec(text)?.[1];
-        // +OK means the call was queued: the fax may go out, so its fate is unknown, not refused.
-        if (!jobUuid) throw new UncertainOutcomeError('FreeSWITCH accepted the originate without a Job-UUID');
-        return jobUuid;
-      },
-    });
-
     return {
-      providers: { fax },
+      providers: { fax: pbx.provider },
       health() {
         const { connected, authenticated } = client.state;
         return { ok: connected && authenticated, info: { connected, authenticated } };
       },
-      async stop() {
-        if (results.pendingCount() > 0) ctx.logger.info('stopping with faxes in progress; their results go to the next generation', { pending: results.pendingCount() });
-        await dispose();
-      },
+      stop: () => pbx.stop(),
     };
   },
 });

@@ -1,5 +1,5 @@
 import type { EgressHttpClient, HealthResult } from 'switchboard/sdk';
-import { basicAuthorization, HostedFaxApi } from 'switchboard/sdk/fax';
+import { basicAuthorization, HostedFaxApi, type HostedFaxProvider } from 'switchboard/sdk/fax';
 import type { ProviderAConfig } from './settings.js';
 
 /** A fax as provider A describes it in `data` of GET /faxes/{id} and of the list. */
@@ -20,6 +20,9 @@ function messageOf(body: unknown): string {
   return typeof message === 'string' ? message.slice(0, 300) : '';
 }
 
+/** How provider A is named in errors, and where its answers say why. */
+const PROVIDER_A: HostedFaxProvider = { provider: 'provider A', credentials: 'apiKey and apiSecret', messageOf };
+
 /** Provider A's REST v2 API over the SDK's hosted-fax call pipeline. */
 export class ProviderAClient {
   private readonly api: HostedFaxApi;
@@ -28,14 +31,7 @@ export class ProviderAClient {
     http: EgressHttpClient,
     private readonly config: ProviderAConfig,
   ) {
-    this.api = new HostedFaxApi({
-      http,
-      provider: 'provider A',
-      credentials: 'apiKey and apiSecret',
-      headers: { authorization: basicAuthorization(config.apiKey, config.apiSecret) },
-      timeoutMs: config.timeoutMs,
-      messageOf,
-    });
+    this.api = new HostedFaxApi(http, PROVIDER_A, { headers: { authorization: basicAuthorization(config.apiKey, config.apiSecret) }, timeoutMs: config.timeoutMs });
   }
 
   /** POST /faxes. Throws NotAccepted / Rejected / UncertainOutcome per what the answer proves. */

@@ -1,5 +1,5 @@
 import type { EgressHttpClient, HealthResult } from 'switchboard/sdk';
-import { basicAuthorization, HostedFaxApi, namesDocumentOfJob } from 'switchboard/sdk/fax';
+import { basicAuthorization, HostedFaxApi, type HostedFaxProvider, namesDocumentOfJob } from 'switchboard/sdk/fax';
 import type { ProviderBConfig } from './settings.js';
 
 /** A fax as provider B describes it (send answer, GET, list entries). */
@@ -24,20 +24,16 @@ function messageOf(body: unknown): string {
   return typeof message === 'string' ? message.slice(0, 300) : '';
 }
 
+/** How provider B is named in errors, and where its answers say why. */
+const PROVIDER_B: HostedFaxProvider = { provider: 'provider B', credentials: 'apiKey, apiSecret and projectId', messageOf };
+
 /** Provider B's REST v3 API over the SDK's hosted-fax call pipeline. */
 export class ProviderBClient {
   private readonly api: HostedFaxApi;
   private readonly faxesUrl: string;
 
   constructor(http: EgressHttpClient, config: ProviderBConfig) {
-    this.api = new HostedFaxApi({
-      http,
-      provider: 'provider B',
-      credentials: 'apiKey, apiSecret and projectId',
-      headers: { authorization: basicAuthorization(config.apiKey, config.apiSecret) },
-      timeoutMs: config.timeoutMs,
-      messageOf,
-    });
+    this.api = new HostedFaxApi(http, PROVIDER_B, { headers: { authorization: basicAuthorization(config.apiKey, config.apiSecret) }, timeoutMs: config.timeoutMs });
     this.faxesUrl = `${config.baseUrl}/projects/${encodeURIComponent(config.projectId)}/faxes`;
   }
 

@@ -1,5 +1,5 @@
 import type { EgressHttpClient, HealthResult } from 'switchboard/sdk';
-import { basicAuthorization, HostedFaxApi, namesDocumentOfJob } from 'switchboard/sdk/fax';
+import { basicAuthorization, HostedFaxApi, type HostedFaxProvider, namesDocumentOfJob } from 'switchboard/sdk/fax';
 import type { ProviderCConfig } from './settings.js';
 
 /** A fax resource as provider C (Twilio-compatible LaML) describes it. */
@@ -24,6 +24,9 @@ function messageOf(body: unknown): string {
   return b.message.slice(0, 300) + code;
 }
 
+/** How provider C is named in errors, and where its answers say why. */
+const PROVIDER_C: HostedFaxProvider = { provider: 'provider C', credentials: 'projectId and apiToken', messageOf };
+
 /** Provider C's LaML fax API over the SDK's hosted-fax call pipeline. */
 export class ProviderCClient {
   private readonly api: HostedFaxApi;
@@ -33,14 +36,7 @@ export class ProviderCClient {
     http: EgressHttpClient,
     private readonly config: ProviderCConfig,
   ) {
-    this.api = new HostedFaxApi({
-      http,
-      provider: 'provider C',
-      credentials: 'projectId and apiToken',
-      headers: { authorization: basicAuthorization(config.projectId, config.apiToken) },
-      timeoutMs: config.timeoutMs,
-      messageOf,
-    });
+    this.api = new HostedFaxApi(http, PROVIDER_C, { headers: { authorization: basicAuthorization(config.projectId, config.apiToken) }, timeoutMs: config.timeoutMs });
     this.faxesUrl = `${config.baseUrl}/Accounts/${encodeURIComponent(config.projectId)}/Faxes`;
   }
 

@@ -3,21 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { AuthError, NotReadyError, type PluginLogger } from 'switchboard/sdk';
 import { LineNoReplyError, ReconnectingLine, type LineHandshake } from 'switchboard/sdk/fax';
 import { AmiPacket, AmiStreamParser, amiVersion, serializeAmiPacket } from './ami-packet.js';
+import type { SipSettings } from './settings.js';
 
-export interface AmiClientOptions {
-  host: string;
-  port: number;
-  username: string;
-  secret: string;
-  /** Gives up a connection attempt (TCP, banner, login) after this long. */
-  connectTimeoutMs: number;
-  /** A response not back within this long fails the action (and a missed Ping drops the link). */
-  actionTimeoutMs: number;
-  /** Keep-alive `Action: Ping` interval; 0 turns it off. */
-  pingIntervalMs: number;
-  reconnect: { initialDelayMs: number; maxDelayMs: number };
-  logger: PluginLogger;
-}
+/**
+ * The session's settings (see settings.ts): a response not back within actionTimeoutMs fails the
+ * action, and a missed keep-alive Ping (every pingIntervalMs; 0 is off) drops the link.
+ */
+export type AmiClientOptions = Pick<
+  SipSettings,
+  'host' | 'port' | 'username' | 'password' | 'connectTimeoutMs' | 'actionTimeoutMs' | 'pingIntervalMs' | 'reconnectInitialMs' | 'reconnectMaxMs'
+> & { logger: PluginLogger };
 
 export interface AmiState {
   connected: boolean;
@@ -39,7 +34,7 @@ export class AmiClient extends ReconnectingLine<AmiPacket, AmiPacket> {
   private version: string | null = null;
 
   constructor(private readonly options: AmiClientOptions) {
-    super({ name: 'AMI', host: options.host, port: options.port, connectTimeoutMs: options.connectTimeoutMs, reconnect: options.reconnect, logger: options.logger });
+    super({ ...options, name: 'AMI' });
   }
 
   get state(): AmiState {
@@ -104,7 +99,7 @@ export class AmiClient extends ReconnectingLine<AmiPacket, AmiPacket> {
     const { response } = this.write(socket, [
       ['Action', 'Login'],
       ['Username', this.options.username],
-      ['Secret', this.options.secret],
+      ['Secret', this.options.password],
     ]);
     response.then(
       (reply) => {

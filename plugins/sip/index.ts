@@ -1,5 +1,5 @@
 import { definePlugin, RejectedError } from 'switchboard/sdk';
-import { dialOutProvider, FaxResultTable } from 'switchboard/sdk/fax';
+import { PbxFax, type FaxResultTable } from 'switchboard/sdk/fax';
 import { AmiClient } from './ami-client.js';
 import type { AmiPacket } from './ami-packet.js';
 import { originateAction, originateFailureReason } from './originate.js';
@@ -11,35 +11,13 @@ export default definePlugin({
   env: sipEnv,
   async start(ctx) {
     const settings = ctx.settings;
-    const client = new AmiClient({
-      host: settings.host,
-      port: settings.port,
-      username: settings.username,
-      secret: settings.password,
-      connectTimeoutMs: settings.connectTimeoutMs,
-      actionTimeoutMs: settings.actionTimeoutMs,
-      pingIntervalMs: settings.pingIntervalMs,
-      reconnect: { initialDelayMs: settings.reconnectInitialMs, maxDelayMs: settings.reconnectMaxMs },
-      logger: ctx.logger,
-    });
-    const results = FaxResultTable.emitting(ctx, settings.resultTimeoutMs);
-    ctx.onDispose(async () => {
-      results.dispose();
-      await client.close();
-    });
-
-    client.onEvent((event) => onAmiEvent(event, results));
-    // Results travel on the session that was lost: nothing will report these faxes now.
-    client.onConnectionLost(() => results.failPending('AMI connection lost'));
-    await client.connect();
-
-    const fax = dialOutProvider({
+    const client = new AmiClient({ ...settings, logger: ctx.logger });
+    const pbx = new PbxFax(ctx, {
       pbx: 'Asterisk (AMI)',
       line: client,
       paper: settings.paper,
-      results,
-      logger: ctx.logger,
-      async dial(tiff, dest, request) {
+      resultTimeoutMs: settings.resultTimeoutMs,
+      async dial(tiff, dest, request, results) {
         const sent = client.send(originateAction(settings, { jobId: request.jobId, dest, faxFile: tiff.localPath }));
         // Linked before the reply is read: an OriginateResponse may follow it in the same read.
         results.link(request.jobId, sent.actionId);
@@ -48,18 +26,16 @@ export default definePlugin({
         return sent.actionId;
       },
     });
+    client.onEvent((event) => onAmiEvent(event, pbx.results));
+    await client.connect();
 
     return {
-      providers: { fax },
+      providers: { fax: pbx.provider },
       health() {
         const { connected, loggedIn, amiVersion } = client.state;
         return { ok: connected && loggedIn, info: { connected, loggedIn, amiVersion } };
       },
-      async stop() {
-        if (results.pendingCount() > 0) ctx.logger.info('stopping with faxes in progress; their results go to the next generation', { pending: results.pendingCount() });
-        results.dispose();
-        await client.close();
-      },
+      stop: () => pbx.stop(),
     };
   },
 });

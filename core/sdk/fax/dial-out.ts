@@ -1,8 +1,8 @@
 import type { FaxProvider, FaxProviderStatus, FaxSendRequest, FaxSendResult } from '../contracts/fax.js';
 import { NotAcceptedError, RejectedError, UncertainOutcomeError } from '../errors.js';
-import type { PluginLogger } from '../plugin.js';
-import type { FaxResultTable } from './fax-result-table.js';
-import { LineNoReplyError, LineNotConnectedError } from './reconnecting-line.js';
+import type { PluginContext, PluginLogger } from '../plugin.js';
+import { FaxResultTable } from './fax-result-table.js';
+import { LineNoReplyError, LineNotConnectedError, type ReconnectingLine } from './reconnecting-line.js';
 
 /** Destinations a PBX dials: an optional + and 6 to 20 digits, nothing that could steer the call. */
 export function dialableNumber(to: string): string {
@@ -69,14 +69,55 @@ export async function dialOut(request: FaxSendRequest, options: DialOutOptions):
   return { ...state, providerSid, pages: state.pages ?? tiff.pages };
 }
 
+export interface PbxFaxOptions {
+  /** Names the PBX in messages: `Asterisk (AMI)`. */
+  pbx: string;
+  /** The plugin's session to the PBX (a ReconnectingLine); closed when the generation stops. */
+  line: Pick<ReconnectingLine<never, never>, 'ready' | 'onConnectionLost' | 'close'>;
+  paper: 'letter' | 'a4';
+  /** A dialled fax with no result within this long is FAILED. */
+  resultTimeoutMs: number;
+  /** See DialOutOptions.dial; `results` is this generation's table. */
+  dial(tiff: DialTiff, dest: string, request: FaxSendRequest, results: FaxResultTable): Promise<string>;
+  /** More cleanup when the generation stops (the plugin's own timers). */
+  onStop?(): void;
+}
+
 /**
- * The fax provider of a PBX plugin: sends by `dialOut`, answers status from the result table
- * (results arrive as events, so they are pushed).
+ * A PBX fax plugin's generation (AMI, ESL): its result table (results go to the host as
+ * `fax.status` events), its provider (send by dialOut, status from the table, results pushed),
+ * faxes failed when the session carrying their results is lost, and the stop that closes it all.
+ * The plugin adds its protocol: the dial command and the events that end faxes.
  */
-export function dialOutProvider(options: DialOutOptions): FaxProvider {
-  return {
-    pushesResults: true,
-    send: (request) => dialOut(request, options),
-    status: async (ref) => options.results.status(ref.jobId, ref.providerSid),
-  };
+export class PbxFax {
+  readonly results: FaxResultTable;
+  readonly provider: FaxProvider;
+  private stopped = false;
+
+  constructor(
+    private readonly ctx: Pick<PluginContext, 'events' | 'logger' | 'onDispose'>,
+    private readonly options: PbxFaxOptions,
+  ) {
+    const results = (this.results = FaxResultTable.emitting(ctx, options.resultTimeoutMs));
+    const dial: DialOutOptions = { ...options, logger: ctx.logger, results, dial: (tiff, dest, request) => options.dial(tiff, dest, request, results) };
+    this.provider = {
+      pushesResults: true,
+      send: (request) => dialOut(request, dial),
+      status: async (ref) => results.status(ref.jobId, ref.providerSid),
+    };
+    // Results travel on the session that was lost: nothing will report these faxes now.
+    options.line.onConnectionLost((reason) => results.failPending(reason));
+    ctx.onDispose(() => this.stop());
+  }
+
+  /** Stops timers and the session; faxes still out keep going and their results reach the next generation. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    const pending = this.results.pendingCount();
+    if (pending > 0) this.ctx.logger.info('stopping with faxes in progress; their results go to the next generation', { pending });
+    this.results.dispose();
+    this.options.onStop?.();
+    await this.options.line.close();
+  }
 }

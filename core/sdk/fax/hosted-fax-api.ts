@@ -10,18 +10,22 @@ export interface ApiAnswer {
   body: unknown;
 }
 
-export interface HostedFaxApiOptions {
-  http: EgressHttpClient;
+/** What a plugin says about its provider: fixed for the plugin, written once at module level. */
+export interface HostedFaxProvider {
   /** Names the provider in every message: `provider A`. */
   provider: string;
   /** The settings to check when the credentials are refused: `apiKey and apiSecret`. */
   credentials: string;
+  /** The provider's own error text in an answer body, for messages; '' when there is none. */
+  messageOf(body: unknown): string;
+}
+
+/** How this generation calls it: from its settings. */
+export interface HostedFaxConnection {
   /** Sent with every call (Authorization, say); `accept: application/json` is added. */
   headers: Record<string, string>;
   /** The default time limit of a call. */
   timeoutMs: number;
-  /** The provider's own error text in an answer body, for messages; '' when there is none. */
-  messageOf(body: unknown): string;
 }
 
 /** The time limit of health checks: a probe must not hold /health for a send's timeout. */
@@ -44,9 +48,11 @@ function parseJson(text: string): unknown {
  */
 export class HostedFaxApi {
   private readonly headers: Record<string, string>;
+  private readonly options: HostedFaxProvider & HostedFaxConnection & { http: EgressHttpClient };
 
-  constructor(private readonly options: HostedFaxApiOptions) {
-    this.headers = { ...options.headers, accept: 'application/json' };
+  constructor(http: EgressHttpClient, provider: HostedFaxProvider, connection: HostedFaxConnection) {
+    this.options = { ...provider, ...connection, http };
+    this.headers = { ...connection.headers, accept: 'application/json' };
   }
 
   private get subject(): CallSubject {

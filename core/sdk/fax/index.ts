@@ -7,7 +7,7 @@
  * - PBX providers (AMI, ESL): ReconnectingLine, ReplyWaiters, dialOut and FaxResultTable.
  */
 export { NEVER_CONNECTED, transportFailure, answerFailure, retryAfterMs, type CallSubject } from './send-outcome.js';
-export { HostedFaxApi, basicAuthorization, type HostedFaxApiOptions, type ApiAnswer } from './hosted-fax-api.js';
+export { HostedFaxApi, basicAuthorization, type HostedFaxProvider, type HostedFaxConnection, type ApiAnswer } from './hosted-fax-api.js';
 export { readDocumentFile, namesDocumentOfJob } from './fax-document.js';
 export { statusWords, providerStatus } from './provider-status.js';
 export { hostedFaxSettings, pbxFaxSettings, pbxFaxEnv } from './fax-settings.js';
@@ -15,4 +15,4 @@ export { FaxResultTable } from './fax-result-table.js';
 export { ReconnectBackoff } from './reconnect-backoff.js';
 export { ReplyWaiters } from './reply-waiters.js';
 export { ReconnectingLine, LineNotConnectedError, LineNoReplyError, type LineOptions, type LineHandshake } from './reconnecting-line.js';
-export { dialOut, dialOutProvider, dialableNumber, type DialOutOptions, type DialTiff } from './dial-out.js';
+export { dialOut, dialableNumber, PbxFax, type DialOutOptions, type DialTiff, type PbxFaxOptions } from './dial-out.js';

@@ -11,7 +11,9 @@ export interface LineOptions {
   port: number;
   /** Gives up a connection attempt (TCP and handshake) after this long. */
   connectTimeoutMs: number;
-  reconnect: { initialDelayMs: number; maxDelayMs: number };
+  /** The first reconnect delay, doubled per failed attempt up to reconnectMaxMs (the pbxFaxSettings fields). */
+  reconnectInitialMs: number;
+  reconnectMaxMs: number;
   logger: PluginLogger;
 }
 
@@ -60,7 +62,7 @@ export abstract class ReconnectingLine<E, R> {
   private readonly readyListeners = new Set<() => void>();
 
   protected constructor(protected readonly line: LineOptions) {
-    this.backoff = new ReconnectBackoff(line.reconnect.initialDelayMs, line.reconnect.maxDelayMs);
+    this.backoff = new ReconnectBackoff(line.reconnectInitialMs, line.reconnectMaxMs);
   }
 
   /** Reads of one connection: the protocol's stream parser lives in the returned function. */

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync } from 'node:fs';
 import { FAX_STATUS_EVENT, NotAcceptedError, RejectedError, UncertainOutcomeError, type FaxStatusUpdate, type PluginLogger } from 'switchboard/sdk';
-import { dialableNumber, dialOut, FaxResultTable, LineNoReplyError, LineNotConnectedError } from 'switchboard/sdk/fax';
+import { dialableNumber, dialOut, FaxResultTable, LineNoReplyError, LineNotConnectedError, PbxFax } from 'switchboard/sdk/fax';
 import { storeJobDocument, type StoredJob } from '../../../host/fax/documents/stored-job.js';
 
 const logger: PluginLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -113,6 +113,28 @@ test('the result table times out an accepted fax and fails the pending on a lost
   await new Promise((r) => setTimeout(r, 80));
   assert.equal(updates.at(-1), { jobId: 'j3', status: 'FAILED', pages: 1, error: 'timeout waiting for fax result', raw: 'timeout' });
   results.dispose();
+});
+
+test('a PBX generation: dials into its table, fails the faxes of a lost session, closes the line once at stop', async () => {
+  const updates: FaxStatusUpdate[] = [];
+  const lostListeners: Array<(reason: string) => void> = [];
+  let closed = 0;
+  let disposers: Array<() => unknown> = [];
+  let extraStopped = 0;
+  const line = { ready: true, onConnectionLost: (l: (reason: string) => void) => (lostListeners.push(l), () => {}), close: async () => void closed++ };
+  const ctx = { logger, events: { emit: (_topic: string, update: unknown) => void updates.push(update as FaxStatusUpdate) }, onDispose: (fn: () => unknown) => void disposers.push(fn) };
+  const pbx = new PbxFax(ctx, { pbx: 'Toy PBX', line, paper: 'letter', resultTimeoutMs: 60_000, dial: async () => 'call-7', onStop: () => void extraStopped++ });
+  assert.is(pbx.provider.pushesResults, true);
+  const sent = await pbx.provider.send(request());
+  assert.is(sent.providerSid, 'call-7');
+  assert.equal(await pbx.provider.status({ jobId: stored.jobId, to: '+1', sentAt: new Date() }), { providerSid: 'call-7', status: 'in_progress', pages: 2 });
+  for (const listener of lostListeners) listener('TOY connection lost');
+  assert.equal(updates.map((u) => [u.jobId, u.status, u.error]), [[stored.jobId, 'FAILED', 'TOY connection lost']]);
+  await pbx.stop();
+  for (const fn of disposers) await fn();
+  assert.is(closed, 1, 'stop and dispose close the line once');
+  assert.is(extraStopped, 1);
+  disposers = [];
 });
 
 test.run();

@@ -22,14 +22,11 @@ const answer = (status: number, body: unknown, headers: Record<string, string> =
 };
 
 function api(timeoutMs = 2000): HostedFaxApi {
-  return new HostedFaxApi({
-    http: createEgressClient({ egress: ['127.0.0.1'] }),
-    provider: 'provider X',
-    credentials: 'key and secret',
-    headers: { authorization: basicAuthorization('key', 'secret') },
-    timeoutMs,
-    messageOf: (body) => String((body as { message?: string } | undefined)?.message ?? ''),
-  });
+  return new HostedFaxApi(
+    createEgressClient({ egress: ['127.0.0.1'] }),
+    { provider: 'provider X', credentials: 'key and secret', messageOf: (body) => String((body as { message?: string } | undefined)?.message ?? '') },
+    { headers: { authorization: basicAuthorization('key', 'secret') }, timeoutMs },
+  );
 }
 
 const idOf = (answer: unknown) => (answer as { id?: string } | undefined)?.id;

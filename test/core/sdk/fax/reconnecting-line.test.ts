@@ -15,7 +15,7 @@ class ToyLine extends ReconnectingLine<string, string> {
   private next = 0;
 
   constructor(port: number, private readonly password: string, connectTimeoutMs = 2000) {
-    super({ name: 'TOY', host: '127.0.0.1', port, connectTimeoutMs, reconnect: { initialDelayMs: 20, maxDelayMs: 40 }, logger });
+    super({ name: 'TOY', host: '127.0.0.1', port, connectTimeoutMs, reconnectInitialMs: 20, reconnectMaxMs: 40, logger });
   }
 
   async command(text: string, timeoutMs = 1000): Promise<string> {
