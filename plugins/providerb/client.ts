@@ -56,21 +56,17 @@ export class ProviderBClient {
   }
 
   /** The fax to `to` whose contentUrl is our job's PDF URL, following nextPageToken; null when none. */
-  async findByDocument(jobId: string, to: string): Promise<ProviderBFax | null> {
-    let pageToken: string | undefined;
-    for (let page = 0; page < LOOKUP_MAX_PAGES; page++) {
-      const query = new URLSearchParams({ to });
-      if (pageToken) query.set('pageToken', pageToken);
-      const answer = await this.api.call('GET', `${this.faxesUrl}?${query}`);
-      if (answer.status < 200 || answer.status >= 300) throw this.api.failure('lookup by number', answer);
-      const list = answer.body as { faxes?: unknown; nextPageToken?: unknown } | undefined;
-      if (!Array.isArray(list?.faxes)) throw new Error('provider B lookup by number answered without a list');
-      const match = (list.faxes as ProviderBFax[]).find((fax) => namesDocumentOfJob(fax?.contentUrl, jobId));
-      if (match) return match;
-      if (typeof list.nextPageToken !== 'string' || list.nextPageToken === '') return null;
-      pageToken = list.nextPageToken;
-    }
-    throw new Error(`provider B lookup gave up after ${LOOKUP_MAX_PAGES} pages of faxes to the number`);
+  findByDocument(jobId: string, to: string): Promise<ProviderBFax | null> {
+    const pageUrl = (pageToken?: string) => `${this.faxesUrl}?${new URLSearchParams(pageToken ? { to, pageToken } : { to })}`;
+    type Page = { faxes?: unknown; nextPageToken?: unknown } | undefined;
+    const pages = {
+      items: (body: unknown) => (body as Page)?.faxes,
+      next: (body: unknown) => {
+        const token = (body as Page)?.nextPageToken;
+        return typeof token === 'string' && token !== '' ? pageUrl(token) : undefined;
+      },
+    };
+    return this.api.findInPages<ProviderBFax>('lookup by number', pageUrl(), pages, (fax) => namesDocumentOfJob(fax?.contentUrl, jobId), LOOKUP_MAX_PAGES);
   }
 
   /** A cheap authenticated GET: are we configured, reachable and let in? */

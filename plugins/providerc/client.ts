@@ -60,20 +60,18 @@ export class ProviderCClient {
   }
 
   /** The fax to `to` whose media_url is our job's PDF URL, following next_page_uri; null when none. */
-  async findByDocument(jobId: string, to: string): Promise<ProviderCFax | null> {
-    let url = `${this.faxesUrl}.json?${new URLSearchParams({ To: to })}`;
-    for (let page = 0; page < LOOKUP_MAX_PAGES; page++) {
-      const answer = await this.api.call('GET', url);
-      if (answer.status < 200 || answer.status >= 300) throw this.api.failure('lookup by number', answer);
-      const list = answer.body as { faxes?: unknown; next_page_uri?: unknown } | undefined;
-      if (!Array.isArray(list?.faxes)) throw new Error('provider C lookup by number answered without a list');
-      const match = (list.faxes as ProviderCFax[]).find((fax) => namesDocumentOfJob(fax?.media_url, jobId));
-      if (match) return match;
-      if (typeof list.next_page_uri !== 'string' || list.next_page_uri === '') return null;
-      // next_page_uri is a path on the API host.
-      url = new URL(list.next_page_uri, this.config.baseUrl).toString();
-    }
-    throw new Error(`provider C lookup gave up after ${LOOKUP_MAX_PAGES} pages of faxes to the number`);
+  findByDocument(jobId: string, to: string): Promise<ProviderCFax | null> {
+    type Page = { faxes?: unknown; next_page_uri?: unknown } | undefined;
+    const pages = {
+      items: (body: unknown) => (body as Page)?.faxes,
+      next: (body: unknown) => {
+        const next = (body as Page)?.next_page_uri;
+        // next_page_uri is a path on the API host.
+        return typeof next === 'string' && next !== '' ? new URL(next, this.config.baseUrl).toString() : undefined;
+      },
+    };
+    const first = `${this.faxesUrl}.json?${new URLSearchParams({ To: to })}`;
+    return this.api.findInPages<ProviderCFax>('lookup by number', first, pages, (fax) => namesDocumentOfJob(fax?.media_url, jobId), LOOKUP_MAX_PAGES);
   }
 
   /** Twilio-compatible cancel: POST .../Faxes/{sid}.json with Status=canceled. */

@@ -116,6 +116,32 @@ export class HostedFaxApi {
     }
   }
 
+  /**
+   * Walks a paged list for the first item `matches` accepts: `firstUrl`, then the URL `pages.next`
+   * reads from each page's body (undefined on the last), at most `maxPages` pages. Null when no
+   * page has one; an error when a page fails, is not a list, or the pages do not end.
+   */
+  async findInPages<T>(
+    what: string,
+    firstUrl: string,
+    pages: { items(body: unknown): unknown; next(body: unknown): string | undefined },
+    matches: (item: T) => boolean,
+    maxPages = 10,
+  ): Promise<T | null> {
+    let url: string | undefined = firstUrl;
+    for (let page = 0; page < maxPages && url !== undefined; page++) {
+      const answer = await this.call('GET', url);
+      if (answer.status < 200 || answer.status >= 300) throw this.failure(what, answer);
+      const items = pages.items(answer.body);
+      if (!Array.isArray(items)) throw new Error(`${this.options.provider} ${what} answered without a list`);
+      const match = (items as T[]).find((item) => matches(item));
+      if (match !== undefined) return match;
+      url = pages.next(answer.body);
+    }
+    if (url === undefined) return null;
+    throw new Error(`${this.options.provider} ${what} gave up after ${maxPages} pages`);
+  }
+
   /** The error of a failed call: `provider B status lookup failed (HTTP 500): <its words>`. */
   failure(what: string, answer: ApiAnswer): Error {
     return new Error(`${this.options.provider} ${what} failed (HTTP ${answer.status})${this.said(answer)}`);

@@ -108,6 +108,22 @@ test('lookups: failures name the call; a cancel refused with 4xx is Rejected; pi
   assert.is((await api().ping('http://127.0.0.1:1/faxes')).info?.reachable, false);
 });
 
+test('a paged lookup follows the pages until a match, the last page, or the page limit', async () => {
+  handler = (req, res) => {
+    const page = Number(new URL(req.url ?? '/', origin).searchParams.get('page') ?? '1');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ items: [{ id: `a${page}` }, { id: `b${page}` }], next: page < 3 ? `${origin}/list?page=${page + 1}` : null }));
+  };
+  const pages = { items: (body: unknown) => (body as { items: unknown }).items, next: (body: unknown) => (body as { next: string | null }).next ?? undefined };
+  const before = seen.length;
+  assert.equal(await api().findInPages<{ id: string }>('lookup', `${origin}/list`, pages, (item) => item.id === 'b2'), { id: 'b2' });
+  assert.is(seen.length - before, 2, 'stops at the page with the match');
+  assert.is(await api().findInPages<{ id: string }>('lookup', `${origin}/list`, pages, (item) => item.id === 'zz'), null);
+  assert.match((await failure(api().findInPages<{ id: string }>('lookup', `${origin}/list`, pages, () => false, 2))).message, /provider X lookup gave up after 2 pages/);
+  handler = answer(200, { items: 'nope' });
+  assert.match((await failure(api().findInPages('lookup', `${origin}/list`, pages, () => true))).message, /answered without a list/);
+});
+
 function catchSync(fn: () => void): Error | undefined {
   try {
     fn();
