@@ -16,7 +16,7 @@ import {
   type PluginDefinition,
   type ProviderKind,
 } from '../sdk/index.js';
-import { SECRET_MASK, secretFields } from '../sdk/settings.js';
+import { envOnlyFields, SECRET_MASK, secretFields } from '../sdk/settings.js';
 import { parseManifestText, settingsSchemaFromManifest, envMapFromManifest, type Manifest, type ManifestDiagnostic } from '../manifest/index.js';
 import type { PluginConfigStore } from '../config/plugin-config-store.js';
 import { findManifests, type ManifestFile } from './manifest-source.js';
@@ -280,16 +280,6 @@ export class Kernel {
 
   // ---- configuration ----------------------------------------------------------------------
 
-  /**
-   * The resolved settings (secrets in clear) the active generation of `pluginId` runs with;
-   * undefined when it has none. For host code that shares a plugin's secrets (inbound webhook
-   * signatures); never for responses or logs.
-   */
-  settingsOf(pluginId: string): Record<string, unknown> | undefined {
-    const settings = this.records.get(pluginId)?.active?.owned.ctx.settings;
-    return settings ? { ...settings } : undefined;
-  }
-
   async configView(id: string): Promise<PluginConfigView | undefined> {
     const record = this.records.get(id);
     if (!record) return undefined;
@@ -357,10 +347,17 @@ export class Kernel {
     if (!settings) return stored;
     const { schema, envMap } = await this.settingsShape(record);
     const secrets = new Set(secretFields(schema));
+    const envOnly = new Set(envOnlyFields(schema));
     const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, unknown>) : undefined;
     const candidate: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(settings)) {
       if (shape && !(k in shape)) throw new SettingsValidationError(k, `unknown setting "${k}"`);
+      if (envOnly.has(k)) {
+        // A path the plugin reads files from is never request-chosen; echoing the environment's value back is fine.
+        const variable = envMap[k];
+        if (v !== null && !(variable && this.env[variable] === v)) throw new SettingsValidationError(k, `setting "${k}" can only be set through its environment variable${variable ? ` ${variable}` : ''}`);
+        continue;
+      }
       if (secrets.has(k) && v === SECRET_MASK) {
         if (stored[k] !== undefined) candidate[k] = stored[k];
         continue;

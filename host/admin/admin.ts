@@ -4,7 +4,7 @@ import type { Readiness } from '../app/readiness.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { DatabaseAuditSink } from '../audit/db-sink.js';
 import type { OpenedDatabase } from '../db/database.js';
-import type { FaxService } from '../fax/fax-service.js';
+import type { JobDocuments } from '../fax/job-documents.js';
 import type { FaxJobStore } from '../fax/job-store.js';
 import type { HttpApi } from '../http/api.js';
 import { registerAdminJobRoutes } from './job-routes.js';
@@ -18,7 +18,7 @@ export interface AdminDeps {
   readiness: Readiness;
   database: OpenedDatabase;
   store: FaxJobStore;
-  service: FaxService;
+  documents: JobDocuments;
   audit: AuditLog;
   auditSink: DatabaseAuditSink;
   version: string;

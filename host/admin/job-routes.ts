@@ -4,7 +4,7 @@ import type { HttpApi } from '../http/api.js';
 import { decodeCursor, encodeCursor, PageQuery } from '../http/cursor.js';
 import { HttpError } from '../http/errors.js';
 import { sendStoredPdf } from '../http/stored-pdf.js';
-import type { FaxService } from '../fax/fax-service.js';
+import type { JobDocuments } from '../fax/job-documents.js';
 import type { FaxJobRow, FaxJobStore } from '../fax/job-store.js';
 import { maskPhone } from '../fax/phone.js';
 import { principalOf } from '../auth/access-guard.js';
@@ -61,7 +61,7 @@ function summary(row: FaxJobRow): z.infer<typeof AdminJobSummary> {
 }
 
 /** GET /admin/fax-jobs, /admin/fax-jobs/:id and its PDF. Numbers are masked in every view. */
-export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore; service: FaxService; audit: AuditLog }): void {
+export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore; documents: JobDocuments; audit: AuditLog }): void {
   const { store } = deps;
 
   api.route(
@@ -137,7 +137,7 @@ export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore;
       const row = await store.get(params.id);
       if (!row) throw new HttpError(404, 'fax job not found');
       if (row.artifacts_removed_at) throw new HttpError(404, 'document expired');
-      await deps.service.withStorage((storage) => sendStoredPdf(storage, row.pdf_key, res, { filename: `fax-${row.id}.pdf`, disposition: 'attachment', missing: 'document not found in storage' }));
+      await deps.documents.withStorage((storage) => sendStoredPdf(storage, row.pdf_key, res, { filename: `fax-${row.id}.pdf`, disposition: 'attachment', missing: 'document not found in storage' }));
       deps.audit.record('admin_pdf_served', { job_id: row.id, by: principalOf(res).keyId ?? principalOf(res).kind });
     },
   );

@@ -36,6 +36,12 @@ import { registerAdmin } from '../admin/admin.js';
 import { InboundStore } from '../inbound/inbound-store.js';
 import { InboundService } from '../inbound/inbound-service.js';
 import { registerInboundRoutes } from '../inbound/inbound-routes.js';
+import { InboundReceiver } from '../inbound/inbound-receiver.js';
+import { CallbackReceiver } from '../webhooks/callback-receiver.js';
+import { registerWebhookRoutes } from '../webhooks/webhook-routes.js';
+import { JobDocuments } from '../fax/job-documents.js';
+import { JobUpdates } from '../fax/job-updates.js';
+import { publicBaseUrl } from '../http/public-url.js';
 import { ArtifactCleanup } from '../cleanup/artifact-cleanup.js';
 
 export interface GatewayOptions {
@@ -68,7 +74,7 @@ export class Gateway {
     readonly dataDir: string,
     readonly app: ReturnType<typeof createExpressApp>,
     readonly database: OpenedDatabase,
-    readonly fax: { store: FaxJobStore; service: FaxService; dispatcher: FaxDispatcher; reconciler: FaxReconciler },
+    readonly fax: { store: FaxJobStore; service: FaxService; documents: JobDocuments; dispatcher: FaxDispatcher; reconciler: FaxReconciler },
     readonly audit: AuditLog,
   ) {}
 
@@ -125,10 +131,12 @@ export class Gateway {
     const auth = await createAuth(api, { config, db: database.db, pool: database.pool, audit, logger });
     const store = new FaxJobStore(database.db, database.dialect);
     let dispatcher: FaxDispatcher | undefined;
-    const service = new FaxService({ store, kernel, config, tokens, audit, logger, onSubmitted: () => dispatcher?.wake() });
-    dispatcher = new FaxDispatcher({ store, kernel, service, config, audit, logger });
-    const reconciler = new FaxReconciler({ store, kernel, config, audit, logger });
-    applyPluginStatusEvents({ kernel, store, audit, logger });
+    const documents = new JobDocuments({ kernel, config, tokens });
+    const updates = new JobUpdates({ store, audit });
+    const service = new FaxService({ store, kernel, config, documents, audit, logger, onSubmitted: () => dispatcher?.wake() });
+    dispatcher = new FaxDispatcher({ store, kernel, documents, updates, config, audit, logger });
+    const reconciler = new FaxReconciler({ store, kernel, config, updates, logger });
+    applyPluginStatusEvents({ kernel, store, updates, logger });
     readiness.add('database', async () => {
       await pingDatabase(database.db);
       return { ok: true, info: { dialect: database.dialect } };
@@ -148,17 +156,22 @@ export class Gateway {
       return version ? { ok: true, info: { ghostscript: version } } : { ok: false, detail: 'ghostscript (gs) not found: install the ghostscript package' };
     });
     registerHealthRoutes(api, { kernel, readiness, metrics });
-    registerRegistryRoutes(api, { kernel, catalogue, manifestsDir, hostVersion: version, publicBaseUrl: () => service.publicBaseUrl() });
-    registerFaxRoutes(api, { service, store, kernel, config, tokens, audit, reconciler, tmpDir: path.join(dataDir, 'tmp') });
+    registerRegistryRoutes(api, { kernel, catalogue, manifestsDir, hostVersion: version, publicBaseUrl: () => publicBaseUrl(config) });
+    registerFaxRoutes(api, { service, documents, store, kernel, config, tokens, audit, reconciler, tmpDir: path.join(dataDir, 'tmp') });
     registerPluginRoutes(api, { kernel, catalogue, audit });
     registerSearchRoutes(api, { kernel, config });
     registerConfigRoutes(api, { registry: config, legacyEditorSettingsFile: path.resolve(cwd, 'out/editor/settings.json') });
     const inboundStore = new InboundStore(database.db);
     const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger });
-    registerInboundRoutes(api, { service: inbound, store: inboundStore, kernel, config, tokens, audit, env });
+    registerInboundRoutes(api, { service: inbound, store: inboundStore, config, tokens, audit });
+    registerWebhookRoutes(api, {
+      callbacks: new CallbackReceiver({ kernel, audit, store, updates }),
+      inbound: new InboundReceiver({ kernel, audit, config, service: inbound }),
+      publicBaseUrl: () => publicBaseUrl(config),
+    });
     let gateway: Gateway | undefined;
     const admin = registerAdmin(api, {
-      config, kernel, readiness, database, store, service, audit, auditSink, version,
+      config, kernel, readiness, database, store, documents, audit, auditSink, version,
       authRequired: auth.authRequired,
       restart: async () => {
         try {
@@ -176,7 +189,7 @@ export class Gateway {
     dispatcher.start();
     reconciler.start();
     if (config.get('ARTIFACT_TTL_DAYS') > 0 || config.get('INBOUND_RETENTION_DAYS') > 0) cleanup.start();
-    gateway = new Gateway(config, kernel, api, readiness, metrics, logger, dataDir, app, database, { store, service, dispatcher, reconciler }, audit);
+    gateway = new Gateway(config, kernel, api, readiness, metrics, logger, dataDir, app, database, { store, service, documents, dispatcher, reconciler }, audit);
     gateway.security = { auth, closeStreams: admin.closeStreams, cleanup };
     return gateway;
   }

@@ -6,7 +6,7 @@ import type { Kernel } from '../../core/kernel/kernel.js';
 import type { StorageProvider } from '../../core/sdk/index.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Database } from '../db/schema.js';
-import { jobPrefix } from '../fax/fax-service.js';
+import { jobPrefix } from '../fax/job-documents.js';
 import { inboundPrefix } from '../inbound/inbound-service.js';
 import { cronForInterval } from './cleanup-schedule.js';
 

@@ -91,6 +91,13 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0004_inbound_provider_is_plugin_id': {
+    async up(db: Kysely<any>) {
+      // Inbound faxes are keyed by the id of the plugin that received them; the PBX hook's faxes
+      // were stored as "pbx" before the sip plugin owned that hook. Renamed so replays stay idempotent.
+      await db.updateTable('inbound_faxes').set({ provider: 'sip' }).where('provider', '=', 'pbx').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -4,8 +4,10 @@ import type { ConfigRegistry } from '../config/registry.js';
 import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.js';
 import { EgressDeniedError, NotAcceptedError, RejectedError, UncertainOutcomeError, type FaxProviderStatus } from '../../core/sdk/index.js';
 import type { AuditLog } from '../audit/audit-log.js';
-import type { FaxService } from './fax-service.js';
+import type { JobDocuments } from './job-documents.js';
 import type { FaxJobRow, FaxJobStore } from './job-store.js';
+import type { JobUpdates } from './job-updates.js';
+import { publicBaseUrl } from '../http/public-url.js';
 
 /**
  * Sends due jobs. A job is a row claimed with a lease (renewed while worked on), so a crashed
@@ -25,7 +27,8 @@ export class FaxDispatcher {
     private readonly deps: {
       store: FaxJobStore;
       kernel: Kernel;
-      service: FaxService;
+      documents: JobDocuments;
+      updates: JobUpdates;
       config: ConfigRegistry;
       audit: AuditLog;
       logger: Logger;
@@ -111,7 +114,7 @@ export class FaxDispatcher {
   }
 
   private async send(job: FaxJobRow): Promise<void> {
-    const { store, kernel, service, audit } = this.deps;
+    const { store, kernel, documents, updates, audit, config } = this.deps;
     const attempts = job.attempts + 1;
     if (!kernel.isActive('fax', job.backend)) {
       await this.notAccepted(job, attempts, `fax backend "${job.backend}" is not active (state: ${kernel.stateOf(job.backend)})`);
@@ -122,17 +125,15 @@ export class FaxDispatcher {
     let result: FaxProviderStatus & { providerSid: string };
     try {
       result = await kernel.withProvider('fax', job.backend, (fax) =>
-        service.withStorage((storage) =>
-          fax.send({ jobId: job.id, to: job.to_number, document: service.documentFor(job, storage), publicBaseUrl: service.publicBaseUrl() }),
+        documents.withStorage((storage) =>
+          fax.send({ jobId: job.id, to: job.to_number, document: documents.documentFor(job, storage), publicBaseUrl: publicBaseUrl(config) }),
         ),
       );
     } catch (err) {
       await this.sendFailed(job, attempts, err);
       return;
     }
-    await store.markAccepted(job.id, this.owner, { status: result.status, pages: result.pages, providerSid: result.providerSid, error: result.error });
-    audit.record('job_updated', { job_id: job.id, backend: job.backend, status: result.status, provider_sid: result.providerSid });
-    if (result.status === 'FAILED') audit.record('job_failed', { job_id: job.id, backend: job.backend, error: result.error ?? 'failed' });
+    await updates.applyUpdate(job, { status: result.status, pages: result.pages, providerSid: result.providerSid, error: result.error }, 'dispatch', { owner: this.owner });
   }
 
   private async sendFailed(job: FaxJobRow, attempts: number, err: unknown): Promise<void> {
@@ -165,9 +166,7 @@ export class FaxDispatcher {
   }
 
   private async failJob(job: FaxJobRow, error: string): Promise<void> {
-    if (await this.deps.store.fail(job.id, error)) {
-      this.deps.audit.record('job_failed', { job_id: job.id, backend: job.backend, error });
-    }
+    await this.deps.updates.fail(job, error, 'dispatch');
   }
 
   /** Uncertain sends (and sends of a dead instance): ask the provider whether it has the fax. */
@@ -185,8 +184,7 @@ export class FaxDispatcher {
       return;
     }
     if (found) {
-      await store.markAccepted(job.id, this.owner, { status: found.status, pages: found.pages, providerSid: found.providerSid ?? job.provider_sid ?? undefined, error: found.error });
-      this.deps.audit.record('job_updated', { job_id: job.id, backend: job.backend, status: found.status, resolved: 'lookup' });
+      await this.deps.updates.applyUpdate(job, { status: found.status, pages: found.pages, providerSid: found.providerSid ?? job.provider_sid ?? undefined, error: found.error }, 'lookup', { owner: this.owner });
       return;
     }
     const since = job.sent_at ?? Date.parse(job.created_at);

@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.js';
-import type { FaxWebhookRequest } from '../../core/sdk/index.js';
+import type { Kernel } from '../../core/kernel/kernel.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { HttpApi } from '../http/api.js';
 import { HttpError } from '../http/errors.js';
-import { flatHeaders, readRawBody } from '../http/raw-body.js';
 import { sendStoredPdf } from '../http/stored-pdf.js';
 import type { ConfigRegistry } from '../config/registry.js';
-import { FAX_TOKEN_SCOPE, toFaxJobOut, type FaxService } from './fax-service.js';
+import { toFaxJobOut, type FaxService } from './fax-service.js';
+import { FAX_TOKEN_SCOPE, type JobDocuments } from './job-documents.js';
 import type { DocumentTokens } from './document-tokens.js';
 import type { FaxJobStore } from './job-store.js';
 import type { FaxReconciler } from './reconciler.js';
@@ -28,6 +27,7 @@ const JobParams = z.object({ id: z.string().min(1).max(100) });
 
 export interface FaxRouteDeps {
   service: FaxService;
+  documents: JobDocuments;
   store: FaxJobStore;
   kernel: Kernel;
   config: ConfigRegistry;
@@ -110,74 +110,10 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       if (!row) throw new HttpError(404, 'fax job not found');
       if (!deps.tokens.verify(FAX_TOKEN_SCOPE, row.id, query.token)) throw new HttpError(403, 'token invalid or expired');
       if (row.artifacts_removed_at) throw new HttpError(404, 'document expired');
-      await service.withStorage((storage) => sendStoredPdf(storage, row.pdf_key, res, { filename: `fax-${row.id}.pdf`, disposition: 'inline', missing: 'document expired' }));
+      await deps.documents.withStorage((storage) => sendStoredPdf(storage, row.pdf_key, res, { filename: `fax-${row.id}.pdf`, disposition: 'inline', missing: 'document expired' }));
       deps.audit.record('pdf_served', { job_id: row.id, backend: row.backend });
     },
   );
-
-  for (const provider of ['providera', 'providerc'] as const) {
-    api.route(
-      {
-        method: 'post',
-        path: `/${provider}-callback`,
-        summary: `Status callback of ${provider === 'providera' ? 'provider A' : 'provider C'}; correlates the job by ?job_id=`,
-        description: 'Signature checked when the provider plugin has verifySignature on. Idempotent: a late or duplicate callback never moves a finished job backwards.',
-        tags: ['fax', 'webhooks'],
-        access: 'public',
-        query: z.object({ job_id: z.string().min(1).max(100) }),
-        rawBody: { contentType: 'application/x-www-form-urlencoded' },
-        responses: {
-          200: { description: 'Applied (or already applied)', schema: z.object({ ok: z.boolean(), status: z.string() }) },
-          401: { description: 'Bad or missing signature' },
-          404: { description: 'Unknown job' },
-          409: { description: 'The callback names another fax than the job' },
-          503: { description: 'The provider plugin is not active' },
-        },
-      },
-      async ({ req, query }) => {
-        const rawBody = await readRawBody(req);
-        const webhook: FaxWebhookRequest = {
-          kind: 'callback',
-          url: `${service.publicBaseUrl()}${req.originalUrl}`,
-          rawBody,
-          contentType: String(req.headers['content-type'] ?? ''),
-          headers: flatHeaders(req),
-          query: { job_id: query.job_id },
-        };
-        let update;
-        try {
-          update = await deps.kernel.withProvider('fax', provider, async (fax) => {
-            const parse = fax.parseCallback ?? fax.parseWebhook;
-            if (!fax.verifyWebhook || !parse) throw new HttpError(404, `${provider} takes no callbacks`);
-            if (!(await fax.verifyWebhook(webhook))) {
-              deps.audit.record('callback_rejected', { provider, job_id: query.job_id, reason: 'signature' });
-              throw new HttpError(401, 'invalid or missing signature');
-            }
-            try {
-              return await parse.call(fax, webhook);
-            } catch (err) {
-              throw new HttpError(400, `malformed callback: ${(err as Error).message}`);
-            }
-          });
-        } catch (err) {
-          if (err instanceof PluginNotAvailableError) throw new HttpError(503, err.message);
-          throw err;
-        }
-        const row = await store.get(query.job_id);
-        if (!row || row.backend !== provider) throw new HttpError(404, 'fax job not found');
-        // Provider A signs only the body: a signed callback replayed under another job_id names
-        // another fax, and is refused.
-        if (row.provider_sid && update.providerSid && row.provider_sid !== update.providerSid) {
-          deps.audit.record('callback_rejected', { provider, job_id: row.id, reason: 'provider id mismatch' });
-          throw new HttpError(409, 'the callback names another fax than this job');
-        }
-        const changed = await store.applyChange(row.id, { status: update.status, pages: update.pages, error: update.error, providerSid: update.providerSid });
-        if (changed) deps.audit.record(update.status === 'FAILED' ? 'job_failed' : 'job_updated', { job_id: row.id, backend: provider, status: update.status, pages: update.pages, via: 'callback' });
-        const now = await store.get(row.id);
-        return { ok: true, status: now?.status ?? update.status };
-      },
-    );
-  }
 
   api.route(
     {

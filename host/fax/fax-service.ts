@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../config/registry.js';
 import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.js';
-import type { FaxDocument, StorageProvider } from '../../core/sdk/index.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { HttpError } from '../http/errors.js';
-import { createFaxDocument, normalizeToPdf, InvalidDocumentError, UnsupportedDocumentError } from './documents/index.js';
-import type { DocumentTokens } from './document-tokens.js';
+import { normalizeToPdf, InvalidDocumentError, UnsupportedDocumentError } from './documents/index.js';
+import { jobPrefix, type JobDocuments } from './job-documents.js';
 import type { FaxJobRow, FaxJobStore } from './job-store.js';
 import { maskPhone, normalizePhone, PHONE_RULE } from './phone.js';
 
@@ -24,14 +22,9 @@ export interface FaxJobOut {
   updated_at: string;
 }
 
-export const FAX_TOKEN_SCOPE = 'fax';
-
-/** The job's artifacts live under one prefix, so removing a job removes all of them. */
-export const jobPrefix = (id: string) => `fax/${id}`;
-
 /**
- * Outbound faxes: validates and stores a submission (PDF in storage first, then the row, so a
- * row never lacks its file), and gives the pieces dispatch needs (document, URLs).
+ * Outbound fax submission: validates and stores a submission (PDF in storage first, then the
+ * row, so a row never lacks its file). The documents of stored jobs are JobDocuments' work.
  */
 export class FaxService {
   constructor(
@@ -39,27 +32,12 @@ export class FaxService {
       store: FaxJobStore;
       kernel: Kernel;
       config: ConfigRegistry;
-      tokens: DocumentTokens;
+      documents: JobDocuments;
       audit: AuditLog;
       logger: Logger;
       onSubmitted: () => void;
     },
   ) {}
-
-  get storageId(): string {
-    return this.deps.config.get('STORAGE_BACKEND');
-  }
-
-  /** PUBLIC_API_URL without a trailing slash; the base of document and callback URLs. */
-  publicBaseUrl(): string {
-    const configured = this.deps.config.get('PUBLIC_API_URL');
-    return (configured ?? `http://localhost:${this.deps.config.get('PORT')}`).replace(/\/+$/, '');
-  }
-
-  documentUrl(jobId: string): string {
-    const ttl = this.deps.config.get('PDF_TOKEN_TTL_MINUTES') * 60_000;
-    return `${this.publicBaseUrl()}/fax/${encodeURIComponent(jobId)}/pdf?token=${this.deps.tokens.issue(FAX_TOKEN_SCOPE, jobId, ttl)}`;
-  }
 
   /** Why new jobs cannot be sent now, or undefined when the selected backend is active. */
   backendProblem(): string | undefined {
@@ -90,15 +68,16 @@ export class FaxService {
     }
     const id = randomUUID();
     const pdfKey = `${jobPrefix(id)}/document.pdf`;
-    await this.withStorage((s) => s.put(pdfKey, normalized.pdf)).catch((err) => {
-      if (err instanceof PluginNotAvailableError) throw new HttpError(503, `storage backend "${this.storageId}" (STORAGE_BACKEND) is not available: ${err.message}`);
+    const { documents } = this.deps;
+    await documents.withStorage((s) => s.put(pdfKey, normalized.pdf)).catch((err) => {
+      if (err instanceof PluginNotAvailableError) throw new HttpError(503, `storage backend "${documents.storageId}" (STORAGE_BACKEND) is not available: ${err.message}`);
       throw err;
     });
     let row: FaxJobRow;
     try {
       row = await this.deps.store.insert({ id, to, backend, pdfKey, pages: normalized.pages, sourceType: normalized.sourceType, sizeBytes: input.size, disabled });
     } catch (err) {
-      await this.withStorage((s) => s.delete(pdfKey)).catch(() => {});
+      await documents.withStorage((s) => s.delete(pdfKey)).catch(() => {});
       throw err;
     }
     this.deps.audit.record('job_created', { job_id: id, to, backend, pages: normalized.pages, source_type: normalized.sourceType, status: row.status });
@@ -109,27 +88,6 @@ export class FaxService {
 
   get(id: string): Promise<FaxJobRow | undefined> {
     return this.deps.store.get(id);
-  }
-
-  withStorage<T>(fn: (storage: StorageProvider) => Promise<T>): Promise<T> {
-    return this.deps.kernel.withProvider('storage', this.storageId, fn);
-  }
-
-  /** The FaxDocument a provider sees, backed by `storage` (the caller holds its lease). */
-  documentFor(row: FaxJobRow, storage: StorageProvider): FaxDocument {
-    return createFaxDocument({
-      jobId: row.id,
-      pdfKey: row.pdf_key,
-      url: this.documentUrl(row.id),
-      pages: row.pages ?? 0,
-      storage,
-      paper: this.deps.config.get('FAX_PAPER_SIZE'),
-      gsTimeoutMs: this.deps.config.get('GS_TIMEOUT_SECONDS') * 1000,
-    });
-  }
-
-  tmpDir(dataDir: string): string {
-    return path.join(dataDir, 'tmp');
   }
 }
 

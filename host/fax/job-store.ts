@@ -120,17 +120,18 @@ export class FaxJobStore {
     return Number(r.numUpdatedRows) === 1;
   }
 
-  /** The provider accepted (or a lookup found) the fax: results come by callback or polling now. */
-  async markAccepted(id: string, owner: string | null, change: StatusChange, now = Date.now()): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  /** The provider accepted (or a lookup found) the fax: results come by callback or polling now. True when anything changed. */
+  async markAccepted(id: string, owner: string | null, change: StatusChange, now = Date.now()): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
       let q = trx
         .updateTable('fax_jobs')
         .set({ dispatch_state: 'accepted', provider_sid: change.providerSid ?? null, lease_owner: null, lease_until: null, last_checked_at: now, updated_at: new Date(now).toISOString() })
         .where('id', '=', id)
         .where('dispatch_state', '!=', 'done');
       if (owner) q = q.where('lease_owner', '=', owner);
-      await q.execute();
-      await new FaxJobStore(trx, this.dialect).applyChange(id, { ...change, status: change.status === 'queued' ? 'in_progress' : change.status }, now);
+      const accepted = Number((await q.executeTakeFirst()).numUpdatedRows) === 1;
+      const applied = await new FaxJobStore(trx, this.dialect).applyChange(id, { ...change, status: change.status === 'queued' ? 'in_progress' : change.status }, now);
+      return accepted || applied;
     });
   }
 

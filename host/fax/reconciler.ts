@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../config/registry.js';
 import type { Kernel } from '../../core/kernel/kernel.js';
-import type { AuditLog } from '../audit/audit-log.js';
 import type { FaxJobRow, FaxJobStore } from './job-store.js';
+import type { JobUpdates } from './job-updates.js';
 
 /**
  * Polls providers for accepted jobs nobody has heard of in a while, so a lost callback never
@@ -12,7 +12,7 @@ export class FaxReconciler {
   private timer: NodeJS.Timeout | undefined;
   private busy: Promise<void> | undefined;
 
-  constructor(private readonly deps: { store: FaxJobStore; kernel: Kernel; config: ConfigRegistry; audit: AuditLog; logger: Logger }) {}
+  constructor(private readonly deps: { store: FaxJobStore; kernel: Kernel; config: ConfigRegistry; updates: JobUpdates; logger: Logger }) {}
 
   start(): void {
     const loop = () => {
@@ -37,24 +37,20 @@ export class FaxReconciler {
 
   /** Polls one job's provider now and applies what it says. */
   async check(job: FaxJobRow): Promise<string> {
-    const { store, kernel, config, audit } = this.deps;
+    const { store, kernel, config, updates } = this.deps;
     await store.markChecked(job.id);
     const age = Date.now() - (job.sent_at ?? Date.parse(job.created_at));
     try {
       const status = await kernel.withProvider('fax', job.backend, (fax) =>
         fax.status({ jobId: job.id, to: job.to_number, sentAt: new Date(job.sent_at ?? Date.parse(job.created_at)), ...(job.provider_sid ? { providerSid: job.provider_sid } : {}) }),
       );
-      if (status && (await store.applyChange(job.id, { status: status.status, pages: status.pages, error: status.error, providerSid: status.providerSid }))) {
-        audit.record(status.status === 'FAILED' ? 'job_failed' : 'job_updated', { job_id: job.id, backend: job.backend, status: status.status, via: 'poll' });
-      }
+      if (status) await updates.applyUpdate(job, { status: status.status, pages: status.pages, error: status.error, providerSid: status.providerSid }, 'poll');
     } catch (err) {
       this.deps.logger.warn({ job_id: job.id, err: (err as Error).message }, 'status poll failed');
     }
     const fresh = await store.get(job.id);
     if (fresh && fresh.dispatch_state !== 'done' && age > config.get('FAX_RESULT_TIMEOUT_MINUTES') * 60_000) {
-      if (await store.fail(job.id, `no result within ${config.get('FAX_RESULT_TIMEOUT_MINUTES')} minutes`)) {
-        audit.record('job_failed', { job_id: job.id, backend: job.backend, error: 'result timeout' });
-      }
+      await updates.fail(job, `no result within ${config.get('FAX_RESULT_TIMEOUT_MINUTES')} minutes`, 'timeout');
     }
     return (await store.get(job.id))?.status ?? 'unknown';
   }

@@ -9,10 +9,9 @@ import { maskPhone } from '../fax/phone.js';
 import { HttpError } from '../http/errors.js';
 import type { InboundRow, InboundStore } from './inbound-store.js';
 
-export type InboundProvider = 'providera' | 'providerb' | 'pbx';
-
 export interface InboundNotice {
-  provider: InboundProvider;
+  /** The id of the plugin that received it. */
+  provider: string;
   providerId: string;
   from?: string | undefined;
   to?: string | undefined;

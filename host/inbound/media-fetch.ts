@@ -10,17 +10,6 @@ export interface MediaFetchOptions {
   onDenied?: (url: URL) => void;
 }
 
-/** The allowed media hosts: the configured list, else the host of the provider's base URL. */
-export function mediaHosts(configured: string | undefined, baseUrl: unknown): string[] {
-  if (configured) return configured.split(',').map((h) => h.trim()).filter(Boolean);
-  if (typeof baseUrl !== 'string' || !baseUrl) return [];
-  try {
-    return [new URL(baseUrl).host];
-  } catch {
-    return [];
-  }
-}
-
 /**
  * Downloads an inbound document from an attacker-controllable URL: only from allowed hosts
  * (every redirect hop too), within a size limit and a timeout.
@@ -32,7 +21,7 @@ export async function fetchMedia(url: string, options: MediaFetchOptions): Promi
   } catch {
     throw new HttpError(422, 'file_url: not a URL');
   }
-  if (!options.allowedHosts.length) throw new HttpError(503, 'no media host is configured for this provider (set its *_MEDIA_HOSTS or base URL)');
+  if (!options.allowedHosts.length) throw new HttpError(503, 'no media host is configured for this provider (see its mediaHosts setting)');
   if (!egressAllows(options.allowedHosts, target)) {
     options.onDenied?.(target);
     throw new HttpError(422, `file_url: host "${target.host}" is not an allowed media host`);

@@ -3,6 +3,7 @@ import { PbxFax } from 'switchboard/sdk/fax';
 import { EslClient } from './esl-client.js';
 import type { EslEvent } from './esl-message.js';
 import { callFailure, originateCommand } from './originate.js';
+import { pbxbResultHook } from './result-hook.js';
 import { pbxbEnv, pbxbSettings } from './settings.js';
 
 /** What the session subscribes to: originate verdicts, hangups and spandsp's fax results. */
@@ -102,7 +103,7 @@ export default definePlugin({
     await client.connect();
 
     return {
-      providers: { fax: pbx.provider },
+      providers: { fax: { ...pbx.provider, ...pbxbResultHook(settings) } },
       health() {
         const { connected, authenticated } = client.state;
         return { ok: connected && authenticated, info: { connected, authenticated } };

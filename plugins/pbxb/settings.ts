@@ -12,6 +12,11 @@ export const pbxbSettings = z.object({
   ...pbxFaxSettings,
   t38Enable: booleanSetting().default(true),
   commandTimeoutMs: z.coerce.number().int().min(1).default(10_000),
+  /**
+   * Shared secret the dialplan's result hook sends as X-Internal-Secret to
+   * POST /_internal/freeswitch/outbound_result; unset refuses the hook (ESL results still apply).
+   */
+  internalSecret: secret(z.string().min(1)).optional(),
 });
 
 export type PbxbSettings = z.infer<typeof pbxbSettings>;
@@ -23,4 +28,6 @@ export const pbxbEnv = {
   gateway: 'PBXB_GATEWAY',
   t38Enable: 'PBXB_T38_ENABLE',
   ...pbxFaxEnv,
+  // One secret for the PBX's internal hooks, as Faxbot's ASTERISK_INBOUND_SECRET was.
+  internalSecret: 'PBX_INBOUND_SECRET',
 } as const satisfies Partial<Record<keyof PbxbSettings, string>>;

@@ -2,6 +2,7 @@ import { definePlugin } from 'switchboard/sdk';
 import { ProviderAClient } from './client.js';
 import { createProviderA } from './provider.js';
 import { providerAEnv, providerASettings, requireConfig } from './settings.js';
+import { providerAWebhooks } from './webhook.js';
 
 /** Provider A: hosted fax over REST v2 (form posts, Basic auth, HMAC-signed status callbacks). */
 export default definePlugin({
@@ -11,7 +12,7 @@ export default definePlugin({
     const config = requireConfig(ctx.settings);
     const client = new ProviderAClient(ctx.http, config);
     return {
-      providers: { fax: createProviderA(client, config, ctx.logger) },
+      providers: { fax: { ...createProviderA(client, config, ctx.logger), ...providerAWebhooks(config) } },
       health: () => client.ping(),
     };
   },

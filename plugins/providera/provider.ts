@@ -4,7 +4,6 @@ import type { ProviderAClient, ProviderAFax } from './client.js';
 import type { ProviderAConfig } from './settings.js';
 import { providerASendForm } from './send-request.js';
 import { mapProviderAStatus, providerAError } from './status-map.js';
-import { parseProviderACallback, verifyProviderASignature } from './webhook.js';
 
 function statusOf(fax: ProviderAFax): FaxProviderStatus {
   const recipient = fax.recipients?.[0];
@@ -16,7 +15,7 @@ function statusOf(fax: ProviderAFax): FaxProviderStatus {
   return providerStatus(mapProviderAStatus(fax.status), { providerSid: String(fax.id), pages: fax.num_pages, error, raw: fax.status });
 }
 
-/** Provider A as a fax provider: sends, looks up (by id or by our tag), cancels, takes callbacks. */
+/** Provider A as a fax provider: sends, looks up (by id or by our tag), cancels, takes callbacks (webhook members: webhook.ts). */
 export function createProviderA(client: ProviderAClient, config: ProviderAConfig, logger: PluginLogger): FaxProvider {
   return {
     pushesResults: true,
@@ -45,14 +44,6 @@ export function createProviderA(client: ProviderAClient, config: ProviderAConfig
       if (providerSid === undefined) return;
       await client.cancelFax(String(providerSid));
       logger.info('fax cancelled at provider A', { jobId: ref.jobId, providerSid: String(providerSid) });
-    },
-
-    verifyWebhook(request) {
-      return config.verifySignature ? verifyProviderASignature(request, config.apiSecret) : true;
-    },
-
-    parseWebhook(request) {
-      return parseProviderACallback(request);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { booleanSetting, requireSettings, secret, z } from 'switchboard/sdk';
+import { allowedMediaHosts, booleanSetting, requireSettings, secret, z } from 'switchboard/sdk';
 import { hostedFaxSettings } from 'switchboard/sdk/fax';
 
 export const providerASettings = z.object({
@@ -10,6 +10,10 @@ export const providerASettings = z.object({
   verifySignature: booleanSetting().default(false),
   /** sendMode ('url': the provider downloads our PDF; 'upload': we send it) and timeoutMs. */
   ...hostedFaxSettings,
+  /** Check X-ProviderA-Signature on inbound fax notices (on unless turned off). */
+  inboundVerifySignature: booleanSetting().default(true),
+  /** Comma-separated hosts (host or host:port) inbound documents may be fetched from; unset: the host of baseUrl. */
+  mediaHosts: z.string().optional(),
 });
 
 export type ProviderASettings = z.infer<typeof providerASettings>;
@@ -21,6 +25,8 @@ export const providerAEnv = {
   verifySignature: 'PROVIDERA_VERIFY_SIGNATURE',
   sendMode: 'PROVIDERA_SEND_MODE',
   timeoutMs: 'PROVIDERA_TIMEOUT_MS',
+  inboundVerifySignature: 'PROVIDERA_INBOUND_VERIFY_SIGNATURE',
+  mediaHosts: 'PROVIDERA_MEDIA_HOSTS',
 } as const satisfies Partial<Record<keyof ProviderASettings, string>>;
 
 /** Settings with every field this provider needs present. */
@@ -31,10 +37,12 @@ export interface ProviderAConfig {
   verifySignature: boolean;
   sendMode: 'url' | 'upload';
   timeoutMs: number;
+  inboundVerifySignature: boolean;
+  mediaHosts: string[];
 }
 
 /** Throws ConfigError naming the first missing field, so the plugin waits in needs-config. */
 export function requireConfig(settings: ProviderASettings): ProviderAConfig {
   const config = requireSettings('providera', settings, ['baseUrl', 'apiKey', 'apiSecret'], providerAEnv);
-  return { ...config, baseUrl: config.baseUrl.replace(/\/+$/, '') };
+  return { ...config, baseUrl: config.baseUrl.replace(/\/+$/, ''), mediaHosts: allowedMediaHosts(config.mediaHosts, config.baseUrl) };
 }

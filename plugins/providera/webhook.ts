@@ -1,23 +1,9 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { FaxStatusUpdate, FaxWebhookRequest } from 'switchboard/sdk';
+import { hmacHexMatches, parseWebhookJson, z, type FaxProvider, type FaxStatusUpdate, type FaxWebhookRequest } from 'switchboard/sdk';
 import { callbackFields } from './callback-form.js';
+import type { ProviderAConfig } from './settings.js';
 import { mapProviderAStatus, providerAError } from './status-map.js';
 
 export const SIGNATURE_HEADER = 'x-providera-signature';
-
-/** HMAC-SHA256 of the raw body with the API secret, lowercase hex (the spec's rule). */
-export function providerASignature(rawBody: Buffer, apiSecret: string): string {
-  return createHmac('sha256', apiSecret).update(rawBody).digest('hex');
-}
-
-/** True when X-ProviderA-Signature matches the body; compared in constant time. */
-export function verifyProviderASignature(request: FaxWebhookRequest, apiSecret: string): boolean {
-  const header = request.headers[SIGNATURE_HEADER];
-  if (typeof header !== 'string') return false;
-  const given = Buffer.from(header.trim().toLowerCase(), 'utf8');
-  const expected = Buffer.from(providerASignature(request.rawBody, apiSecret), 'utf8');
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
 
 /** A status callback (`fax[id]`, `fax[status]`, ...) as an update of the job named by `job_id`. */
 export function parseProviderACallback(request: FaxWebhookRequest): FaxStatusUpdate {
@@ -36,5 +22,43 @@ export function parseProviderACallback(request: FaxWebhookRequest): FaxStatusUpd
     ...(Number.isFinite(pages) && pages >= 0 ? { pages } : {}),
     ...(error ? { error } : {}),
     raw,
+  };
+}
+
+/** Provider A's inbound notice: `{"fax": {id, from, to, num_pages, status, file_url}}`. */
+const InboundNotice = z.object({
+  fax: z.object({
+    id: z.union([z.number().int(), z.string().min(1).max(100)]),
+    from: z.string().max(40).optional(),
+    to: z.string().max(40).optional(),
+    num_pages: z.number().int().min(0).optional(),
+    status: z.string().max(50).default('received'),
+    file_url: z.string().max(2000),
+  }),
+});
+
+/**
+ * Provider A's webhooks: both kinds are signed with X-ProviderA-Signature (HMAC-SHA256 of the
+ * raw body with the API secret); callbacks when verifySignature is on, inbound notices unless
+ * inboundVerifySignature is off. Inbound documents are fetched by the host from mediaHosts only.
+ */
+export function providerAWebhooks(config: ProviderAConfig): Required<Pick<FaxProvider, 'verifyWebhook' | 'parseCallback' | 'parseInbound'>> {
+  return {
+    verifyWebhook(request) {
+      const required = request.kind === 'inbound' ? config.inboundVerifySignature : config.verifySignature;
+      return !required || hmacHexMatches(request.rawBody, config.apiSecret, request.headers[SIGNATURE_HEADER]);
+    },
+    parseCallback: parseProviderACallback,
+    parseInbound(request) {
+      const { fax } = parseWebhookJson(request, InboundNotice);
+      return {
+        providerId: String(fax.id),
+        from: fax.from,
+        to: fax.to,
+        status: fax.status,
+        pages: fax.num_pages,
+        document: { url: fax.file_url, allowedHosts: config.mediaHosts },
+      };
+    },
   };
 }

@@ -2,6 +2,7 @@ import { definePlugin } from 'switchboard/sdk';
 import { ProviderBClient } from './client.js';
 import { createProviderB } from './provider.js';
 import { providerBEnv, providerBSettings, requireConfig } from './settings.js';
+import { providerBWebhooks } from './webhook.js';
 
 /** Provider B: hosted fax over REST v3 (JSON or multipart, Basic auth); results by polling. */
 export default definePlugin({
@@ -11,7 +12,7 @@ export default definePlugin({
     const config = requireConfig(ctx.settings);
     const client = new ProviderBClient(ctx.http, config);
     return {
-      providers: { fax: createProviderB(client, config, ctx.logger) },
+      providers: { fax: { ...createProviderB(client, config, ctx.logger), ...providerBWebhooks(config) } },
       health: () => client.ping(),
     };
   },

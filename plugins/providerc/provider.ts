@@ -4,7 +4,6 @@ import type { ProviderCClient, ProviderCFax } from './client.js';
 import type { ProviderCConfig } from './settings.js';
 import { providerCSendForm } from './send-request.js';
 import { mapProviderCStatus, providerCError } from './status-map.js';
-import { parseProviderCCallback, verifyProviderCSignature } from './webhook.js';
 
 function statusOf(fax: ProviderCFax): FaxProviderStatus {
   const code = fax.error_code === null || fax.error_code === undefined ? undefined : String(fax.error_code);
@@ -40,14 +39,6 @@ export function createProviderC(client: ProviderCClient, config: ProviderCConfig
       if (!sid) return;
       await client.cancelFax(sid);
       logger.info('fax cancelled at provider C', { jobId: ref.jobId, providerSid: sid });
-    },
-
-    verifyWebhook(request) {
-      return config.verifySignature ? verifyProviderCSignature(request, config.apiToken) : true;
-    },
-
-    parseWebhook(request) {
-      return parseProviderCCallback(request);
     },
   };
 }

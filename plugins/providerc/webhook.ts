@@ -1,5 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { FaxStatusUpdate, FaxWebhookRequest } from 'switchboard/sdk';
+import { createHmac } from 'node:crypto';
+import { sameSecret, type FaxProvider, type FaxStatusUpdate, type FaxWebhookRequest } from 'switchboard/sdk';
+import type { ProviderCConfig } from './settings.js';
 import { mapProviderCStatus, providerCError } from './status-map.js';
 
 export const SIGNATURE_HEADERS = ['x-signalwire-signature', 'x-twilio-signature'] as const;
@@ -22,9 +23,7 @@ function formParams(request: FaxWebhookRequest): Array<[string, string]> {
 export function verifyProviderCSignature(request: FaxWebhookRequest, apiToken: string): boolean {
   const header = SIGNATURE_HEADERS.map((name) => request.headers[name]).find((v): v is string => typeof v === 'string');
   if (!header) return false;
-  const given = Buffer.from(header.trim(), 'utf8');
-  const expected = Buffer.from(providerCSignature(request.url, formParams(request), apiToken), 'utf8');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return sameSecret(header.trim(), providerCSignature(request.url, formParams(request), apiToken));
 }
 
 /** A status callback (FaxSid, FaxStatus, NumPages, ErrorCode, ErrorMessage) for the job in `job_id`. */
@@ -44,5 +43,14 @@ export function parseProviderCCallback(request: FaxWebhookRequest): FaxStatusUpd
     ...(Number.isFinite(pages) && pages >= 0 ? { pages } : {}),
     ...(error ? { error } : {}),
     raw,
+  };
+}
+
+/** Provider C's webhooks: status callbacks only (it has no inbound notice here). */
+export function providerCWebhooks(config: ProviderCConfig): Required<Pick<FaxProvider, 'verifyWebhook' | 'parseCallback'>> {
+  return {
+    // Only callbacks reach here: without parseInbound the host answers 404 to inbound.
+    verifyWebhook: (request) => !config.verifySignature || verifyProviderCSignature(request, config.apiToken),
+    parseCallback: parseProviderCCallback,
   };
 }

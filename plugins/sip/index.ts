@@ -3,6 +3,7 @@ import { PbxFax, type FaxResultTable } from 'switchboard/sdk/fax';
 import { AmiClient } from './ami-client.js';
 import type { AmiPacket } from './ami-packet.js';
 import { originateAction, originateFailureReason } from './originate.js';
+import { sipInboundHook } from './inbound-hook.js';
 import { sipEnv, sipSettings } from './settings.js';
 
 /** Fax over Asterisk: the TIFF is dialled by an AMI Originate; results come back as AMI events. */
@@ -30,7 +31,7 @@ export default definePlugin({
     await client.connect();
 
     return {
-      providers: { fax: pbx.provider },
+      providers: { fax: { ...pbx.provider, ...sipInboundHook(settings) } },
       health() {
         const { connected, loggedIn, amiVersion } = client.state;
         return { ok: connected && loggedIn, info: { connected, loggedIn, amiVersion } };

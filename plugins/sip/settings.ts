@@ -1,4 +1,4 @@
-import { booleanSetting, secret, singleLineText, z } from 'switchboard/sdk';
+import { booleanSetting, envOnly, secret, singleLineText, z } from 'switchboard/sdk';
 import { pbxFaxEnv, pbxFaxSettings } from 'switchboard/sdk/fax';
 
 /** Every text setting here ends up on an AMI line, so none may hold a line break. */
@@ -22,6 +22,10 @@ export const sipSettings = z.object({
   actionTimeoutMs: z.coerce.number().int().min(1).default(10_000),
   /** Keep-alive `Action: Ping` interval; 0 turns it off. */
   pingIntervalMs: z.coerce.number().int().min(0).default(20_000),
+  /** Shared secret the dialplan sends as X-Internal-Secret to POST /_internal/pbx/inbound; unset refuses the hook. */
+  inboundSecret: secret(z.string().min(1)).optional(),
+  /** Directory Asterisk writes received fax TIFFs to; tiff_path must resolve inside it. Environment only. */
+  spoolDir: envOnly(z.string().min(1)).optional(),
 });
 
 export type SipSettings = z.infer<typeof sipSettings>;
@@ -33,4 +37,6 @@ export const sipEnv = {
   password: 'SIP_AMI_PASSWORD',
   trunk: 'SIP_TRUNK',
   ...pbxFaxEnv,
+  inboundSecret: 'PBX_INBOUND_SECRET',
+  spoolDir: 'PBX_SPOOL_DIR',
 } as const satisfies Partial<Record<keyof SipSettings, string>>;

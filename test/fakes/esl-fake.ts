@@ -13,7 +13,7 @@ import sharp from 'sharp';
 /** What the next originate does (a queue; the default answers and faxes successfully). */
 export type EslOriginateScript =
   /** Answered; txfax runs: spandsp::txfaxresult, then the hangup. Pages default to the TIFF's. */
-  | { kind: 'fax'; success?: boolean; pages?: number; code?: number; text?: string }
+  | { kind: 'fax'; success?: boolean; pages?: number; code?: number; text?: string; /** Wait for releaseHeld() before the call's events. */ hold?: boolean }
   /** Not answered: the channel hangs up with `cause`, then BACKGROUND_JOB `-ERR <cause>`. */
   | { kind: 'fail'; cause: string }
   /** Answered, then hung up with no txfaxresult. */
@@ -59,6 +59,7 @@ export class EslFake {
   private readonly scripts: EslOriginateScript[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly coreUuid = randomUUID();
+  private readonly held: Array<() => void> = [];
 
   private constructor(
     private readonly server: net.Server,
@@ -73,6 +74,11 @@ export class EslFake {
     const fake = new EslFake(server, port, options.password ?? 'ClueCon');
     server.on('connection', (socket) => fake.accept(socket));
     return fake;
+  }
+
+  /** Sends the events of every held call now. */
+  releaseHeld(): void {
+    for (const run of this.held.splice(0)) run();
   }
 
   script(...scripts: EslOriginateScript[]): void {
@@ -250,28 +256,32 @@ export class EslFake {
         const success = readable && script.success !== false;
         const code = script.code ?? (success ? 0 : readable ? 49 : 2);
         const text = script.text ?? (success ? 'OK' : readable ? 'The call dropped prematurely' : 'Cannot open source TIFF file');
-        this.later(10, () => backgroundJob(`+OK ${channelUuid}\n`));
-        this.later(40, () =>
-          this.publish(
-            'CUSTOM',
-            [
-              ...channel,
-              ['fax_success', success ? '1' : '0'],
-              ['fax_result_code', code],
-              ['fax_result_text', text],
-              ['fax_ecm_used', 'on'],
-              ['fax_local_station_id', variables.fax_ident ?? ''],
-              ['fax_remote_station_id', 'REMOTE FAX'],
-              ['fax_document_transferred_pages', script.pages ?? (success ? total : 0)],
-              ['fax_document_total_pages', total],
-              ['fax_image_resolution', '204x196'],
-              ['fax_transfer_rate', 14400],
-            ],
-            undefined,
-            'spandsp::txfaxresult',
-          ),
-        );
-        this.later(60, () => hangup('NORMAL_CLEARING'));
+        const events = () => {
+          this.later(10, () => backgroundJob(`+OK ${channelUuid}\n`));
+          this.later(40, () =>
+            this.publish(
+              'CUSTOM',
+              [
+                ...channel,
+                ['fax_success', success ? '1' : '0'],
+                ['fax_result_code', code],
+                ['fax_result_text', text],
+                ['fax_ecm_used', 'on'],
+                ['fax_local_station_id', variables.fax_ident ?? ''],
+                ['fax_remote_station_id', 'REMOTE FAX'],
+                ['fax_document_transferred_pages', script.pages ?? (success ? total : 0)],
+                ['fax_document_total_pages', total],
+                ['fax_image_resolution', '204x196'],
+                ['fax_transfer_rate', 14400],
+              ],
+              undefined,
+              'spandsp::txfaxresult',
+            ),
+          );
+          this.later(60, () => hangup('NORMAL_CLEARING'));
+        };
+        if (script.hold) this.held.push(events);
+        else events();
         return;
       }
     }

@@ -74,7 +74,7 @@ export interface FaxWebhookRequest {
   url: string;
   rawBody: Buffer;
   contentType: string;
-  /** Header names lowercased; a repeated header gives its first value. */
+  /** Header names lowercased; the values of a repeated header are joined with ", ". */
   headers: Record<string, string | undefined>;
   query: Record<string, string | undefined>;
 }

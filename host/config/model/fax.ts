@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { integer, flag, optionalText, apiSecret, pluginId } from './field-kinds.js';
+import { integer, flag, pluginId } from './field-kinds.js';
 
 /** Configuration keys of outbound and inbound fax. */
 export const FaxKeys = {
@@ -27,12 +27,4 @@ export const FaxKeys = {
   INBOUND_RETENTION_DAYS: integer(0).default(30).describe('Days inbound faxes are kept; 0 keeps them forever.'),
   INBOUND_TOKEN_TTL_MINUTES: integer(1).default(60).describe('Minutes a download token of an inbound fax stays valid.'),
   INBOUND_MEDIA_TIMEOUT_SECONDS: integer(1, 600).default(30).describe('Seconds a download of an inbound fax document from the provider may take.'),
-  PROVIDERA_INBOUND_VERIFY_SIGNATURE: flag().default(true).describe('Check X-ProviderA-Signature (HMAC-SHA256 with the provider A API secret) on POST /providera-inbound.'),
-  PROVIDERA_MEDIA_HOSTS: optionalText().describe('Comma-separated hosts (host or host:port) provider A inbound documents may be fetched from; unset means the host of the providera baseUrl setting.'),
-  PROVIDERB_MEDIA_HOSTS: optionalText().describe('Comma-separated hosts (host or host:port) provider B inbound documents may be fetched from; unset means the host of the providerb baseUrl setting.'),
-  PROVIDERB_INBOUND_BASIC_USER: optionalText().describe('User name provider B must send with HTTP Basic auth on POST /providerb-inbound (with PROVIDERB_INBOUND_BASIC_PASS).'),
-  PROVIDERB_INBOUND_BASIC_PASS: apiSecret('Password of PROVIDERB_INBOUND_BASIC_USER.'),
-  PROVIDERB_INBOUND_HMAC_SECRET: apiSecret('Secret of the X-ProviderB-Signature HMAC on POST /providerb-inbound; unset skips the check.'),
-  PBX_INBOUND_SECRET: apiSecret('Shared secret the PBX sends as X-Internal-Secret to POST /_internal/pbx/inbound; unset refuses the hook.'),
-  PBX_SPOOL_DIR: optionalText().describe('Directory the PBX writes received fax TIFFs to; tiff_path must resolve inside it.'),
 };

@@ -59,7 +59,7 @@ test('cleanup removes exactly the expired artifacts: old finished jobs, old inbo
   assert.is((await db.selectFrom('inbound_faxes').select('id').execute()).map((r) => r.id).join(), 'in-new');
   // the job row stays; its document link answers "document expired"
   assert.is((await fetch(`${gw.url}/fax/${oldJob}`)).status, 200);
-  const token = gw.gateway.fax.service.documentUrl(oldJob).split('token=')[1];
+  const token = gw.gateway.fax.documents.documentUrl(oldJob).split('token=')[1];
   const pdf = await fetch(`${gw.url}/fax/${oldJob}/pdf?token=${token}`);
   assert.is(pdf.status, 404);
   assert.is((await json(pdf)).detail, 'document expired');

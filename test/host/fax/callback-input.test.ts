@@ -22,49 +22,67 @@ test.after(async () => {
   await fake.close();
 });
 
-test('a callback without job_id is 400', async () => {
-  const body = 'fax%5Bid%5D=1&fax%5Bstatus%5D=success';
-  const res = await post('/providera-callback', body, { 'x-providera-signature': sign(body) });
-  assert.is(res.status, 400);
-  assert.match((await json(res)).detail, /job_id/);
-});
+/** The spec's path and the generic route of provider A's callbacks must behave alike. */
+for (const cb of ['/providera-callback', '/webhooks/providera/callback']) {
+  test(`${cb}: a callback without job_id is 400`, async () => {
+    const body = 'fax%5Bid%5D=1&fax%5Bstatus%5D=success';
+    const res = await post(cb, body, { 'x-providera-signature': sign(body) });
+    assert.is(res.status, 400);
+    assert.match((await json(res)).detail, /job_id/);
+  });
 
-test('an oversized callback body is 413 before any parsing', async () => {
-  const body = 'x='.padEnd(300 * 1024, 'a');
-  const res = await post('/providera-callback?job_id=j', body, { 'x-providera-signature': sign(body) });
-  assert.is(res.status, 413);
-});
+  test(`${cb}: an oversized callback body is 413 before any parsing`, async () => {
+    const body = 'x='.padEnd(300 * 1024, 'a');
+    const res = await post(`${cb}?job_id=j`, body, { 'x-providera-signature': sign(body) });
+    assert.is(res.status, 413);
+  });
 
-test('a signed callback with a malformed body is 400; for an unknown job 404', async () => {
-  const malformed = 'nothing=useful';
-  const bad = await post('/providera-callback?job_id=j', malformed, { 'x-providera-signature': sign(malformed) });
-  assert.is(bad.status, 400);
-  assert.match((await json(bad)).detail, /malformed callback/);
-  const body = 'fax%5Bid%5D=1&fax%5Bstatus%5D=success&fax%5Bnum_pages%5D=1';
-  const unknown = await post('/providera-callback?job_id=no-such-job', body, { 'x-providera-signature': sign(body) });
-  assert.is(unknown.status, 404);
-});
+  test(`${cb}: a bad or missing signature is 401`, async () => {
+    const body = 'fax%5Bid%5D=1&fax%5Bstatus%5D=success';
+    assert.is((await post(`${cb}?job_id=j`, body, { 'x-providera-signature': createHmac('sha256', 'other').update(body).digest('hex') })).status, 401);
+    const res = await post(`${cb}?job_id=j`, body);
+    assert.is(res.status, 401);
+    assert.is((await json(res)).detail, 'invalid or missing signature');
+  });
 
-test('a signed callback replayed under another job_id is refused (409) and changes nothing', async () => {
-  const [a, b] = await Promise.all([postFax(gw.url, '+15550108881', await makePdf(1)), postFax(gw.url, '+15550108882', await makePdf(1))]);
-  const jobA = await json(a);
-  const jobB = await json(b);
-  const sid = (id: string) => until(async () => (await json(await fetch(`${gw.url}/fax/${id}`))).provider_sid, 8000, 40);
-  await sid(jobA.id);
-  await sid(jobB.id);
-  fake.setStatus((await json(await fetch(`${gw.url}/fax/${jobA.id}`))).provider_sid, 'failure', 1);
-  const callback = fake.buildCallback(jobA.id);
-  const replayed = await fetch(callback.url.replace(jobA.id, jobB.id), { method: "POST", body: new Uint8Array(callback.body), headers: callback.headers });
-  assert.is(replayed.status, 409);
-  assert.is((await json(await fetch(`${gw.url}/fax/${jobB.id}`))).status, 'in_progress');
-  assert.is((await fetch(callback.url, { method: "POST", body: new Uint8Array(callback.body), headers: callback.headers })).status, 200, 'under its own job it applies');
-});
+  test(`${cb}: a signed callback with a malformed body is 400; for an unknown job 404`, async () => {
+    const malformed = 'nothing=useful';
+    const bad = await post(`${cb}?job_id=j`, malformed, { 'x-providera-signature': sign(malformed) });
+    assert.is(bad.status, 400);
+    assert.match((await json(bad)).detail, /malformed callback/);
+    const body = 'fax%5Bid%5D=1&fax%5Bstatus%5D=success&fax%5Bnum_pages%5D=1';
+    const unknown = await post(`${cb}?job_id=no-such-job`, body, { 'x-providera-signature': sign(body) });
+    assert.is(unknown.status, 404);
+  });
 
-test('a callback for a provider that is not active is 503', async () => {
+  test(`${cb}: a signed callback replayed under another job_id is refused (409) and changes nothing`, async () => {
+    const [a, b] = await Promise.all([postFax(gw.url, '+15550108881', await makePdf(1)), postFax(gw.url, '+15550108882', await makePdf(1))]);
+    const jobA = await json(a);
+    const jobB = await json(b);
+    const sid = (id: string) => until(async () => (await json(await fetch(`${gw.url}/fax/${id}`))).provider_sid, 8000, 40);
+    await sid(jobA.id);
+    await sid(jobB.id);
+    fake.setStatus((await json(await fetch(`${gw.url}/fax/${jobA.id}`))).provider_sid, 'failure', 1);
+    const callback = fake.buildCallback(jobA.id);
+    const url = new URL(callback.url);
+    const onRoute = `${gw.url}${cb}${url.search}`;
+    const replayed = await fetch(onRoute.replace(jobA.id, jobB.id), { method: 'POST', body: new Uint8Array(callback.body), headers: callback.headers });
+    assert.is(replayed.status, 409);
+    assert.is((await json(await fetch(`${gw.url}/fax/${jobB.id}`))).status, 'in_progress');
+    assert.is((await fetch(onRoute, { method: 'POST', body: new Uint8Array(callback.body), headers: callback.headers })).status, 200, 'under its own job it applies');
+    assert.is((await json(await fetch(`${gw.url}/fax/${jobA.id}`))).status, 'FAILED');
+  });
+}
+
+test('a callback for a provider that is not active is 503, on both routes; an unknown plugin 404', async () => {
   const body = 'FaxSid=FX1&FaxStatus=delivered';
-  const res = await post('/providerc-callback?job_id=j', body);
-  assert.is(res.status, 503);
-  assert.match((await json(res)).detail, /providerc/);
+  for (const path of ['/providerc-callback?job_id=j', '/webhooks/providerc/callback?job_id=j']) {
+    const res = await post(path, body);
+    assert.is(res.status, 503, path);
+    assert.match((await json(res)).detail, /providerc/);
+  }
+  assert.is((await post('/webhooks/nosuch/callback?job_id=j', body)).status, 404);
+  assert.is((await post('/webhooks/storage-local/callback?job_id=j', body)).status, 404);
 });
 
 test('search rejects malformed query parameters with 400 naming them', async () => {

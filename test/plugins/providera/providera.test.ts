@@ -254,7 +254,7 @@ test('settings come from the environment, with booleans and numbers coerced', as
   };
   const plugin = await startPlugin(providera, { env, logLines });
   try {
-    assert.equal(plugin.ctx.settings, { ...{ baseUrl: env.PROVIDERA_BASE_URL, apiKey: API_KEY, apiSecret: API_SECRET }, verifySignature: true, sendMode: 'upload', timeoutMs: 1500 });
+    assert.equal(plugin.ctx.settings, { ...{ baseUrl: env.PROVIDERA_BASE_URL, apiKey: API_KEY, apiSecret: API_SECRET }, verifySignature: true, sendMode: 'upload', timeoutMs: 1500, inboundVerifySignature: true });
   } finally {
     await plugin.stop();
   }
@@ -286,11 +286,11 @@ test('callback signatures: a good one passes, a bad or missing one fails, unchec
   });
 });
 
-test('parseWebhook maps the callback status, pages and error for the job in the query', async () => {
+test('parseCallback maps the callback status, pages and error for the job in the query', async () => {
   await withProviderA({ verifySignature: true }, async ({ fake, fax }) => {
     const { providerSid } = await fax.send(await sendRequest('job-a13', 4));
     fake.setStatus(providerSid, 'success', 4);
-    assert.equal(fax.parseWebhook!(webhook('job-a13', fake.buildCallback('job-a13'))), {
+    assert.equal(fax.parseCallback!(webhook('job-a13', fake.buildCallback('job-a13'))), {
       jobId: 'job-a13',
       status: 'SUCCESS',
       providerSid,
@@ -298,7 +298,7 @@ test('parseWebhook maps the callback status, pages and error for the job in the 
       raw: 'success',
     });
     fake.setStatus(providerSid, 'failure', 1, { type: 'faxError', message: 'No answer' });
-    assert.equal(fax.parseWebhook!(webhook('job-a13', fake.buildCallback('job-a13', { encoding: 'multipart' }))), {
+    assert.equal(fax.parseCallback!(webhook('job-a13', fake.buildCallback('job-a13', { encoding: 'multipart' }))), {
       jobId: 'job-a13',
       status: 'FAILED',
       providerSid,

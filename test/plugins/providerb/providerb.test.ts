@@ -219,11 +219,13 @@ test('health reports a reachable, authenticated provider', async () => {
   });
 });
 
-test('provider B has no cancel and takes no status callbacks', async () => {
+test('provider B has no cancel and takes no status callbacks (inbound notices only)', async () => {
   await withProviderB({}, async ({ fax }) => {
     assert.is(fax.cancel, undefined);
-    assert.is(fax.verifyWebhook, undefined);
+    assert.is(fax.parseCallback, undefined);
     assert.is(fax.parseWebhook, undefined);
+    assert.type(fax.verifyWebhook, 'function');
+    assert.type(fax.parseInbound, 'function');
     assert.is(fax.pushesResults, false);
   });
 });

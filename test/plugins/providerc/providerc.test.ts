@@ -254,11 +254,11 @@ test('callback signatures: a good one passes (either header), a bad or missing o
   });
 });
 
-test('parseWebhook maps FaxStatus, NumPages and the error for the job in the query', async () => {
+test('parseCallback maps FaxStatus, NumPages and the error for the job in the query', async () => {
   await withProviderC({ verifySignature: true }, async ({ fake, fax }) => {
     const { providerSid } = await fax.send(await sendRequest('job-c17', 4));
     fake.setStatus(providerSid, 'delivered', 4);
-    assert.equal(fax.parseWebhook!(webhook('job-c17', fake.buildCallback('job-c17'))), {
+    assert.equal(fax.parseCallback!(webhook('job-c17', fake.buildCallback('job-c17'))), {
       jobId: 'job-c17',
       status: 'SUCCESS',
       providerSid,
@@ -266,7 +266,7 @@ test('parseWebhook maps FaxStatus, NumPages and the error for the job in the que
       raw: 'delivered',
     });
     fake.setStatus(providerSid, 'no-answer', 0, { code: '15003', message: 'The remote fax did not answer' });
-    assert.equal(fax.parseWebhook!(webhook('job-c17', fake.buildCallback('job-c17'))), {
+    assert.equal(fax.parseCallback!(webhook('job-c17', fake.buildCallback('job-c17'))), {
       jobId: 'job-c17',
       status: 'FAILED',
       providerSid,

@@ -1,0 +1,32 @@
+import type { z } from 'zod';
+import type { FaxWebhookRequest } from './contracts/fax.js';
+import { WebhookRejectedError } from './errors.js';
+
+/** A webhook's JSON body checked against `schema`: 400 when it is not JSON, 422 naming the bad fields. */
+export function parseWebhookJson<T extends z.ZodType>(request: Pick<FaxWebhookRequest, 'rawBody'>, schema: T): z.infer<T> {
+  let value: unknown;
+  try {
+    value = JSON.parse(request.rawBody.toString('utf8'));
+  } catch {
+    throw new WebhookRejectedError(400, 'not_json', 'request body is not valid JSON');
+  }
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new WebhookRejectedError(422, 'malformed', result.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+  }
+  return result.data;
+}
+
+/**
+ * The hosts a provider's inbound documents may be downloaded from: the configured
+ * comma-separated list (host or host:port), else the host of the provider's base URL.
+ */
+export function allowedMediaHosts(configured: string | undefined, baseUrl: string | undefined): string[] {
+  if (configured) return configured.split(',').map((h) => h.trim()).filter(Boolean);
+  if (!baseUrl) return [];
+  try {
+    return [new URL(baseUrl).host];
+  } catch {
+    return [];
+  }
+}
