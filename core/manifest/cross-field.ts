@@ -71,5 +71,12 @@ export function crossFieldFindings(input: unknown): CrossFieldFinding[] {
       }
     }
   }
+  const secretSetting = isRecord(input.http) && isRecord(input.http.callback) && isRecord(input.http.callback.signature) ? input.http.callback.signature.secret : undefined;
+  if (typeof secretSetting === 'string') {
+    const at = ['http', 'callback', 'signature', 'secret'];
+    const field = Object.hasOwn(settings, secretSetting) ? settings[secretSetting] : undefined;
+    if (!isRecord(field)) add('callback-secret-unknown', at, secretSetting);
+    else if (field.secret !== true) add('callback-secret-not-secret', at, secretSetting);
+  }
   return findings;
 }

@@ -49,6 +49,8 @@ export const MANIFEST_DIAGNOSTICS = {
   'egress-host-missing': { severity: 'error', message: 'host %s of this URL is not allowed by "egress" (%s)' },
   'egress-host-unchecked': { severity: 'warning', message: 'the host of this URL is built from placeholders, so it can only be checked against "egress" at run time' },
   'invalid-egress': { severity: 'error', message: 'egress entries are a hostname, "host:port" or "*.domain", without scheme or path; got %s' },
+  'callback-secret-unknown': { severity: 'error', message: 'the callback signature is keyed with setting "%s", which is not declared in "settings"' },
+  'callback-secret-not-secret': { severity: 'error', message: 'the callback signature is keyed with setting "%s", which is not marked "secret": true' },
   'invalid-response-path': { severity: 'error', message: 'response path must look like "data.id" or "faxes[0].status"; got %s' },
   'setting-default-invalid': { severity: 'error', message: 'default %s does not fit the field (%s)' },
   'setting-enum-invalid': { severity: 'error', message: '%s' },

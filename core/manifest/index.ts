@@ -10,6 +10,7 @@ export {
   HttpBodySchema,
   HttpAuthSchema,
   HttpResponseMapSchema,
+  HttpCallbackSchema,
   AlertBlockSchema,
   JsonTemplateSchema,
   HTTP_FAX_STATUSES,
@@ -23,6 +24,7 @@ export {
   type HttpBody,
   type HttpAuth,
   type HttpResponseMap,
+  type HttpCallback,
   type HttpFaxStatus,
   type AlertBlock,
   type JsonTemplate,
@@ -36,6 +38,7 @@ export {
 } from './diagnostics.js';
 export { validateManifest, parseManifestText, type ValidateManifestOptions, type ManifestValidation } from './validate.js';
 export { settingsSchemaFromManifest, envMapFromManifest } from './settings-schema.js';
+export { responsePathSteps, valueAtPath, type ResponsePathStep } from './response-path.js';
 export {
   parseTemplate,
   checkPlaceholder,
@@ -43,5 +46,7 @@ export {
   HTTP_TEMPLATE_ROOTS,
   ALERT_TEMPLATE_FIELDS,
   type TemplateScope,
+  type TemplatePart,
+  type TemplateParse,
   type TemplateSite,
 } from './templates.js';

@@ -3,6 +3,7 @@ import { PROVIDER_KINDS } from '../sdk/contracts/index.js';
 import { formatDiagnosticMessage, quoted, type ManifestDiagnosticCode } from './diagnostics.js';
 import { isSemver, pinsMajor, splitContract, validRange } from './ranges.js';
 import { crossFieldFindings } from './cross-field.js';
+import { responsePathSteps } from './response-path.js';
 
 /** Adds a catalogue diagnostic as a zod issue; validate.ts turns it back into that diagnostic. */
 export function flag(
@@ -18,7 +19,6 @@ const ID = /^[a-z0-9][a-z0-9-]*$/;
 const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
-const RESPONSE_PATH = /^(?:[^.[\]\s]+|\[\d+\])(?:\.[^.[\]\s]+|\[\d+\])*$/;
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const EGRESS = new RegExp(`^(?:(?:\\*\\.)?${LABEL}(?:\\.${LABEL})*|\\[[0-9a-f:.]+\\])(?::(\\d{1,5}))?$`, 'i');
 
@@ -151,7 +151,7 @@ export const HttpAuthSchema = z.discriminatedUnion('kind', [
 ]);
 
 const ResponsePath = z.string().superRefine((path, ctx) => {
-  if (!RESPONSE_PATH.test(path)) flag(ctx, 'invalid-response-path', [], quoted(path));
+  if (responsePathSteps(path) === null) flag(ctx, 'invalid-response-path', [], quoted(path));
 });
 
 export const HttpResponseMapSchema = z.strictObject({
@@ -176,6 +176,38 @@ export const HttpActionSchema = z.strictObject({
 export const HTTP_FAX_STATUSES = ['queued', 'in_progress', 'SUCCESS', 'FAILED'] as const;
 const HttpFaxStatus = z.enum(HTTP_FAX_STATUSES);
 
+/** Where a status callback's facts are: response paths of a JSON body, or names of form fields. */
+const CALLBACK_FIELDS = ['status', 'job_id', 'provider_sid', 'pages', 'error'] as const;
+
+/**
+ * How the provider's status callbacks are read (`/webhooks/<id>/callback?job_id=...`, the URL
+ * `{{ callback_url }}` gives the provider) and, optionally, how they are signed.
+ */
+export const HttpCallbackSchema = z
+  .strictObject({
+    format: z.enum(['json', 'form']),
+    status: z.string().min(1, 'status must name where the status word is'),
+    /** Absent: the job is the `job_id` of the callback URL's query. */
+    job_id: z.string().min(1).optional(),
+    provider_sid: z.string().min(1).optional(),
+    pages: z.string().min(1).optional(),
+    error: z.string().min(1).optional(),
+    /** HMAC-SHA256 of the raw body, lowercase hex, in `header`, keyed with the secret setting `secret`. */
+    signature: z
+      .strictObject({
+        header: z.string().regex(HEADER_NAME, 'must be an HTTP header name'),
+        secret: z.string().regex(SETTING_NAME, 'must name a secret setting'),
+      })
+      .optional(),
+  })
+  .superRefine((callback, ctx) => {
+    if (callback.format !== 'json') return;
+    for (const field of CALLBACK_FIELDS) {
+      const path = callback[field];
+      if (path !== undefined && responsePathSteps(path) === null) flag(ctx, 'invalid-response-path', [field], quoted(path));
+    }
+  });
+
 export const HttpBlockSchema = z.strictObject({
   actions: z.strictObject({
     send: HttpActionSchema,
@@ -184,6 +216,7 @@ export const HttpBlockSchema = z.strictObject({
   }),
   status_map: z.record(z.string().min(1, 'status words must not be empty'), HttpFaxStatus),
   default_status: HttpFaxStatus.optional(),
+  callback: HttpCallbackSchema.optional(),
 });
 
 export const AlertBlockSchema = z.strictObject({
@@ -228,6 +261,7 @@ export type HttpAction = z.infer<typeof HttpActionSchema>;
 export type HttpBody = z.infer<typeof HttpBodySchema>;
 export type HttpAuth = z.infer<typeof HttpAuthSchema>;
 export type HttpResponseMap = z.infer<typeof HttpResponseMapSchema>;
+export type HttpCallback = z.infer<typeof HttpCallbackSchema>;
 export type HttpFaxStatus = (typeof HTTP_FAX_STATUSES)[number];
 export type AlertBlock = z.infer<typeof AlertBlockSchema>;
 export type SettingType = (typeof SETTING_TYPES)[number];

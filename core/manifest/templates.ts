@@ -11,12 +11,20 @@ export const HTTP_TEMPLATE_ROOTS = ['to', 'from', 'document_url', 'job_id', 'pro
 /** Fields of the alert (see the alert-sink contract) an `alert` block can use as `alert.<field>`. */
 export const ALERT_TEMPLATE_FIELDS = ['id', 'eventId', 'type', 'category', 'severity', 'status', 'title', 'startsAt', 'endsAt', 'labels', 'context'] as const;
 
-export type TemplateParse = { ok: true; placeholders: string[] } | { ok: false; reason: string };
+/** A template cut into literal text and placeholders. */
+export type TemplatePart = { kind: 'text'; text: string } | { kind: 'placeholder'; expression: string };
+
+export type TemplateParse = { ok: true; parts: TemplatePart[]; placeholders: string[] } | { ok: false; reason: string };
 
 const EXPRESSION = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
-/** Splits a template into its placeholder expressions, or says why it is malformed. */
+/**
+ * The one parser of the template syntax, for the validator and every runtime: a template cut
+ * into text and placeholder expressions, or why it is malformed (a stray or unclosed brace pair,
+ * a placeholder that is not a dotted name).
+ */
 export function parseTemplate(text: string): TemplateParse {
+  const parts: TemplatePart[] = [];
   const placeholders: string[] = [];
   let at = 0;
   for (;;) {
@@ -24,7 +32,8 @@ export function parseTemplate(text: string): TemplateParse {
     const strayClose = text.indexOf('}}', at);
     if (open === -1) {
       if (strayClose !== -1) return { ok: false, reason: `"}}" at offset ${strayClose} closes no placeholder` };
-      return { ok: true, placeholders };
+      if (at < text.length) parts.push({ kind: 'text', text: text.slice(at) });
+      return { ok: true, parts, placeholders };
     }
     if (strayClose !== -1 && strayClose < open) return { ok: false, reason: `"}}" at offset ${strayClose} closes no placeholder` };
     const close = text.indexOf('}}', open + 2);
@@ -35,6 +44,8 @@ export function parseTemplate(text: string): TemplateParse {
     if (!EXPRESSION.test(expression)) {
       return { ok: false, reason: `placeholder {{${inner}}} must be a name like "to" or "settings.api_key"` };
     }
+    if (open > at) parts.push({ kind: 'text', text: text.slice(at, open) });
+    parts.push({ kind: 'placeholder', expression });
     placeholders.push(expression);
     at = close + 2;
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConfigError } from './errors.js';
 
 const SECRET = Symbol.for('switchboard.secret');
 const ENV_ONLY = Symbol.for('switchboard.envOnly');
@@ -51,4 +52,36 @@ function markedFields(schema: z.ZodType | undefined, mark: symbol): string[] {
   return Object.entries(schema.shape as Record<string, z.ZodType>)
     .filter(([, field]) => hasMark(field, mark))
     .map(([name]) => name);
+}
+
+/**
+ * A boolean setting that the environment can fill too: a real boolean from the config store, or
+ * "true"/"false", "1"/"0", "yes"/"no", "on"/"off" from an environment variable.
+ */
+export function booleanSetting() {
+  return z.union([z.boolean(), z.stringbool()]);
+}
+
+/** Text without line breaks or other control characters: for values that end up on a protocol line. */
+export function singleLineText() {
+  return z.string().regex(/^[^\x00-\x1f\x7f]*$/, 'must not contain control characters');
+}
+
+/**
+ * Checks that every field a plugin cannot work without is set, naming the first missing one
+ * and its environment variable in a ConfigError, so the plugin waits in needs-config.
+ */
+export function requireSettings<S extends Record<string, unknown>, K extends keyof S & string>(
+  pluginId: string,
+  settings: S,
+  fields: readonly K[],
+  env: Partial<Record<keyof S, string>>,
+): S & { [F in K]-?: NonNullable<S[F]> } {
+  for (const field of fields) {
+    if (settings[field] === undefined || settings[field] === null || settings[field] === '') {
+      const variable = env[field];
+      throw new ConfigError(`${pluginId}: ${field} is required${variable ? ` (${variable})` : ''}`, field);
+    }
+  }
+  return settings as S & { [F in K]-?: NonNullable<S[F]> };
 }

@@ -26,7 +26,7 @@ import { FaxService } from '../fax/fax-service.js';
 import { FaxDispatcher } from '../fax/dispatcher.js';
 import { FaxReconciler } from '../fax/reconciler.js';
 import { registerFaxRoutes } from '../fax/fax-routes.js';
-import { createHttpFaxPlugin } from '../plugins/http-fax/index.js';
+import { createHttpFaxPlugin } from '../../core/declarative/http-fax/index.js';
 import { registerRegistryRoutes } from '../http/routes/registry-routes.js';
 import { ghostscriptVersion } from '../fax/documents/index.js';
 import { applyPluginStatusEvents } from '../fax/plugin-status-events.js';

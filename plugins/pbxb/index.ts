@@ -1,16 +1,8 @@
-import {
-  definePlugin,
-  FAX_STATUS_EVENT,
-  NotAcceptedError,
-  RejectedError,
-  UncertainOutcomeError,
-  type FaxProvider,
-  type FaxStatusUpdate,
-  FaxResultTable,
-} from 'switchboard/sdk';
-import { EslClient, EslNoReplyError, EslNotConnectedError } from './esl-client.js';
-import type { EslEvent, EslMessage } from './esl-message.js';
-import { callFailure, faxDestination, originateCommand } from './originate.js';
+import { definePlugin, RejectedError, UncertainOutcomeError } from 'switchboard/sdk';
+import { PbxFax } from 'switchboard/sdk/fax';
+import { EslClient } from './esl-client.js';
+import type { EslEvent } from './esl-message.js';
+import { callFailure, originateCommand } from './originate.js';
 import { pbxbResultHook } from './result-hook.js';
 import { pbxbEnv, pbxbSettings } from './settings.js';
 
@@ -26,26 +18,30 @@ export default definePlugin({
   env: pbxbEnv,
   async start(ctx) {
     const settings = ctx.settings;
-    const client = new EslClient({
-      host: settings.host,
-      port: settings.port,
-      password: settings.password,
-      events: ESL_EVENTS,
-      connectTimeoutMs: settings.connectTimeoutMs,
-      commandTimeoutMs: settings.commandTimeoutMs,
-      reconnect: { initialDelayMs: settings.reconnectInitialMs, maxDelayMs: settings.reconnectMaxMs },
-      logger: ctx.logger,
-    });
-    const results = new FaxResultTable((update: FaxStatusUpdate) => ctx.events.emit(FAX_STATUS_EVENT, update), settings.resultTimeoutMs, ctx.logger);
+    const client = new EslClient({ ...settings, events: ESL_EVENTS, logger: ctx.logger });
     /** Channel uuid of each answered fax call (from BACKGROUND_JOB `+OK <uuid>`). */
     const answered = new Map<string, string>();
     const graceTimers = new Set<NodeJS.Timeout>();
-    const dispose = async () => {
-      results.dispose();
-      for (const timer of graceTimers) clearTimeout(timer);
-      await client.close();
-    };
-    ctx.onDispose(dispose);
+    const pbx = new PbxFax(ctx, {
+      pbx: 'FreeSWITCH (ESL)',
+      line: client,
+      paper: settings.paper,
+      resultTimeoutMs: settings.resultTimeoutMs,
+      // The fax is in the table before the command is written: txfaxresult events carry our fax_job_id.
+      async dial(tiff, dest, request) {
+        const reply = await client.command(originateCommand(settings, { jobId: request.jobId, dest, tiffPath: tiff.localPath }));
+        const text = reply.headers.get('Reply-Text') ?? '';
+        if (!text.startsWith('+OK')) throw new RejectedError(`FreeSWITCH refused the originate: ${text || 'no reply text'}`);
+        const jobUuid = reply.headers.get('Job-UUID') ?? /^\+OK Job-UUID: (\S+)/.exec(text)?.[1];
+        // +OK means the call was queued: the fax may go out, so its fate is unknown, not refused.
+        if (!jobUuid) throw new UncertainOutcomeError('FreeSWITCH accepted the originate without a Job-UUID');
+        return jobUuid;
+      },
+      onStop() {
+        for (const timer of graceTimers) clearTimeout(timer);
+      },
+    });
+    const results = pbx.results;
 
     const jobOfChannel = (uuid: string | undefined) => {
       for (const [jobId, channel] of answered) if (channel === uuid) return jobId;
@@ -102,67 +98,17 @@ export default definePlugin({
       }
     };
     client.onEvent(onEvent);
-    client.onConnectionLost(() => {
-      answered.clear();
-      results.failPending('ESL connection lost');
-    });
+    // The PbxFax fails the faxes of a lost session; their channels are gone with it.
+    client.onConnectionLost(() => answered.clear());
     await client.connect();
 
-    const fax: FaxProvider = {
-      pushesResults: true,
-
-      async send(request) {
-        const dest = faxDestination(request.to);
-        if (!client.state.authenticated) throw new NotAcceptedError('not connected to FreeSWITCH (ESL); the fax was not dialled');
-        const tiff = await request.document.renderTiff({ paper: settings.paper }).catch((err: unknown) => {
-          // Nothing was dialled; the host's retry policy decides whether rendering is tried again.
-          throw new NotAcceptedError(`the fax TIFF could not be rendered: ${err instanceof Error ? err.message : String(err)}`, undefined, { cause: err });
-        });
-        if (!tiff.localPath) throw new RejectedError('the fax TIFF has no local file path: FreeSWITCH needs storage on a local directory');
-        const command = originateCommand(settings, { jobId: request.jobId, dest, tiffPath: tiff.localPath });
-        // Registered before writing: txfaxresult events carry our fax_job_id.
-        results.expect(request.jobId, tiff.pages);
-        let reply: EslMessage;
-        try {
-          reply = await client.command(command);
-        } catch (err) {
-          results.forget(request.jobId);
-          if (err instanceof EslNotConnectedError) throw new NotAcceptedError('not connected to FreeSWITCH (ESL); the fax was not dialled', undefined, { cause: err });
-          if (err instanceof EslNoReplyError) throw new UncertainOutcomeError(`originate was sent but not answered: ${err.message}`, { cause: err });
-          throw err;
-        }
-        const text = reply.headers.get('Reply-Text') ?? '';
-        const jobUuid = reply.headers.get('Job-UUID') ?? /^\+OK Job-UUID: (\S+)/.exec(text)?.[1];
-        if (!text.startsWith('+OK')) {
-          results.forget(request.jobId);
-          throw new RejectedError(`FreeSWITCH refused the originate: ${text || 'no reply text'}`);
-        }
-        if (!jobUuid) {
-          // +OK means the call was queued: the fax may go out, so its fate is unknown, not refused.
-          results.forget(request.jobId);
-          throw new UncertainOutcomeError('FreeSWITCH accepted the originate without a Job-UUID');
-        }
-        results.link(request.jobId, jobUuid);
-        const state = results.accept(request.jobId);
-        ctx.logger.info('fax dialling', { jobId: request.jobId, jobUuid, pages: tiff.pages });
-        return { ...state, providerSid: jobUuid, pages: state.pages ?? tiff.pages };
-      },
-
-      async status(ref) {
-        return results.status(ref.jobId, ref.providerSid);
-      },
-    };
-
     return {
-      providers: { fax: { ...fax, ...pbxbResultHook(settings) } },
+      providers: { fax: { ...pbx.provider, ...pbxbResultHook(settings) } },
       health() {
         const { connected, authenticated } = client.state;
         return { ok: connected && authenticated, info: { connected, authenticated } };
       },
-      async stop() {
-        if (results.pendingCount() > 0) ctx.logger.info('stopping with faxes in progress; their results go to the next generation', { pending: results.pendingCount() });
-        await dispose();
-      },
+      stop: () => pbx.stop(),
     };
   },
 });

@@ -1,13 +1,6 @@
 import { RejectedError } from 'switchboard/sdk';
 import type { PbxbSettings } from './settings.js';
 
-/** Destinations we dial: an optional + and 6 to 20 digits, nothing that could steer the call. */
-export function faxDestination(to: string): string {
-  const dest = to.trim();
-  if (!/^\+?\d{6,20}$/.test(dest)) throw new RejectedError('the destination must be an optional + and 6 to 20 digits');
-  return dest;
-}
-
 /**
  * A channel variable value inside `{...}`: FreeSWITCH splits the block at commas and the
  * command at spaces unless the value is single-quoted; quotes and braces cannot be escaped,

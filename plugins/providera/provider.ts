@@ -1,4 +1,5 @@
 import type { FaxProvider, FaxProviderStatus, PluginLogger } from 'switchboard/sdk';
+import { providerStatus } from 'switchboard/sdk/fax';
 import type { ProviderAClient, ProviderAFax } from './client.js';
 import type { ProviderAConfig } from './settings.js';
 import { providerASendForm } from './send-request.js';
@@ -11,13 +12,7 @@ function statusOf(fax: ProviderAFax): FaxProviderStatus {
     fax.error_type ?? recipient?.error_type ?? undefined,
     fax.error_message ?? recipient?.error_message ?? undefined,
   );
-  return {
-    providerSid: String(fax.id),
-    status: mapProviderAStatus(fax.status),
-    ...(typeof fax.num_pages === 'number' ? { pages: fax.num_pages } : {}),
-    ...(error ? { error } : {}),
-    ...(fax.status ? { raw: fax.status } : {}),
-  };
+  return providerStatus(mapProviderAStatus(fax.status), { providerSid: String(fax.id), pages: fax.num_pages, error, raw: fax.status });
 }
 
 /** Provider A as a fax provider: sends, looks up (by id or by our tag), cancels, takes callbacks (webhook members: webhook.ts). */

@@ -1,4 +1,5 @@
-import { NotAcceptedError, type FaxSendRequest } from 'switchboard/sdk';
+import type { FaxSendRequest } from 'switchboard/sdk';
+import { readDocumentFile } from 'switchboard/sdk/fax';
 
 /**
  * The form of POST /faxes. `tag[job_id]` lets us find the fax again by our own id when the
@@ -12,15 +13,9 @@ export async function providerASendForm(request: FaxSendRequest, mode: 'url' | '
     ['tag[job_id]', request.jobId],
   ];
   if (mode === 'url') return new URLSearchParams([...fields, ['content_url[]', request.document.url]]);
-
-  let pdf: Buffer;
-  try {
-    pdf = await request.document.read();
-  } catch (err) {
-    throw new NotAcceptedError(`could not read the document of job ${request.jobId}`, undefined, { cause: err });
-  }
+  const { file, filename } = await readDocumentFile(request);
   const form = new FormData();
   for (const [name, value] of fields) form.append(name, value);
-  form.append('file', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), `${request.jobId}.pdf`);
+  form.append('file', file, filename);
   return form;
 }

@@ -1,7 +1,5 @@
-import { allowedMediaHosts, ConfigError, secret, z } from 'switchboard/sdk';
-
-/** 'true'/'false'/'1'/'0' from the environment, a real boolean from the config store. */
-const flag = z.union([z.boolean(), z.stringbool()]);
+import { allowedMediaHosts, booleanSetting, requireSettings, secret, z } from 'switchboard/sdk';
+import { hostedFaxSettings } from 'switchboard/sdk/fax';
 
 export const providerASettings = z.object({
   /** REST v2 base URL, e.g. https://api.example.com/v2. */
@@ -9,12 +7,11 @@ export const providerASettings = z.object({
   apiKey: secret(z.string().min(1)).optional(),
   apiSecret: secret(z.string().min(1)).optional(),
   /** Check X-ProviderA-Signature on status callbacks. */
-  verifySignature: flag.default(false),
-  /** 'url': the provider downloads our tokenized PDF URL; 'upload': we send the PDF as a file. */
-  sendMode: z.enum(['url', 'upload']).default('url'),
-  timeoutMs: z.coerce.number().int().positive().default(30_000),
+  verifySignature: booleanSetting().default(false),
+  /** sendMode ('url': the provider downloads our PDF; 'upload': we send it) and timeoutMs. */
+  ...hostedFaxSettings,
   /** Check X-ProviderA-Signature on inbound fax notices (on unless turned off). */
-  inboundVerifySignature: flag.default(true),
+  inboundVerifySignature: booleanSetting().default(true),
   /** Comma-separated hosts (host or host:port) inbound documents may be fetched from; unset: the host of baseUrl. */
   mediaHosts: z.string().optional(),
 });
@@ -46,17 +43,6 @@ export interface ProviderAConfig {
 
 /** Throws ConfigError naming the first missing field, so the plugin waits in needs-config. */
 export function requireConfig(settings: ProviderASettings): ProviderAConfig {
-  for (const field of ['baseUrl', 'apiKey', 'apiSecret'] as const) {
-    if (!settings[field]) throw new ConfigError(`providera: ${field} is required (${providerAEnv[field]})`, field);
-  }
-  return {
-    baseUrl: settings.baseUrl!.replace(/\/+$/, ''),
-    apiKey: settings.apiKey!,
-    apiSecret: settings.apiSecret!,
-    verifySignature: settings.verifySignature,
-    sendMode: settings.sendMode,
-    timeoutMs: settings.timeoutMs,
-    inboundVerifySignature: settings.inboundVerifySignature,
-    mediaHosts: allowedMediaHosts(settings.mediaHosts, settings.baseUrl),
-  };
+  const config = requireSettings('providera', settings, ['baseUrl', 'apiKey', 'apiSecret'], providerAEnv);
+  return { ...config, baseUrl: config.baseUrl.replace(/\/+$/, ''), mediaHosts: allowedMediaHosts(config.mediaHosts, config.baseUrl) };
 }

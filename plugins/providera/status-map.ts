@@ -1,6 +1,8 @@
 import type { FaxStatus } from 'switchboard/sdk';
+import { statusWords } from 'switchboard/sdk/fax';
 
-const MAP: Record<string, FaxStatus> = {
+/** Provider A's status word as a job status; unknown words stay non-terminal (queued). */
+export const mapProviderAStatus: (raw: string | undefined) => FaxStatus = statusWords({
   queued: 'queued',
   pendingbatch: 'queued',
   inprogress: 'in_progress',
@@ -12,12 +14,7 @@ const MAP: Record<string, FaxStatus> = {
   // Our faxes have one recipient, so a partial success means pages or a recipient were lost:
   // a human should look, so it is not reported as delivered.
   partialsuccess: 'FAILED',
-};
-
-/** Provider A's status word as a job status; unknown words stay non-terminal (queued). */
-export function mapProviderAStatus(raw: string | undefined): FaxStatus {
-  return MAP[(raw ?? '').trim().toLowerCase()] ?? 'queued';
-}
+});
 
 /** The error text of a failed fax: the provider's message, else what its status word means. */
 export function providerAError(raw: string | undefined, type?: string, message?: string): string | undefined {

@@ -1,4 +1,5 @@
 import type { FaxProvider, FaxProviderStatus, PluginLogger } from 'switchboard/sdk';
+import { providerStatus } from 'switchboard/sdk/fax';
 import type { ProviderBClient, ProviderBFax } from './client.js';
 import type { ProviderBConfig } from './settings.js';
 import { providerBSendBody } from './send-request.js';
@@ -6,15 +7,8 @@ import { mapProviderBStatus } from './status-map.js';
 
 function statusOf(fax: ProviderBFax): FaxProviderStatus {
   const status = mapProviderBStatus(fax.status);
-  const pages = fax.numberOfPages ?? fax.num_pages;
   const error = status === 'FAILED' ? (fax.errorMessage || (fax.errorCode ? String(fax.errorCode) : undefined) || fax.status) : undefined;
-  return {
-    providerSid: fax.id,
-    status,
-    ...(typeof pages === 'number' ? { pages } : {}),
-    ...(error ? { error } : {}),
-    ...(fax.status ? { raw: fax.status } : {}),
-  };
+  return providerStatus(status, { providerSid: fax.id, pages: fax.numberOfPages ?? fax.num_pages, error, raw: fax.status });
 }
 
 /**

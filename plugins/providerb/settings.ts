@@ -1,4 +1,5 @@
-import { allowedMediaHosts, ConfigError, secret, z } from 'switchboard/sdk';
+import { allowedMediaHosts, requireSettings, secret, z } from 'switchboard/sdk';
+import { hostedFaxSettings } from 'switchboard/sdk/fax';
 
 export const providerBSettings = z.object({
   /** REST v3 base URL, e.g. https://fax.api.example.com/v3. */
@@ -6,9 +7,8 @@ export const providerBSettings = z.object({
   projectId: z.string().min(1).optional(),
   apiKey: secret(z.string().min(1)).optional(),
   apiSecret: secret(z.string().min(1)).optional(),
-  /** 'url': JSON {to, contentUrl} and the provider downloads our PDF; 'upload': multipart file + to. */
-  sendMode: z.enum(['url', 'upload']).default('url'),
-  timeoutMs: z.coerce.number().int().positive().default(30_000),
+  /** sendMode ('url': JSON {to, contentUrl}, the provider downloads our PDF; 'upload': multipart file + to) and timeoutMs. */
+  ...hostedFaxSettings,
   /** Comma-separated hosts (host or host:port) inbound documents may be fetched from; unset: the host of baseUrl. */
   mediaHosts: z.string().optional(),
   /** User name provider B must send with HTTP Basic auth on inbound notices (with inboundBasicPass); unset: no Basic auth. */
@@ -48,18 +48,16 @@ export interface ProviderBConfig {
 
 /** Throws ConfigError naming the first missing field, so the plugin waits in needs-config. */
 export function requireConfig(settings: ProviderBSettings): ProviderBConfig {
-  for (const field of ['baseUrl', 'projectId', 'apiKey', 'apiSecret'] as const) {
-    if (!settings[field]) throw new ConfigError(`providerb: ${field} is required (${providerBEnv[field]})`, field);
-  }
+  const config = requireSettings('providerb', settings, ['baseUrl', 'projectId', 'apiKey', 'apiSecret'], providerBEnv);
   return {
-    baseUrl: settings.baseUrl!.replace(/\/+$/, ''),
-    projectId: settings.projectId!,
-    apiKey: settings.apiKey!,
-    apiSecret: settings.apiSecret!,
-    sendMode: settings.sendMode,
-    timeoutMs: settings.timeoutMs,
-    mediaHosts: allowedMediaHosts(settings.mediaHosts, settings.baseUrl),
-    inboundBasic: settings.inboundBasicUser ? { user: settings.inboundBasicUser, pass: settings.inboundBasicPass ?? '' } : undefined,
-    inboundHmacSecret: settings.inboundHmacSecret,
+    baseUrl: config.baseUrl.replace(/\/+$/, ''),
+    projectId: config.projectId,
+    apiKey: config.apiKey,
+    apiSecret: config.apiSecret,
+    sendMode: config.sendMode,
+    timeoutMs: config.timeoutMs,
+    mediaHosts: allowedMediaHosts(config.mediaHosts, config.baseUrl),
+    inboundBasic: config.inboundBasicUser ? { user: config.inboundBasicUser, pass: config.inboundBasicPass ?? '' } : undefined,
+    inboundHmacSecret: config.inboundHmacSecret,
   };
 }

@@ -1,18 +1,12 @@
 import type { FaxStatus } from 'switchboard/sdk';
+import { statusWords } from 'switchboard/sdk/fax';
 
 /** Provider B's status word as a job status, per the reference; anything else is still queued. */
-export function mapProviderBStatus(raw: string | undefined): FaxStatus {
-  switch ((raw ?? '').trim().toUpperCase()) {
-    case 'IN_PROGRESS':
-      return 'in_progress';
-    case 'COMPLETED':
-    case 'SUCCESS':
-      return 'SUCCESS';
-    case 'FAILURE':
-    case 'FAILED':
-    case 'ERROR':
-      return 'FAILED';
-    default:
-      return 'queued';
-  }
-}
+export const mapProviderBStatus: (raw: string | undefined) => FaxStatus = statusWords({
+  in_progress: 'in_progress',
+  completed: 'SUCCESS',
+  success: 'SUCCESS',
+  failure: 'FAILED',
+  failed: 'FAILED',
+  error: 'FAILED',
+});

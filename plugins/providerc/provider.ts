@@ -1,20 +1,14 @@
 import type { FaxProvider, FaxProviderStatus, PluginLogger } from 'switchboard/sdk';
+import { providerStatus } from 'switchboard/sdk/fax';
 import type { ProviderCClient, ProviderCFax } from './client.js';
 import type { ProviderCConfig } from './settings.js';
 import { providerCSendForm } from './send-request.js';
 import { mapProviderCStatus, providerCError } from './status-map.js';
 
 function statusOf(fax: ProviderCFax): FaxProviderStatus {
-  const pages = fax.num_pages === null || fax.num_pages === undefined ? NaN : Number(fax.num_pages);
   const code = fax.error_code === null || fax.error_code === undefined ? undefined : String(fax.error_code);
   const error = providerCError(fax.status, code, fax.error_message ?? undefined);
-  return {
-    providerSid: fax.sid,
-    status: mapProviderCStatus(fax.status),
-    ...(Number.isFinite(pages) ? { pages } : {}),
-    ...(error ? { error } : {}),
-    ...(fax.status ? { raw: fax.status } : {}),
-  };
+  return providerStatus(mapProviderCStatus(fax.status), { providerSid: fax.sid, pages: fax.num_pages, error, raw: fax.status });
 }
 
 /** Provider C as a fax provider: sends, looks up (by sid or by our PDF URL), cancels, takes callbacks. */

@@ -10,9 +10,3 @@ export function providerCSendForm(request: FaxSendRequest, faxFrom: string): URL
     ['StatusCallback', `${base}/providerc-callback?job_id=${encodeURIComponent(request.jobId)}`],
   ]);
 }
-
-/** True when a fax's media_url is the PDF URL of our job. */
-export function isDocumentOfJob(mediaUrl: unknown, jobId: string): boolean {
-  if (typeof mediaUrl !== 'string') return false;
-  return mediaUrl.includes(`/fax/${jobId}/pdf`) || mediaUrl.includes(`/fax/${encodeURIComponent(jobId)}/pdf`);
-}

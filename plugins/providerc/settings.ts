@@ -1,7 +1,5 @@
-import { ConfigError, secret, z } from 'switchboard/sdk';
-
-/** 'true'/'false'/'1'/'0' from the environment, a real boolean from the config store. */
-const flag = z.union([z.boolean(), z.stringbool()]);
+import { booleanSetting, ConfigError, requireSettings, secret, z } from 'switchboard/sdk';
+import { hostedFaxSettings } from 'switchboard/sdk/fax';
 
 export const providerCSettings = z.object({
   /** The space host, e.g. example.signalwire.test (a scheme or trailing slash is tolerated). */
@@ -16,8 +14,8 @@ export const providerCSettings = z.object({
   /** The caller number faxes are sent from (`From`). */
   faxFrom: z.string().min(1).optional(),
   /** Check X-SignalWire-Signature (or X-Twilio-Signature) on status callbacks. */
-  verifySignature: flag.default(false),
-  timeoutMs: z.coerce.number().int().positive().default(30_000),
+  verifySignature: booleanSetting().default(false),
+  timeoutMs: hostedFaxSettings.timeoutMs,
 });
 
 export type ProviderCSettings = z.infer<typeof providerCSettings>;
@@ -53,15 +51,13 @@ export function requireConfig(settings: ProviderCSettings): ProviderCConfig {
   if (!settings.baseUrl && !settings.spaceUrl) {
     throw new ConfigError('providerc: spaceUrl is required (PROVIDERC_SPACE_URL), or baseUrl (PROVIDERC_BASE_URL)', 'spaceUrl');
   }
-  for (const field of ['projectId', 'apiToken', 'faxFrom'] as const) {
-    if (!settings[field]) throw new ConfigError(`providerc: ${field} is required (${providerCEnv[field]})`, field);
-  }
+  const config = requireSettings('providerc', settings, ['projectId', 'apiToken', 'faxFrom'], providerCEnv);
   return {
-    baseUrl: (settings.baseUrl ?? spaceBaseUrl(settings.spaceUrl!)).replace(/\/+$/, ''),
-    projectId: settings.projectId!,
-    apiToken: settings.apiToken!,
-    faxFrom: settings.faxFrom!,
-    verifySignature: settings.verifySignature,
-    timeoutMs: settings.timeoutMs,
+    baseUrl: (config.baseUrl ?? spaceBaseUrl(config.spaceUrl!)).replace(/\/+$/, ''),
+    projectId: config.projectId,
+    apiToken: config.apiToken,
+    faxFrom: config.faxFrom,
+    verifySignature: config.verifySignature,
+    timeoutMs: config.timeoutMs,
   };
 }

@@ -1,6 +1,8 @@
 import type { FaxStatus } from 'switchboard/sdk';
+import { statusWords } from 'switchboard/sdk/fax';
 
-const MAP: Record<string, FaxStatus> = {
+/** Provider C's status word as a job status; unknown words stay non-terminal (queued). */
+export const mapProviderCStatus: (raw: string | undefined) => FaxStatus = statusWords({
   queued: 'queued',
   processing: 'in_progress',
   sending: 'in_progress',
@@ -12,12 +14,7 @@ const MAP: Record<string, FaxStatus> = {
   // Inbound words, should one ever come back for a fax of ours.
   receiving: 'in_progress',
   received: 'SUCCESS',
-};
-
-/** Provider C's status word as a job status; unknown words stay non-terminal (queued). */
-export function mapProviderCStatus(raw: string | undefined): FaxStatus {
-  return MAP[(raw ?? '').trim().toLowerCase()] ?? 'queued';
-}
+});
 
 /** The error text of a failed fax: the provider's message (and code), else its status word. */
 export function providerCError(raw: string | undefined, code?: string, message?: string): string | undefined {

@@ -1,16 +1,8 @@
-import {
-  definePlugin,
-  FAX_STATUS_EVENT,
-  NotAcceptedError,
-  RejectedError,
-  UncertainOutcomeError,
-  type FaxProvider,
-  type FaxStatusUpdate,
-  FaxResultTable,
-} from 'switchboard/sdk';
-import { AmiClient, AmiNoResponseError, AmiNotConnectedError } from './ami-client.js';
+import { definePlugin, RejectedError } from 'switchboard/sdk';
+import { PbxFax, type FaxResultTable } from 'switchboard/sdk/fax';
+import { AmiClient } from './ami-client.js';
 import type { AmiPacket } from './ami-packet.js';
-import { faxDestination, originateAction, originateFailureReason } from './originate.js';
+import { originateAction, originateFailureReason } from './originate.js';
 import { sipInboundHook } from './inbound-hook.js';
 import { sipEnv, sipSettings } from './settings.js';
 
@@ -20,83 +12,31 @@ export default definePlugin({
   env: sipEnv,
   async start(ctx) {
     const settings = ctx.settings;
-    const client = new AmiClient({
-      host: settings.host,
-      port: settings.port,
-      username: settings.username,
-      secret: settings.password,
-      connectTimeoutMs: settings.connectTimeoutMs,
-      actionTimeoutMs: settings.actionTimeoutMs,
-      pingIntervalMs: settings.pingIntervalMs,
-      reconnect: { initialDelayMs: settings.reconnectInitialMs, maxDelayMs: settings.reconnectMaxMs },
-      logger: ctx.logger,
+    const client = new AmiClient({ ...settings, logger: ctx.logger });
+    const pbx = new PbxFax(ctx, {
+      pbx: 'Asterisk (AMI)',
+      line: client,
+      paper: settings.paper,
+      resultTimeoutMs: settings.resultTimeoutMs,
+      async dial(tiff, dest, request, results) {
+        const sent = client.send(originateAction(settings, { jobId: request.jobId, dest, faxFile: tiff.localPath }));
+        // Linked before the reply is read: an OriginateResponse may follow it in the same read.
+        results.link(request.jobId, sent.actionId);
+        const reply = await sent.response;
+        if (reply.get('Response') !== 'Success') throw new RejectedError(`Asterisk refused the Originate: ${reply.get('Message') ?? 'no reason given'}`);
+        return sent.actionId;
+      },
     });
-    const results = new FaxResultTable((update: FaxStatusUpdate) => ctx.events.emit(FAX_STATUS_EVENT, update), settings.resultTimeoutMs, ctx.logger);
-    ctx.onDispose(async () => {
-      results.dispose();
-      await client.close();
-    });
-
-    client.onEvent((event) => onAmiEvent(event, results));
-    // Results travel on the session that was lost: nothing will report these faxes now.
-    client.onConnectionLost(() => results.failPending('AMI connection lost'));
+    client.onEvent((event) => onAmiEvent(event, pbx.results));
     await client.connect();
 
-    const fax: FaxProvider = {
-      pushesResults: true,
-
-      async send(request) {
-        const dest = faxDestination(request.to);
-        if (!client.state.loggedIn) throw new NotAcceptedError('not connected to Asterisk (AMI); the fax was not dialled');
-        const tiff = await request.document.renderTiff({ paper: settings.paper }).catch((err: unknown) => {
-          // Nothing was dialled; the host's retry policy decides whether rendering is tried again.
-          throw new NotAcceptedError(`the fax TIFF could not be rendered: ${err instanceof Error ? err.message : String(err)}`, undefined, { cause: err });
-        });
-        if (!tiff.localPath) throw new RejectedError('the fax TIFF has no local file path: Asterisk needs storage on a local directory');
-        let sent: ReturnType<AmiClient['send']>;
-        try {
-          sent = client.send(originateAction(settings, { jobId: request.jobId, dest, faxFile: tiff.localPath }));
-        } catch (err) {
-          if (err instanceof AmiNotConnectedError) throw new NotAcceptedError('not connected to Asterisk (AMI); the fax was not dialled', undefined, { cause: err });
-          throw err;
-        }
-        // Registered before the reply is read: an OriginateResponse may follow it in the same read.
-        results.expect(request.jobId, tiff.pages, sent.actionId);
-        let reply: AmiPacket;
-        try {
-          reply = await sent.response;
-        } catch (err) {
-          results.forget(request.jobId);
-          if (err instanceof AmiNoResponseError) {
-            throw new UncertainOutcomeError(`Originate was sent but not answered: ${err.message}`, { cause: err });
-          }
-          throw err;
-        }
-        if (reply.get('Response') !== 'Success') {
-          results.forget(request.jobId);
-          throw new RejectedError(`Asterisk refused the Originate: ${reply.get('Message') ?? 'no reason given'}`);
-        }
-        const state = results.accept(request.jobId);
-        ctx.logger.info('fax dialling', { jobId: request.jobId, actionId: sent.actionId, pages: tiff.pages });
-        return { ...state, providerSid: sent.actionId, pages: state.pages ?? tiff.pages };
-      },
-
-      async status(ref) {
-        return results.status(ref.jobId, ref.providerSid);
-      },
-    };
-
     return {
-      providers: { fax: { ...fax, ...sipInboundHook(settings) } },
+      providers: { fax: { ...pbx.provider, ...sipInboundHook(settings) } },
       health() {
         const { connected, loggedIn, amiVersion } = client.state;
         return { ok: connected && loggedIn, info: { connected, loggedIn, amiVersion } };
       },
-      async stop() {
-        if (results.pendingCount() > 0) ctx.logger.info('stopping with faxes in progress; their results go to the next generation', { pending: results.pendingCount() });
-        results.dispose();
-        await client.close();
-      },
+      stop: () => pbx.stop(),
     };
   },
 });

@@ -1,12 +1,4 @@
-import { RejectedError } from 'switchboard/sdk';
 import type { SipSettings } from './settings.js';
-
-/** Destinations we dial: an optional + and 6 to 20 digits, nothing that could steer the channel. */
-export function faxDestination(to: string): string {
-  const dest = to.trim();
-  if (!/^\+?\d{6,20}$/.test(dest)) throw new RejectedError('the destination must be an optional + and 6 to 20 digits');
-  return dest;
-}
 
 export function originateChannel(settings: Pick<SipSettings, 'trunk' | 'context'>, dest: string): string {
   const trunk = settings.trunk.trim();

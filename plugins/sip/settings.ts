@@ -1,41 +1,27 @@
-import { envOnly, secret, z } from 'switchboard/sdk';
+import { booleanSetting, envOnly, secret, singleLineText, z } from 'switchboard/sdk';
+import { pbxFaxEnv, pbxFaxSettings } from 'switchboard/sdk/fax';
 
-/** A boolean setting that environment variables can fill ("true", "false", "1", "0", "yes", "no"). */
-const flag = () => z.union([z.boolean(), z.stringbool()]);
-
-/** No line breaks or other control characters: every setting here ends up on an AMI line. */
-const line = () => z.string().regex(/^[^\x00-\x1f\x7f]*$/, 'must not contain control characters');
-
+/** Every text setting here ends up on an AMI line, so none may hold a line break. */
 export const sipSettings = z.object({
-  host: line().min(1).default('127.0.0.1'),
+  host: singleLineText().min(1).default('127.0.0.1'),
   port: z.coerce.number().int().min(1).max(65535).default(5038),
-  username: line().min(1),
-  password: secret(line().min(1)),
+  username: singleLineText().min(1),
+  password: secret(singleLineText().min(1)),
   /**
    * Outgoing channel. Empty: `Local/<dest>@<context>` (the dialplan dials). Otherwise a channel
    * template with `{dest}` (`PJSIP/{dest}@carrier`) or a prefix (`SIP/carrier` -> `SIP/carrier/<dest>`).
    */
-  trunk: line().default(''),
-  context: line().min(1).default('faxout'),
+  trunk: singleLineText().default(''),
+  context: singleLineText().min(1).default('faxout'),
   /** Where the answered call continues: the extension that runs SendFAX. */
-  exten: line().min(1).default('send'),
+  exten: singleLineText().min(1).default('send'),
   priority: z.coerce.number().int().min(1).default(1),
-  callerId: line().default(''),
-  /** Fax page header (FAXOPT(headerinfo)). */
-  header: line().default(''),
-  /** Local station id, the TSI (FAXOPT(localstationid)). */
-  stationId: line().default(''),
-  t38: flag().default(true),
-  paper: z.enum(['letter', 'a4']).default('letter'),
-  /** How long Asterisk rings the destination before giving up (Originate `Timeout`). */
-  dialTimeoutMs: z.coerce.number().int().min(1000).default(60_000),
-  /** A job with no result within this long after the originate is FAILED. */
-  resultTimeoutMs: z.coerce.number().int().min(1).default(180_000),
+  /** callerId, header (FAXOPT(headerinfo)), stationId (FAXOPT(localstationid)), paper, timeouts and reconnect delays. */
+  ...pbxFaxSettings,
+  t38: booleanSetting().default(true),
   actionTimeoutMs: z.coerce.number().int().min(1).default(10_000),
-  connectTimeoutMs: z.coerce.number().int().min(1).default(5_000),
+  /** Keep-alive `Action: Ping` interval; 0 turns it off. */
   pingIntervalMs: z.coerce.number().int().min(0).default(20_000),
-  reconnectInitialMs: z.coerce.number().int().min(1).default(1_000),
-  reconnectMaxMs: z.coerce.number().int().min(1).default(30_000),
   /** Shared secret the dialplan sends as X-Internal-Secret to POST /_internal/pbx/inbound; unset refuses the hook. */
   inboundSecret: secret(z.string().min(1)).optional(),
   /** Directory Asterisk writes received fax TIFFs to; tiff_path must resolve inside it. Environment only. */
@@ -50,8 +36,7 @@ export const sipEnv = {
   username: 'SIP_AMI_USERNAME',
   password: 'SIP_AMI_PASSWORD',
   trunk: 'SIP_TRUNK',
-  header: 'FAX_HEADER',
-  stationId: 'FAX_LOCAL_STATION_ID',
+  ...pbxFaxEnv,
   inboundSecret: 'PBX_INBOUND_SECRET',
   spoolDir: 'PBX_SPOOL_DIR',
 } as const satisfies Partial<Record<keyof SipSettings, string>>;

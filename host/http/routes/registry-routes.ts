@@ -8,7 +8,8 @@ import { writeFileAtomic } from '../../../core/config/atomic-file.js';
 import { CONTRACT_VERSIONS } from '../../../core/sdk/index.js';
 import type { HttpApi } from '../api.js';
 import { HttpError } from '../errors.js';
-import { httpRuntimeDiagnostics, renderDryRun } from '../../plugins/http-fax/index.js';
+import { httpRuntimeDiagnostics, renderDryRun } from '../../../core/declarative/http-fax/index.js';
+import { egressAllows, resolveEgress } from '../../../core/kernel/egress.js';
 import type { CatalogueEntry, RegistryCatalogue } from '../../plugins/registry-catalogue.js';
 import { PluginEntry } from './plugin-routes.js';
 import type { AuditLog } from '../../audit/audit-log.js';
@@ -129,13 +130,15 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
       const valid = !!result.manifest && !diagnostics.some((d) => d.severity === 'error');
       const out: z.infer<typeof ValidateResult> = { valid, diagnostics };
       if (body.dry_run && valid && result.manifest?.http) {
+        const manifest = result.manifest;
         out.requests = await renderDryRun(result.manifest, {
           ...(body.sample?.to !== undefined ? { to: body.sample.to } : {}),
           ...(body.sample?.settings ? { settings: body.sample.settings } : {}),
           jobId: SAMPLE_JOB_ID,
           documentUrl: `${deps.publicBaseUrl().replace(/\/+$/, '')}/fax/${SAMPLE_JOB_ID}/pdf?token=sample-token`,
           providerSid: SAMPLE_PROVIDER_SID,
-        });
+          publicBaseUrl: deps.publicBaseUrl(),
+        }, (url, settings) => egressAllows(resolveEgress(manifest.egress ?? [], settings), url));
       }
       return out;
     },

@@ -1,7 +1,7 @@
 import { startPlugin, type StartedPlugin } from 'switchboard/sdk/testing';
 import type { FaxDocument, FaxProvider, FaxSendRequest } from 'switchboard/sdk';
 import type { Manifest } from '../../../../core/manifest/index.js';
-import { createHttpFaxPlugin } from '../../../../host/plugins/http-fax/index.js';
+import { createHttpFaxPlugin } from '../../../../core/declarative/http-fax/index.js';
 import { makePdf, startFaxDocumentServer, type FaxDocumentServer } from '../../../fakes/fax-document-server.js';
 
 export const JOB_ID = 'job-0001';

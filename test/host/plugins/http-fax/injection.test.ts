@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startPlugin } from 'switchboard/sdk/testing';
-import { createHttpFaxPlugin } from '../../../../host/plugins/http-fax/index.js';
+import { createHttpFaxPlugin } from '../../../../core/declarative/http-fax/index.js';
 import { httpFaxManifest } from './manifest-fixture.js';
 import { formOf, startRecordingProvider, type RecordingProvider } from './recording-provider.js';
 import { startHttpFax, type HttpFaxUnderTest } from './harness.js';

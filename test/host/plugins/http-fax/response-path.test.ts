@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseResponsePath, readResponsePath } from '../../../../host/plugins/http-fax/index.js';
+import { parseResponsePath, readResponsePath } from '../../../../core/declarative/http-fax/index.js';
 
 const answer = { data: { id: 12, tags: ['a', 'b'] }, faxes: [{ status: 'sent' }, { status: 'queued' }], 'odd-key': { 'x_y': true } };
 

@@ -1,5 +1,5 @@
-import type { FaxProviderStatus, FaxStatusUpdate } from '../contracts/fax.js';
-import type { PluginLogger } from '../plugin.js';
+import { FAX_STATUS_EVENT, type FaxProviderStatus, type FaxStatusUpdate } from '../contracts/fax.js';
+import type { PluginContext, PluginLogger } from '../plugin.js';
 
 type FinalStatus = 'SUCCESS' | 'FAILED';
 
@@ -30,6 +30,11 @@ export class FaxResultTable {
     private readonly resultTimeoutMs: number,
     private readonly logger: PluginLogger,
   ) {}
+
+  /** A table whose results go to the host as `fax.status` events of the plugin's context. */
+  static emitting(ctx: Pick<PluginContext, 'events' | 'logger'>, resultTimeoutMs: number): FaxResultTable {
+    return new FaxResultTable((update) => ctx.events.emit(FAX_STATUS_EVENT, update), resultTimeoutMs, ctx.logger);
+  }
 
   /** A request about to be written: events naming it can match before its reply is read. */
   expect(jobId: string, pages: number, providerSid?: string): void {

@@ -1,20 +1,14 @@
+import { parseTemplate, type TemplatePart } from '../../manifest/index.js';
 import { lookup, textOf, type TemplateValues } from './template-values.js';
 
-/** A template cut into literal text and placeholders (the syntax of core/manifest/templates.ts). */
-export type TemplatePart = { kind: 'text'; text: string } | { kind: 'placeholder'; expression: string };
-
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*\}\}/g;
-
+/**
+ * A template cut into text and placeholders by the manifest's own parser, so the runtime reads
+ * exactly what the validator accepted. A template the validator refuses cannot be rendered.
+ */
 export function templateParts(template: string): TemplatePart[] {
-  const parts: TemplatePart[] = [];
-  let at = 0;
-  for (const match of template.matchAll(PLACEHOLDER)) {
-    if (match.index > at) parts.push({ kind: 'text', text: template.slice(at, match.index) });
-    parts.push({ kind: 'placeholder', expression: match[1]! });
-    at = match.index + match[0].length;
-  }
-  if (at < template.length) parts.push({ kind: 'text', text: template.slice(at) });
-  return parts;
+  const parsed = parseTemplate(template);
+  if (!parsed.ok) throw new RequestRenderError(`invalid template: ${parsed.reason}`);
+  return parsed.parts;
 }
 
 /** The expression when the whole template is one placeholder (`"{{ to }}"`), else undefined. */

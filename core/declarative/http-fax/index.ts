@@ -5,8 +5,8 @@ import {
   secretFields,
   type HealthResult,
   type PluginDefinition,
-} from '../../../core/sdk/index.js';
-import { envMapFromManifest, settingsSchemaFromManifest, type Manifest } from '../../../core/manifest/index.js';
+} from '../../sdk/index.js';
+import { envMapFromManifest, settingsSchemaFromManifest, type Manifest } from '../../manifest/index.js';
 import { createHttpFaxProvider } from './fax-provider.js';
 import { httpRuntimeDiagnostics } from './runtime-diagnostics.js';
 import { renderUrl } from './request-url.js';
@@ -14,7 +14,7 @@ import { RequestRenderError } from './template-text.js';
 import { templateValues } from './template-values.js';
 
 export { httpRuntimeDiagnostics } from './runtime-diagnostics.js';
-export { renderDryRun, SAMPLE_TO, type DryRunRequest, type DryRunSample } from './dry-run.js';
+export { renderDryRun, SAMPLE_TO, type DryRunRequest, type DryRunSample, type DryRunEgress } from './dry-run.js';
 export { readResponsePath, parseResponsePath } from './response-path.js';
 
 // Call values for checks made without a call: rendering the send URL at start and in health.
@@ -46,7 +46,7 @@ export function createHttpFaxPlugin(manifest: Manifest): PluginDefinition {
         throw err;
       }
       return {
-        providers: { fax: createHttpFaxProvider(block, ctx, secrets) },
+        providers: { fax: createHttpFaxProvider(block, ctx, secrets, `provider "${manifest.id}"`) },
         health(): HealthResult {
           const url = renderUrl(block.actions.send, values());
           if (!ctx.http.allows(url)) return { ok: false, detail: `the send URL's host ${url.host} is not in the manifest's egress list`, info: { send_host: url.host } };

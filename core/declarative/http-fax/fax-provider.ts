@@ -9,9 +9,11 @@ import {
   type FaxSendRequest,
   type FaxSendResult,
   type PluginContext,
-} from '../../../core/sdk/index.js';
-import type { HttpAction, HttpBlock } from '../../../core/manifest/index.js';
-import { errorForStatus, failureOf } from './outcome.js';
+} from '../../sdk/index.js';
+import type { HttpAction, HttpBlock } from '../../manifest/index.js';
+import { answerFailure, type CallSubject } from '../../sdk/fax/index.js';
+import { callbackUrl, parseCallback, verifyCallback } from './callback.js';
+import { failureOf } from './outcome.js';
 import { fetchBody } from './request-body.js';
 import { renderRequest } from './render-request.js';
 import { jobIdOf, parseAnswer, providerMessage, statusOf } from './response-map.js';
@@ -31,7 +33,12 @@ interface Answer {
  * The fax provider of a manifest's `http` block: each call renders its action's templates and
  * goes out through the egress-checked client, and the answer is mapped onto our statuses.
  */
-export function createHttpFaxProvider(block: HttpBlock, ctx: PluginContext, secretFields: readonly string[]): FaxProvider {
+export function createHttpFaxProvider(block: HttpBlock, ctx: PluginContext, secretFields: readonly string[], provider: string): FaxProvider {
+  const credentials = secretFields.length ? `the secret settings (${secretFields.join(', ')})` : 'the settings';
+  const subject = (action: string): CallSubject => ({ provider, credentials, action });
+  /** The error of a non-2xx answer, by the SDK's rules, with the provider's own words. */
+  const answerError = (action: string, response: Response, said: string | undefined) =>
+    answerFailure(response.status, { message: said, retryAfter: response.headers.get('retry-after') }, subject(action));
   const outcomes = ctx.metrics.counter('http_fax_calls_total', 'Calls of manifest-defined fax providers by action and outcome', ['action', 'outcome']);
 
   async function call(name: string, action: HttpAction, call: Omit<CallValues, 'from'>, signal: AbortSignal | undefined, document?: () => Promise<Buffer>): Promise<Answer> {
@@ -58,7 +65,7 @@ export function createHttpFaxProvider(block: HttpBlock, ctx: PluginContext, secr
       if (!response.ok && response.status !== 404) ctx.logger.warn('provider answered with an error', { action: name, status: response.status });
       return { response, text };
     } catch (err) {
-      const failure = failureOf(err, name, timeoutMs);
+      const failure = failureOf(err, subject(name), timeoutMs);
       outcomes.inc({ action: name, outcome: failure.code });
       // The code only: messages can carry the provider's text, which may echo the number.
       ctx.logger.warn('provider call failed', { action: name, code: failure.code });
@@ -66,17 +73,25 @@ export function createHttpFaxProvider(block: HttpBlock, ctx: PluginContext, secr
     }
   }
 
-  const provider: FaxProvider = {
+  const fax: FaxProvider = {
+    // With a callback, results also come pushed, as with the code plugins that take them.
+    pushesResults: !!block.callback,
+
     async send(request: FaxSendRequest): Promise<FaxSendResult> {
       const action = block.actions.send;
       const { response, text } = await call(
         'send',
         action,
-        { to: request.to, document_url: request.document.url, job_id: request.jobId },
+        {
+          to: request.to,
+          document_url: request.document.url,
+          job_id: request.jobId,
+          ...(block.callback ? { callback_url: callbackUrl(request.publicBaseUrl, ctx.pluginId, request.jobId) } : {}),
+        },
         request.signal,
         () => request.document.read(),
       );
-      if (!response.ok) throw errorForStatus('send', response, providerMessage(text, action.response));
+      if (!response.ok) throw answerError('send', response, providerMessage(text, action.response));
       const answer = parseAnswer(text);
       if (!answer.ok) throw new UncertainOutcomeError(`send: provider answered HTTP ${response.status} with a body that is not JSON; the fax may have been accepted`);
       const providerSid = jobIdOf(answer.value, action.response);
@@ -93,20 +108,26 @@ export function createHttpFaxProvider(block: HttpBlock, ctx: PluginContext, secr
       if (!ref.providerSid) return null;
       const { response, text } = await call('status', action, { to: ref.to, job_id: ref.jobId, provider_sid: ref.providerSid }, undefined);
       if (response.status === 404) return null;
-      if (!response.ok) throw errorForStatus('status', response, providerMessage(text, action.response));
+      if (!response.ok) throw answerError('status', response, providerMessage(text, action.response));
       const answer = parseAnswer(text);
       if (!answer.ok) throw new UncertainOutcomeError(`status: provider answered HTTP ${response.status} with a body that is not JSON`);
       return { ...statusOf(answer.value, action.response, block, block.default_status ?? 'in_progress'), providerSid: ref.providerSid };
     },
   };
 
+  const callback = block.callback;
+  if (callback) {
+    fax.verifyWebhook = (request) => verifyCallback(callback, ctx.settings, request);
+    fax.parseCallback = (request) => parseCallback(block, callback, request);
+  }
+
   const cancel = block.actions.cancel;
   if (cancel) {
-    provider.cancel = async (ref: FaxReference): Promise<void> => {
+    fax.cancel = async (ref: FaxReference): Promise<void> => {
       if (!ref.providerSid) throw new RejectedError('cancel: the fax has no provider id yet, so it cannot be cancelled');
       const { response, text } = await call('cancel', cancel, { to: ref.to, job_id: ref.jobId, provider_sid: ref.providerSid }, undefined);
-      if (!response.ok) throw errorForStatus('cancel', response, providerMessage(text, cancel.response));
+      if (!response.ok) throw answerError('cancel', response, providerMessage(text, cancel.response));
     };
   }
-  return provider;
+  return fax;
 }

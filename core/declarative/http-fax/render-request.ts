@@ -1,4 +1,4 @@
-import type { HttpAction } from '../../../core/manifest/index.js';
+import type { HttpAction } from '../../manifest/index.js';
 import { renderBody, type RenderedBody } from './request-body.js';
 import { deleteHeader, hasHeader, renderHeaders } from './request-headers.js';
 import { renderUrl } from './request-url.js';

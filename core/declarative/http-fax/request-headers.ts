@@ -1,4 +1,4 @@
-import type { HttpAction } from '../../../core/manifest/index.js';
+import type { HttpAction } from '../../manifest/index.js';
 import { RequestRenderError, isUnsetSole, renderTemplate } from './template-text.js';
 import type { TemplateValues } from './template-values.js';
 

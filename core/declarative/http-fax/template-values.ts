@@ -1,4 +1,4 @@
-import { SECRET_MASK } from '../../../core/sdk/index.js';
+import { SECRET_MASK } from '../../sdk/index.js';
 
 /** The per-call values a template of the `http` block can name. */
 export interface CallValues {
@@ -7,6 +7,8 @@ export interface CallValues {
   document_url?: string;
   job_id?: string;
   provider_sid?: string;
+  /** Only in `send`, and only when the block declares a `callback`. */
+  callback_url?: string;
 }
 
 /** Everything a template can read: the call's values and the plugin's settings. */

@@ -1,4 +1,4 @@
-import type { HttpBody, JsonTemplate } from '../../../core/manifest/index.js';
+import type { HttpBody, JsonTemplate } from '../../manifest/index.js';
 import { isUnsetSole, renderTemplate, soleExpression } from './template-text.js';
 import { lookup, type TemplateValues } from './template-values.js';
 

@@ -1,6 +1,6 @@
-import { SECRET_MASK } from '../../../core/sdk/index.js';
-import { egressAllows, resolveEgress } from '../../../core/kernel/egress.js';
-import type { HttpAction, Manifest } from '../../../core/manifest/index.js';
+import { SECRET_MASK } from '../../sdk/index.js';
+import { settingsSchemaFromManifest, type HttpAction, type Manifest } from '../../manifest/index.js';
+import { callbackUrl } from './callback.js';
 import { fetchBody } from './request-body.js';
 import { setHeader } from './request-headers.js';
 import { renderRequest } from './render-request.js';
@@ -17,7 +17,12 @@ export interface DryRunSample {
   jobId: string;
   documentUrl: string;
   providerSid: string;
+  /** PUBLIC_API_URL, for `{{ callback_url }}`. */
+  publicBaseUrl: string;
 }
+
+/** Whether the manifest's egress list, resolved with these settings, allows the URL (the host's rule). */
+export type DryRunEgress = (url: URL, settings: Readonly<Record<string, unknown>>) => boolean;
 
 /** A request an action would send, secrets masked; or why it could not be rendered. */
 export type DryRunRequest =
@@ -37,14 +42,22 @@ function secretFieldsOf(manifest: Manifest): string[] {
     .map(([name]) => name);
 }
 
-/** Manifest defaults, then the sample's values for declared fields. */
-function sampleSettings(manifest: Manifest, given: Record<string, unknown> = {}): Record<string, unknown> {
-  const settings: Record<string, unknown> = {};
+/**
+ * The sample's settings as the plugin would get them: parsed by the manifest's settings schema
+ * (defaults, coercion, enums, required fields). A secret string the sample leaves out stands as
+ * the mask, so a dry run never needs a real secret.
+ */
+function sampleSettings(manifest: Manifest, given: Record<string, unknown> = {}): { ok: true; settings: Record<string, unknown> } | { ok: false; error: string } {
+  const input: Record<string, unknown> = { ...given };
   for (const [name, field] of Object.entries(manifest.settings ?? {})) {
-    if (Object.hasOwn(given, name)) settings[name] = given[name];
-    else if (field.default !== undefined) settings[name] = field.default;
+    const unset = !Object.hasOwn(given, name) && field.default === undefined;
+    if (field.secret && unset && field.type === 'string' && !field.enum) input[name] = SECRET_MASK;
   }
-  return settings;
+  const parsed = settingsSchemaFromManifest(manifest.settings).safeParse(input);
+  if (parsed.success) return { ok: true, settings: parsed.data as Record<string, unknown> };
+  // Paths and zod's words only: a value may be a secret.
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'settings'}: ${issue.message}`);
+  return { ok: false, error: `the sample settings do not fit the manifest's settings: ${problems.join('; ')}` };
 }
 
 function readsSecret(templates: string[], secrets: Set<string>): boolean {
@@ -53,7 +66,7 @@ function readsSecret(templates: string[], secrets: Set<string>): boolean {
   );
 }
 
-async function renderOne(name: string, action: HttpAction, manifest: Manifest, settings: Record<string, unknown>, call: Omit<CallValues, 'from'>): Promise<DryRunRequest> {
+async function renderOne(name: string, action: HttpAction, manifest: Manifest, settings: Record<string, unknown>, call: Omit<CallValues, 'from'>, egress: DryRunEgress): Promise<DryRunRequest> {
   const secrets = secretFieldsOf(manifest);
   const values = maskedValues(templateValues(settings, secrets, call));
   try {
@@ -68,8 +81,7 @@ async function renderOne(name: string, action: HttpAction, manifest: Manifest, s
       if (type && request.body.kind !== 'json') request.headers['Content-Type'] = type;
       body = await encoded.text();
     }
-    const egress = resolveEgress(manifest.egress ?? [], values.settings as Record<string, unknown>);
-    return { action: name, method: request.method, url: request.url.href, headers: request.headers, body, egress_allowed: egressAllows(egress, request.url) };
+    return { action: name, method: request.method, url: request.url.href, headers: request.headers, body, egress_allowed: egress(request.url, values.settings) };
   } catch (err) {
     if (err instanceof RequestRenderError) return { action: name, error: err.message };
     throw err;
@@ -81,15 +93,18 @@ async function renderOne(name: string, action: HttpAction, manifest: Manifest, s
  * a sample provider id), rendered exactly as the runtime renders them, with every secret
  * setting shown as the mask. Nothing is sent.
  */
-export async function renderDryRun(manifest: Manifest, sample: DryRunSample): Promise<DryRunRequest[]> {
+export async function renderDryRun(manifest: Manifest, sample: DryRunSample, egress: DryRunEgress): Promise<DryRunRequest[]> {
   const http = manifest.http;
   if (!http) return [];
-  const settings = sampleSettings(manifest, sample.settings);
+  const actions = (['send', 'status', 'cancel'] as const).filter((name) => http.actions[name]);
+  const parsed = sampleSettings(manifest, sample.settings);
+  if (!parsed.ok) return actions.map((action) => ({ action, error: parsed.error }));
   const to = sample.to ?? SAMPLE_TO;
-  const out = [await renderOne('send', http.actions.send, manifest, settings, { to, job_id: sample.jobId, document_url: sample.documentUrl })];
-  for (const name of ['status', 'cancel'] as const) {
-    const action = http.actions[name];
-    if (action) out.push(await renderOne(name, action, manifest, settings, { to, job_id: sample.jobId, provider_sid: sample.providerSid }));
+  const out: DryRunRequest[] = [];
+  for (const name of actions) {
+    const callback = http.callback ? { callback_url: callbackUrl(sample.publicBaseUrl, manifest.id, sample.jobId) } : {};
+    const call = name === 'send' ? { to, job_id: sample.jobId, document_url: sample.documentUrl, ...callback } : { to, job_id: sample.jobId, provider_sid: sample.providerSid };
+    out.push(await renderOne(name, http.actions[name]!, manifest, parsed.settings, call, egress));
   }
   return out;
 }

@@ -1,5 +1,6 @@
-import type { FaxProviderStatus, FaxStatus } from '../../../core/sdk/index.js';
-import type { HttpBlock, HttpResponseMap } from '../../../core/manifest/index.js';
+import type { FaxProviderStatus, FaxStatus } from '../../sdk/index.js';
+import { providerStatus } from '../../sdk/fax/index.js';
+import type { HttpBlock, HttpResponseMap } from '../../manifest/index.js';
 import { readResponsePath } from './response-path.js';
 
 /** Where `send` finds the provider's id when the manifest does not say. */
@@ -17,14 +18,14 @@ export function parseAnswer(text: string): ParsedAnswer {
   }
 }
 
-function scalarText(value: unknown): string | undefined {
+export function scalarText(value: unknown): string | undefined {
   if (typeof value === 'string' && value !== '') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return undefined;
 }
 
 /** Printable, short: provider text goes into job errors and logs. */
-function shortText(text: string): string {
+export function shortText(text: string): string {
   const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   return clean.length > 200 ? `${clean.slice(0, 200)}...` : clean;
 }
@@ -46,21 +47,31 @@ export function jobIdOf(answer: unknown, map: HttpResponseMap | undefined): stri
   return scalarText(readResponsePath(answer, map?.job_id ?? DEFAULT_JOB_ID_PATH));
 }
 
-/** Status, pages and error of an answer. `absent` is the status when the answer names none. */
-export function statusOf(
-  answer: unknown,
-  map: HttpResponseMap | undefined,
+/** Where status, pages and error are: an action's `response` map, or a callback's fields. */
+type StatusPlaces = Pick<HttpResponseMap, 'status' | 'pages' | 'error'>;
+
+/**
+ * Status, pages and error read with `read` (a response path of an answer, a callback field).
+ * `absent` is the status when nothing names one.
+ */
+export function statusFrom(
+  read: (where: string) => unknown,
+  places: StatusPlaces | undefined,
   block: Pick<HttpBlock, 'status_map' | 'default_status'>,
   absent: FaxStatus,
 ): FaxProviderStatus {
-  const raw = map?.status ? scalarText(readResponsePath(answer, map.status)) : undefined;
-  const out: FaxProviderStatus = raw === undefined ? { status: absent } : { status: mapStatus(block, raw), raw };
-  const pages = map?.pages ? readResponsePath(answer, map.pages) : undefined;
-  const pageCount = typeof pages === 'string' && /^\d+$/.test(pages) ? Number(pages) : pages;
-  if (typeof pageCount === 'number' && Number.isInteger(pageCount) && pageCount >= 0) out.pages = pageCount;
-  const error = map?.error ? scalarText(readResponsePath(answer, map.error)) : undefined;
-  if (error !== undefined) out.error = shortText(error);
-  return out;
+  const raw = places?.status ? scalarText(read(places.status)) : undefined;
+  const error = places?.error ? scalarText(read(places.error)) : undefined;
+  return providerStatus(raw === undefined ? absent : mapStatus(block, raw), {
+    pages: places?.pages ? read(places.pages) : undefined,
+    error: error === undefined ? undefined : shortText(error),
+    raw,
+  });
+}
+
+/** Status, pages and error of an answer. `absent` is the status when the answer names none. */
+export function statusOf(answer: unknown, map: HttpResponseMap | undefined, block: Pick<HttpBlock, 'status_map' | 'default_status'>, absent: FaxStatus): FaxProviderStatus {
+  return statusFrom((path) => readResponsePath(answer, path), map, block, absent);
 }
 
 /** The provider's own words on a failed call: the error path of the answer, else its text. */
