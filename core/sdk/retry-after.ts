@@ -1,7 +1,15 @@
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null | undefined, now: number = Date.now()): number | undefined {
+  if (!header || header.trim() === '') return undefined;
+  const seconds = Number(header.trim());
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
 /**
  * The delay a server asks for before the next attempt, in milliseconds: `retry-after-ms`
- * (milliseconds) wins over `Retry-After` (delta-seconds or an HTTP date). Undefined when
- * neither is present or readable.
+ * (milliseconds) wins over `Retry-After`. Undefined when neither is present or readable.
  */
 export function serverRetryDelayMs(headers: Pick<Headers, 'get'>, now: number = Date.now()): number | undefined {
   const ms = headers.get('retry-after-ms');
@@ -9,10 +17,5 @@ export function serverRetryDelayMs(headers: Pick<Headers, 'get'>, now: number = 
     const value = Number(ms.trim());
     if (Number.isFinite(value) && value >= 0) return Math.round(value);
   }
-  const after = headers.get('retry-after');
-  if (after === null || after.trim() === '') return undefined;
-  const seconds = Number(after.trim());
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-  const at = Date.parse(after);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+  return retryAfterMs(headers.get('retry-after'), now);
 }

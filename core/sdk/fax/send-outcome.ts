@@ -1,3 +1,4 @@
+import { retryAfterMs } from '../retry-after.js';
 import { EgressDeniedError, NotAcceptedError, RejectedError, UncertainOutcomeError, type PluginError } from '../errors.js';
 
 /**
@@ -69,14 +70,7 @@ export function transportFailure(err: unknown, timeoutMs: number, subject: CallS
   return new UncertainOutcomeError(`connection to ${provider} failed after the request was sent (${codes[0] ?? (err as Error)?.message ?? 'unknown'})`, { cause: err });
 }
 
-/** Retry-After as milliseconds: delta-seconds or an HTTP date. */
-export function retryAfterMs(header: string | null | undefined): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header.trim());
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
+export { retryAfterMs } from '../retry-after.js';
 
 /**
  * The error a non-2xx answer means. `message` is the provider's own text; any phone number in it
