@@ -12,7 +12,6 @@ import { createExpressApp } from '../http/app.js';
 import { registerConfigRoutes } from '../http/routes/config-routes.js';
 import { registerHealthRoutes } from '../http/routes/health-routes.js';
 import { registerPluginRoutes } from '../http/routes/plugin-routes.js';
-import { registerSearchRoutes } from '../http/routes/search-routes.js';
 import { RegistryCatalogue } from '../plugins/registry-catalogue.js';
 import { createLogger } from './logger.js';
 import { hostVersion, packageRoot } from './paths.js';
@@ -37,6 +36,13 @@ import { InboundStore } from '../inbound/inbound-store.js';
 import { InboundService } from '../inbound/inbound-service.js';
 import { registerInboundRoutes } from '../inbound/inbound-routes.js';
 import { ArtifactCleanup } from '../cleanup/artifact-cleanup.js';
+// -- code search (host/search) --
+import { Repositories } from '../search/repositories.js';
+import { IndexRunStore } from '../search/index-run-store.js';
+import { IndexRuns } from '../search/index-runs.js';
+import { CodeSearch } from '../search/code-search.js';
+import { registerSearchRoutes } from '../search/search-routes.js';
+import { registerIndexRoutes } from '../search/index-routes.js';
 
 export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -56,6 +62,8 @@ export class Gateway {
   /** How POST /admin/restart ends the process after draining; tests replace it. */
   exitProcess: (code: number) => void = (code) => process.exit(code);
   private security?: { auth: Auth; closeStreams: () => void; cleanup: ArtifactCleanup };
+  /** Code search: repositories, indexing runs and the search service (host/search). */
+  codeSearch!: { repositories: Repositories; runs: IndexRuns; runStore: IndexRunStore; search: CodeSearch };
   private closing?: Promise<void>;
 
   private constructor(
@@ -151,7 +159,13 @@ export class Gateway {
     registerRegistryRoutes(api, { kernel, catalogue, manifestsDir, hostVersion: version, publicBaseUrl: () => service.publicBaseUrl() });
     registerFaxRoutes(api, { service, store, kernel, config, tokens, audit, reconciler, tmpDir: path.join(dataDir, 'tmp') });
     registerPluginRoutes(api, { kernel, catalogue, audit });
-    registerSearchRoutes(api, { kernel, config });
+    const repositories = new Repositories(config, root, cwd);
+    const indexRunStore = new IndexRunStore(database.db, database.dialect);
+    await indexRunStore.recoverAtStart();
+    const indexRuns = new IndexRuns({ store: indexRunStore, repositories, kernel, config, logger, dataDir, packageRoot: root });
+    const codeSearch = new CodeSearch({ kernel, config, repositories, logger });
+    registerSearchRoutes(api, { search: codeSearch });
+    registerIndexRoutes(api, { runs: indexRuns, store: indexRunStore, repositories, config, audit });
     registerConfigRoutes(api, { registry: config, legacyEditorSettingsFile: path.resolve(cwd, 'out/editor/settings.json') });
     const inboundStore = new InboundStore(database.db);
     const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger });
@@ -178,6 +192,7 @@ export class Gateway {
     if (config.get('ARTIFACT_TTL_DAYS') > 0 || config.get('INBOUND_RETENTION_DAYS') > 0) cleanup.start();
     gateway = new Gateway(config, kernel, api, readiness, metrics, logger, dataDir, app, database, { store, service, dispatcher, reconciler }, audit);
     gateway.security = { auth, closeStreams: admin.closeStreams, cleanup };
+    gateway.codeSearch = { repositories, runs: indexRuns, runStore: indexRunStore, search: codeSearch };
     return gateway;
   }
 
@@ -222,6 +237,7 @@ export class Gateway {
       ['dispatcher', () => this.fax.dispatcher.stop()],
       ['reconciler', () => this.fax.reconciler.stop()],
       ['cleanup', () => this.security?.cleanup.stop()],
+      ['index runs', () => this.codeSearch?.runs.stop()],
       ['auth', () => this.security?.auth.stop()],
       ['kernel', () => this.kernel.stop()],
       ['audit', () => this.audit.close()],

@@ -38,7 +38,7 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set(
  * env file) only, never written through the API, so no request can point a write or a read at
  * a path of its choosing.
  */
-export const ENV_ONLY_KEYS: ReadonlySet<string> = new Set(['DATA_DIR', 'ADMIN_SETTINGS_PERSIST_PATH', 'AUDIT_LOG_FILE', 'PBX_SPOOL_DIR', 'SERVICE_CONFIG_PATH', 'MANIFESTS_DIR', 'PLUGINS_PATH']);
+export const ENV_ONLY_KEYS: ReadonlySet<string> = new Set(['DATA_DIR', 'ADMIN_SETTINGS_PERSIST_PATH', 'AUDIT_LOG_FILE', 'PBX_SPOOL_DIR', 'SERVICE_CONFIG_PATH', 'MANIFESTS_DIR', 'PLUGINS_PATH', 'REPOS']);
 
 export function isConfigKey(key: string): key is ConfigKey {
   return Object.hasOwn(ConfigModel.shape, key);

@@ -1,0 +1,50 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+
+/**
+ * One SQLite file per collection: `docs` holds the documents, `docs_fts` (contentless FTS5)
+ * their code-aware terms in three columns (symbol, path, body) and `sources` the content hash of
+ * every indexed file. WAL mode: searches read a committed snapshot while a session writes.
+ */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS sources (path TEXT PRIMARY KEY, hash TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS docs (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  path TEXT,
+  language TEXT,
+  start_line INTEGER,
+  end_line INTEGER,
+  symbol TEXT,
+  kind TEXT,
+  text TEXT NOT NULL,
+  metadata TEXT,
+  vector BLOB
+);
+CREATE INDEX IF NOT EXISTS docs_path ON docs(path);
+CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(symbol, path, body, tokenize = 'porter unicode61', content = '', contentless_delete = 1);
+`;
+
+/** Symbol matches weigh most, then path terms, then the body (FTS5's own bm25 column weights). */
+export const FTS_COLUMN_WEIGHTS = [6, 3, 1] as const;
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** A collection name becomes a file name: plain names only, so no caller reaches outside `dir`. */
+export function collectionFile(dir: string, collection: string): string {
+  if (!NAME.test(collection) || collection.includes('..')) throw new Error(`collection name "${collection}" is not a plain name`);
+  return path.join(dir, `${collection}.sqlite`);
+}
+
+export function openCollectionDb(dir: string, collection: string, options: { busyTimeoutMs?: number } = {}): SQLite.Database {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const db = new SQLite(collectionFile(dir, collection));
+  db.pragma('journal_mode = WAL');
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  db.pragma('synchronous = NORMAL');
+  db.exec(SCHEMA);
+  // FTS5 orders `ORDER BY rank` with these column weights without scoring every row twice.
+  db.prepare(`INSERT INTO docs_fts(docs_fts, rank) VALUES ('rank', ?)`).run(`bm25(${FTS_COLUMN_WEIGHTS.join(', ')})`);
+  return db;
+}

@@ -1,0 +1,157 @@
+/**
+ * Every ranking rule of code search, in one place (docs/code-search.md explains each).
+ *
+ * FTS5 finds candidates with its BM25 (fixed k1 = 1.2, b = 0.75, column weights symbol 6, path 3,
+ * body 1); this file re-scores them with signals FTS5 cannot express, fuses a dense ranking when
+ * the host sent a query vector, and keeps one file from crowding out the others.
+ */
+import { pathTerms, stem, textTerms } from './terms.js';
+
+export interface Candidate {
+  rowid: number;
+  id: string;
+  path: string | null;
+  symbol: string | null;
+  language: string | null;
+  text: string;
+  /** FTS5's bm25 as a positive number (higher is better); 0 when only the dense side found it. */
+  bm25: number;
+  /** Cosine similarity to the query vector, when there is one. */
+  cosine?: number;
+}
+
+export interface Scored extends Candidate {
+  score: number;
+  signals: Record<string, number>;
+}
+
+export interface RescoreOptions {
+  /** The query's terms as queryTerms() gives them (unstemmed). */
+  terms: string[];
+  /** Terms that multiply a hit's score by `factor` when present (discriminative keywords). */
+  boostTerms?: { terms: string[]; factor: number };
+  /** Dense ranking to fuse (weighted reciprocal rank fusion over the same row ids). */
+  fusion?: { kDiv: number; sparseWeight: number; denseWeight: number };
+}
+
+/** Weights of the sparse score's signals. */
+export const WEIGHTS = {
+  bm25: 0.35,
+  /** Share of the query's terms found anywhere in the chunk (symbol, path, body). */
+  coverage: 0.35,
+  /** Share of the query's terms in the file's path (directories and name). */
+  path: 0.15,
+  /** Share of the query's terms in the file name alone. */
+  name: 0.15,
+  /** Share of the query's terms in the chunk's symbol (the definition's name). */
+  symbol: 0.2,
+};
+
+/** People searching code want code: other kinds of file are multiplied down. */
+export const FILE_CLASS_FACTORS = { code: 1, test: 0.5, prose: 0.6, data: 0.5, vendored: 0.3 } as const;
+export type FileClass = keyof typeof FILE_CLASS_FACTORS;
+
+/** The n-th chunk (0-based) of a file in the ranking counts FILE_DECAY^n; at most MAX_PER_FILE are returned. */
+export const FILE_DECAY = 0.5;
+export const MAX_PER_FILE = 3;
+
+const PROSE = new Set(['markdown', 'text', 'rst', 'asciidoc']);
+const DATA_EXT = /\.(json|ya?ml|toml|csv|tsv|xml|ini|lock|svg|txt|map|snap)$/i;
+const TEST_PATH = /(^|\/)(test|tests|__tests__|spec|specs|testdata|fixtures)\/|\.(test|spec)\.[a-z]+$|_test\.(go|py)$|(^|\/)test_[^/]*\.py$/i;
+const VENDORED = /(^|\/)(node_modules|vendor|third_party|bower_components|dist|build)\/|\.min\.[a-z]+$/i;
+
+export function fileClass(filePath: string | null, language: string | null): FileClass {
+  const p = filePath ?? '';
+  if (VENDORED.test(p)) return 'vendored';
+  if (TEST_PATH.test(p)) return 'test';
+  if ((language && PROSE.has(language)) || /\.(md|mdx|rst|adoc)$/i.test(p)) return 'prose';
+  if (DATA_EXT.test(p)) return 'data';
+  return 'code';
+}
+
+function coverage(wanted: Set<string>, have: Set<string>): number {
+  if (!wanted.size) return 0;
+  let n = 0;
+  for (const t of wanted) if (have.has(t)) n++;
+  return n / wanted.size;
+}
+
+const stems = (terms: string[]) => new Set(terms.map(stem));
+
+/** Sparse score of every candidate, best first. */
+export function rescoreSparse(candidates: Candidate[], options: RescoreOptions): Scored[] {
+  const wanted = stems(options.terms);
+  const boost = options.boostTerms?.terms.length ? { terms: stems(options.boostTerms.terms), factor: options.boostTerms.factor } : undefined;
+  const maxBm25 = Math.max(1e-9, ...candidates.map((c) => c.bm25));
+  const scored = candidates.map((c): Scored => {
+    const pathSet = stems(c.path ? pathTerms(c.path) : []);
+    const name = c.path ? c.path.slice(c.path.lastIndexOf('/') + 1) : '';
+    const nameSet = stems(pathTerms(name));
+    const symbolSet = stems(c.symbol ? textTerms(c.symbol) : []);
+    const bodySet = stems(textTerms(c.text));
+    const all = new Set([...pathSet, ...symbolSet, ...bodySet]);
+    const cls = fileClass(c.path, c.language);
+    const signals: Record<string, number> = {
+      bm25: c.bm25 / maxBm25,
+      coverage: coverage(wanted, all),
+      path: coverage(wanted, pathSet),
+      name: coverage(wanted, nameSet),
+      symbol: coverage(wanted, symbolSet),
+      class: FILE_CLASS_FACTORS[cls],
+    };
+    let score =
+      WEIGHTS.bm25 * signals.bm25! +
+      WEIGHTS.coverage * signals.coverage! +
+      WEIGHTS.path * signals.path! +
+      WEIGHTS.name * signals.name! +
+      WEIGHTS.symbol * signals.symbol!;
+    score *= signals.class!;
+    if (boost && [...boost.terms].some((t) => all.has(t))) {
+      signals.keyword_boost = boost.factor;
+      score *= boost.factor;
+    }
+    return { ...c, score, signals };
+  });
+  return scored.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+}
+
+/**
+ * Weighted reciprocal rank fusion of the sparse ranking (after re-scoring) and the dense one,
+ * over the same row ids: score = sparseWeight / (k + sparseRank) + denseWeight / (k + denseRank).
+ */
+export function fuse(sparse: Scored[], dense: Candidate[], fusion: NonNullable<RescoreOptions['fusion']>): Scored[] {
+  const byRow = new Map<number, Scored>();
+  sparse.forEach((s, i) => {
+    byRow.set(s.rowid, { ...s, signals: { ...s.signals, sparse_rank: i + 1, sparse_score: s.score }, score: fusion.sparseWeight / (fusion.kDiv + i + 1) });
+  });
+  dense.forEach((d, i) => {
+    const part = fusion.denseWeight / (fusion.kDiv + i + 1);
+    const hit = byRow.get(d.rowid);
+    if (hit) {
+      hit.score += part;
+      hit.signals.dense_rank = i + 1;
+      hit.signals.cosine = d.cosine ?? 0;
+    } else {
+      // Found only by meaning: the file-class rule still applies.
+      const factor = FILE_CLASS_FACTORS[fileClass(d.path, d.language)];
+      byRow.set(d.rowid, { ...d, score: part * factor, signals: { dense_rank: i + 1, cosine: d.cosine ?? 0, class: factor } });
+    }
+  });
+  return [...byRow.values()].sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+}
+
+/** One file does not crowd out the others: later chunks of a file decay and at most MAX_PER_FILE stay. */
+export function diversify(ranked: Scored[], topK: number): Scored[] {
+  const seen = new Map<string, number>();
+  const decayed = ranked.map((r) => {
+    const key = r.path ?? r.id;
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    return { r, n, score: r.score * FILE_DECAY ** n };
+  });
+  return decayed
+    .filter((d) => d.n < MAX_PER_FILE)
+    .sort((a, b) => b.score - a.score || a.r.rowid - b.r.rowid)
+    .slice(0, topK)
+    .map((d) => ({ ...d.r, score: d.score, signals: d.n ? { ...d.r.signals, file_decay: FILE_DECAY ** d.n } : d.r.signals }));
+}
