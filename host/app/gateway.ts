@@ -43,6 +43,14 @@ import { IndexRuns } from '../search/index-runs.js';
 import { CodeSearch } from '../search/code-search.js';
 import { registerSearchRoutes } from '../search/search-routes.js';
 import { registerIndexRoutes } from '../search/index-routes.js';
+// -- keywords, traces, evaluation (host/keywords, host/traces, host/evaluation) --
+import { KeywordStore } from '../keywords/keyword-store.js';
+import { repositoryTexts } from '../keywords/repository-texts.js';
+import { TraceStore } from '../traces/trace-store.js';
+import { registerKeywordRoutes } from '../http/routes/keyword-routes.js';
+import { registerTraceRoutes } from '../http/routes/trace-routes.js';
+import { registerEvalRoutes } from '../http/routes/eval-routes.js';
+import { SECRET_FIELDS } from '../config/model/index.js';
 
 export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -63,7 +71,7 @@ export class Gateway {
   exitProcess: (code: number) => void = (code) => process.exit(code);
   private security?: { auth: Auth; closeStreams: () => void; cleanup: ArtifactCleanup };
   /** Code search: repositories, indexing runs and the search service (host/search). */
-  codeSearch!: { repositories: Repositories; runs: IndexRuns; runStore: IndexRunStore; search: CodeSearch };
+  codeSearch!: { repositories: Repositories; runs: IndexRuns; runStore: IndexRunStore; search: CodeSearch; keywords: KeywordStore; traces: TraceStore };
   private closing?: Promise<void>;
 
   private constructor(
@@ -163,8 +171,34 @@ export class Gateway {
     const indexRunStore = new IndexRunStore(database.db, database.dialect);
     await indexRunStore.recoverAtStart();
     const indexRuns = new IndexRuns({ store: indexRunStore, repositories, kernel, config, logger, dataDir, packageRoot: root });
-    const codeSearch = new CodeSearch({ kernel, config, repositories, logger });
-    registerSearchRoutes(api, { search: codeSearch });
+    const keywords = new KeywordStore({
+      dataDir,
+      readSettings: () => ({
+        maxPerRepo: config.get('KEYWORDS_MAX_PER_REPO'),
+        minFreq: config.get('KEYWORDS_MIN_FREQ'),
+        boost: config.get('KEYWORDS_BOOST'),
+        refreshHours: config.get('KEYWORDS_REFRESH_HOURS'),
+      }),
+      sourceFiles: (repo) => repositoryTexts(repositories.resolve(repo).dir, config.get('INDEX_MAX_FILE_BYTES')),
+      onError: (repo, err) => logger.warn({ repo, err: (err as Error).message }, 'keyword refresh failed; the previous keywords stay in use'),
+    });
+    const traces = new TraceStore({
+      dataDir,
+      retention: () => config.get('TRACE_RETENTION'),
+      secretValues: () => secretValuesOf(config),
+    });
+    const codeSearch = new CodeSearch({ kernel, config, repositories, logger, keywords });
+    registerSearchRoutes(api, { search: codeSearch, traces });
+    registerKeywordRoutes(api, { keywords, repositories, audit });
+    registerTraceRoutes(api, { traces, repositories });
+    registerEvalRoutes(api, {
+      repositories,
+      traces,
+      prepare: async (repo) => {
+        await keywords.get(repo);
+      },
+      search: async (q, repo, topK) => (await codeSearch.search(q, repo, topK)).results,
+    });
     registerIndexRoutes(api, { runs: indexRuns, store: indexRunStore, repositories, config, audit });
     registerConfigRoutes(api, { registry: config, legacyEditorSettingsFile: path.resolve(cwd, 'out/editor/settings.json') });
     const inboundStore = new InboundStore(database.db);
@@ -192,7 +226,7 @@ export class Gateway {
     if (config.get('ARTIFACT_TTL_DAYS') > 0 || config.get('INBOUND_RETENTION_DAYS') > 0) cleanup.start();
     gateway = new Gateway(config, kernel, api, readiness, metrics, logger, dataDir, app, database, { store, service, dispatcher, reconciler }, audit);
     gateway.security = { auth, closeStreams: admin.closeStreams, cleanup };
-    gateway.codeSearch = { repositories, runs: indexRuns, runStore: indexRunStore, search: codeSearch };
+    gateway.codeSearch = { repositories, runs: indexRuns, runStore: indexRunStore, search: codeSearch, keywords, traces };
     return gateway;
   }
 
@@ -251,4 +285,10 @@ export class Gateway {
       }
     }
   }
+}
+
+/** The configured secrets in clear, so a trace can mask them wherever they would appear. */
+function secretValuesOf(config: ConfigRegistry): string[] {
+  const values = config.effective().config as Record<string, unknown>;
+  return [...SECRET_FIELDS].map((k) => values[k]).filter((v): v is string => typeof v === 'string' && v.length > 0);
 }

@@ -1,10 +1,13 @@
 import { findHostPackage } from './package-root.js';
 import { formatLintResult, lintManifestFiles } from './plugins-lint.js';
+import { evalCommand, EVAL_USAGE } from './eval-command.js';
 
 export const USAGE = `usage: switchboard <command>
 
 commands:
   plugins lint [--json] <file...>   validate plugin manifests as this host would load them
+  eval --golden <file> [--repo R]   ranking quality of code search on a golden set
+                                    (switchboard eval --help for every option)
   help                              show this text
 
 exit codes: 0 ok, 1 a manifest has errors, 2 usage error`;
@@ -23,6 +26,15 @@ const consoleOutput: CliOutput = {
 export async function main(argv: string[], io: CliOutput = consoleOutput): Promise<number> {
   const [group, command, ...rest] = argv;
   if (group === 'plugins' && command === 'lint') return pluginsLint(rest, io);
+  if (group === 'eval') {
+    const args = argv.slice(1);
+    if (args.includes('--help') || args.includes('-h')) {
+      io.out(EVAL_USAGE);
+      return 0;
+    }
+    // Loaded on demand: the gateway (database, kernel) is only needed by this command.
+    return evalCommand(args, io, async () => (await import('./eval-host.js')).openGatewayEvalHost());
+  }
   if (group === 'help' || group === '--help' || group === '-h') {
     io.out(USAGE);
     return 2;

@@ -20,6 +20,12 @@ export interface SearchOptions {
   boostTerms?: { terms: string[]; factor: number };
 }
 
+/** Where the discriminative keywords of a repository come from (host/keywords/keyword-store.ts). */
+export interface KeywordSource {
+  termsForRanking(repo: string): Promise<Set<string>>;
+  settings(): { boost: number };
+}
+
 export interface SearchOutcome {
   query: string;
   repo: string;
@@ -44,7 +50,7 @@ const SNIPPET_CHARS = 1200;
 export class CodeSearch {
   private client?: { key: string; client: LlmGatewayClient };
 
-  constructor(private readonly deps: { kernel: Kernel; config: ConfigRegistry; repositories: Repositories; logger: Logger }) {}
+  constructor(private readonly deps: { kernel: Kernel; config: ConfigRegistry; repositories: Repositories; logger: Logger; keywords?: KeywordSource }) {}
 
   async search(q: string, repoName: string | undefined, topK: number | undefined, options: SearchOptions = {}): Promise<SearchOutcome> {
     const started = performance.now();
@@ -60,8 +66,9 @@ export class CodeSearch {
         topKSparse: config.get('TOPK_SPARSE'),
         topKDense: config.get('TOPK_DENSE'),
       },
-      ...(options.boostTerms ? { boostTerms: options.boostTerms } : {}),
     };
+    const boostTerms = options.boostTerms ?? (await this.keywordBoost(repo.name));
+    if (boostTerms) searchOptions.boostTerms = boostTerms;
     let denseError: string | undefined;
     const model = config.get('EMBEDDING_MODEL');
     if (model) {
@@ -91,6 +98,15 @@ export class CodeSearch {
       ...(denseError ? { denseError } : {}),
       ms: performance.now() - started,
     };
+  }
+
+  // The repository's discriminative keywords, when built, multiply a hit holding one (KEYWORDS_BOOST).
+  private async keywordBoost(repo: string): Promise<SearchOptions['boostTerms']> {
+    const keywords = this.deps.keywords;
+    if (!keywords) return undefined;
+    const factor = keywords.settings().boost;
+    const terms = factor === 1 ? [] : [...(await keywords.termsForRanking(repo))];
+    return terms.length ? { terms, factor } : undefined;
   }
 
   private llm(): LlmGatewayClient {

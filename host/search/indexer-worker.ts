@@ -44,4 +44,7 @@ port.on('message', (message: { type: 'stop' }) => {
     setTimeout(() => child.kill('SIGKILL'), 2000).unref();
   }
 });
+// The stop listener alone must not keep the thread alive (attaching it refs the port): once the
+// child has exited the worker ends, so the gateway sees 'exit' and IndexRuns.settled() resolves.
+port.unref();
 child.send(job);

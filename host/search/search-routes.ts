@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { HttpApi } from '../http/api.js';
-import type { CodeSearch } from './code-search.js';
+import type { CodeSearch, SearchOutcome } from './code-search.js';
+import type { TraceStore } from '../traces/trace-store.js';
 
 const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 
@@ -18,6 +19,11 @@ const SearchQuery = z.object({
     .refine((n) => n >= 1 && n <= 100, 'top_k must be an integer from 1 to 100')
     .optional()
     .describe('Results to return, 1..100; defaults to FINAL_K.'),
+  trace: z
+    .enum(['true', 'false', '1', '0'], { error: 'trace must be true or false' })
+    .transform((v) => v === 'true' || v === '1')
+    .optional()
+    .describe('true: write this search as a trace under out/<repo>/traces/ (TRACE_RETENTION newest kept) and name it in the answer.'),
 });
 
 export const SearchResultBody = z.object({
@@ -33,10 +39,11 @@ export const SearchResponseBody = z.object({
   repo: z.string(),
   top_k: z.number().int().describe('The resolved value (top_k, else FINAL_K).'),
   results: z.array(SearchResultBody),
+  trace: z.string().optional().describe('With trace=true: the trace file written, relative to DATA_DIR.'),
 });
 
 /** GET /api/search: retrieval only, no LLM call (an embedding call when EMBEDDING_MODEL is set). */
-export function registerSearchRoutes(api: HttpApi, deps: { search: CodeSearch }): void {
+export function registerSearchRoutes(api: HttpApi, deps: { search: CodeSearch; traces?: TraceStore }): void {
   api.route(
     {
       method: 'get',
@@ -59,7 +66,17 @@ export function registerSearchRoutes(api: HttpApi, deps: { search: CodeSearch })
     },
     async ({ query }) => {
       const outcome = await deps.search.search(query.q, query.repo, query.top_k);
-      return { query: outcome.query, repo: outcome.repo, top_k: outcome.top_k, results: outcome.results };
+      const trace = query.trace && deps.traces ? await traceSearch(deps.traces, outcome) : null;
+      return { query: outcome.query, repo: outcome.repo, top_k: outcome.top_k, results: outcome.results, ...(trace ? { trace } : {}) };
     },
   );
+}
+
+/** One search as a trace: the request, every hit with its per-signal scores, the timing. */
+export async function traceSearch(traces: TraceStore, outcome: SearchOutcome): Promise<string | null> {
+  const trace = traces.start(outcome.repo, outcome.query);
+  trace.event('search.request', { repo: outcome.repo, top_k: outcome.top_k, dense: outcome.dense, ...(outcome.denseError ? { dense_error: outcome.denseError } : {}) });
+  trace.event('search.hits', outcome.hits.map((h, i) => ({ rank: i + 1, path: h.metadata?.path ?? h.id, start_line: h.metadata?.start_line, end_line: h.metadata?.end_line, symbol: h.metadata?.symbol, score: h.score, signals: h.signals ?? {} })));
+  trace.event('search.done', { results: outcome.results.length, ms: Math.round(outcome.ms * 100) / 100 });
+  return trace.finish();
 }

@@ -35,6 +35,8 @@ const EvalRunResult = z.object({
 
 export interface EvalRouteDeps {
   search: EvalSearch;
+  /** Readies a repository before its questions run (keywords built), so every question ranks alike. */
+  prepare?: (repo: string) => Promise<void>;
   repositories: RepositoryResolver;
   traces: TraceStore;
 }
@@ -62,7 +64,9 @@ export function registerEvalRoutes(api: HttpApi, deps: EvalRouteDeps): void {
       const selected = selectQuestions(body.golden, defaultRepo, only);
       if (!selected.length) throw new HttpError(422, `repo: no question of the golden set is about "${only}"`);
       // Every repository is checked before the first question runs, so a typo fails fast.
-      for (const repo of new Set(selected.map((g) => g.repo))) deps.repositories.resolve(repo);
+      const repos = new Set(selected.map((g) => g.repo));
+      for (const repo of repos) deps.repositories.resolve(repo);
+      for (const repo of repos) await deps.prepare?.(repo);
       return runEvaluation({ golden: body.golden, search: deps.search, defaultRepo, repo: only, topK: body.top_k, traces: deps.traces, label: 'POST /api/eval/run' });
     },
   );

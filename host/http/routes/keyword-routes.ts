@@ -49,6 +49,7 @@ export function registerKeywordRoutes(api: HttpApi, deps: KeywordRouteDeps): voi
       tags: ['code-search'],
       access: { scope: 'search:read' },
       query: RepoQuery,
+      queryErrorStatus: 422,
       responses: { 200: { description: 'Keywords, best first', schema: KeywordList }, ...errors },
     },
     async ({ query }) => view(await deps.keywords.get(deps.repositories.resolve(query.repo).name)),
@@ -62,6 +63,7 @@ export function registerKeywordRoutes(api: HttpApi, deps: KeywordRouteDeps): voi
       tags: ['code-search'],
       access: { scope: 'admin' },
       query: RepoQuery,
+      queryErrorStatus: 422,
       responses: { 200: { description: 'The regenerated keywords', schema: KeywordList }, ...errors },
     },
     async ({ query, res }) => {

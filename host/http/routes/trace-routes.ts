@@ -32,6 +32,7 @@ export function registerTraceRoutes(api: HttpApi, deps: TraceRouteDeps): void {
       tags: ['code-search'],
       access: { scope: 'search:read' },
       query: RepoQuery,
+      queryErrorStatus: 422,
       responses: {
         200: { description: 'Trace listing', schema: TraceListing },
         404: { description: 'Unknown repository', schema: ErrorBody },
@@ -53,6 +54,7 @@ export function registerTraceRoutes(api: HttpApi, deps: TraceRouteDeps): void {
       tags: ['code-search'],
       access: { scope: 'search:read' },
       query: RepoQuery,
+      queryErrorStatus: 422,
       responses: {
         200: { description: 'The trace document', schema: Trace },
         404: { description: 'Unknown repository (code not_found), or no readable trace yet (code trace_not_found)', schema: ErrorBody },
