@@ -56,7 +56,8 @@ const STOPWORDS = new Set(
 /** The distinct terms of a query, stop words dropped (unless nothing else is left). */
 export function queryTerms(query: string, max = 32): string[] {
   const all = [...new Set(textTerms(query))];
-  const kept = all.filter((t) => !STOPWORDS.has(t));
+  // One letter is noise (the "s" of "logger's"), never a place in code.
+  const kept = all.filter((t) => !STOPWORDS.has(t) && t.length > 1);
   return (kept.length ? kept : all).slice(0, max);
 }
 
