@@ -6,8 +6,8 @@ export const SCOPES = {
   'inbound:read': 'GET /inbound/{id} and its PDF',
   'keys:manage': 'mint, list, revoke and rotate API keys (only scopes the caller holds can be granted)',
   'plugins:manage': 'change plugin configuration, install and remove plugins',
-  'search:read': 'GET /api/search and GET /api/index/status',
-  'search:index': 'POST /api/index/start (start an indexing run)',
+  'search:read': 'GET /api/search, GET /api/index/status, GET /api/keywords, GET /api/traces*, POST /api/eval/run',
+  'search:index': 'POST /api/index/start (start an indexing run) and POST /api/keywords/rebuild',
   admin: 'every admin endpoint, and every other scope',
 } as const;
 
