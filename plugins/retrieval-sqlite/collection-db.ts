@@ -43,8 +43,12 @@ export function openCollectionDb(dir: string, collection: string, options: { bus
   db.pragma('journal_mode = WAL');
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   db.pragma('synchronous = NORMAL');
-  db.exec(SCHEMA);
-  // FTS5 orders `ORDER BY rank` with these column weights without scoring every row twice.
-  db.prepare(`INSERT INTO docs_fts(docs_fts, rank) VALUES ('rank', ?)`).run(`bm25(${FTS_COLUMN_WEIGHTS.join(', ')})`);
+  // Only a new file is written to here: opening must not need the write lock a session may hold.
+  const fresh = !db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'docs_fts'").get();
+  if (fresh) {
+    db.exec(SCHEMA);
+    // FTS5 orders `ORDER BY rank` with these column weights inside the index.
+    db.prepare(`INSERT INTO docs_fts(docs_fts, rank) VALUES ('rank', ?)`).run(`bm25(${FTS_COLUMN_WEIGHTS.join(', ')})`);
+  }
   return db;
 }
