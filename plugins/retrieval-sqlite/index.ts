@@ -4,7 +4,7 @@ import type SQLite from 'better-sqlite3';
 import { definePlugin, z, type RetrievalProvider, type RetrievalWriteSession } from 'switchboard/sdk';
 import { collectionFile, openCollectionDb } from './collection-db.js';
 import { CollectionWriter } from './collection-writer.js';
-import { searchCollection } from './collection-search.js';
+import { invalidateCounts, searchCollection } from './collection-search.js';
 import { VectorCache } from './vector-cache.js';
 
 const settings = z.object({
@@ -34,6 +34,7 @@ export function createSqliteRetrieval(dir: string): RetrievalProvider & { close(
     const o = get(collection, true)!;
     const result = o.db.transaction(() => fn(o.writer)).immediate();
     o.vectors.invalidate();
+    invalidateCounts(o.db);
     return result;
   };
   return {

@@ -53,11 +53,19 @@ const STOPWORDS = new Set(
   ).split(' '),
 );
 
-/** The distinct terms of a query, stop words dropped (unless nothing else is left). */
+/** The distinct terms of a query; stop words are dropped when they stand alone (unless nothing else is left). */
 export function queryTerms(query: string, max = 32): string[] {
-  const all = [...new Set(textTerms(query))];
-  const kept = all.filter((t) => !STOPWORDS.has(t));
-  return (kept.length ? kept : all).slice(0, max);
+  const all: string[] = [];
+  const kept: string[] = [];
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(query); m; m = WORD.exec(query)) {
+    const terms = identifierTerms(m[0]);
+    all.push(...terms);
+    // `which file` loses `file`; `readFileSync` keeps it: parts of identifiers are never stop words.
+    if (terms.length === 1 && STOPWORDS.has(terms[0]!)) continue;
+    kept.push(...terms);
+  }
+  return [...new Set(kept.length ? kept : all)].slice(0, max);
 }
 
 /**
@@ -75,4 +83,9 @@ export function stem(term: string): string {
   else if (t.endsWith('s') && !t.endsWith('ss')) t = t.slice(0, -1);
   if (t.endsWith('e') && t.length > 3) t = t.slice(0, -1);
   return t;
+}
+
+/** Terms as stored in the index and looked up in it: code-aware, then stemmed. */
+export function indexTerms(text: string): string {
+  return textTerms(text).map(stem).join(' ');
 }
