@@ -8,11 +8,13 @@ import { cosineTopK, type VectorCache } from './vector-cache.js';
 const DEFAULT_SPARSE = 75;
 
 /**
- * A term in more than this share of the chunks is left out of the FTS5 query (FTS5 floors its
- * IDF near zero anyway, and its postings are what makes a query slow); the re-scoring step still
- * counts it. A query made only of such terms keeps them.
+ * A term in more than this share of the chunks is left out of the FTS5 query (its IDF is low, and
+ * its postings are what makes a query slow); the re-scoring step still counts it. A query made
+ * only of such terms keeps its two rarest.
  */
-const COMMON_TERM_SHARE = 0.2;
+const COMMON_TERM_SHARE = 0.05;
+/** ... and in more than this many chunks: below it a term costs little, so small repositories keep every term. */
+const COMMON_TERM_MIN_DOCS = 5000;
 
 // count(*) walks an index; the answer only changes when a commit lands (data_version moves).
 const counts = new WeakMap<SQLite.Database, { version: number; total: number }>();
@@ -36,8 +38,9 @@ function matchTerms(db: SQLite.Database, terms: string[]): string[] {
   const total = documentCount(db);
   const df = db.prepare('SELECT doc FROM docs_vocab WHERE term = ?').pluck();
   const withDf = stems.map((t) => ({ t, df: (df.get(t) as number | undefined) ?? 0 })).filter((x) => x.df > 0);
-  const rare = withDf.filter((x) => x.df / total <= COMMON_TERM_SHARE);
-  return (rare.length ? rare : withDf).sort((a, b) => a.df - b.df).map((x) => x.t);
+  withDf.sort((a, b) => a.df - b.df);
+  const rare = withDf.filter((x) => x.df / total <= COMMON_TERM_SHARE || x.df <= COMMON_TERM_MIN_DOCS);
+  return (rare.length ? rare : withDf.slice(0, 2)).map((x) => x.t);
 }
 
 /**

@@ -5,7 +5,7 @@
  * body 1); this file re-scores them with signals FTS5 cannot express, fuses a dense ranking when
  * the host sent a query vector, and keeps one file from crowding out the others.
  */
-import { pathTerms, stem, textTerms } from './terms.js';
+import { pathTerms, stem, stemmedTermSet } from './terms.js';
 
 export interface Candidate {
   rowid: number;
@@ -87,8 +87,8 @@ export function rescoreSparse(candidates: Candidate[], options: RescoreOptions):
     const pathSet = stems(c.path ? pathTerms(c.path) : []);
     const name = c.path ? c.path.slice(c.path.lastIndexOf('/') + 1) : '';
     const nameSet = stems(pathTerms(name));
-    const symbolSet = stems(c.symbol ? textTerms(c.symbol) : []);
-    const bodySet = stems(textTerms(c.text));
+    const symbolSet = c.symbol ? stemmedTermSet(c.symbol) : new Set<string>();
+    const bodySet = stemmedTermSet(c.text);
     const all = new Set([...pathSet, ...symbolSet, ...bodySet]);
     const cls = fileClass(c.path, c.language);
     const signals: Record<string, number> = {

@@ -85,7 +85,39 @@ export function stem(term: string): string {
   return t;
 }
 
-/** Terms as stored in the index and looked up in it: code-aware, then stemmed. */
+
+// Words repeat across chunks and queries: their stemmed terms are remembered (bounded).
+const WORD_CACHE_LIMIT = 100_000;
+const wordCache = new Map<string, string[]>();
+
+function stemmedTermsOfWord(word: string): string[] {
+  let terms = wordCache.get(word);
+  if (!terms) {
+    terms = identifierTerms(word).map(stem);
+    if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
+    wordCache.set(word, terms);
+  }
+  return terms;
+}
+
+/** Terms as stored in the index and looked up in it: code-aware, then stemmed (duplicates kept for BM25). */
 export function indexTerms(text: string): string {
-  return textTerms(text).map(stem).join(' ');
+  const out: string[] = [];
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(text); m; m = WORD.exec(text)) {
+    if (m[0].length > 64) continue;
+    for (const t of stemmedTermsOfWord(m[0])) out.push(t);
+  }
+  return out.join(' ');
+}
+
+/** The distinct stemmed terms of a text, for matching in JS (the re-scoring step). */
+export function stemmedTermSet(text: string): Set<string> {
+  const out = new Set<string>();
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(text); m; m = WORD.exec(text)) {
+    if (m[0].length > 64) continue;
+    for (const t of stemmedTermsOfWord(m[0])) out.add(t);
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { chunkFile } from '../chunking/chunk-file.js';
 import type { ChunkLimits } from '../chunking/chunk.js';
@@ -18,7 +18,13 @@ export interface ChunkTask {
 }
 
 async function handle(task: ChunkTask): Promise<FileOutcome> {
-  const content = await readFile(task.abs).catch(() => undefined);
+  // Synchronous: this thread does nothing else meanwhile, and it skips the promise round trips.
+  let content: Buffer | undefined;
+  try {
+    content = readFileSync(task.abs);
+  } catch {
+    content = undefined;
+  }
   if (!content || isBinary(content)) return { id: task.id, type: 'skipped' };
   const hash = createHash('sha256').update(content).digest('hex');
   if (hash === task.knownHash) return { id: task.id, type: 'unchanged', hash };

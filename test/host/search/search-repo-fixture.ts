@@ -41,7 +41,7 @@ export function smallRepo(): string {
 }
 
 /** A repository large enough that a run is still going when a test acts on it. */
-export function bigRepo(files = 1200): string {
+export function bigRepo(files = 600): string {
   const root = tempDir('search-big-');
   for (let i = 0; i < files; i++) {
     const body = Array.from({ length: 2 }, (_, k) => `export function handler${i}_${k}(input: number): number {\n  return input * ${k} + ${i};\n}`).join('\n');
