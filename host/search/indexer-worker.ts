@@ -33,6 +33,8 @@ child.on('exit', (code, signal) => {
     port.postMessage({ type: 'failed', reason: tail ? `${reason}: ${tail}` : reason } satisfies IndexerMessage);
   }
   port.postMessage({ type: 'exited', code, signal });
+  // Nothing is left to supervise: closing the port lets the thread end.
+  port.close();
 });
 child.on('error', (err) => {
   if (!settled) port.postMessage({ type: 'failed', reason: `the indexer process could not start: ${err.message}` } satisfies IndexerMessage);

@@ -1,11 +1,47 @@
 import type SQLite from 'better-sqlite3';
 import type { RetrievalHit, RetrievalSearchOptions } from 'switchboard/sdk';
-import { queryTerms } from './terms.js';
+import { queryTerms, stem } from './terms.js';
 import { diversify, fuse, rescoreSparse, type Candidate, type Scored } from './rescore.js';
 import { cosineTopK, type VectorCache } from './vector-cache.js';
 
 /** Candidates FTS5 hands to the re-scoring step when the caller gives no TOPK_SPARSE. */
 const DEFAULT_SPARSE = 75;
+
+/**
+ * A term in more than this share of the chunks is left out of the FTS5 query (its IDF is low, and
+ * its postings are what makes a query slow); the re-scoring step still counts it. A query made
+ * only of such terms keeps its two rarest.
+ */
+const COMMON_TERM_SHARE = 0.05;
+/** ... and in more than this many chunks: below it a term costs little, so small repositories keep every term. */
+const COMMON_TERM_MIN_DOCS = 5000;
+
+// count(*) walks an index; the answer only changes when a commit lands (data_version moves).
+const counts = new WeakMap<SQLite.Database, { version: number; total: number }>();
+/** This connection wrote (data_version only moves for other connections' commits). */
+export function invalidateCounts(db: SQLite.Database): void {
+  counts.delete(db);
+}
+
+function documentCount(db: SQLite.Database): number {
+  const version = db.pragma('data_version', { simple: true }) as number;
+  const cached = counts.get(db);
+  if (cached && cached.version === version) return cached.total;
+  const total = (db.prepare('SELECT count(*) FROM docs').pluck().get() as number) || 1;
+  counts.set(db, { version, total });
+  return total;
+}
+
+/** The stemmed query terms worth asking FTS5 for, rarest first. */
+function matchTerms(db: SQLite.Database, terms: string[]): string[] {
+  const stems = [...new Set(terms.map(stem))];
+  const total = documentCount(db);
+  const df = db.prepare('SELECT doc FROM docs_vocab WHERE term = ?').pluck();
+  const withDf = stems.map((t) => ({ t, df: (df.get(t) as number | undefined) ?? 0 })).filter((x) => x.df > 0);
+  withDf.sort((a, b) => a.df - b.df);
+  const rare = withDf.filter((x) => x.df / total <= COMMON_TERM_SHARE || x.df <= COMMON_TERM_MIN_DOCS);
+  return (rare.length ? rare : withDf.slice(0, 2)).map((x) => x.t);
+}
 
 /**
  * An FTS5 query that is only quoted terms joined by OR: terms are [a-z0-9]+ by construction,
@@ -61,8 +97,8 @@ function toHit(s: Scored & Partial<Row>): RetrievalHit {
 /** Searches one collection inside a read transaction, so every statement sees the same snapshot. */
 export function searchCollection(db: SQLite.Database, vectors: VectorCache, query: string, topK: number, options?: RetrievalSearchOptions): RetrievalHit[] {
   const terms = queryTerms(query);
-  const match = ftsQuery(terms);
   const read = db.transaction((): RetrievalHit[] => {
+    const match = ftsQuery(matchTerms(db, terms));
     const sparseLimit = Math.max(options?.fusion?.topKSparse ?? DEFAULT_SPARSE, topK);
     let sparse: Row[] = [];
     if (match) {

@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { RetrievalDocument, RetrievalSource, RetrievalStats } from 'switchboard/sdk';
-import { pathTerms, textTerms } from './terms.js';
+import { indexTerms, pathTerms, stem } from './terms.js';
 
 /** Writes documents and their terms; the caller owns the transaction. */
 export class CollectionWriter {
@@ -50,9 +50,9 @@ export class CollectionWriter {
       );
       this.insertFts.run(
         info.lastInsertRowid,
-        symbol ? textTerms(symbol).join(' ') : '',
-        docPath ? pathTerms(docPath).join(' ') : '',
-        textTerms(doc.text).join(' '),
+        symbol ? indexTerms(symbol) : '',
+        docPath ? pathTerms(docPath).map(stem).join(' ') : '',
+        indexTerms(doc.text),
       );
     }
     return documents.length;

@@ -4,7 +4,7 @@ import type SQLite from 'better-sqlite3';
 import { definePlugin, z, type RetrievalProvider, type RetrievalWriteSession } from 'switchboard/sdk';
 import { collectionFile, openCollectionDb } from './collection-db.js';
 import { CollectionWriter } from './collection-writer.js';
-import { searchCollection } from './collection-search.js';
+import { invalidateCounts, searchCollection } from './collection-search.js';
 import { VectorCache } from './vector-cache.js';
 
 const settings = z.object({
@@ -34,6 +34,7 @@ export function createSqliteRetrieval(dir: string): RetrievalProvider & { close(
     const o = get(collection, true)!;
     const result = o.db.transaction(() => fn(o.writer)).immediate();
     o.vectors.invalidate();
+    invalidateCounts(o.db);
     return result;
   };
   return {
@@ -59,18 +60,20 @@ export function createSqliteRetrieval(dir: string): RetrievalProvider & { close(
     async openSession(collection): Promise<RetrievalWriteSession> {
       // Its own connection, so the whole session is one write transaction that readers never see
       // half done; a second session on the same collection fails at once instead of waiting.
-      const db = openCollectionDb(dir, collection, { busyTimeoutMs: 0 });
+      let db: SQLite.Database | undefined;
       try {
+        db = openCollectionDb(dir, collection, { busyTimeoutMs: 0 });
         db.exec('BEGIN IMMEDIATE');
       } catch (err) {
-        db.close();
+        db?.close();
         throw new Error(`collection "${collection}" is being written by another session (${(err as Error).message})`);
       }
-      const writer = new CollectionWriter(db);
+      const session = db;
+      const writer = new CollectionWriter(session);
       let done = false;
       const finish = () => {
         done = true;
-        db.close();
+        session.close();
         open.get(collection)?.vectors.invalidate();
       };
       const live = () => {
@@ -91,14 +94,14 @@ export function createSqliteRetrieval(dir: string): RetrievalProvider & { close(
         },
         async commit() {
           live();
-          db.exec('COMMIT');
+          session.exec('COMMIT');
           const stats = writer.stats();
           finish();
           return stats;
         },
         async abort() {
           if (done) return;
-          db.exec('ROLLBACK');
+          session.exec('ROLLBACK');
           finish();
         },
       };

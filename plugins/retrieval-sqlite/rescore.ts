@@ -5,7 +5,7 @@
  * body 1); this file re-scores them with signals FTS5 cannot express, fuses a dense ranking when
  * the host sent a query vector, and keeps one file from crowding out the others.
  */
-import { identifierTerms, pathTerms, stem, textTerms } from './terms.js';
+import { identifierTerms, pathTerms, stem, stemmedTermSet } from './terms.js';
 
 export interface Candidate {
   rowid: number;
@@ -130,8 +130,8 @@ export function rescoreSparse(candidates: Candidate[], options: RescoreOptions):
     const pathSet = stems(c.path ? pathTerms(c.path) : []);
     const name = c.path ? c.path.slice(c.path.lastIndexOf('/') + 1) : '';
     const nameSet = stems(pathTerms(name));
-    const symbolSet = stems(c.symbol ? textTerms(c.symbol) : []);
-    const bodySet = stems(textTerms(c.text));
+    const symbolSet = c.symbol ? stemmedTermSet(c.symbol) : new Set<string>();
+    const bodySet = stemmedTermSet(c.text);
     const all = new Set([...pathSet, ...symbolSet, ...bodySet]);
     const cls = fileClass(c.path, c.language);
     const signals: Record<string, number> = {
@@ -185,16 +185,17 @@ export function fuse(sparse: Scored[], dense: Candidate[], fusion: NonNullable<R
     byRow.set(s.rowid, { ...s, signals: { ...s.signals, sparse_rank: i + 1, sparse_score: s.score }, score: fusion.sparseWeight / (fusion.kDiv + i + 1) });
   });
   dense.forEach((d, i) => {
-    const part = fusion.denseWeight / (fusion.kDiv + i + 1);
+    // The sparse rank already carries the file-class factor; the dense part gets it here, so
+    // code still ranks over prose when meaning, not words, found them.
+    const factor = FILE_CLASS_FACTORS[fileClass(d.path, d.language)];
+    const part = (fusion.denseWeight / (fusion.kDiv + i + 1)) * factor;
     const hit = byRow.get(d.rowid);
     if (hit) {
       hit.score += part;
       hit.signals.dense_rank = i + 1;
       hit.signals.cosine = d.cosine ?? 0;
     } else {
-      // Found only by meaning: the file-class rule still applies.
-      const factor = FILE_CLASS_FACTORS[fileClass(d.path, d.language)];
-      byRow.set(d.rowid, { ...d, score: part * factor, signals: { dense_rank: i + 1, cosine: d.cosine ?? 0, class: factor } });
+      byRow.set(d.rowid, { ...d, score: part, signals: { dense_rank: i + 1, cosine: d.cosine ?? 0, class: factor } });
     }
   });
   return [...byRow.values()].sort((a, b) => b.score - a.score || a.rowid - b.rowid);

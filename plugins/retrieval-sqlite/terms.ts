@@ -53,12 +53,21 @@ const STOPWORDS = new Set(
   ).split(' '),
 );
 
-/** The distinct terms of a query, stop words dropped (unless nothing else is left). */
+/** The distinct terms of a query; stop words are dropped when they stand alone (unless nothing else is left). */
 export function queryTerms(query: string, max = 32): string[] {
-  const all = [...new Set(textTerms(query))];
-  // One letter is noise (the "s" of "logger's"), never a place in code.
-  const kept = all.filter((t) => !STOPWORDS.has(t) && t.length > 1);
-  return (kept.length ? kept : all).slice(0, max);
+  const all: string[] = [];
+  const kept: string[] = [];
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(query); m; m = WORD.exec(query)) {
+    const terms = identifierTerms(m[0]);
+    all.push(...terms);
+    // `which file` loses `file`; `readFileSync` keeps it: parts of identifiers are never stop words.
+    if (terms.length === 1 && STOPWORDS.has(terms[0]!)) continue;
+    // One letter alone is noise (the "s" of "logger's"), never a place in code.
+    if (terms.length === 1 && terms[0]!.length < 2) continue;
+    kept.push(...terms);
+  }
+  return [...new Set(kept.length ? kept : all)].slice(0, max);
 }
 
 /**
@@ -76,4 +85,41 @@ export function stem(term: string): string {
   else if (t.endsWith('s') && !t.endsWith('ss')) t = t.slice(0, -1);
   if (t.endsWith('e') && t.length > 3) t = t.slice(0, -1);
   return t;
+}
+
+
+// Words repeat across chunks and queries: their stemmed terms are remembered (bounded).
+const WORD_CACHE_LIMIT = 100_000;
+const wordCache = new Map<string, string[]>();
+
+function stemmedTermsOfWord(word: string): string[] {
+  let terms = wordCache.get(word);
+  if (!terms) {
+    terms = identifierTerms(word).map(stem);
+    if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
+    wordCache.set(word, terms);
+  }
+  return terms;
+}
+
+/** Terms as stored in the index and looked up in it: code-aware, then stemmed (duplicates kept for BM25). */
+export function indexTerms(text: string): string {
+  const out: string[] = [];
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(text); m; m = WORD.exec(text)) {
+    if (m[0].length > 64) continue;
+    for (const t of stemmedTermsOfWord(m[0])) out.push(t);
+  }
+  return out.join(' ');
+}
+
+/** The distinct stemmed terms of a text, for matching in JS (the re-scoring step). */
+export function stemmedTermSet(text: string): Set<string> {
+  const out = new Set<string>();
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(text); m; m = WORD.exec(text)) {
+    if (m[0].length > 64) continue;
+    for (const t of stemmedTermsOfWord(m[0])) out.add(t);
+  }
+  return out;
 }

@@ -1,4 +1,4 @@
-import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
@@ -19,6 +19,7 @@ export interface WalkedFile {
   rel: string;
   abs: string;
   size: number;
+  mtimeMs: number;
 }
 
 export interface WalkResult {
@@ -82,13 +83,13 @@ export async function walkRepository(root: string, options: { maxBytes: number; 
           skipped++;
           continue;
         }
-        const info = await lstat(abs).catch(() => undefined);
-        const size = info?.isSymbolicLink() ? ((await stat(abs).catch(() => undefined))?.size ?? 0) : (info?.size ?? 0);
-        if (size > options.maxBytes) {
+        const info = await stat(abs).catch(() => undefined);
+        if (!info) continue;
+        if (info.size > options.maxBytes) {
           skipped++;
           continue;
         }
-        files.push({ rel, abs, size });
+        files.push({ rel, abs, size: info.size, mtimeMs: info.mtimeMs });
       }
     }
   };

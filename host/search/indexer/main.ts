@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { RetrievalDocument, RetrievalWriteSession } from '../../../core/sdk/index.js';
 import { LlmGatewayClient } from '../../llm/gateway-client.js';
-import { chunkFile } from '../chunking/chunk-file.js';
 import { languageOf } from '../chunking/languages.js';
 import type { RunCounts } from '../index-run-store.js';
-import { isBinary, looksMinified, walkRepository } from './file-walk.js';
+import { walkRepository } from './file-walk.js';
+import { ChunkPool, type FileOutcome } from './chunk-pool.js';
+import { readStamps, stampsFile, writeStamps, type Stamp } from './file-stamps.js';
 import { loadBackend } from './load-backend.js';
 import type { IndexJob, IndexerMessage } from './protocol.js';
 
@@ -28,34 +27,56 @@ async function run(job: IndexJob): Promise<RunCounts> {
   };
   const backend = await loadBackend(job.backend);
   let session: RetrievalWriteSession | undefined;
+  let pool: ChunkPool | undefined;
   try {
     if (!backend.provider.openSession) throw new Error(`retrieval backend "${job.backend.pluginId}" does not support write sessions (contract retrieval@1.1)`);
     session = await backend.provider.openSession(job.repo);
-    const known = new Map((await session.sources()).map((s) => [s.path, s.hash]));
-    send({ type: 'progress', kind: known.size ? 'incremental' : 'full', counts: { ...counts } });
+    const knownHashes = new Map((await session.sources()).map((s) => [s.path, s.hash]));
+    send({ type: 'progress', kind: knownHashes.size ? 'incremental' : 'full', counts: { ...counts } });
     const walked = await walkRepository(job.repoDir, { maxBytes: job.maxFileBytes, skipDependencies: !job.includeDependencies });
     counts.files_skipped = walked.skipped;
     const embedder = job.embedding ? new LlmGatewayClient({ baseUrl: job.embedding.baseUrl, ...(job.embedding.apiKey ? { apiKey: job.embedding.apiKey } : {}) }) : undefined;
+    const stampFile = stampsFile(job.backend.dataDir, job.repo);
+    const oldStamps = await readStamps(stampFile);
+    const stamps = new Map<string, Stamp>();
     const seen = new Set<string>();
-    for (const file of walked.files) {
+    pool = new ChunkPool();
+    const chunker = pool;
+    // Files go to the chunking threads ahead of the writer, at most `capacity` in flight, and
+    // come back in walk order so runs are deterministic.
+    const inFlight: Array<{ file: (typeof walked.files)[number]; outcome: Promise<FileOutcome> }> = [];
+    let nextFile = 0;
+    const refill = () => {
+      while (inFlight.length < chunker.capacity && nextFile < walked.files.length) {
+        const file = walked.files[nextFile++]!;
+        const known = knownHashes.get(file.rel);
+        const stamp = oldStamps.get(file.rel);
+        const unchanged = known !== undefined && stamp && stamp[0] === file.size && stamp[1] === file.mtimeMs && stamp[2] === known;
+        const outcome: Promise<FileOutcome> = unchanged
+          ? Promise.resolve({ id: -1, type: 'unchanged', hash: known })
+          : chunker.run({ abs: file.abs, language: languageOf(file.rel), limits: job.chunk, ...(known ? { knownHash: known } : {}) });
+        inFlight.push({ file, outcome });
+      }
+    };
+    refill();
+    while (inFlight.length) {
+      const { file, outcome: pendingOutcome } = inFlight.shift()!;
+      const outcome = await pendingOutcome;
+      refill();
       counts.files_seen++;
-      const content = await readFile(file.abs).catch(() => undefined);
-      if (!content || isBinary(content)) {
+      if (outcome.type === 'error') throw new Error(`${file.rel}: ${outcome.message}`);
+      if (outcome.type === 'skipped') {
         counts.files_skipped++;
         continue;
       }
-      const hash = createHash('sha256').update(content).digest('hex');
       seen.add(file.rel);
-      if (known.get(file.rel) === hash) continue;
-      const text = content.toString('utf8');
-      const language = languageOf(file.rel);
-      if (looksMinified(text)) {
-        counts.files_skipped++;
-        seen.delete(file.rel);
+      stamps.set(file.rel, [file.size, file.mtimeMs, outcome.hash]);
+      if (outcome.type === 'unchanged') {
+        progress();
         continue;
       }
-      const chunks = await chunkFile(text, language, job.chunk);
-      const documents: RetrievalDocument[] = chunks.map((c) => ({
+      const language = languageOf(file.rel);
+      const documents: RetrievalDocument[] = outcome.chunks.map((c) => ({
         id: `${file.rel}#${c.startLine}-${c.endLine}`,
         text: c.text,
         metadata: { path: file.rel, language, start_line: c.startLine, end_line: c.endLine, ...(c.symbol ? { symbol: c.symbol } : {}), kind: c.kind },
@@ -69,21 +90,23 @@ async function run(job: IndexJob): Promise<RunCounts> {
           counts.vectors += batch.length;
         }
       }
-      await session.replaceSource(file.rel, hash, documents);
+      await session.replaceSource(file.rel, outcome.hash, documents);
       counts.files_changed++;
       counts.chunks += documents.length;
       progress();
     }
-    const removed = [...known.keys()].filter((p) => !seen.has(p));
+    const removed = [...knownHashes.keys()].filter((p) => !seen.has(p));
     if (removed.length) await session.deleteSources(removed);
     counts.files_removed = removed.length;
     progress(true);
     const stats = await session.commit();
     session = undefined;
+    await writeStamps(stampFile, stamps).catch(() => {}); // only a cache: the next run reads files instead
     // Totals of the index after the run; files_changed / chunks said what this run wrote.
     counts.vectors = stats.vectors;
     return counts;
   } finally {
+    await pool?.close();
     await session?.abort().catch(() => {});
     await backend.stop().catch(() => {});
   }

@@ -85,6 +85,8 @@ test('SECRET_FIELDS holds every secret of the reference and the host, and nothin
     'MCP_API_KEY',
     'DATABASE_URL',
     'API_KEY',
+    // the LLM gateway (embeddings, answers)
+    'LLM_GATEWAY_API_KEY',
     // inbound webhook credentials
     'PROVIDERB_INBOUND_BASIC_PASS',
     'PROVIDERB_INBOUND_HMAC_SECRET',
