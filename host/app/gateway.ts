@@ -12,7 +12,6 @@ import { createExpressApp } from '../http/app.js';
 import { registerConfigRoutes } from '../http/routes/config-routes.js';
 import { registerHealthRoutes } from '../http/routes/health-routes.js';
 import { registerPluginRoutes } from '../http/routes/plugin-routes.js';
-import { registerSearchRoutes } from '../http/routes/search-routes.js';
 import { RegistryCatalogue } from '../plugins/registry-catalogue.js';
 import { createLogger } from './logger.js';
 import { ensurePrivateDirSync } from '../../core/config/private-files.js';
@@ -60,6 +59,21 @@ import { WebhookTransport } from '../alerts/webhook-transport.js';
 import { faxConditions, providerLeftActiveCondition } from '../alerts/conditions/fax-conditions.js';
 import { judgeConditions } from '../alerts/conditions/judge-conditions.js';
 import { registerAlertRoutes } from '../alerts/alert-routes.js';
+// -- code search (host/search) --
+import { Repositories } from '../search/repositories.js';
+import { IndexRunStore } from '../search/index-run-store.js';
+import { IndexRuns } from '../search/index-runs.js';
+import { CodeSearch } from '../search/code-search.js';
+import { registerSearchRoutes } from '../search/search-routes.js';
+import { registerIndexRoutes } from '../search/index-routes.js';
+// -- keywords, traces, evaluation (host/keywords, host/traces, host/evaluation) --
+import { KeywordStore } from '../keywords/keyword-store.js';
+import { repositoryTexts } from '../keywords/repository-texts.js';
+import { TraceStore } from '../traces/trace-store.js';
+import { registerKeywordRoutes } from '../http/routes/keyword-routes.js';
+import { registerTraceRoutes } from '../http/routes/trace-routes.js';
+import { registerEvalRoutes } from '../http/routes/eval-routes.js';
+import { SECRET_FIELDS } from '../config/model/index.js';
 
 export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -81,6 +95,8 @@ export class Gateway {
   private security?: { auth: Auth; closeStreams: () => void; cleanup: ArtifactCleanup };
   /** The alert engine (`tick()` evaluates now) and the outbox delivery. */
   alerts?: { engine: AlertEngine; delivery: AlertDelivery };
+  /** Code search: repositories, indexing runs and the search service (host/search). */
+  codeSearch!: { repositories: Repositories; runs: IndexRuns; runStore: IndexRunStore; search: CodeSearch; keywords: KeywordStore; traces: TraceStore };
   private closing?: Promise<void>;
 
   private constructor(
@@ -179,7 +195,39 @@ export class Gateway {
     registerRegistryRoutes(api, { kernel, catalogue, manifestsDir, audit, hostVersion: version, publicBaseUrl: () => publicBaseUrl(config) });
     registerFaxRoutes(api, { service, documents, store, kernel, config, tokens, audit, reconciler, tmpDir: path.join(dataDir, 'tmp') });
     registerPluginRoutes(api, { kernel, catalogue, audit, configStorePath: storeFile });
-    registerSearchRoutes(api, { kernel, config });
+    const repositories = new Repositories(config, root, cwd);
+    const indexRunStore = new IndexRunStore(database.db, database.dialect);
+    await indexRunStore.recoverAtStart();
+    const indexRuns = new IndexRuns({ store: indexRunStore, repositories, kernel, config, logger, dataDir, packageRoot: root, configStorePath: storeFile, pluginEnv: pluginEnv.env });
+    const keywords = new KeywordStore({
+      dataDir,
+      readSettings: () => ({
+        maxPerRepo: config.get('KEYWORDS_MAX_PER_REPO'),
+        minFreq: config.get('KEYWORDS_MIN_FREQ'),
+        boost: config.get('KEYWORDS_BOOST'),
+        refreshHours: config.get('KEYWORDS_REFRESH_HOURS'),
+      }),
+      sourceFiles: (repo) => repositoryTexts(repositories.resolve(repo).dir, config.get('INDEX_MAX_FILE_BYTES')),
+      onError: (repo, err) => logger.warn({ repo, err: (err as Error).message }, 'keyword refresh failed; the previous keywords stay in use'),
+    });
+    const traces = new TraceStore({
+      dataDir,
+      retention: () => config.get('TRACE_RETENTION'),
+      secretValues: () => secretValuesOf(config),
+    });
+    const codeSearch = new CodeSearch({ kernel, config, repositories, logger, keywords });
+    registerSearchRoutes(api, { search: codeSearch, traces });
+    registerKeywordRoutes(api, { keywords, repositories, audit });
+    registerTraceRoutes(api, { traces, repositories });
+    registerEvalRoutes(api, {
+      repositories,
+      traces,
+      prepare: async (repo) => {
+        await keywords.get(repo);
+      },
+      search: async (q, repo, topK) => (await codeSearch.search(q, repo, topK)).results,
+    });
+    registerIndexRoutes(api, { runs: indexRuns, store: indexRunStore, repositories, config, audit });
     registerConfigRoutes(api, { registry: config, audit, legacyEditorSettingsFile: path.resolve(cwd, 'out/editor/settings.json') });
     registerContainerRoutes(api, { config, audit });
     registerDevStatusRoute(api, { config, packageRoot: root });
@@ -234,6 +282,7 @@ export class Gateway {
     gateway = new Gateway(config, kernel, api, readiness, metrics, logger, dataDir, app, database, { store, service, documents, dispatcher, reconciler }, audit);
     gateway.security = { auth, closeStreams: admin.closeStreams, cleanup };
     gateway.alerts = { engine: alertEngine, delivery: alertDelivery };
+    gateway.codeSearch = { repositories, runs: indexRuns, runStore: indexRunStore, search: codeSearch, keywords, traces };
     return gateway;
   }
 
@@ -280,6 +329,7 @@ export class Gateway {
       ['alert engine', () => this.alerts?.engine.stop()],
       ['alert delivery', () => this.alerts?.delivery.stop()],
       ['cleanup', () => this.security?.cleanup.stop()],
+      ['index runs', () => this.codeSearch?.runs.stop()],
       ['auth', () => this.security?.auth.stop()],
       ['kernel', () => this.kernel.stop()],
       ['audit', () => this.audit.close()],
@@ -293,4 +343,10 @@ export class Gateway {
       }
     }
   }
+}
+
+/** The configured secrets in clear, so a trace can mask them wherever they would appear. */
+function secretValuesOf(config: ConfigRegistry): string[] {
+  const values = config.effective().config as Record<string, unknown>;
+  return [...SECRET_FIELDS].map((k) => values[k]).filter((v): v is string => typeof v === 'string' && v.length > 0);
 }

@@ -6,7 +6,8 @@ export const SCOPES = {
   'inbound:read': 'GET /inbound/{id} and its PDF',
   'keys:manage': 'mint, list, revoke and rotate API keys (only scopes the caller holds can be granted)',
   'plugins:manage': 'change plugin configuration, install and remove plugins',
-  'search:read': 'GET /api/search',
+  'search:read': 'GET /api/search, GET /api/index/status, GET /api/keywords, GET /api/traces*, POST /api/eval/run',
+  'search:index': 'POST /api/index/start (start an indexing run) and POST /api/keywords/rebuild',
   'judge:run': 'synthetic-data lab runs: POST /api/lab/runs, its retry, GET /api/lab/runs/{id}',
   admin: 'every admin endpoint, and every other scope',
 } as const;

@@ -1,5 +1,6 @@
 import { findHostPackage } from './package-root.js';
 import { formatLintResult, lintManifestFiles } from './plugins-lint.js';
+import { evalCommand, EVAL_USAGE } from './eval-command.js';
 
 export const USAGE = `usage: switchboard <command>
 
@@ -8,6 +9,8 @@ commands:
   judge-server                      run the self-hosted judge server on loopback (SELFHOSTED_HTTP_PORT)
   lab run <rows.json> | lab retry <id>
                                     judge grounded rows with the synthetic-data lab of a running gateway
+  eval --golden <file> [--repo R]   ranking quality of code search on a golden set
+                                    (switchboard eval --help for every option)
   help                              show this text
 
 exit codes: 0 ok, 1 a manifest has errors, 2 usage error`;
@@ -28,6 +31,15 @@ export async function main(argv: string[], io: CliOutput = consoleOutput): Promi
   if (group === 'plugins' && command === 'lint') return pluginsLint(rest, io);
   if (group === 'lab') return (await import('./lab.js')).runLab([command ?? '', ...rest], io);
   if (group === 'judge-server' && command === undefined) return (await import('./judge-server.js')).runJudgeServer(io);
+  if (group === 'eval') {
+    const args = argv.slice(1);
+    if (args.includes('--help') || args.includes('-h')) {
+      io.out(EVAL_USAGE);
+      return 0;
+    }
+    // Loaded on demand: the gateway (database, kernel) is only needed by this command.
+    return evalCommand(args, io, async () => (await import('./eval-host.js')).openGatewayEvalHost());
+  }
   if (group === 'help' || group === '--help' || group === '-h') {
     io.out(USAGE);
     return 2;

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 /** Migrations in code, run at start by every instance (Kysely's migrator locks). */
 const migrations: Record<string, Migration> = {
@@ -96,6 +96,31 @@ const migrations: Record<string, Migration> = {
       // Inbound faxes are keyed by the id of the plugin that received them; the PBX hook's faxes
       // were stored as "pbx" before the sip plugin owned that hook. Renamed so replays stay idempotent.
       await db.updateTable('inbound_faxes').set({ provider: 'sip' }).where('provider', '=', 'pbx').execute();
+    },
+  },
+  '0005_index_runs': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('index_runs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('repo', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('enrich', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('files_seen', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('files_changed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('files_removed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('files_skipped', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('chunks', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('vectors', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('error', 'text')
+        .addColumn('started_at', 'text', (c) => c.notNull())
+        .addColumn('finished_at', 'text')
+        .addColumn('heartbeat_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('index_runs_repo_started').on('index_runs').columns(['repo', 'started_at']).execute();
+      // One running run per repository, enforced by the database even across gateway instances.
+      await sql`create unique index index_runs_one_running on index_runs (repo) where state = 'running'`.execute(db);
     },
   },
   '0006_lab_runs': {

@@ -111,7 +111,30 @@ export interface AlertDeliveryTable {
   finished_at: number | null;
 }
 
+/** One indexing run of a repository (host/search/index-run-store.ts). */
+export interface IndexRunTable {
+  id: string;
+  repo: string;
+  /** `index` until the indexer knows: then `full` (empty index) or `incremental`. */
+  kind: string;
+  /** running | finished | failed | interrupted */
+  state: string;
+  enrich: number;
+  files_seen: number;
+  files_changed: number;
+  files_removed: number;
+  files_skipped: number;
+  chunks: number;
+  vectors: number;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+  /** Epoch ms of the supervisor's last sign of life; a stale running row was interrupted. */
+  heartbeat_at: number;
+}
+
 export interface Database {
+  index_runs: IndexRunTable;
   fax_jobs: FaxJobTable;
   host_kv: HostKvTable;
   inbound_faxes: InboundFaxTable;

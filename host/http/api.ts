@@ -28,6 +28,8 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   /** A JSON body validated by the schema; failures answer `bodyErrorStatus` (default 422). */
   body?: B;
   bodyErrorStatus?: 400 | 422;
+  /** Status of query-parameter validation failures (default 400). */
+  queryErrorStatus?: 400 | 422;
   /** For bodies the handler reads itself (multipart, form, raw): documented, not parsed. */
   rawBody?: { contentType: string; schema?: z.ZodType; description?: string };
   responses: Record<number, ResponseSpec>;
@@ -82,7 +84,7 @@ export class HttpApi {
     const run = async (req: Request, res: Response) => {
       await this.guard(spec.access, req, res, guarded);
       const params = spec.params ? parseOr(spec.params, req.params, 400, 'path') : req.params;
-      const query = spec.query ? parseOr(spec.query, req.query, 400, 'query') : req.query;
+      const query = spec.query ? parseOr(spec.query, req.query, spec.queryErrorStatus ?? 400, 'query') : req.query;
       let body: unknown = undefined;
       if (spec.body) {
         // A route whose body schema accepts `undefined` takes a request without a body too.

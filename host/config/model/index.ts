@@ -46,7 +46,7 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set(
  * env file) only, never written through the API, so no request can point a write or a read at
  * a path of its choosing.
  */
-export const ENV_ONLY_KEYS: ReadonlySet<string> = new Set(['DATA_DIR', 'ADMIN_SETTINGS_PERSIST_PATH', 'AUDIT_LOG_FILE', 'SERVICE_CONFIG_PATH', 'MANIFESTS_DIR', 'PLUGINS_PATH', 'DOCKER_HOST', 'WEB_DIST_DIR', 'SELFHOSTED_CHECKPOINTS_DIR', 'ALERT_WEBHOOK_CA_FILE']);
+export const ENV_ONLY_KEYS: ReadonlySet<string> = new Set(['DATA_DIR', 'ADMIN_SETTINGS_PERSIST_PATH', 'AUDIT_LOG_FILE', 'SERVICE_CONFIG_PATH', 'MANIFESTS_DIR', 'PLUGINS_PATH', 'DOCKER_HOST', 'WEB_DIST_DIR', 'SELFHOSTED_CHECKPOINTS_DIR', 'ALERT_WEBHOOK_CA_FILE', 'REPOS']);
 
 /** Names of nested sections: `system_one` for the keys `system_one.*`. */
 export const SECTION_NAMES: ReadonlySet<string> = new Set(CONFIG_KEYS.filter((key) => key.includes('.')).map((key) => key.slice(0, key.indexOf('.'))));

@@ -1,6 +1,19 @@
 import { z } from 'zod';
 import { integer, decimal, flag, pluginId, emptyAsUnset } from './field-kinds.js';
 
+/** A repository name: what requests and REPO use; never a path. */
+export const REPO_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+// REPOS arrives as JSON text from the environment and as an object from the JSON config file.
+const jsonObjectFromText = (value: unknown) => {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+};
+
 /** Configuration keys of code search: repositories, retrieval, chunking and keywords. */
 export const SearchKeys = {
   // Retrieval
@@ -9,9 +22,23 @@ export const SearchKeys = {
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be a repository name (letters, digits, ".", "_", "-")')
     .default('switchboard')
     .describe('Repository searched and indexed when a request names none; also names out/<REPO>/.'),
+  REPOS: z
+    .preprocess(
+      jsonObjectFromText,
+      z.record(
+        z.string().regex(REPO_NAME, 'repository names are letters, digits, ".", "_", "-"').refine((n) => !n.includes('..'), 'repository names cannot contain ".."'),
+        z.string().min(1, 'a repository directory cannot be empty'),
+      ),
+    )
+    .default({})
+    .describe(
+      'Repositories that can be indexed and searched: a JSON object mapping a name to a directory, e.g. {"billing":"/srv/billing"}. ' +
+        'Empty (the default) maps "switchboard" to the gateway\'s own package root. Environment or config file only (names server paths).',
+    ),
   RETRIEVAL_BACKEND: z
     .preprocess(emptyAsUnset, pluginId().optional())
-    .describe('Plugin id of the retrieval provider used by search and answers; unset means none is configured.'),
+    .describe('Plugin id of the retrieval provider used by search, indexing and answers; unset means the built-in retrieval-sqlite.'),
+  INDEX_MAX_FILE_BYTES: integer(1).default(1048576).describe('Files larger than this many bytes are skipped by indexing.'),
   FINAL_K: integer(1, 1000).default(10).describe('Results returned by search when top_k is not given.'),
   LANGGRAPH_FINAL_K: integer(1, 1000).default(20).describe('Chunks the answer graph retrieves for a RAG answer.'),
   RRF_K_DIV: integer(1).default(60).describe('k of reciprocal rank fusion: score = weight / (k + rank).'),

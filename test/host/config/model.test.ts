@@ -85,6 +85,10 @@ test('SECRET_FIELDS holds every secret of the reference and the host, and nothin
     'MCP_API_KEY',
     'DATABASE_URL',
     'API_KEY',
+    // the LLM gateway (embeddings, answers)
+    'LLM_GATEWAY_API_KEY',
+    // alert receivers
+    'WEBHOOK_TARGETS',
     // inbound webhook credentials are the provider plugins' own settings, never the host's
   ];
   assert.equal([...SECRET_FIELDS].sort(), expected.sort());

@@ -1,0 +1,123 @@
+// Code-search benchmarks on a real 10,000-file TypeScript/JavaScript tree (this package's
+// node_modules, then npm's own, then copies of the first files under another prefix until
+// 10,000): full BM25 indexing with tree-sitter chunking (files/s, peak RSS of the indexer
+// child), a reindex with nothing changed against the full index, search latency over HTTP, and
+// our query time against ripgrep scanning the same tree for the same terms, all in one run.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { linkSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, removeDir, startGateway, tempDir } from '../test/support/gateway.js';
+import { search, startRun, statusOf, waitForRun } from '../test/host/search/search-repo-fixture.js';
+import { percentile, ms } from './stats.js';
+
+const TARGET = 10_000;
+const MAX_BYTES = 1024 * 1024;
+const SOURCE = /\.(ts|js|mjs|cjs)$/;
+
+function collect(dir: string, out: string[], limit: number): void {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (out.length >= limit) return;
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) collect(full, out, limit);
+    else if (e.isFile() && SOURCE.test(e.name) && statSync(full).size <= MAX_BYTES) out.push(full);
+  }
+}
+
+const tree = tempDir('switchboard-bench-tree-');
+const sources: Array<[string, string]> = [];
+for (const base of [path.join(ROOT, 'node_modules'), '/usr/lib/node_modules']) {
+  const found: string[] = [];
+  collect(base, found, TARGET - sources.length);
+  for (const f of found) sources.push([f, path.join(path.basename(path.dirname(base)) || 'usr', path.relative(base, f))]);
+}
+for (let i = 0; sources.length < TARGET; i++) {
+  const [abs, rel] = sources[i]!;
+  sources.push([abs, path.join('copies', rel)]);
+}
+let bytes = 0;
+for (const [abs, rel] of sources) {
+  const target = path.join(tree, 'node_modules', rel);
+  mkdirSync(path.dirname(target), { recursive: true });
+  linkSync(abs, target);
+  bytes += statSync(abs).size;
+}
+console.log(`tree: ${sources.length} files, ${(bytes / 1e6).toFixed(1)} MB of TypeScript/JavaScript`);
+
+const gw = await startGateway({ REPOS: JSON.stringify({ tree }), REPO: 'tree', LOG_LEVEL: 'warn' });
+const runs = gw.gateway.codeSearch.runs;
+
+/** Runs one index of the tree (node_modules included) and samples the child's peak RSS. */
+async function indexOnce(): Promise<{ seconds: number; status: any; peakRss: number }> {
+  const run = await runs.start('tree', false, { includeDependencies: true });
+  let peakRss = 0;
+  const sampler = setInterval(() => {
+    const pid = runs.childPid(run.id);
+    if (!pid) return;
+    try {
+      const kb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      peakRss = Math.max(peakRss, kb * 1024);
+    } catch {
+      // exited
+    }
+  }, 20);
+  const status = await waitForRun(gw.url, 'tree', 600_000);
+  clearInterval(sampler);
+  const seconds = (Date.parse(status.metadata.finished_at) - Date.parse(status.metadata.started_at)) / 1000;
+  return { seconds, status, peakRss };
+}
+
+const full = await indexOnce();
+if (full.status.run.state !== 'finished') throw new Error(full.status.status.join('\n'));
+const files = full.status.run.files_seen;
+console.log(`full index: ${files} files (${full.status.run.files_skipped} skipped), ${full.status.run.chunks} chunks in ${full.seconds.toFixed(1)} s = ${(files / full.seconds).toFixed(0)} files/s (target >= 1000), indexer peak RSS ${(full.peakRss / 1e6).toFixed(0)} MB (target < 600)`);
+const again = await indexOnce();
+console.log(`reindex, nothing changed: ${again.seconds.toFixed(2)} s = ${((again.seconds / full.seconds) * 100).toFixed(1)}% of the full index (target < 10%), ${again.status.run.files_changed} files re-chunked`);
+
+const QUERIES = [
+  'parseHttpHeader', 'createServer', 'readFileSync', 'where is the json body parsed', 'retry with exponential backoff',
+  'semver satisfies range', 'escape html entities', 'pdf page size', 'websocket close frame', 'base64 encode buffer',
+  'toJSONSchema', 'zod string min length', 'sqlite prepare statement', 'tree sitter parser language', 'timeout abort signal',
+  'express router middleware', 'glob pattern match', 'utf8 decode', 'deep equal objects', 'format date iso',
+];
+for (let i = 0; i < 3; i++) for (const q of QUERIES) await search(gw.url, { q, repo: 'tree' }); // warm
+const latencies: number[] = [];
+for (let round = 0; round < 10; round++) {
+  for (const q of QUERIES) {
+    const t = performance.now();
+    const res = await search(gw.url, { q, repo: 'tree' });
+    latencies.push(performance.now() - t);
+    if (res.status !== 200) throw new Error(`search failed: ${JSON.stringify(res.body)}`);
+  }
+}
+const p50 = percentile(latencies, 50);
+console.log(`search over HTTP, ${latencies.length} queries: p50 ${ms(p50)} (target < 20 ms), p95 ${ms(percentile(latencies, 95))} (target < 60 ms)`);
+
+// ripgrep: the same terms, case-insensitive, listing matching files (its fastest useful mode).
+const rg = spawnSync('rg', ['--version']);
+if (rg.status === 0) {
+  const rgTimes: number[] = [];
+  for (const q of QUERIES.slice(0, 8)) {
+    const terms = q.split(/\s+/);
+    const args = ['-l', '-i', '--no-ignore', '--hidden', ...terms.flatMap((t) => ['-e', t]), tree];
+    const t = performance.now();
+    try {
+      execFileSync('rg', args, { stdio: ['ignore', 'ignore', 'ignore'], maxBuffer: 64 * 1024 * 1024 });
+    } catch {
+      // exit 1: no match
+    }
+    rgTimes.push(performance.now() - t);
+  }
+  const rgMedian = percentile(rgTimes, 50);
+  console.log(`ripgrep over the same tree: median ${ms(rgMedian)} per query; our search is ${(rgMedian / p50).toFixed(1)}x faster (rg median / our p50)`);
+} else {
+  console.log('ripgrep (rg) not installed: no baseline');
+}
+console.log(`status after the runs: ${(await statusOf(gw.url, 'tree')).status.slice(-4).join(' | ')}`);
+await gw.close();
+removeDir(tree);

@@ -1,0 +1,161 @@
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import type { Kernel } from '../../core/kernel/kernel.js';
+import type { ConfigRegistry } from '../config/registry.js';
+import { HttpError } from '../http/errors.js';
+import { RunAlreadyRunningError, type IndexRun, type IndexRunStore, type RunCounts } from './index-run-store.js';
+import type { IndexJob, IndexerMessage } from './indexer/protocol.js';
+import type { Repositories, Repository } from './repositories.js';
+import { retrievalBackendId } from './retrieval-backend.js';
+import type { WorkerInput } from './indexer-worker.js';
+
+export interface IndexRunsDeps {
+  store: IndexRunStore;
+  repositories: Repositories;
+  kernel: Kernel;
+  config: ConfigRegistry;
+  logger: Logger;
+  dataDir: string;
+  packageRoot: string;
+  /** The plugin config store the indexer child reads the backend's settings from (SERVICE_CONFIG_PATH). */
+  configStorePath: string;
+  /** The environment plugins see; the child gets it too, so settings resolve as in the kernel. */
+  pluginEnv: NodeJS.ProcessEnv;
+}
+
+interface Active {
+  run: IndexRun;
+  worker: Worker;
+  heartbeat: NodeJS.Timeout;
+  childPid?: number;
+  done: Promise<void>;
+}
+
+/**
+ * Starts indexing runs (one per repository at a time) and keeps their rows current. Each run is
+ * a worker thread supervising an indexer child process; this class only moves messages to rows.
+ */
+export class IndexRuns {
+  private readonly active = new Map<string, Active>();
+  private stopping = false;
+
+  constructor(private readonly deps: IndexRunsDeps) {}
+
+  async start(repoName: string | undefined, enrich: boolean, options: { includeDependencies?: boolean } = {}): Promise<IndexRun> {
+    if (this.stopping) throw new HttpError(503, 'the gateway is shutting down');
+    const repo = this.deps.repositories.resolve(repoName);
+    const job = this.jobFor(repo, enrich, options.includeDependencies);
+    let run: IndexRun;
+    try {
+      run = await this.deps.store.create(repo.name, enrich);
+    } catch (err) {
+      if (err instanceof RunAlreadyRunningError) throw new HttpError(409, err.message);
+      throw err;
+    }
+    job.runId = run.id;
+    this.launch(run, job);
+    return run;
+  }
+
+  /** Pid of the indexer child of a running run (tests kill it). */
+  childPid(runId: string): number | undefined {
+    return [...this.active.values()].find((a) => a.run.id === runId)?.childPid;
+  }
+
+  /** Resolves when the run's worker has ended (or at once when it is not running here). */
+  async settled(runId: string): Promise<void> {
+    await [...this.active.values()].find((a) => a.run.id === runId)?.done;
+  }
+
+  /** Stops every run of this process; their rows say interrupted. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(
+      [...this.active.values()].map(async (a) => {
+        await this.deps.store.finish(a.run.id, 'interrupted', 'the gateway stopped during the run').catch(() => {});
+        a.worker.postMessage({ type: 'stop' });
+        await Promise.race([a.done, new Promise((r) => setTimeout(r, 5000))]);
+        await a.worker.terminate();
+      }),
+    );
+  }
+
+  private jobFor(repo: Repository, enrich: boolean, includeDependencies?: boolean): IndexJob {
+    const { kernel, config } = this.deps;
+    const pluginId = retrievalBackendId(config);
+    const view = kernel.get(pluginId);
+    if (!view?.manifest_path || !kernel.isActive('retrieval', pluginId)) {
+      throw new HttpError(503, `retrieval backend "${pluginId}" is not active (state: ${kernel.stateOf(pluginId)})`);
+    }
+    const model = config.get('EMBEDDING_MODEL');
+    const apiKey = config.get('LLM_GATEWAY_API_KEY');
+    return {
+      runId: '',
+      repo: repo.name,
+      repoDir: repo.dir,
+      enrich,
+      maxFileBytes: config.get('INDEX_MAX_FILE_BYTES'),
+      chunk: { size: config.get('CHUNK_SIZE'), overlap: Math.min(config.get('CHUNK_OVERLAP'), config.get('CHUNK_SIZE') - 1) },
+      backend: { pluginId, manifestPath: view.manifest_path, configStorePath: this.deps.configStorePath, dataDir: this.deps.dataDir, packageRoot: this.deps.packageRoot },
+      ...(model ? { embedding: { baseUrl: config.get('LLM_GATEWAY_URL'), ...(apiKey ? { apiKey } : {}), model, batchSize: config.get('EMBEDDING_BATCH_SIZE') } } : {}),
+      ...(includeDependencies ? { includeDependencies } : {}),
+    };
+  }
+
+  private launch(run: IndexRun, job: IndexJob): void {
+    const { store, logger, packageRoot } = this.deps;
+    // The plugins' environment, so the child resolves the backend's settings (declared env
+    // variables > the config store > defaults) exactly as the kernel does; the host never
+    // reads a plugin's settings itself.
+    const env: Record<string, string> = {
+      ...Object.fromEntries(Object.entries({ ...this.deps.pluginEnv }).filter((e): e is [string, string] => typeof e[1] === 'string')),
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      REPO: job.repo,
+      REPO_ROOT: packageRoot,
+      NODE_PATH: path.join(packageRoot, 'node_modules'),
+    };
+    if (job.enrich) env.ENRICH_CODE_CHUNKS = 'true';
+    const input: WorkerInput = { job, script: path.join(packageRoot, 'dist/host/search/indexer/main.js'), env };
+    const worker = new Worker(new URL('./indexer-worker.js', import.meta.url), { workerData: input });
+    let resolveDone!: () => void;
+    const done = new Promise<void>((r) => (resolveDone = r));
+    const heartbeat = setInterval(() => void store.heartbeat(run.id).catch(() => {}), 5000);
+    heartbeat.unref();
+    const entry: Active = { run, worker, heartbeat, done };
+    this.active.set(run.id, entry);
+    let writes = Promise.resolve();
+    // Row updates run in message order, so a late progress write never follows the final one.
+    const queue = (fn: () => Promise<void>) => {
+      writes = writes.then(fn).catch((err: unknown) => logger.error({ err: (err as Error).message, run: run.id }, 'index run row update failed'));
+    };
+    let counts: RunCounts | undefined;
+    let ended = false;
+    const end = (state: 'finished' | 'failed', error: string | null) => {
+      if (ended) return;
+      ended = true;
+      queue(() => store.finish(run.id, state, error, counts ?? {}));
+      logger.info({ run: run.id, repo: run.repo, state, error, counts }, 'index run ended');
+    };
+    worker.on('message', (m: IndexerMessage | { type: 'spawned'; pid: number } | { type: 'exited' }) => {
+      if (m.type === 'spawned') entry.childPid = m.pid;
+      else if (m.type === 'progress') {
+        counts = m.counts;
+        queue(() => store.progress(run.id, { ...m.counts, ...(m.kind ? { kind: m.kind } : {}) }));
+      } else if (m.type === 'done') {
+        counts = m.counts;
+        end('finished', null);
+      } else if (m.type === 'failed') {
+        counts = m.counts ?? counts;
+        end('failed', m.reason);
+      }
+    });
+    worker.on('error', (err) => end('failed', `indexer supervisor failed: ${err.message}`));
+    worker.on('exit', () => {
+      end('failed', 'the indexer supervisor stopped before the run ended');
+      clearInterval(heartbeat);
+      this.active.delete(run.id);
+      void writes.then(resolveDone);
+    });
+  }
+}

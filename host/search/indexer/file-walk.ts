@@ -1,0 +1,111 @@
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+/**
+ * Skipped whatever .gitignore says: version-control and dependency folders, lockfiles and
+ * minified or bundled files (docs/code-search.md lists them).
+ */
+export const SKIPPED_DIRS = new Set(['.git', '.hg', '.svn', 'node_modules', '__pycache__', '.venv', '.tox', '.mypy_cache', '.pytest_cache', '.next', '.cache']);
+export const SKIPPED_FILES = [
+  /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb|Cargo\.lock|poetry\.lock|Pipfile\.lock|composer\.lock|Gemfile\.lock|go\.sum|uv\.lock)$/,
+  /\.min\.(js|css|mjs)$/i,
+  /[.-]bundle\.js$/i,
+  /\.(map|lock)$/i,
+];
+
+export interface WalkedFile {
+  /** Path relative to the repository root, with forward slashes. */
+  rel: string;
+  abs: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface WalkResult {
+  files: WalkedFile[];
+  /** Files passed over by a rule (size limit, lockfile, symlink out of the root). */
+  skipped: number;
+}
+
+/**
+ * Files of a repository: .gitignore rules of every directory honoured (the `ignore` package),
+ * symlinks followed only when they resolve inside the root, files over `maxBytes` skipped.
+ * With `skipDependencies` off, node_modules is walked too (the benchmark indexes it).
+ */
+export async function walkRepository(root: string, options: { maxBytes: number; skipDependencies?: boolean }): Promise<WalkResult> {
+  const realRoot = await realpath(root);
+  const files: WalkedFile[] = [];
+  let skipped = 0;
+  const skipDirs = options.skipDependencies === false ? new Set([...SKIPPED_DIRS].filter((d) => d !== 'node_modules')) : SKIPPED_DIRS;
+  const visit = async (dir: string, rules: Array<{ base: string; ig: Ignore }>): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const relDir = path.relative(realRoot, dir).split(path.sep).join('/');
+    const gitignore = entries.find((e) => e.name === '.gitignore' && e.isFile());
+    if (gitignore) {
+      const text = await readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => '');
+      rules = [...rules, { base: relDir, ig: ignore().add(text) }];
+    }
+    const ignored = (rel: string, isDir: boolean) =>
+      rules.some((r) => {
+        const sub = r.base ? rel.slice(r.base.length + 1) : rel;
+        return sub && r.ig.ignores(isDir ? `${sub}/` : sub);
+      });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const abs = path.join(dir, entry.name);
+      const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
+      let isDir = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        // Followed only inside the root: a link to /etc or ../other-repo is never read.
+        const target = await realpath(abs).catch(() => undefined);
+        if (!target || (target !== realRoot && !target.startsWith(realRoot + path.sep))) {
+          skipped++;
+          continue;
+        }
+        const info = await stat(target).catch(() => undefined);
+        if (!info || info.isDirectory()) continue; // linked directories could loop; their real path is walked anyway
+        isFile = info.isFile();
+        isDir = false;
+      }
+      if (isDir) {
+        if (skipDirs.has(entry.name) || ignored(rel, true)) continue;
+        await visit(abs, rules);
+      } else if (isFile) {
+        if (ignored(rel, false)) continue;
+        if (SKIPPED_FILES.some((re) => re.test(rel))) {
+          skipped++;
+          continue;
+        }
+        const info = await stat(abs).catch(() => undefined);
+        if (!info) continue;
+        if (info.size > options.maxBytes) {
+          skipped++;
+          continue;
+        }
+        files.push({ rel, abs, size: info.size, mtimeMs: info.mtimeMs });
+      }
+    }
+  };
+  await visit(realRoot, []);
+  return { files, skipped };
+}
+
+/** A file is binary when its first 8 KB hold a NUL byte (git's rule). */
+export function isBinary(content: Buffer): boolean {
+  return content.subarray(0, 8192).includes(0);
+}
+
+/** Minified or bundled: very long lines (average over 300 characters, or any over 5,000 in a short file). */
+export function looksMinified(text: string): boolean {
+  if (text.length < 2000) return false;
+  const lines = text.split('\n', 200);
+  const avg = text.length / Math.max(1, text.split('\n').length);
+  return avg > 300 || (lines.length < 20 && lines.some((l) => l.length > 5000));
+}

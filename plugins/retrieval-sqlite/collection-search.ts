@@ -1,0 +1,133 @@
+import type SQLite from 'better-sqlite3';
+import type { RetrievalHit, RetrievalSearchOptions } from 'switchboard/sdk';
+import { queryTerms, stem } from './terms.js';
+import { diversify, fuse, rescoreSparse, type Candidate, type Scored } from './rescore.js';
+import { cosineTopK, type VectorCache } from './vector-cache.js';
+
+/** Candidates FTS5 hands to the re-scoring step when the caller gives no TOPK_SPARSE. */
+const DEFAULT_SPARSE = 75;
+
+/**
+ * A term in more than this share of the chunks is left out of the FTS5 query (its IDF is low, and
+ * its postings are what makes a query slow); the re-scoring step still counts it. A query made
+ * only of such terms keeps its two rarest.
+ */
+const COMMON_TERM_SHARE = 0.05;
+/** ... and in more than this many chunks: below it a term costs little, so small repositories keep every term. */
+const COMMON_TERM_MIN_DOCS = 5000;
+
+// count(*) walks an index; the answer only changes when a commit lands (data_version moves).
+const counts = new WeakMap<SQLite.Database, { version: number; total: number }>();
+/** This connection wrote (data_version only moves for other connections' commits). */
+export function invalidateCounts(db: SQLite.Database): void {
+  counts.delete(db);
+}
+
+function documentCount(db: SQLite.Database): number {
+  const version = db.pragma('data_version', { simple: true }) as number;
+  const cached = counts.get(db);
+  if (cached && cached.version === version) return cached.total;
+  const total = (db.prepare('SELECT count(*) FROM docs').pluck().get() as number) || 1;
+  counts.set(db, { version, total });
+  return total;
+}
+
+/** The stemmed query terms worth asking FTS5 for, rarest first. */
+function matchTerms(db: SQLite.Database, terms: string[]): string[] {
+  const stems = [...new Set(terms.map(stem))];
+  const total = documentCount(db);
+  const df = db.prepare('SELECT doc FROM docs_vocab WHERE term = ?').pluck();
+  const withDf = stems.map((t) => ({ t, df: (df.get(t) as number | undefined) ?? 0 })).filter((x) => x.df > 0);
+  withDf.sort((a, b) => a.df - b.df);
+  const rare = withDf.filter((x) => x.df / total <= COMMON_TERM_SHARE || x.df <= COMMON_TERM_MIN_DOCS);
+  return (rare.length ? rare : withDf.slice(0, 2)).map((x) => x.t);
+}
+
+/**
+ * An FTS5 query that is only quoted terms joined by OR: terms are [a-z0-9]+ by construction,
+ * so no caller text (quotes, parentheses, `*`, `:`, NEAR) ever reaches FTS5 as syntax.
+ */
+export function ftsQuery(terms: string[]): string {
+  return terms.map((t) => `"${t.replace(/[^a-z0-9]/g, '')}"`).filter((t) => t !== '""').join(' OR ');
+}
+
+interface Row {
+  rowid: number;
+  id: string;
+  path: string | null;
+  language: string | null;
+  start_line: number | null;
+  end_line: number | null;
+  symbol: string | null;
+  kind: string | null;
+  text: string;
+  metadata: string | null;
+  rank: number;
+}
+
+const COLUMNS = 'd.rowid AS rowid, d.id, d.path, d.language, d.start_line, d.end_line, d.symbol, d.kind, d.text, d.metadata';
+
+function filterSql(options: RetrievalSearchOptions | undefined, params: unknown[]): string {
+  const parts: string[] = [];
+  const prefixes = options?.filters?.pathPrefixes?.filter(Boolean) ?? [];
+  if (prefixes.length) {
+    parts.push(`(${prefixes.map(() => "substr(d.path, 1, ?) = ?").join(' OR ')})`);
+    for (const p of prefixes) params.push(p.length, p);
+  }
+  const languages = options?.filters?.languages?.filter(Boolean) ?? [];
+  if (languages.length) {
+    parts.push(`d.language IN (${languages.map(() => '?').join(', ')})`);
+    params.push(...languages);
+  }
+  return parts.length ? ` AND ${parts.join(' AND ')}` : '';
+}
+
+function toHit(s: Scored & Partial<Row>): RetrievalHit {
+  const extra = s.metadata ? (JSON.parse(s.metadata) as Record<string, unknown>) : {};
+  const metadata: Record<string, unknown> = { ...extra };
+  if (s.path) metadata.path = s.path;
+  if (s.language) metadata.language = s.language;
+  if (s.start_line != null) metadata.start_line = s.start_line;
+  if (s.end_line != null) metadata.end_line = s.end_line;
+  if (s.symbol) metadata.symbol = s.symbol;
+  if (s.kind) metadata.kind = s.kind;
+  return { id: s.id, score: Number(s.score.toFixed(6)), text: s.text, metadata, signals: s.signals };
+}
+
+/** Searches one collection inside a read transaction, so every statement sees the same snapshot. */
+export function searchCollection(db: SQLite.Database, vectors: VectorCache, query: string, topK: number, options?: RetrievalSearchOptions): RetrievalHit[] {
+  const terms = queryTerms(query);
+  const read = db.transaction((): RetrievalHit[] => {
+    const match = ftsQuery(matchTerms(db, terms));
+    const sparseLimit = Math.max(options?.fusion?.topKSparse ?? DEFAULT_SPARSE, topK);
+    let sparse: Row[] = [];
+    if (match) {
+      const params: unknown[] = [match];
+      const filters = filterSql(options, params);
+      // Without filters FTS5's ORDER BY rank LIMIT runs inside the index; with them the join filters first.
+      const sql = filters
+        ? `SELECT ${COLUMNS}, f.rank AS rank FROM docs_fts f JOIN docs d ON d.rowid = f.rowid WHERE docs_fts MATCH ?${filters} ORDER BY f.rank LIMIT ?`
+        : `SELECT ${COLUMNS}, f.rank AS rank FROM (SELECT rowid, rank FROM docs_fts WHERE docs_fts MATCH ? ORDER BY rank LIMIT ?) f JOIN docs d ON d.rowid = f.rowid`;
+      sparse = db.prepare(sql).all(...(filters ? [...params, sparseLimit] : [match, sparseLimit])) as Row[];
+    }
+    const rows = new Map<number, Row>(sparse.map((r) => [r.rowid, r]));
+    const candidates: Candidate[] = sparse.map((r) => ({ ...r, bm25: -r.rank }));
+    let ranked = rescoreSparse(candidates, { terms, ...(options?.boostTerms ? { boostTerms: options.boostTerms } : {}) });
+    if (options?.queryVector?.length && options.fusion) {
+      const dense = cosineTopK(vectors.load(db), options.queryVector, options.fusion.topKDense);
+      if (dense.length) {
+        const missing = dense.map((d) => d.rowid).filter((id) => !rows.has(id));
+        if (missing.length) {
+          const params: unknown[] = [];
+          const filters = filterSql(options, params);
+          const extra = db.prepare(`SELECT ${COLUMNS}, 0 AS rank FROM docs d WHERE d.rowid IN (${missing.map(() => '?').join(',')})${filters}`).all(...missing, ...params) as Row[];
+          for (const r of extra) rows.set(r.rowid, r);
+        }
+        const denseCandidates: Candidate[] = dense.filter((d) => rows.has(d.rowid)).map((d) => ({ ...rows.get(d.rowid)!, bm25: 0, cosine: d.cosine }));
+        ranked = fuse(ranked, denseCandidates, { kDiv: options.fusion.kDiv, sparseWeight: options.fusion.sparseWeight, denseWeight: options.fusion.denseWeight });
+      }
+    }
+    return diversify(ranked, topK).map((s) => toHit({ ...rows.get(s.rowid), ...s }));
+  });
+  return read.deferred();
+}
