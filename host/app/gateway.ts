@@ -73,6 +73,7 @@ import { TraceStore } from '../traces/trace-store.js';
 import { registerKeywordRoutes } from '../http/routes/keyword-routes.js';
 import { registerTraceRoutes } from '../http/routes/trace-routes.js';
 import { registerEvalRoutes } from '../http/routes/eval-routes.js';
+import { registerRerankRoutes } from '../http/routes/rerank-routes.js';
 import { SECRET_FIELDS } from '../config/model/index.js';
 
 export interface GatewayOptions {
@@ -233,6 +234,15 @@ export class Gateway {
     registerDevStatusRoute(api, { config, packageRoot: root });
     const judge = new JudgeService({ kernel, config, metrics });
     registerLabRoutes(api, { runs: new LabRuns({ db: database.db, judge }), config });
+    registerRerankRoutes(api, {
+      judge,
+      repositories,
+      traces,
+      prepare: async (repo) => {
+        await keywords.get(repo);
+      },
+      search: async (q, repo, topK) => (await codeSearch.search(q, repo, topK)).results,
+    });
     registerWorkbenchReadyRoute(api, { kernel, config, pingDatabase: () => pingDatabase(database.db) });
     pluginEnv.onChange(() => void kernel.rescan());
     const outbox = new AlertOutbox(database.db, database.dialect);
