@@ -86,7 +86,11 @@ export class CodeSearch {
       hits = await kernel.withProvider('retrieval', backend, (p) => p.search(repo.name, q, k, searchOptions));
     } catch (err) {
       if (err instanceof PluginNotAvailableError) throw new HttpError(503, `retrieval backend "${backend}" is not available: ${err.message}`);
-      throw err;
+      if (err instanceof HttpError) throw err;
+      // A backend failure (a locked or damaged index file, say) is the backend's state, not a bug
+      // of the request: 503 with the reason, never a 500.
+      this.deps.logger.error({ err: (err as Error).message, repo: repo.name, backend }, 'retrieval backend search failed');
+      throw new HttpError(503, `retrieval backend "${backend}" failed: ${(err as Error).message}`);
     }
     return {
       query: q,
