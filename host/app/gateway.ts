@@ -25,7 +25,7 @@ import { FaxService } from '../fax/fax-service.js';
 import { FaxDispatcher } from '../fax/dispatcher.js';
 import { FaxReconciler } from '../fax/reconciler.js';
 import { registerFaxRoutes } from '../fax/fax-routes.js';
-import { createHttpFaxPlugin } from '../plugins/http-fax/index.js';
+import { hostDeclarativeRuntimes } from '../plugins/declarative-runtimes.js';
 import { registerRegistryRoutes } from '../http/routes/registry-routes.js';
 import { ghostscriptVersion } from '../fax/documents/index.js';
 import { applyPluginStatusEvents } from '../fax/plugin-status-events.js';
@@ -107,9 +107,11 @@ export class Gateway {
         startMs: config.get('PLUGIN_START_TIMEOUT_MS'),
         stopMs: config.get('PLUGIN_STOP_TIMEOUT_MS'),
         drainMs: config.get('PLUGIN_DRAIN_TIMEOUT_MS'),
+        healthMs: config.get('PLUGIN_HEALTH_TIMEOUT_MS'),
       },
+      backoff: { initialMs: config.get('PLUGIN_RETRY_INITIAL_MS'), maxMs: config.get('PLUGIN_RETRY_MAX_MS') },
       watch: options.watch ?? true,
-      declarative: { http: createHttpFaxPlugin },
+      declarative: hostDeclarativeRuntimes(),
       onEgressDenied: (pluginId, url) => audit.record('egress_denied', { plugin: pluginId, host: url.host }),
     });
     const api = new HttpApi();

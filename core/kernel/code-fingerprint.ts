@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** Folders never part of a plugin's own code: dependencies and dot folders (.git, caches). */
+export function isIgnoredCodePath(relative: string): boolean {
+  return relative.split(/[/\\]/).some((part) => part === 'node_modules' || (part.startsWith('.') && part !== '.' && part !== '..'));
+}
+
+const MAX_FILES = 5_000;
+
+/**
+ * A hash of every file under `root` (names and contents, node_modules and dot entries left
+ * out): it changes when any module of the plugin changes, so it versions the import URLs and
+ * is part of the generation fingerprint.
+ */
+export function hashPluginFolder(root: string): string {
+  const hash = createHash('sha256').update(root);
+  let files = 0;
+  const walk = (dir: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name === 'node_modules' || name.startsWith('.')) continue;
+      const full = path.join(dir, name);
+      const info = statSync(full, { throwIfNoEntry: false });
+      if (!info) continue;
+      if (info.isDirectory()) walk(full);
+      else if (info.isFile() && ++files <= MAX_FILES) {
+        hash.update(path.relative(root, full)).update('\0');
+        try {
+          hash.update(readFileSync(full));
+        } catch {
+          // Vanished while hashing: the watcher reports the change and the next hash sees it.
+        }
+        hash.update('\0');
+      }
+    }
+  };
+  walk(root);
+  return hash.digest('hex').slice(0, 16);
+}
