@@ -11,10 +11,11 @@ const MAX_FILES = 5_000;
 
 /**
  * A hash of every file under `root` (names and contents, node_modules and dot entries left
- * out): it changes when any module of the plugin changes, so it versions the import URLs and
+ * out, and the manifest, which has a fingerprint of its own): it changes when any module of the plugin changes, so it versions the import URLs and
  * is part of the generation fingerprint.
  */
-export function hashPluginFolder(root: string): string {
+export function hashPluginFolder(root: string, exclude: readonly string[] = []): string {
+  const skip = new Set(exclude.map((f) => path.resolve(f)));
   const hash = createHash('sha256').update(root);
   let files = 0;
   const walk = (dir: string) => {
@@ -27,6 +28,7 @@ export function hashPluginFolder(root: string): string {
     for (const name of names) {
       if (name === 'node_modules' || name.startsWith('.')) continue;
       const full = path.join(dir, name);
+      if (skip.has(full)) continue;
       const info = statSync(full, { throwIfNoEntry: false });
       if (!info) continue;
       if (info.isDirectory()) walk(full);

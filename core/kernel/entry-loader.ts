@@ -72,7 +72,7 @@ export function locateEntry(manifestPath: string, entry: string, roots: EntryRoo
   }
   // A folder plugin owns its folder; a bare `<id>.json` (and a built-in) owns its entry's folder.
   const root = !insidePackage && path.basename(manifestPath) === 'manifest.json' ? realDir(manifestDir) : path.dirname(entryFile);
-  return { entryFile, root, hash: hashPluginFolder(root), diagnostics: bundledSdkDiagnostics(realDir(manifestDir), root) };
+  return { entryFile, root, hash: hashPluginFolder(root, [path.join(realDir(manifestDir), path.basename(manifestPath))]), diagnostics: bundledSdkDiagnostics(realDir(manifestDir), root) };
 }
 
 /**

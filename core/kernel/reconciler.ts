@@ -68,7 +68,8 @@ export class Reconciler {
   /** Reconciles one plugin by id, if it is known. */
   async reconcileId(id: string): Promise<void> {
     const record = this.options.records.get(id);
-    if (record) await this.reconcile(record);
+    // A manifest the last scan refused stays refused until a scan reads a valid one.
+    if (record) await this.reconcile(record, record.diagnostics.some((d) => d.severity === 'error'));
   }
 
   /** Brings one plugin to what its manifest and config say. Never throws. */
