@@ -1,6 +1,7 @@
 import type { HealthResult, ProviderKind } from '../sdk/index.js';
 import type { ManifestDiagnostic } from '../manifest/index.js';
 import type { PluginConfigStore } from '../config/plugin-config-store.js';
+import { declarativeBlockOf } from './declarative-runtimes.js';
 import type { PluginRecord, PluginRecords, PluginState } from './plugin-record.js';
 
 export interface PluginView {
@@ -57,7 +58,7 @@ export class PluginViews {
       last_error: r.lastError ?? null,
       diagnostics: [...r.diagnostics, ...r.loadDiagnostics],
       manifest_path: r.file?.path ?? null,
-      declarative: !!m && !('entry' in m && m.entry),
+      declarative: !!m && declarativeBlockOf(m) !== undefined,
       maturity: m?.maturity ?? null,
     };
   }
