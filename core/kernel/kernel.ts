@@ -125,9 +125,12 @@ export class Kernel {
     }
   }
 
-  /** Rescans the search path and the config store now; resolves when applied. */
+  /**
+   * Rescans the search path and the config store now, retrying plugins whose start failed;
+   * resolves when applied.
+   */
   rescan(): Promise<void> {
-    return this.queue.request('scan');
+    return this.queue.request('rescan');
   }
 
   idle(): Promise<void> {
@@ -145,6 +148,7 @@ export class Kernel {
   private async process(key: string): Promise<void> {
     if (this.stopped) return;
     if (key === 'scan') return this.reconciler.scan();
+    if (key === 'rescan') return this.reconciler.scan({ retryFailed: true });
     if (key.startsWith('plugin:')) return this.reconciler.reconcileId(key.slice('plugin:'.length));
   }
 

@@ -48,8 +48,14 @@ export class Reconciler {
 
   constructor(private readonly options: ReconcilerOptions) {}
 
-  async scan(): Promise<void> {
+  /**
+   * Rescans the search path and reconciles every plugin. `retryFailed` (an explicit rescan by an
+   * operator or a test) also retries starts that failed on unchanged inputs; watched changes do
+   * not, so an unrelated edit does not restart (and re-log) every failing plugin.
+   */
+  async scan(options: { retryFailed?: boolean } = {}): Promise<void> {
     const { records } = this.options;
+    if (options.retryFailed) for (const record of records.all()) record.failedFingerprint = undefined;
     this.options.configStore.load();
     const scanned = scanManifests(findManifests(this.options.searchPaths), this.options.facts(), this.idByPath);
     this.idByPath = new Map(scanned.map((p) => [p.file.path, p.id]));
