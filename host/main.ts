@@ -1,9 +1,4 @@
 import { Gateway } from './app/gateway.js';
-import { installSdkResolver } from '../core/kernel/sdk-resolver.js';
-
-// Plugins anywhere get the host's switchboard/sdk (the kernel's loader would also do this
-// before its first import; registering first keeps it out of the request path).
-installSdkResolver();
 
 /** `npm start`: the gateway on PORT with state under DATA_DIR, stopped cleanly on SIGTERM/SIGINT. */
 const gateway = await Gateway.create();

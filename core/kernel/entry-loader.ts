@@ -19,8 +19,13 @@ export interface PluginCode {
   entryFile: string;
   /** The plugin's folder (real path): hashed, watched, and where the entry must stay. */
   root: string;
-  /** Content hash of the folder; versions the import URLs. */
+  /** Content hash of the folder; versions the import URLs ('' for built-ins). */
   hash: string;
+  /**
+   * A plugin of the host package (manifests/ naming ../plugins/x): it ships and changes with the
+   * host, so it is imported once, without the resolve hooks, and its folder is not watched.
+   */
+  builtin: boolean;
   /** Warnings about the folder (a bundled SDK copy). */
   diagnostics: ManifestDiagnostic[];
 }
@@ -70,9 +75,16 @@ export function locateEntry(manifestPath: string, entry: string, roots: EntryRoo
   if (!inside(allowed, entryFile)) {
     throw new EntryRefusedError(manifestDiagnostic('entry-outside-folder', 'entry', JSON.stringify(entry), entryFile, allowed));
   }
-  // A folder plugin owns its folder; a bare `<id>.json` (and a built-in) owns its entry's folder.
-  const root = !insidePackage && path.basename(manifestPath) === 'manifest.json' ? realDir(manifestDir) : path.dirname(entryFile);
-  return { entryFile, root, hash: hashPluginFolder(root, [path.join(realDir(manifestDir), path.basename(manifestPath))]), diagnostics: bundledSdkDiagnostics(realDir(manifestDir), root) };
+  if (insidePackage) return { entryFile, root: path.dirname(entryFile), hash: '', builtin: true, diagnostics: [] };
+  // A folder plugin owns its folder; a bare `<id>.json` owns its entry's folder.
+  const root = path.basename(manifestPath) === 'manifest.json' ? realDir(manifestDir) : path.dirname(entryFile);
+  return {
+    entryFile,
+    root,
+    hash: hashPluginFolder(root, [path.join(realDir(manifestDir), path.basename(manifestPath))]),
+    builtin: false,
+    diagnostics: bundledSdkDiagnostics(realDir(manifestDir), root),
+  };
 }
 
 /**
@@ -96,14 +108,19 @@ function bundledSdkDiagnostics(...dirs: string[]): ManifestDiagnostic[] {
 }
 
 /**
- * Imports an entry and returns its plugin definition. The URL carries the folder's content
- * hash (and the resolve hook gives the plugin's own modules the same one), so changed code is
- * evaluated afresh, a failed import is not served from the cache once fixed, and unchanged code
- * is reused.
+ * Imports an entry and returns its plugin definition. A third-party entry's URL carries the
+ * folder's content hash (and the resolve hook gives the plugin's own modules the same one), so
+ * changed code is evaluated afresh, a failed import is not served from the cache once fixed,
+ * and unchanged code is reused. A built-in is imported once, as part of the host.
  */
 export async function loadEntry(code: PluginCode): Promise<PluginDefinition> {
-  installSdkResolver();
-  const url = `${pathToFileURL(code.entryFile).href}?sbv=${code.hash}&sbroot=${encodeURIComponent(pathToFileURL(code.root).href)}`;
+  let url = pathToFileURL(code.entryFile).href;
+  if (!code.builtin) {
+    // Registered only once a plugin from outside the package is loaded: with hooks registered,
+    // every later import of the process goes through the hooks thread (slower starts).
+    installSdkResolver();
+    url = `${url}?sbv=${code.hash}&sbroot=${encodeURIComponent(pathToFileURL(code.root).href)}`;
+  }
   const mod = (await import(url)) as { default?: unknown; plugin?: unknown };
   const definition = mod.default ?? mod.plugin;
   if (!isPluginDefinition(definition)) throw new Error(`entry ${path.basename(code.entryFile)} does not export a plugin made with definePlugin (default export)`);

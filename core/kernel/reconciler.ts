@@ -115,7 +115,7 @@ export class Reconciler {
         throw err;
       }
       record.loadDiagnostics = located.code?.diagnostics ?? [];
-      this.options.onCodeRoot?.(record.id, located.code?.root);
+      this.options.onCodeRoot?.(record.id, located.code && !located.code.builtin ? located.code.root : undefined);
       const known = record.resolved?.key === located.key ? record.resolved : undefined;
       fingerprint = this.fingerprintOf(record.id, located.key, known?.envMap ?? {});
       if (known && this.unchanged(record, fingerprint)) return;
