@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { container as rootContainer } from 'tsyringe';
@@ -20,6 +21,7 @@ import { PluginSettingsEditor, type PluginConfigView } from './plugin-settings-e
 import { PluginViews, type PluginView } from './plugin-views.js';
 import { Reconciler } from './reconciler.js';
 import { ReloadQueue } from './reload-queue.js';
+import { installSdkResolver } from './sdk-resolver.js';
 
 export type { PluginState } from './plugin-record.js';
 export type { PluginView } from './plugin-views.js';
@@ -116,6 +118,10 @@ export class Kernel {
 
   /** First scan (every plugin settled), then the watchers. */
   async start(): Promise<void> {
+    // A search path outside the package may hold third-party plugins: register the SDK resolve
+    // hooks now, so the first plugin dropped there does not wait for the hooks thread to start.
+    const { packageRoot } = this.options.roots;
+    if (this.options.searchPaths.some((dir) => path.relative(packageRoot, path.resolve(dir)).startsWith('..'))) installSdkResolver();
     await this.queue.request('scan');
     if (this.options.watch !== false) {
       this.watcher = new ManifestWatcher(this.options.searchPaths, [this.options.configStore.file], () => {

@@ -14,9 +14,10 @@ function hostPackageRoot(): string {
 /**
  * Registers the resolve hooks of sdk-resolve-hooks.ts, once per process: plugins anywhere get
  * the host's `switchboard/sdk`, and a plugin's own modules are re-imported when its content
- * changes. The kernel's entry loader calls it before it imports the first plugin from outside
- * the host package, so the gateway, the CLI's `plugins test` and the SDK's test kernel all get
- * it, and a host with built-ins only never pays for hooks; later calls do nothing.
+ * changes. The kernel calls it at start when its search path reaches outside the host package,
+ * and its entry loader before it imports the first plugin from outside the package, so the
+ * gateway, the CLI's `plugins test` and the SDK's test kernel all get it, and a host with
+ * built-ins only never pays for hooks; later calls do nothing.
  */
 export function installSdkResolver(): void {
   if (installed) return;
