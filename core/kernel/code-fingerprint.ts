@@ -7,12 +7,21 @@ export function isIgnoredCodePath(relative: string): boolean {
   return relative.split(/[/\\]/).some((part) => part === 'node_modules' || (part.startsWith('.') && part !== '.' && part !== '..'));
 }
 
+/**
+ * The files that make up a plugin's code: modules and the data files they may import. Editor
+ * and deploy-tool temp files (`x.json.partial`, `x.js~`, `.swp`) are not, so writing one does not
+ * start a generation.
+ */
+export function isCodeFile(name: string): boolean {
+  return /\.(m|c)?js$|\.json$|\.wasm$|\.node$/.test(name);
+}
+
 const MAX_FILES = 5_000;
 
 /**
- * A hash of every file under `root` (names and contents, node_modules and dot entries left
- * out, and the manifest, which has a fingerprint of its own): it changes when any module of the plugin changes, so it versions the import URLs and
- * is part of the generation fingerprint.
+ * A hash of every code file under `root` (names and contents; node_modules, dot entries and the
+ * manifest, which has a fingerprint of its own, left out): it changes when any module of the
+ * plugin changes, so it versions the import URLs and is part of the generation fingerprint.
  */
 export function hashPluginFolder(root: string, exclude: readonly string[] = []): string {
   const skip = new Set(exclude.map((f) => path.resolve(f)));
@@ -32,7 +41,7 @@ export function hashPluginFolder(root: string, exclude: readonly string[] = []):
       const info = statSync(full, { throwIfNoEntry: false });
       if (!info) continue;
       if (info.isDirectory()) walk(full);
-      else if (info.isFile() && ++files <= MAX_FILES) {
+      else if (info.isFile() && isCodeFile(name) && ++files <= MAX_FILES) {
         hash.update(path.relative(root, full)).update('\0');
         try {
           hash.update(readFileSync(full));

@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from 'chokidar';
-import { isIgnoredCodePath } from './code-fingerprint.js';
+import { isCodeFile, isIgnoredCodePath } from './code-fingerprint.js';
 import path from 'node:path';
 
 interface Watched {
@@ -39,7 +39,8 @@ export class PluginCodeWatcher {
       ignored: (p: string) => p !== root && isIgnoredCodePath(path.relative(root, p)),
     });
     const entry: Watched = { root, watcher, ready: new Promise((resolve) => watcher.once('ready', () => resolve())) };
-    watcher.on('all', () => {
+    watcher.on('all', (event: string, file: string) => {
+      if ((event === 'add' || event === 'change' || event === 'unlink') && !isCodeFile(path.basename(file))) return;
       if (entry.timer) clearTimeout(entry.timer);
       entry.timer = setTimeout(() => this.onChange(pluginId), this.debounceMs);
     });

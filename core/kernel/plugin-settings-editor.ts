@@ -47,7 +47,8 @@ export class PluginSettingsEditor {
     const record = this.options.records.get(id);
     if (!record) return undefined;
     const stored = this.options.configStore.get(id);
-    const { schema, envMap } = record.manifest ? await this.resolvedOf(record) : { schema: undefined, envMap: {} };
+    // A plugin whose code does not load shows what is stored; its error is in last_error.
+    const { schema, envMap } = record.manifest ? await this.resolvedOf(record).catch(() => ({ schema: undefined, envMap: {} })) : { schema: undefined, envMap: {} };
     const secrets = new Set(secretFields(schema));
     const settings: Record<string, unknown> = {};
     const secretState: Record<string, { set: boolean }> = {};
@@ -116,7 +117,10 @@ export class PluginSettingsEditor {
   private async candidateSettings(record: PluginRecord, settings: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
     const stored = this.options.configStore.get(record.id).settings;
     if (!settings) return stored;
-    const { schema, envMap } = await this.resolvedOf(record);
+    const { schema, envMap } = await this.resolvedOf(record).catch((err: unknown) => {
+      if (err instanceof PluginNotAvailableError) throw err;
+      throw new SettingsValidationError('settings', `settings cannot be checked while the plugin's code does not load: ${describeError(err)}`);
+    });
     const secrets = new Set(secretFields(schema));
     const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, unknown>) : undefined;
     const candidate: Record<string, unknown> = {};

@@ -4,6 +4,7 @@ import { mkdirSync, symlinkSync, writeFileSync, rmSync, readFileSync } from 'nod
 import path from 'node:path';
 import * as hostSdk from '../../../core/sdk/index.js';
 import { startTestKernel, type TestKernel } from '../../../core/sdk/testing/index.js';
+import { SettingsValidationError } from '../../../core/kernel/kernel.js';
 import { tempDir, until } from '../../support/gateway.js';
 import { writeAtomic, writeHelper, writePluginFolder } from '../../support/plugin-folder.js';
 
@@ -72,6 +73,14 @@ test('an entry symlinked outside the plugin folder is refused with a diagnostic,
   const d = view.diagnostics.find((x) => x.code === 'entry-outside-folder');
   assert.ok(d, JSON.stringify(view.diagnostics));
   assert.match(view.last_error ?? '', /outside the plugin folder/);
+});
+
+test('a plugin whose code is refused: its config view shows what is stored, an update is a validation error', async () => {
+  const view = await k.kernel.configView('folder-symlink');
+  assert.equal(view?.settings, {});
+  const err = await k.kernel.updateConfig('folder-symlink', { settings: { fail: false } }).catch((e: Error) => e);
+  assert.instance(err, SettingsValidationError);
+  assert.match((err as Error).message, /code does not load: entry "index\.js" resolves to .*outside the plugin folder/);
 });
 
 test('a declarative block without a runtime is refused as not supported by this host', () => {
