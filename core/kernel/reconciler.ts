@@ -82,6 +82,7 @@ export class Reconciler {
   async reconcile(record: PluginRecord, invalid = false): Promise<void> {
     const { records, configStore } = this.options;
     let fingerprint: string | undefined;
+    let codeRoot: string | undefined | null = null;
     try {
       if (invalid || !record.manifest || !record.file) {
         const message = `manifest rejected: ${record.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code).join(', ')}`;
@@ -115,7 +116,7 @@ export class Reconciler {
         throw err;
       }
       record.loadDiagnostics = located.code?.diagnostics ?? [];
-      this.options.onCodeRoot?.(record.id, located.code && !located.code.builtin ? located.code.root : undefined);
+      codeRoot = located.code && !located.code.builtin ? located.code.root : undefined;
       const known = record.resolved?.key === located.key ? record.resolved : undefined;
       fingerprint = this.fingerprintOf(record.id, located.key, known?.envMap ?? {});
       if (known && this.unchanged(record, fingerprint)) return;
@@ -141,6 +142,10 @@ export class Reconciler {
       if (old) void this.retire(record, old, `replaced by generation ${number}`);
     } catch (err) {
       this.failed(record, err, fingerprint);
+    } finally {
+      // Watched once the attempt is over (a watcher's first scan is not on the way to active);
+      // a folder whose code failed is watched too, so the fix is seen.
+      if (codeRoot !== null) this.options.onCodeRoot?.(record.id, codeRoot);
     }
   }
 
