@@ -73,6 +73,8 @@ import { registerKeywordRoutes } from '../http/routes/keyword-routes.js';
 import { registerTraceRoutes } from '../http/routes/trace-routes.js';
 import { registerEvalRoutes } from '../http/routes/eval-routes.js';
 import { registerRerankRoutes } from '../http/routes/rerank-routes.js';
+import { EvalCanaries } from '../evaluation/eval-canaries.js';
+import { evaluationConditions } from '../alerts/conditions/evaluation-conditions.js';
 import { SECRET_FIELDS } from '../config/model/index.js';
 
 export interface GatewayOptions {
@@ -221,7 +223,9 @@ export class Gateway {
     registerSearchRoutes(api, { search: codeSearch, traces });
     registerKeywordRoutes(api, { keywords, repositories, audit });
     registerTraceRoutes(api, { traces, repositories });
+    const canaries = new EvalCanaries(database.db);
     registerEvalRoutes(api, {
+      canaries,
       repositories,
       traces,
       prepare: async (repo) => {
@@ -255,7 +259,7 @@ export class Gateway {
       config,
       logger,
       metrics,
-      sources: [faxConditions({ db: database.db, config }), providerLeftActiveCondition({ kernel }), judgeConditions({ judge, kernel, config })],
+      sources: [faxConditions({ db: database.db, config }), providerLeftActiveCondition({ kernel }), judgeConditions({ judge, kernel, config }), evaluationConditions({ canaries, config })],
       targets: () => targetIds(config, kernel),
       onEnqueued: () => alertDelivery.wake(),
     });

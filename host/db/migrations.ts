@@ -179,6 +179,20 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('alert_deliveries_due').on('alert_deliveries').columns(['state', 'next_attempt_at']).execute();
     },
   },
+  '0009_eval_canaries': {
+    async up(db: Kysely<any>) {
+      // Named evaluation runs (a canary, a model or reranker version) and the baseline each is judged against.
+      await db.schema
+        .createTable('eval_runs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('summary', 'text', (c) => c.notNull())
+        .addColumn('baseline', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('eval_runs_name').on('eval_runs').columns(['name', 'created_at']).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

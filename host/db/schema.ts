@@ -133,6 +133,14 @@ export interface IndexRunTable {
   heartbeat_at: number;
 }
 
+export interface EvalRunTable {
+  id: string;
+  name: string;
+  summary: string;
+  baseline: number;
+  created_at: number;
+}
+
 export interface Database {
   index_runs: IndexRunTable;
   fax_jobs: FaxJobTable;
@@ -143,4 +151,5 @@ export interface Database {
   lab_runs: LabRunTable;
   alerts_active: AlertActiveTable;
   alert_deliveries: AlertDeliveryTable;
+  eval_runs: EvalRunTable;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { GoldenSet } from '../../evaluation/golden-set.js';
 import { runEvaluation, selectQuestions, type EvalSearch } from '../../evaluation/eval-runner.js';
 import type { TraceStore } from '../../traces/trace-store.js';
+import type { EvalCanaries } from '../../evaluation/eval-canaries.js';
 import type { HttpApi } from '../api.js';
 import { HttpError } from '../errors.js';
 import type { RepositoryResolver } from './repo-query.js';
@@ -12,6 +13,12 @@ const EvalRunBody = z
     golden: GoldenSet.describe('The golden set: [{q, repo?, expect_paths: [path substrings]}]; a result is a hit when its path contains one of them'),
     repo: z.string().max(200).optional().describe('Only questions of this repository (and those naming none) run'),
     top_k: z.number().int().min(10).max(100).optional().describe('Results asked for per question (default 20; metrics judge the first 10 distinct files)'),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/, 'a name of letters, digits, ".", "_", ":" and "-"')
+      .optional()
+      .describe('Records the run under this name (a canary, or a model or reranker version); the alert engine compares its latest run with its baseline'),
+    save_as_baseline: z.boolean().optional().describe('With name: this run becomes the baseline later runs of the name are judged against'),
   })
   .strict();
 const Summary = z.object({
@@ -39,6 +46,8 @@ export interface EvalRouteDeps {
   prepare?: (repo: string) => Promise<void>;
   repositories: RepositoryResolver;
   traces: TraceStore;
+  /** Where named runs are recorded (baselines and canaries). */
+  canaries?: EvalCanaries;
 }
 
 /** POST /api/eval/run: ranking quality of a golden set through the search path. */
@@ -67,7 +76,10 @@ export function registerEvalRoutes(api: HttpApi, deps: EvalRouteDeps): void {
       const repos = new Set(selected.map((g) => g.repo));
       for (const repo of repos) deps.repositories.resolve(repo);
       for (const repo of repos) await deps.prepare?.(repo);
-      return runEvaluation({ golden: body.golden, search: deps.search, defaultRepo, repo: only, topK: body.top_k, traces: deps.traces, label: 'POST /api/eval/run' });
+      if (body.save_as_baseline && !body.name) throw new HttpError(422, 'save_as_baseline: needs a name');
+      const report = await runEvaluation({ golden: body.golden, search: deps.search, defaultRepo, repo: only, topK: body.top_k, traces: deps.traces, label: 'POST /api/eval/run' });
+      if (body.name && deps.canaries) await deps.canaries.record(body.name, report.summary, body.save_as_baseline ?? false);
+      return report;
     },
   );
 }
