@@ -9,6 +9,7 @@ import { PluginConfigStore } from '../../core/config/plugin-config-store.js';
 import { Kernel } from '../../core/kernel/kernel.js';
 import { HttpApi } from '../http/api.js';
 import { createExpressApp } from '../http/app.js';
+import { answerClientError } from '../http/client-errors.js';
 import { registerConfigRoutes } from '../http/routes/config-routes.js';
 import { registerHealthRoutes } from '../http/routes/health-routes.js';
 import { registerPluginRoutes } from '../http/routes/plugin-routes.js';
@@ -192,6 +193,7 @@ export class Gateway {
 
   async listen(port: number = this.config.get('PORT'), host: string = this.config.get('HOST')): Promise<AddressInfo> {
     this.server = createServer(this.app);
+    this.server.on('clientError', answerClientError);
     await new Promise<void>((resolve, reject) => {
       this.server!.once('error', reject);
       this.server!.listen(port, host, () => resolve());

@@ -10,6 +10,7 @@ export const ErrorCodes = {
   insufficientScope: 'insufficient_scope',
   conflict: 'conflict',
   payloadTooLarge: 'payload_too_large',
+  headersTooLarge: 'headers_too_large',
   unsupportedMediaType: 'unsupported_media_type',
   rateLimited: 'rate_limited',
   unavailable: 'service_unavailable',

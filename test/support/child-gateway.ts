@@ -7,6 +7,8 @@ export interface ChildGateway {
   url: string;
   pid: number;
   output: () => string;
+  /** True while the process has not exited. */
+  alive(): boolean;
   /** Peak resident memory of the process so far, in bytes (VmHWM). */
   peakRss(): number;
   kill(signal?: NodeJS.Signals): Promise<void>;
@@ -41,6 +43,7 @@ export async function startChildGateway(env: Record<string, string>, port?: numb
     url,
     pid: child.pid!,
     output: () => out,
+    alive: () => child.exitCode === null && child.signalCode === null,
     peakRss() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
