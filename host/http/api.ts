@@ -81,6 +81,7 @@ export class HttpApi {
     const jsonParser = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] });
     const run = async (req: Request, res: Response) => {
       await this.guard(spec.access, req, res, guarded);
+      refuseControlCharacters(req.params);
       const params = spec.params ? parseOr(spec.params, req.params, 400, 'path') : req.params;
       const query = spec.query ? parseOr(spec.query, req.query, 400, 'query') : req.query;
       let body: unknown = undefined;
@@ -138,6 +139,16 @@ export class HttpApi {
       responses: responses as never,
       ...({ 'x-required-scope': typeof access === 'object' ? access.scope : access } as object),
     });
+  }
+}
+
+// No identifier holds control characters, and PostgreSQL refuses NUL in text outright (a 500).
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** A path parameter with a control character (NUL, CR, LF...) answers 400 before any lookup. */
+function refuseControlCharacters(params: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value === 'string' && CONTROL.test(value)) throw new HttpError(400, `${name}: control characters are not allowed`);
   }
 }
 

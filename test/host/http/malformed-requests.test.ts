@@ -5,6 +5,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { json, removeDir, tempDir, until } from '../../support/gateway.js';
 import { startChildGateway, type ChildGateway } from '../../support/child-gateway.js';
+import { freshPostgresDatabase } from '../../support/pg.js';
 
 /**
  * A corpus of malformed requests fired at every route of the live /openapi.json of a gateway
@@ -41,13 +42,18 @@ interface Answer {
 }
 
 const MAX_FILE_MB = 1;
+// The gateway the requests go to (SQLite first, then PostgreSQL, which refuses NUL in text).
 let gateway: ChildGateway;
 let dataDir: string;
 let routes: Route[] = [];
 
-test.before(async () => {
+function startTarget(env: Record<string, string> = {}): Promise<ChildGateway> {
   dataDir = tempDir();
-  gateway = await startChildGateway({ DATA_DIR: dataDir, ENV_FILE: path.join(dataDir, 'none.env'), MAX_FILE_SIZE_MB: String(MAX_FILE_MB), FAX_DISABLED: 'true' });
+  return startChildGateway({ DATA_DIR: dataDir, ENV_FILE: path.join(dataDir, 'none.env'), MAX_FILE_SIZE_MB: String(MAX_FILE_MB), FAX_DISABLED: 'true', ...env });
+}
+
+test.before(async () => {
+  gateway = await startTarget();
   const doc = await json(await fetch(`${gateway.url}/openapi.json`));
   const resolve = (s: Schema | undefined): Schema | undefined => (s?.$ref ? doc.components.schemas[s.$ref.split('/').pop()!] : s);
   for (const [p, ops] of Object.entries<Record<string, any>>(doc.paths)) {
@@ -295,7 +301,8 @@ test('the corpus covers every route of /openapi.json', () => {
   for (const r of routes) assert.ok(cases.some((c) => c.applies(r)), `no malformed request for ${r.method} ${r.path}`);
 });
 
-test('every malformed request gets a 4xx with {"detail"}, the process lives, no temp file is left', async () => {
+/** Fires the whole corpus at the current gateway; what went wrong, one line each. */
+async function corpusProblems(): Promise<{ problems: string[]; sent: number }> {
   const problems: string[] = [];
   let sent = 0;
   for (const route of routes) {
@@ -327,6 +334,11 @@ test('every malformed request gets a 4xx with {"detail"}, the process lives, no 
       if (left.length) problems.push(`${context}: left ${left.join(', ')} in DATA_DIR/tmp`);
     }
   }
+  return { problems, sent };
+}
+
+test('every malformed request gets a 4xx with {"detail"}, the process lives, no temp file is left', async () => {
+  const { problems, sent } = await corpusProblems();
   assert.ok(sent > 200, `${sent} requests sent`);
   assert.equal(problems, [], problems.join('\n'));
 });
@@ -346,6 +358,21 @@ test('no request needed the last-resort fault handler', async () => {
   assert.match(metrics, /switchboard_process_faults_total\{kind="uncaught_exception"\} 0\b/);
   assert.match(metrics, /switchboard_process_faults_total\{kind="unhandled_rejection"\} 0\b/);
   assert.not.match(gateway.output(), /process fault/);
+});
+
+test('the same corpus against a gateway on PostgreSQL', async () => {
+  const sqlite = { gateway, dataDir };
+  const database = await freshPostgresDatabase();
+  try {
+    gateway = await startTarget({ DATABASE_URL: database.url });
+    const { problems } = await corpusProblems();
+    assert.equal(problems, [], problems.join('\n'));
+  } finally {
+    await gateway.kill('SIGKILL');
+    removeDir(dataDir);
+    ({ gateway, dataDir } = sqlite);
+    await database.drop();
+  }
 });
 
 test.run();
