@@ -87,6 +87,7 @@ export class HttpApi {
       let body: unknown = undefined;
       if (spec.body) {
         if (req.body === undefined) throw new HttpError(400, 'request body must be JSON (Content-Type: application/json)');
+        refuseProtoKeys(req.body, 'body');
         body = parseOr(spec.body, req.body, spec.bodyErrorStatus ?? 422, 'body');
       }
       const result = await handler({ params, query, body, req, res } as RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>);
@@ -149,6 +150,22 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 function refuseControlCharacters(params: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(params)) {
     if (typeof value === 'string' && CONTROL.test(value)) throw new HttpError(400, `${name}: control characters are not allowed`);
+  }
+}
+
+/**
+ * JSON.parse keeps `"__proto__"` as an own key, which zod then drops silently (it assigns it
+ * as the prototype), so a request naming it would answer 200 having done nothing: refuse it.
+ */
+function refuseProtoKeys(value: unknown, at: string, depth = 0): void {
+  if (typeof value !== 'object' || value === null || depth > 64) return;
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => refuseProtoKeys(v, `${at}.${i}`, depth + 1));
+    return;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    if (key === '__proto__') throw new HttpError(400, `${at}: the key "__proto__" is not allowed`);
+    refuseProtoKeys(v, `${at}.${key}`, depth + 1);
   }
 }
 

@@ -108,14 +108,19 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
       method: 'put',
       path: '/plugins/:id/config',
       summary: 'Store enabled and settings; applies live on a new generation',
-      description: 'Validated against the plugin settings schema; a bad field answers 400 naming it and nothing is stored.',
+      description:
+        'Validated against the plugin settings schema; a bad field answers 400 naming it and nothing is stored. ' +
+        'A field whose environment variable is set is validated and stored too, but the environment keeps winning (listed in env_overridden).',
       tags: ['plugins'],
       access: manage,
       params: IdParams,
       body: PluginConfigUpdate,
       bodyErrorStatus: 400,
       responses: {
-        200: { description: 'Stored and applied', schema: PluginConfig.extend({ plugin: PluginEntry }) },
+        200: {
+          description: 'Stored and applied',
+          schema: PluginConfig.extend({ plugin: PluginEntry, env_overridden: z.array(z.string()).describe('Fields sent that the environment still overrides') }),
+        },
         400: { description: 'A field is invalid' },
         404: { description: 'Unknown plugin' },
       },
@@ -124,7 +129,8 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
       const config = await kernel.updateConfig(params.id, body).catch((err) => configFailure(err, params.id));
       // Names of the fields sent, never their values.
       deps.audit?.record('plugin_config_changed', { plugin: params.id, enabled: config.enabled, fields: Object.keys(body.settings ?? {}).sort().join(',') });
-      return { ...config, plugin: kernel.get(params.id) };
+      const envOverridden = Object.keys(body.settings ?? {}).filter((k) => Object.hasOwn(config.sources, k) && config.sources[k] === 'env');
+      return { ...config, plugin: kernel.get(params.id), env_overridden: envOverridden };
     },
   );
 
