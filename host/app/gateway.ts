@@ -38,6 +38,7 @@ import { InboundStore } from '../inbound/inbound-store.js';
 import { InboundService } from '../inbound/inbound-service.js';
 import { registerInboundRoutes } from '../inbound/inbound-routes.js';
 import { ArtifactCleanup } from '../cleanup/artifact-cleanup.js';
+import { sweepTempFiles } from '../cleanup/temp-sweep.js';
 
 export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -150,7 +151,11 @@ export class Gateway {
     });
     registerHealthRoutes(api, { kernel, readiness, metrics });
     registerRegistryRoutes(api, { kernel, catalogue, manifestsDir, hostVersion: version, publicBaseUrl: () => service.publicBaseUrl() });
-    registerFaxRoutes(api, { service, store, kernel, config, tokens, audit, reconciler, tmpDir: path.join(dataDir, 'tmp') });
+    const tmpDir = path.join(dataDir, 'tmp');
+    // Upload temp files of requests a killed process left behind; none of this process exists yet.
+    const swept = await sweepTempFiles(tmpDir);
+    if (swept) logger.info({ files: swept, dir: tmpDir }, 'removed temp files left by an earlier process');
+    registerFaxRoutes(api, { service, store, kernel, config, tokens, audit, reconciler, tmpDir });
     registerPluginRoutes(api, { kernel, catalogue, audit });
     registerSearchRoutes(api, { kernel, config });
     registerConfigRoutes(api, { registry: config, legacyEditorSettingsFile: path.resolve(cwd, 'out/editor/settings.json') });
@@ -171,7 +176,7 @@ export class Gateway {
         }
       },
     });
-    const cleanup = new ArtifactCleanup({ db: database.db, kernel, config, audit, logger });
+    const cleanup = new ArtifactCleanup({ db: database.db, kernel, config, audit, logger, tmpDir });
     await kernel.start();
     const app = createExpressApp(api, { logger, metrics, version });
     dispatcher.start();
