@@ -13,9 +13,6 @@ export interface ReceivedUpload {
   discard(): Promise<void>;
 }
 
-/** Upload temp files live in `<DATA_DIR>/tmp` and end in this; the start-up sweep looks for it. */
-export const UPLOAD_TEMP_SUFFIX = '.part';
-
 /**
  * Streams a multipart upload to a temp file, counting bytes: past `maxBytes` it answers 413
  * at once and drops the rest, so the gateway never holds a large upload in memory. A file of
@@ -31,7 +28,7 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
     throw tooLarge(options.maxBytes);
   }
   await mkdir(options.tmpDir, { recursive: true, mode: 0o700 });
-  const tmp = path.join(options.tmpDir, `upload-${randomBytes(8).toString('hex')}${UPLOAD_TEMP_SUFFIX}`);
+  const tmp = path.join(options.tmpDir, `upload-${randomBytes(8).toString('hex')}.part`);
   let out: WriteStream | undefined;
   // The write stream opens its file asynchronously: it is closed before the file is removed,
   // or a late open would create the file again after the removal.
