@@ -34,7 +34,8 @@ export async function startChildGateway(env: Record<string, string>, port?: numb
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${p}`;
   try {
-    await until(async () => (child.exitCode === null ? (await fetch(`${url}/health`)).ok : Promise.reject(new Error(`exited: ${out}`))), 20_000, 100);
+    // Generous: on a loaded machine a cold start (migrations, plugins) can take tens of seconds.
+    await until(async () => (child.exitCode === null ? (await fetch(`${url}/health`)).ok : Promise.reject(new Error(`exited: ${out}`))), 60_000, 100);
   } catch (err) {
     child.kill('SIGKILL');
     throw new Error(`gateway did not start: ${(err as Error).message}\n${out}`);
