@@ -17,7 +17,7 @@ const storeFile = () => path.join(gw.dataDir, 'plugins.config.json');
 const stored = () => (existsSync(storeFile()) ? readFileSync(storeFile(), 'utf8') : '');
 
 test.before(async () => {
-  gw = await startGateway({ RETRIEVAL_BACKEND: 'echo', FAXPIPE_BASE_URL: ENV_BASE_URL, FAXPIPE_API_TOKEN: 'env-token' });
+  gw = await startGateway({ RETRIEVAL_BACKEND: 'echo', FAXPIPE_BASE_URL: ENV_BASE_URL, FAXPIPE_API_TOKEN: 'env-token', MAX_FILE_SIZE_MB: '5' });
   writeFixturePlugin(gw.pluginsDir, 'echo', 'echo-retrieval');
   const faxpipe = JSON.parse(readFileSync(path.join(ROOT, 'registry/manifests/faxpipe-json.json'), 'utf8'));
   writeFileSync(path.join(gw.pluginsDir, 'faxpipe.json'), JSON.stringify(faxpipe));
@@ -71,6 +71,16 @@ test('a valid value for an environment field is stored, and the answer says the 
   assert.is(body.sources.base_url, 'env');
   assert.is(body.settings.base_url, ENV_BASE_URL);
   assert.is(JSON.parse(stored())[id].settings.base_url, 'https://stored.faxpipe.example/v1');
+});
+
+test('a gateway config key set by the environment is validated when written, and reported as overridden', async () => {
+  const post = (body: object) => fetch(`${gw.url}/api/config`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const bad = await post({ MAX_FILE_SIZE_MB: ['x'] });
+  assert.ok(bad.status === 400 || bad.status === 422, String(bad.status));
+  assert.match((await json(bad)).detail, /MAX_FILE_SIZE_MB/);
+  const good = await json(await post({ MAX_FILE_SIZE_MB: 7 }));
+  assert.equal(good.env_overridden, ['MAX_FILE_SIZE_MB']);
+  assert.is(good.config.MAX_FILE_SIZE_MB, 5);
 });
 
 test.run();
