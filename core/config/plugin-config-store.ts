@@ -60,12 +60,12 @@ export class PluginConfigStore {
   }
 
   get(id: string): PluginConfigEntry {
-    const entry = this.entries[id];
+    const entry = Object.hasOwn(this.entries, id) ? this.entries[id] : undefined;
     return { enabled: entry?.enabled ?? true, settings: { ...(entry?.settings ?? {}) } };
   }
 
   has(id: string): boolean {
-    return id in this.entries;
+    return Object.hasOwn(this.entries, id);
   }
 
   /** Replaces one plugin's entry and writes the file atomically. */

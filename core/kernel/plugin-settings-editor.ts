@@ -125,8 +125,10 @@ export class PluginSettingsEditor {
     const envOnly = new Set(envOnlyFields(schema));
     const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, unknown>) : undefined;
     const candidate: Record<string, unknown> = {};
+    // Own properties only: `constructor` or `__proto__` must not pass for declared settings.
+    const storedValue = (k: string) => (Object.hasOwn(stored, k) ? stored[k] : undefined);
     for (const [k, v] of Object.entries(settings)) {
-      if (shape && !(k in shape)) throw new SettingsValidationError(k, `unknown setting "${k}"`);
+      if (k === '__proto__' || (shape && !Object.hasOwn(shape, k))) throw new SettingsValidationError(k, `unknown setting "${k}"`);
       if (envOnly.has(k)) {
         // A path the plugin reads files from is never request-chosen; echoing the environment's value back is fine.
         const variable = envMap[k];
@@ -134,13 +136,18 @@ export class PluginSettingsEditor {
         continue;
       }
       if (secrets.has(k) && v === SECRET_MASK) {
-        if (stored[k] !== undefined) candidate[k] = stored[k];
+        if (storedValue(k) !== undefined) candidate[k] = storedValue(k);
         continue;
       }
       if (v === null) continue;
+      // Each written value is checked on its own: a field the environment sets would hide a
+      // bad stored value from the merged check below, until the variable goes away.
+      const field = shape?.[k] as z.ZodType | undefined;
+      const checked = field?.safeParse(v);
+      if (checked && !checked.success) throw new SettingsValidationError(k, `setting "${k}": ${checked.error.issues[0]?.message ?? 'invalid value'}`);
       candidate[k] = v;
     }
-    for (const k of secrets) if (!(k in settings) && stored[k] !== undefined) candidate[k] = stored[k];
+    for (const k of secrets) if (!Object.hasOwn(settings, k) && storedValue(k) !== undefined) candidate[k] = storedValue(k);
     try {
       resolveSettings(schema, candidate, envMap, this.options.env);
     } catch (err) {

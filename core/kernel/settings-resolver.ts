@@ -21,22 +21,24 @@ export function resolveSettings(
   envMap: Record<string, string | undefined>,
   env: NodeJS.ProcessEnv,
 ): ResolvedSettings {
-  const merged: Record<string, unknown> = {};
+  // No prototype: zod reads a field the object lacks through the prototype chain, so an
+  // unset field named `toString` would be seen as a function.
+  const merged: Record<string, unknown> = Object.create(null);
   const sources: Record<string, SettingSource> = {};
   for (const [k, v] of Object.entries(stored)) {
     if (v !== undefined && v !== null) {
-      merged[k] = v;
-      sources[k] = 'store';
+      setOwn(merged, k, v);
+      setOwn(sources, k, 'store');
     }
   }
   for (const [field, variable] of Object.entries(envMap)) {
     const value = variable ? env[variable] : undefined;
     if (value !== undefined && value !== '') {
-      merged[field] = value;
-      sources[field] = 'env';
+      setOwn(merged, field, value);
+      setOwn(sources, field, 'env');
     }
   }
-  if (!schema) return { values: merged, sources, secretFields: [] };
+  if (!schema) return { values: { ...merged }, sources, secretFields: [] };
   const parsed = schema.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -44,8 +46,13 @@ export function resolveSettings(
     throw new ConfigError(`setting "${field}": ${issue.message}`, field);
   }
   const values = parsed.data as Record<string, unknown>;
-  for (const key of Object.keys(schema.shape)) if (!(key in sources) && values[key] !== undefined) sources[key] = 'default';
+  for (const key of Object.keys(schema.shape)) if (!Object.hasOwn(sources, key) && values[key] !== undefined) sources[key] = 'default';
   return { values, sources, secretFields: secretFields(schema) };
+}
+
+/** An own data property even for a key like `__proto__`, which plain assignment would treat as the prototype. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** The values of secret fields, for masking them wherever they could appear. */

@@ -9,6 +9,7 @@ import { PluginConfigStore } from '../../core/config/plugin-config-store.js';
 import { Kernel } from '../../core/kernel/kernel.js';
 import { HttpApi } from '../http/api.js';
 import { createExpressApp } from '../http/app.js';
+import { answerClientError } from '../http/client-errors.js';
 import { registerConfigRoutes } from '../http/routes/config-routes.js';
 import { registerHealthRoutes } from '../http/routes/health-routes.js';
 import { registerPluginRoutes } from '../http/routes/plugin-routes.js';
@@ -76,6 +77,7 @@ import { registerRerankRoutes } from '../http/routes/rerank-routes.js';
 import { EvalCanaries } from '../evaluation/eval-canaries.js';
 import { evaluationConditions } from '../alerts/conditions/evaluation-conditions.js';
 import { SECRET_FIELDS } from '../config/model/index.js';
+import { sweepTempFiles } from '../cleanup/temp-sweep.js';
 
 export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -197,7 +199,11 @@ export class Gateway {
     });
     registerHealthRoutes(api, { kernel, readiness, metrics });
     registerRegistryRoutes(api, { kernel, catalogue, manifestsDir, audit, hostVersion: version, publicBaseUrl: () => publicBaseUrl(config) });
-    registerFaxRoutes(api, { service, documents, store, kernel, config, tokens, audit, reconciler, tmpDir: path.join(dataDir, 'tmp') });
+    const tmpDir = path.join(dataDir, 'tmp');
+    // Upload temp files of requests a killed process left behind; none of this process exists yet.
+    const swept = await sweepTempFiles(tmpDir);
+    if (swept) logger.info({ files: swept, dir: tmpDir }, 'removed temp files left by an earlier process');
+    registerFaxRoutes(api, { service, documents, store, kernel, config, tokens, audit, reconciler, tmpDir });
     registerPluginRoutes(api, { kernel, catalogue, audit, configStorePath: storeFile });
     const repositories = new Repositories(config, root, cwd);
     const indexRunStore = new IndexRunStore(database.db, database.dialect);
@@ -286,7 +292,7 @@ export class Gateway {
         }
       },
     });
-    const cleanup = new ArtifactCleanup({ db: database.db, kernel, config, audit, logger });
+    const cleanup = new ArtifactCleanup({ db: database.db, kernel, config, audit, logger, tmpDir });
     await kernel.start();
     const app = createExpressApp(api, { logger, metrics, version });
     dispatcher.start();
@@ -312,6 +318,7 @@ export class Gateway {
 
   async listen(port: number = this.config.get('PORT'), host: string = this.config.get('HOST')): Promise<AddressInfo> {
     this.server = createServer(this.app);
+    this.server.on('clientError', answerClientError);
     await new Promise<void>((resolve, reject) => {
       this.server!.once('error', reject);
       this.server!.listen(port, host, () => resolve());

@@ -9,6 +9,7 @@ import type { Database } from '../db/schema.js';
 import { jobPrefix } from '../fax/job-documents.js';
 import { inboundPrefix } from '../inbound/inbound-service.js';
 import { cronForInterval } from './cleanup-schedule.js';
+import { sweepTempFiles } from './temp-sweep.js';
 
 const DAY_MS = 86_400_000;
 const BATCH = 200;
@@ -21,19 +22,22 @@ export interface CleanupCounts {
   inbound_faxes: number;
   inbound_files: number;
   orphan_files: number;
+  /** Upload temp files (DATA_DIR/tmp) of requests a killed process left behind. */
+  temp_files: number;
 }
 
 /**
  * Removes expired artifacts: files of finished fax jobs older than ARTIFACT_TTL_DAYS (the row
  * stays, marked), inbound faxes older than INBOUND_RETENTION_DAYS (file and row), and files
- * under fax/ or inbound/ that no row owns. Touches nothing outside those two prefixes.
+ * under fax/ or inbound/ that no row owns. Touches nothing outside those two prefixes in
+ * storage; besides, upload temp files older than the process go (as at start).
  */
 export class ArtifactCleanup {
   private task?: ScheduledTask;
   private running?: Promise<CleanupCounts>;
 
   constructor(
-    private readonly deps: { db: Kysely<Database>; kernel: Kernel; config: ConfigRegistry; audit: AuditLog; logger: Logger },
+    private readonly deps: { db: Kysely<Database>; kernel: Kernel; config: ConfigRegistry; audit: AuditLog; logger: Logger; tmpDir: string },
   ) {}
 
   start(): void {
@@ -55,9 +59,10 @@ export class ArtifactCleanup {
   }
 
   private async pass(now: number): Promise<CleanupCounts> {
-    const counts: CleanupCounts = { fax_jobs: 0, fax_files: 0, inbound_faxes: 0, inbound_files: 0, orphan_files: 0 };
+    const counts: CleanupCounts = { fax_jobs: 0, fax_files: 0, inbound_faxes: 0, inbound_files: 0, orphan_files: 0, temp_files: 0 };
     const { config, db } = this.deps;
     try {
+      counts.temp_files = await sweepTempFiles(this.deps.tmpDir);
       await this.deps.kernel.withProvider('storage', config.get('STORAGE_BACKEND'), async (storage) => {
         const ttlDays = config.get('ARTIFACT_TTL_DAYS');
         if (ttlDays > 0) await this.expireJobs(storage, new Date(now - ttlDays * DAY_MS).toISOString(), now, counts);

@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -15,7 +15,9 @@ export interface ReceivedUpload {
 
 /**
  * Streams a multipart upload to a temp file, counting bytes: past `maxBytes` it answers 413
- * at once and drops the rest, so the gateway never holds a large upload in memory.
+ * at once and drops the rest, so the gateway never holds a large upload in memory. A file of
+ * exactly `maxBytes` is accepted. Every failure (limits, a body cut off mid-part, an aborted
+ * request, a disk error) rejects with an HttpError only after the temp file is gone.
  */
 export async function receiveUpload(req: Request, options: { maxBytes: number; tmpDir: string; fileField: string }): Promise<ReceivedUpload> {
   const contentType = req.headers['content-type'] ?? '';
@@ -27,7 +29,17 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
   }
   await mkdir(options.tmpDir, { recursive: true, mode: 0o700 });
   const tmp = path.join(options.tmpDir, `upload-${randomBytes(8).toString('hex')}.part`);
-  const discard = () => rm(tmp, { force: true });
+  let out: WriteStream | undefined;
+  // The write stream opens its file asynchronously: it is closed before the file is removed,
+  // or a late open would create the file again after the removal.
+  const discard = async () => {
+    if (out && !out.closed) {
+      const closed = new Promise<void>((resolve) => out!.once('close', () => resolve()));
+      out.destroy();
+      await closed;
+    }
+    await rm(tmp, { force: true });
+  };
   return new Promise<ReceivedUpload>((resolve, reject) => {
     let settled = false;
     const fail = (err: unknown) => {
@@ -35,16 +47,21 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
       settled = true;
       req.unpipe();
       req.resume();
-      void discard();
-      reject(err);
+      discard().then(
+        () => reject(err),
+        () => reject(err),
+      );
     };
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { fileSize: options.maxBytes, files: 1, fields: 20, fieldSize: 4096, parts: 25 } });
+      // One byte over the limit: busboy reports `limit` when a file *reaches* fileSize, and a
+      // file of exactly maxBytes is allowed.
+      bb = busboy({ headers: req.headers, limits: { fileSize: options.maxBytes + 1, files: 1, fields: 20, fieldSize: 4096, parts: 25 } });
     } catch (err) {
       reject(new HttpError(400, `malformed multipart request: ${(err as Error).message}`));
       return;
     }
+    const malformed = (err: unknown) => fail(new HttpError(400, `malformed multipart request: ${(err as Error).message}`));
     const fields: Record<string, string> = {};
     let file: ReceivedUpload['file'];
     let writing: Promise<void> | undefined;
@@ -53,32 +70,37 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
       fields[name] = value;
     });
     bb.on('file', (name, stream, info) => {
+      // A body cut off inside a file part destroys the part's stream with "Unexpected end of
+      // form"; without a listener that error would end the process.
+      stream.on('error', malformed);
       if (name !== options.fileField) {
         stream.resume();
         return;
       }
       let size = 0;
-      const out = createWriteStream(tmp, { mode: 0o600 });
+      const target = createWriteStream(tmp, { mode: 0o600 });
+      out = target;
       writing = new Promise((res, rej) => {
-        out.on('finish', res);
-        out.on('error', rej);
+        target.on('finish', res);
+        target.on('error', rej);
       });
-      // After a limit the stream is torn down on purpose; that rejection is not news.
-      writing.catch(() => {});
+      // A disk error is the server's fault, not the caller's (after `fail`, this is a no-op).
+      writing.catch(() => fail(new HttpError(500, 'the upload could not be stored')));
       stream.on('data', (chunk: Buffer) => (size += chunk.length));
       stream.on('limit', () => {
-        stream.unpipe(out);
+        stream.unpipe(target);
         stream.resume();
-        out.destroy();
         fail(tooLarge(options.maxBytes));
       });
-      stream.pipe(out);
+      stream.pipe(target);
       stream.on('end', () => {
         file = { path: tmp, size, filename: info.filename ?? 'upload' };
       });
     });
     bb.on('filesLimit', () => fail(new HttpError(400, 'only one file may be uploaded')));
-    bb.on('error', (err) => fail(new HttpError(400, `malformed multipart request: ${(err as Error).message}`)));
+    bb.on('partsLimit', () => fail(new HttpError(400, 'too many parts in the multipart request')));
+    bb.on('fieldsLimit', () => fail(new HttpError(400, 'too many fields in the multipart request')));
+    bb.on('error', malformed);
     bb.on('close', () => {
       if (settled) return;
       Promise.resolve(writing)
@@ -90,6 +112,7 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
         .catch(fail);
     });
     req.on('aborted', () => fail(new HttpError(400, 'upload aborted')));
+    req.on('error', () => fail(new HttpError(400, 'upload aborted')));
     req.pipe(bb);
   });
 }

@@ -83,12 +83,14 @@ export class HttpApi {
     const jsonParser = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] });
     const run = async (req: Request, res: Response) => {
       await this.guard(spec.access, req, res, guarded);
+      refuseControlCharacters(req.params);
       const params = spec.params ? parseOr(spec.params, req.params, 400, 'path') : req.params;
       const query = spec.query ? parseOr(spec.query, req.query, spec.queryErrorStatus ?? 400, 'query') : req.query;
       let body: unknown = undefined;
       if (spec.body) {
         // A route whose body schema accepts `undefined` takes a request without a body too.
         if (req.body === undefined && !spec.body.safeParse(undefined).success) throw new HttpError(400, 'request body must be JSON (Content-Type: application/json)');
+        if (req.body !== undefined) refuseProtoKeys(req.body, 'body');
         body = parseOr(spec.body, req.body, spec.bodyErrorStatus ?? 422, 'body');
       }
       const result = await handler({ params, query, body, req, res } as RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>);
@@ -141,6 +143,32 @@ export class HttpApi {
       responses: responses as never,
       ...({ 'x-required-scope': typeof access === 'object' ? access.scope : access } as object),
     });
+  }
+}
+
+// No identifier holds control characters, and PostgreSQL refuses NUL in text outright (a 500).
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** A path parameter with a control character (NUL, CR, LF...) answers 400 before any lookup. */
+function refuseControlCharacters(params: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value === 'string' && CONTROL.test(value)) throw new HttpError(400, `${name}: control characters are not allowed`);
+  }
+}
+
+/**
+ * JSON.parse keeps `"__proto__"` as an own key, which zod then drops silently (it assigns it
+ * as the prototype), so a request naming it would answer 200 having done nothing: refuse it.
+ */
+function refuseProtoKeys(value: unknown, at: string, depth = 0): void {
+  if (typeof value !== 'object' || value === null || depth > 64) return;
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => refuseProtoKeys(v, `${at}.${i}`, depth + 1));
+    return;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    if (key === '__proto__') throw new HttpError(400, `${at}: the key "__proto__" is not allowed`);
+    refuseProtoKeys(v, `${at}.${key}`, depth + 1);
   }
 }
 

@@ -12,6 +12,7 @@ export const ErrorCodes = {
   /** The first key minted without API_KEY must hold `admin`: any other would lock the operator out. */
   wouldLockOut: 'would_lock_out',
   payloadTooLarge: 'payload_too_large',
+  headersTooLarge: 'headers_too_large',
   unsupportedMediaType: 'unsupported_media_type',
   rateLimited: 'rate_limited',
   unavailable: 'service_unavailable',

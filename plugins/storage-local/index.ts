@@ -114,12 +114,26 @@ export function createLocalStorage(root: string): StorageProvider {
   };
 }
 
+/**
+ * Removes half-written puts a killed process left in the temp dir: those older than this
+ * process (a put of this process, even of an older generation, is always newer).
+ */
+async function removeStaleWrites(tmpDir: string): Promise<void> {
+  const names = await readdir(tmpDir).catch(() => [] as string[]);
+  for (const name of names) {
+    const file = path.join(tmpDir, name);
+    const info = await stat(file).catch(() => undefined);
+    if (info?.isFile() && info.mtimeMs < performance.timeOrigin) await rm(file, { force: true });
+  }
+}
+
 export default definePlugin({
   settings,
   env: { root: 'STORAGE_LOCAL_ROOT' },
   async start(ctx) {
     const root = path.resolve(ctx.dataDir, ctx.settings.root);
     await mkdir(root, { recursive: true, mode: 0o700 });
+    await removeStaleWrites(path.join(root, TMP_DIR));
     const storage = createLocalStorage(root);
     return {
       providers: { storage },

@@ -7,6 +7,8 @@ export interface ChildGateway {
   url: string;
   pid: number;
   output: () => string;
+  /** True while the process has not exited. */
+  alive(): boolean;
   /** Peak resident memory of the process so far, in bytes (VmHWM). */
   peakRss(): number;
   /** Settles when the process ends, with its exit code (null when a signal ended it). */
@@ -34,7 +36,8 @@ export async function startChildGateway(env: Record<string, string>, port?: numb
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const url = `http://127.0.0.1:${p}`;
   try {
-    await until(async () => (child.exitCode === null ? (await fetch(`${url}/health`)).ok : Promise.reject(new Error(`exited: ${out}`))), 20_000, 100);
+    // Generous: on a loaded machine a cold start (migrations, plugins) can take tens of seconds.
+    await until(async () => (child.exitCode === null ? (await fetch(`${url}/health`)).ok : Promise.reject(new Error(`exited: ${out}`))), 60_000, 100);
   } catch (err) {
     child.kill('SIGKILL');
     throw new Error(`gateway did not start: ${(err as Error).message}\n${out}`);
@@ -44,6 +47,7 @@ export async function startChildGateway(env: Record<string, string>, port?: numb
     pid: child.pid!,
     output: () => out,
     exited,
+    alive: () => child.exitCode === null && child.signalCode === null,
     peakRss() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);

@@ -122,7 +122,9 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
       method: 'put',
       path: '/plugins/:id/config',
       summary: 'Store enabled and settings; applies live on a new generation',
-      description: 'Validated against the plugin settings schema; a bad field answers 400 naming it and nothing is stored.',
+      description:
+        'Validated against the plugin settings schema; a bad field answers 400 naming it and nothing is stored. ' +
+        'A field whose environment variable is set is validated and stored too, but the environment keeps winning (listed in env_overridden).',
       tags: ['plugins'],
       access: manage,
       params: IdParams,
@@ -135,6 +137,7 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
             plugin: PluginEntry,
             ok: z.literal(true).describe('Faxbot clients check it'),
             path: z.string().describe('The plugin config store file (SERVICE_CONFIG_PATH), as Faxbot clients expect'),
+            env_overridden: z.array(z.string()).describe('Fields sent that the environment still overrides'),
           }),
         },
         400: { description: 'A field is invalid' },
@@ -148,7 +151,8 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
       const keys = [...(body.enabled === undefined ? [] : ['enabled']), ...Object.keys(body.settings ?? {}).sort().map((k) => `settings.${k}`)];
       deps.audit?.record('plugin_config_changed', { plugin: params.id, keys: keys.join(' '), by: actorOf(res) });
       if (body.enabled !== undefined && body.enabled !== wasEnabled) deps.audit?.record(body.enabled ? 'plugin_enabled' : 'plugin_disabled', { plugin: params.id, by: actorOf(res) });
-      return { ok: true as const, path: deps.configStorePath, ...config, plugin: kernel.get(params.id) };
+      const envOverridden = Object.keys(body.settings ?? {}).filter((k) => Object.hasOwn(config.sources, k) && config.sources[k] === 'env');
+      return { ok: true as const, path: deps.configStorePath, ...config, plugin: kernel.get(params.id), env_overridden: envOverridden };
     },
   );
 

@@ -295,6 +295,12 @@ test('a placeholder reading an undeclared setting is template-unknown-setting', 
   const manifest = httpManifest();
   manifest.http.actions.send.query = { fmt: '{{ settings.format }}' };
   rejected(validate(manifest), 'template-unknown-setting', 'http.actions.send.query.fmt');
+  // Names Object.prototype answers to are not declared settings either.
+  for (const name of ['constructor', 'toString', 'hasOwnProperty']) {
+    const inherited = httpManifest();
+    inherited.http.actions.send.query = { fmt: `{{ settings.${name} }}` };
+    rejected(validate(inherited), 'template-unknown-setting', 'http.actions.send.query.fmt');
+  }
 });
 
 test('a secrets placeholder reading a field not marked secret is template-not-secret', () => {

@@ -3,6 +3,9 @@ import * as assert from 'uvu/assert';
 import { json, startGateway, type TestGateway } from '../../support/gateway.js';
 import { makePdf } from '../../fakes/fax-document-server.js';
 import { cronForInterval } from '../../../host/cleanup/cleanup-schedule.js';
+import { PROCESS_STARTED_AT } from '../../../host/cleanup/temp-sweep.js';
+import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { StorageProvider } from '../../../core/sdk/index.js';
 
 const DAY = 86_400_000;
@@ -44,7 +47,7 @@ test('cleanup removes exactly the expired artifacts: old finished jobs, old inbo
   });
   // Orphans younger than the grace period stay; run two hours in the future to see them go.
   const counts = await gw.gateway.cleanup.runOnce(now + 2 * 3600_000);
-  assert.equal(counts, { fax_jobs: 1, fax_files: 1, inbound_faxes: 1, inbound_files: 1, orphan_files: 2 });
+  assert.equal(counts, { fax_jobs: 1, fax_files: 1, inbound_faxes: 1, inbound_files: 1, orphan_files: 2, temp_files: 0 });
   const keys = await storage((s) => s.list(''));
   const names = keys.map((k) => k.key).filter((k) => !k.startsWith('.'));
   assert.ok(!names.some((k) => k.startsWith(`fax/${oldJob}/`)));
@@ -64,10 +67,25 @@ test('cleanup removes exactly the expired artifacts: old finished jobs, old inbo
   assert.is(pdf.status, 404);
   assert.is((await json(pdf)).detail, 'document expired');
   // a second pass finds nothing
-  assert.equal(await gw.gateway.cleanup.runOnce(now + 2 * 3600_000), { fax_jobs: 0, fax_files: 0, inbound_faxes: 0, inbound_files: 0, orphan_files: 0 });
+  assert.equal(await gw.gateway.cleanup.runOnce(now + 2 * 3600_000), { fax_jobs: 0, fax_files: 0, inbound_faxes: 0, inbound_files: 0, orphan_files: 0, temp_files: 0 });
   await gw.gateway.audit.flush();
   const audit = await db.selectFrom('audit_events').select('record').where('event', '=', 'artifacts_cleaned').execute();
   assert.is(audit.length, 1);
+});
+
+test('a pass removes upload temp files older than the process and keeps newer ones', async () => {
+  const tmp = path.join(gw.dataDir, 'tmp');
+  mkdirSync(tmp, { recursive: true });
+  const stale = path.join(tmp, 'upload-stale.part');
+  const current = path.join(tmp, 'upload-current.part');
+  writeFileSync(stale, 'left by a killed process');
+  writeFileSync(current, 'an upload of this process');
+  const before = new Date(PROCESS_STARTED_AT - 60_000);
+  utimesSync(stale, before, before);
+  const counts = await gw.gateway.cleanup.runOnce();
+  assert.is(counts.temp_files, 1);
+  assert.equal(readdirSync(tmp), ['upload-current.part']);
+  rmSync(current);
 });
 
 test('the schedule follows CLEANUP_INTERVAL_MINUTES', () => {

@@ -1,0 +1,26 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { ErrorCodes } from './errors.js';
+
+/**
+ * Answers a request the HTTP parser refused before any route ran (headers over the size
+ * limit, a malformed request line) in the API's `{"detail", "code"}` shape; Node's default
+ * answer has no body. Registered as the server's `clientError` listener.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  // A reset connection has nobody left to answer.
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, detail, code] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'request headers too large', ErrorCodes.headersTooLarge]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'the request was not received in time', ErrorCodes.validation]
+        : [400, 'malformed HTTP request', ErrorCodes.validation];
+  const body = JSON.stringify({ detail, code });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
