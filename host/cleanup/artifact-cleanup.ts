@@ -1,4 +1,3 @@
-import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import type { Kysely } from 'kysely';
 import type { ConfigRegistry } from '../config/registry.js';
@@ -8,7 +7,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { Database } from '../db/schema.js';
 import { jobPrefix } from '../fax/job-documents.js';
 import { inboundPrefix } from '../inbound/inbound-service.js';
-import { cronForInterval } from './cleanup-schedule.js';
+import { IntervalSchedule } from './cleanup-schedule.js';
 
 const DAY_MS = 86_400_000;
 const BATCH = 200;
@@ -29,7 +28,7 @@ export interface CleanupCounts {
  * under fax/ or inbound/ that no row owns. Touches nothing outside those two prefixes.
  */
 export class ArtifactCleanup {
-  private task?: ScheduledTask;
+  private schedule?: IntervalSchedule;
   private running?: Promise<CleanupCounts>;
 
   constructor(
@@ -38,11 +37,13 @@ export class ArtifactCleanup {
 
   start(): void {
     const minutes = this.deps.config.get('CLEANUP_INTERVAL_MINUTES');
-    this.task = cron.schedule(cronForInterval(minutes), () => this.runOnce().then(() => undefined), { noOverlap: true, name: 'artifact-cleanup' });
+    // runOnce shares a pass under way, so a run still going when the next is due is not doubled
+    this.schedule = new IntervalSchedule(minutes * 60_000, () => this.runOnce());
+    this.schedule.start();
   }
 
   async stop(): Promise<void> {
-    await this.task?.destroy();
+    this.schedule?.stop();
     await this.running?.catch(() => undefined);
   }
 

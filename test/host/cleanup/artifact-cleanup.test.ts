@@ -2,7 +2,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { json, startGateway, type TestGateway } from '../../support/gateway.js';
 import { makePdf } from '../../fakes/fax-document-server.js';
-import { cronForInterval } from '../../../host/cleanup/cleanup-schedule.js';
 import type { StorageProvider } from '../../../core/sdk/index.js';
 
 const DAY = 86_400_000;
@@ -68,13 +67,6 @@ test('cleanup removes exactly the expired artifacts: old finished jobs, old inbo
   await gw.gateway.audit.flush();
   const audit = await db.selectFrom('audit_events').select('record').where('event', '=', 'artifacts_cleaned').execute();
   assert.is(audit.length, 1);
-});
-
-test('the schedule follows CLEANUP_INTERVAL_MINUTES', () => {
-  assert.is(cronForInterval(15), '*/15 * * * *');
-  assert.is(cronForInterval(120), '0 */2 * * *');
-  assert.is(cronForInterval(1440), '0 0 * * *');
-  assert.is(cronForInterval(2880), '0 0 */2 * *');
 });
 
 test.run();
