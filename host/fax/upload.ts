@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { HttpError } from '../http/errors.js';
+import { httpError, invalid } from '../http/error-catalogue.js';
 
 export interface ReceivedUpload {
   fields: Record<string, string>;
@@ -19,7 +20,7 @@ export interface ReceivedUpload {
  */
 export async function receiveUpload(req: Request, options: { maxBytes: number; tmpDir: string; fileField: string }): Promise<ReceivedUpload> {
   const contentType = req.headers['content-type'] ?? '';
-  if (!/^multipart\/form-data/i.test(contentType)) throw new HttpError(400, 'the request must be multipart/form-data with fields "to" and "file"');
+  if (!/^multipart\/form-data/i.test(contentType)) throw httpError('multipart_required');
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > options.maxBytes + 64 * 1024) {
     req.resume();
@@ -42,14 +43,14 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
     try {
       bb = busboy({ headers: req.headers, limits: { fileSize: options.maxBytes, files: 1, fields: 20, fieldSize: 4096, parts: 25 } });
     } catch (err) {
-      reject(new HttpError(400, `malformed multipart request: ${(err as Error).message}`));
+      reject(httpError('malformed_multipart', { reason: (err as Error).message }));
       return;
     }
     const fields: Record<string, string> = {};
     let file: ReceivedUpload['file'];
     let writing: Promise<void> | undefined;
     bb.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(new HttpError(400, `field "${name}" is too long`));
+      if (info.valueTruncated) return fail(invalid(name, 'too long', 400));
       fields[name] = value;
     });
     bb.on('file', (name, stream, info) => {
@@ -77,8 +78,8 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
         file = { path: tmp, size, filename: info.filename ?? 'upload' };
       });
     });
-    bb.on('filesLimit', () => fail(new HttpError(400, 'only one file may be uploaded')));
-    bb.on('error', (err) => fail(new HttpError(400, `malformed multipart request: ${(err as Error).message}`)));
+    bb.on('filesLimit', () => fail(httpError('malformed_multipart', { reason: 'only one file may be uploaded' })));
+    bb.on('error', (err) => fail(httpError('malformed_multipart', { reason: (err as Error).message })));
     bb.on('close', () => {
       if (settled) return;
       Promise.resolve(writing)
@@ -89,11 +90,11 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
         })
         .catch(fail);
     });
-    req.on('aborted', () => fail(new HttpError(400, 'upload aborted')));
+    req.on('aborted', () => fail(httpError('malformed_multipart', { reason: 'upload aborted' })));
     req.pipe(bb);
   });
 }
 
 function tooLarge(maxBytes: number): HttpError {
-  return new HttpError(413, `file too large: the limit is ${Math.round(maxBytes / 1024 / 1024)} MB`, 'payload_too_large', { Connection: 'close' });
+  return httpError('payload_too_large', { what: 'file', limit: `${Math.round(maxBytes / 1024 / 1024)} MB` }).withHeaders({ Connection: 'close' });
 }

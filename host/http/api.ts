@@ -1,7 +1,7 @@
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { z } from 'zod';
 import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { HttpError } from './errors.js';
+import { httpErrorWithStatus, invalid } from './error-catalogue.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
@@ -88,7 +88,7 @@ export class HttpApi {
       let body: unknown = undefined;
       if (spec.body) {
         // A route whose body schema accepts `undefined` takes a request without a body too.
-        if (req.body === undefined && !spec.body.safeParse(undefined).success) throw new HttpError(400, 'request body must be JSON (Content-Type: application/json)');
+        if (req.body === undefined && !spec.body.safeParse(undefined).success) throw invalid('body', 'must be JSON (Content-Type: application/json)', 400);
         body = parseOr(spec.body, req.body, spec.bodyErrorStatus ?? 422, 'body');
       }
       const result = await handler({ params, query, body, req, res } as RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>);
@@ -148,7 +148,9 @@ export class HttpApi {
 export function parseOr<T extends z.ZodType>(schema: T, value: unknown, status: number, where: string): z.infer<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new HttpError(status, describeZodError(result.error, where));
+  throw httpErrorWithStatus('validation_error', status, {
+    issues: result.error.issues.map((issue) => ({ field: issue.path.length ? issue.path.join('.') : where, problem: issue.message })),
+  });
 }
 
 export function describeZodError(error: z.ZodError, where?: string): string {

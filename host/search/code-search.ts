@@ -2,10 +2,10 @@ import type { Logger } from 'pino';
 import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.js';
 import type { RetrievalHit, RetrievalSearchOptions } from '../../core/sdk/index.js';
 import type { ConfigRegistry } from '../config/registry.js';
-import { HttpError } from '../http/errors.js';
 import { LlmGatewayClient } from '../llm/gateway-client.js';
 import type { Repositories } from './repositories.js';
 import { retrievalBackendId } from './retrieval-backend.js';
+import { httpError } from '../http/error-catalogue.js';
 
 export interface SearchResult {
   score: number;
@@ -85,7 +85,7 @@ export class CodeSearch {
     try {
       hits = await kernel.withProvider('retrieval', backend, (p) => p.search(repo.name, q, k, searchOptions));
     } catch (err) {
-      if (err instanceof PluginNotAvailableError) throw new HttpError(503, `retrieval backend "${backend}" is not available: ${err.message}`);
+      if (err instanceof PluginNotAvailableError) throw httpError('retrieval_backend_unavailable', { backend, reason: err.message });
       throw err;
     }
     return {

@@ -3,8 +3,8 @@ import { GoldenSet } from '../../evaluation/golden-set.js';
 import { runEvaluation, selectQuestions, type EvalSearch } from '../../evaluation/eval-runner.js';
 import type { TraceStore } from '../../traces/trace-store.js';
 import type { HttpApi } from '../api.js';
-import { HttpError } from '../errors.js';
 import type { RepositoryResolver } from './repo-query.js';
+import { invalid } from '../error-catalogue.js';
 
 const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 const EvalRunBody = z
@@ -62,7 +62,7 @@ export function registerEvalRoutes(api: HttpApi, deps: EvalRouteDeps): void {
       const defaultRepo = deps.repositories.resolve(undefined).name;
       const only = body.repo === undefined ? undefined : deps.repositories.resolve(body.repo).name;
       const selected = selectQuestions(body.golden, defaultRepo, only);
-      if (!selected.length) throw new HttpError(422, `repo: no question of the golden set is about "${only}"`);
+      if (!selected.length) throw invalid('repo', `no question of the golden set is about "${only}"`);
       // Every repository is checked before the first question runs, so a typo fails fast.
       const repos = new Set(selected.map((g) => g.repo));
       for (const repo of repos) deps.repositories.resolve(repo);
