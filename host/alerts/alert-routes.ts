@@ -11,9 +11,9 @@ import { currentTargets } from './alert-delivery.js';
 import { maskTargetUrl, parseWebhookTargets } from './alert-targets.js';
 import type { AlertNotice } from './alert-notice.js';
 import { httpError, invalid } from '../http/error-catalogue.js';
+import { ErrorBody } from '../http/errors.js';
 
 const ADMIN = { scope: 'admin', always: true } as const;
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 const ActiveAlert = z.object({ id: z.string(), type: z.string(), severity: z.string(), title: z.string(), labels: z.record(z.string(), z.string()), fired_at: z.string(), context: z.record(z.string(), z.unknown()) });
 const Delivery = z.object({
   id: z.string(),

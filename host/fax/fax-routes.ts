@@ -52,7 +52,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       rateLimit: 'fax',
       rawBody: {
         contentType: 'multipart/form-data',
-        schema: z.object({ to: z.string().describe('E.164 or digits: optional "+" and 6 to 20 digits'), file: z.string().describe('binary') }),
+        schema: z.object({ to: z.string().describe('E.164 or digits: optional "+" and 6 to 20 digits'), file: z.string().meta({ format: 'binary', description: 'The document (PDF, text, PNG, JPEG or TIFF)' }) }),
       },
       responses: {
         202: { description: 'Accepted', schema: FaxJobOutSchema },

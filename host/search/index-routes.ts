@@ -7,8 +7,8 @@ import type { IndexRuns } from './index-runs.js';
 import { statusLines } from './index-status.js';
 import type { Repositories } from './repositories.js';
 import { httpError, invalid } from '../http/error-catalogue.js';
+import { ErrorBody } from '../http/errors.js';
 
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 
 const StartBody = z
   .object({

@@ -5,6 +5,7 @@ import type { ConfigRegistry } from '../../config/registry.js';
 import { keySchema, type ConfigKey } from '../../config/model/index.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import { actorOf } from '../../auth/access-guard.js';
+import { ErrorBody } from '../errors.js';
 
 export interface ConfigRouteDeps {
   registry: ConfigRegistry;
@@ -14,7 +15,6 @@ export interface ConfigRouteDeps {
   legacyEditorSettingsFile: string;
 }
 
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 
 const ConfigViewBody = z.object({
   config: z

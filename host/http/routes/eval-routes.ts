@@ -5,8 +5,8 @@ import type { TraceStore } from '../../traces/trace-store.js';
 import type { HttpApi } from '../api.js';
 import type { RepositoryResolver } from './repo-query.js';
 import { invalid } from '../error-catalogue.js';
+import { ErrorBody } from '../errors.js';
 
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 const EvalRunBody = z
   .object({
     golden: GoldenSet.describe('The golden set: [{q, repo?, expect_paths: [path substrings]}]; a result is a hit when its path contains one of them'),

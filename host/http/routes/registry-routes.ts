@@ -15,6 +15,7 @@ import type { AuditLog } from '../../audit/audit-log.js';
 import { actorOf } from '../../auth/access-guard.js';
 import type { Response } from 'express';
 import { httpError, invalid } from '../error-catalogue.js';
+import { ErrorBody } from '../errors.js';
 
 export interface RegistryRouteDeps {
   kernel: Kernel;
@@ -158,7 +159,7 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
         400: { description: 'The id is malformed' },
         404: { description: 'No such catalogue entry' },
         409: { description: 'Already installed, built in, or being changed' },
-        422: { description: 'The catalogue manifest is invalid', schema: z.object({ detail: z.string(), code: z.string(), diagnostics: z.array(Diagnostic) }) },
+        422: { description: 'The catalogue manifest is invalid', schema: z.intersection(ErrorBody, z.object({ diagnostics: z.array(Diagnostic) })) },
         504: { description: 'Written, but the kernel did not load it within 5 s' },
       },
     },
@@ -180,7 +181,7 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
         400: { description: 'The body or id is malformed' },
         404: { description: 'No such catalogue entry' },
         409: { description: 'Already installed, built in, or being changed' },
-        422: { description: 'The catalogue manifest is invalid', schema: z.object({ detail: z.string(), code: z.string(), diagnostics: z.array(Diagnostic) }) },
+        422: { description: 'The catalogue manifest is invalid', schema: z.intersection(ErrorBody, z.object({ diagnostics: z.array(Diagnostic) })) },
         504: { description: 'Written, but the kernel did not load it within 5 s' },
       },
     },

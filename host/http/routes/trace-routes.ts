@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { TraceStore } from '../../traces/trace-store.js';
 import type { HttpApi } from '../api.js';
 import { RepoQuery, type RepositoryResolver } from './repo-query.js';
+import { ErrorBody } from '../errors.js';
 
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 const TraceListing = z.object({
   repo: z.string(),
   files: z.array(z.object({ path: z.string().describe('Relative to DATA_DIR: out/<repo>/traces/<name>'), name: z.string(), mtime: z.string() })).describe('Newest first'),

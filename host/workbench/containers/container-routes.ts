@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { HttpApi } from '../../http/api.js';
-import { HttpError } from '../../http/errors.js';
+import { ErrorBody, HttpError } from '../../http/errors.js';
 import { domainErrorToHttp } from '../../http/domain-errors.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { ConfigRegistry } from '../../config/registry.js';
 import { ContainerControls, type ContainerAction } from './container-controls.js';
 
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 const ServiceParam = z.object({ service: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, 'must be a service key ([a-z0-9_.-])') });
 const ActionParams = ServiceParam.extend({ action: z.enum(['start', 'stop', 'restart']) });
 const ActionBody = z

@@ -3,8 +3,8 @@ import type { HttpApi } from '../../http/api.js';
 import type { ConfigRegistry } from '../../config/registry.js';
 import type { LabRuns } from './lab-runs.js';
 import { httpError } from '../../http/error-catalogue.js';
+import { ErrorBody } from '../../http/errors.js';
 
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 const LAB = { scope: 'judge:run' } as const;
 export const MAX_LAB_ROWS = 200;
 
