@@ -225,6 +225,11 @@ export const ERROR_CATALOGUE = {
     meaning: 'Built-in plugins ship with the host: they are always installed and cannot be removed.',
     message: ({ id, action }) => (action === 'install' ? `"${id}" is built in: it ships with the host and is always installed` : `"${id}" is built in and cannot be removed`),
   }),
+  manifest_invalid: entry<{ id: string }>({
+    status: 422,
+    meaning: "The registry catalogue's manifest for this plugin fails validation; the answer adds `diagnostics`.",
+    message: ({ id }) => `the catalogue manifest of "${id}" is invalid`,
+  }),
   plugin_already_installed: entry<{ id: string }>({
     status: 409,
     meaning: 'The plugin is already installed.',
@@ -271,6 +276,11 @@ export const ERROR_CATALOGUE = {
     status: 404,
     meaning: 'No configured repository has this name.',
     message: ({ name, configured }) => `repo: no repository named "${name}" (configured: ${configured.join(', ')})`,
+  }),
+  trace_not_found: entry<{ repo: string }>({
+    status: 404,
+    meaning: 'The repository has no readable retrieval trace yet.',
+    message: ({ repo }) => `no readable trace for repository "${repo}"`,
   }),
   retrieval_backend_unavailable: entry<{ backend: string; reason: string }>({
     status: 503,

@@ -23,7 +23,7 @@ export function errorHandler(log: (err: unknown) => void = () => {}): ErrorReque
     if (!answer) log(err);
     const sent = answer ?? httpError('internal_error');
     for (const [k, v] of Object.entries(sent.headers)) res.setHeader(k, v);
-    res.status(sent.status).json({ detail: sent.detail, code: sent.code });
+    res.status(sent.status).json({ ...sent.extra, detail: sent.detail, code: sent.code });
   };
 }
 

@@ -7,6 +7,8 @@ import { z } from 'zod';
  */
 export class HttpError extends Error {
   readonly headers: Record<string, string> = {};
+  /** Fields answered beside detail and code (the registry's manifest `diagnostics`). */
+  readonly extra: Record<string, unknown> = {};
 
   constructor(
     readonly status: number,
@@ -20,6 +22,12 @@ export class HttpError extends Error {
   /** Adds response headers (Retry-After, Connection: close) and returns the same error. */
   withHeaders(headers: Record<string, string>): this {
     Object.assign(this.headers, headers);
+    return this;
+  }
+
+  /** Adds fields to the error body; `detail` and `code` cannot be replaced. */
+  withBody(extra: Record<string, unknown>): this {
+    Object.assign(this.extra, extra);
     return this;
   }
 }

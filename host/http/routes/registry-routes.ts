@@ -93,8 +93,7 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
       const checked = parseManifestText(text, hostFacts);
       const diagnostics = [...checked.diagnostics, ...(checked.manifest ? httpRuntimeDiagnostics(checked.manifest) : [])];
       if (!checked.manifest || diagnostics.some((d) => d.severity === 'error')) {
-        res.status(422).json({ detail: `the catalogue manifest of "${entry.id}" is invalid`, code: 'validation_error', diagnostics });
-        return;
+        throw httpError('manifest_invalid', { id: entry.id }).withBody({ diagnostics });
       }
       if (checked.manifest.id !== entry.id) {
         throw invalid('manifest.id', `the catalogue manifest declares id "${checked.manifest.id}", not "${entry.id}"`);
