@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { HttpError } from './errors.js';
 import { httpError, invalid } from './error-catalogue.js';
 import { domainErrorToHttp } from './domain-errors.js';
@@ -14,12 +14,12 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
  * errors are logged and answered with a generic 500 so internals never leak.
  */
 export function errorHandler(log: (err: unknown) => void = () => {}): ErrorRequestHandler {
-  return (err, _req, res, _next) => {
+  return (err, req, res, _next) => {
     if (res.headersSent) {
       res.end();
       return;
     }
-    const answer = err instanceof HttpError ? err : (domainErrorToHttp(err) ?? fromExpress(err));
+    const answer = err instanceof HttpError ? err : (domainErrorToHttp(err) ?? fromExpress(err, req));
     if (!answer) log(err);
     const sent = answer ?? httpError('internal_error');
     for (const [k, v] of Object.entries(sent.headers)) res.setHeader(k, v);
@@ -28,9 +28,11 @@ export function errorHandler(log: (err: unknown) => void = () => {}): ErrorReque
 }
 
 /** body-parser and other middleware signal client errors with `status`; anything else is ours. */
-function fromExpress(err: { status?: unknown; statusCode?: unknown; type?: unknown; message?: unknown; limit?: unknown } | undefined): HttpError | undefined {
+function fromExpress(err: { status?: unknown; statusCode?: unknown; type?: unknown; message?: unknown; limit?: unknown } | undefined, req: Request): HttpError | undefined {
   const status = typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500;
   if (status === 400 && err?.type === 'entity.parse.failed') return invalid('body', 'not valid JSON', 400);
+  // express.static (the /docs assets) answers a missing file this way
+  if (status === 404) return httpError('route_not_found', { method: req.method, path: req.path });
   if (status === 413) return httpError('payload_too_large', { what: 'request body', limit: typeof err?.limit === 'number' ? `${err.limit} bytes` : 'the route\'s' });
   // other client errors of the parsers (a bad charset, an aborted body) are the request's fault: 400
   if (status >= 400 && status < 500) return invalid('request', String(err?.message ?? 'bad request'), 400);
