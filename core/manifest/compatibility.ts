@@ -7,7 +7,15 @@ export interface HostFacts {
   hostVersion: string;
   /** The contract version the host implements, per kind (CONTRACT_VERSIONS). */
   contracts: Partial<Record<ProviderKind, string>>;
+  /**
+   * The declarative blocks ("http", "alert") this host has a runtime for. A manifest using any
+   * other block is refused as unsupported; left out, blocks are not checked (schema checks only).
+   */
+  declarativeBlocks?: readonly string[];
 }
+
+/** The declarative blocks a manifest may hold instead of an `entry`. */
+export const DECLARATIVE_BLOCKS = ['http', 'alert'] as const;
 
 type Loose = Record<string, unknown>;
 const isRecord = (v: unknown): v is Loose => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -33,5 +41,13 @@ export function compatibilityDiagnostics(input: unknown, host: HostFacts): Manif
       out.push(manifestDiagnostic('contract-range-unmet', `provides.${i}.contract`, parts.kind, implemented, quoted(parts.range)));
     }
   });
+  if (host.declarativeBlocks) {
+    const supported = host.declarativeBlocks;
+    for (const block of DECLARATIVE_BLOCKS) {
+      if (Object.hasOwn(input, block) && input[block] !== undefined && !supported.includes(block)) {
+        out.push(manifestDiagnostic('unsupported-block', block, block, supported.length ? supported.join(', ') : 'none'));
+      }
+    }
+  }
   return out;
 }

@@ -37,6 +37,8 @@ export {
   type ManifestDiagnosticCode,
 } from './diagnostics.js';
 export { validateManifest, parseManifestText, type ValidateManifestOptions, type ManifestValidation } from './validate.js';
+export { DECLARATIVE_BLOCKS, type HostFacts } from './compatibility.js';
+export { PLUGIN_ID_PATTERN, PLUGIN_ID_RULE, isPluginId } from './plugin-id.js';
 export { settingsSchemaFromManifest, envMapFromManifest } from './settings-schema.js';
 export { responsePathSteps, valueAtPath, type ResponsePathStep } from './response-path.js';
 export {

@@ -4,6 +4,7 @@ import { formatDiagnosticMessage, quoted, type ManifestDiagnosticCode } from './
 import { isSemver, pinsMajor, splitContract, validRange } from './ranges.js';
 import { crossFieldFindings } from './cross-field.js';
 import { responsePathSteps } from './response-path.js';
+import { isPluginId } from './plugin-id.js';
 
 /** Adds a catalogue diagnostic as a zod issue; validate.ts turns it back into that diagnostic. */
 export function flag(
@@ -15,7 +16,6 @@ export function flag(
   ctx.addIssue({ code: 'custom', message: formatDiagnosticMessage(code, args), path, params: { diagnostic: code } });
 }
 
-const ID = /^[a-z0-9][a-z0-9-]*$/;
 const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
@@ -23,7 +23,7 @@ const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const EGRESS = new RegExp(`^(?:(?:\\*\\.)?${LABEL}(?:\\.${LABEL})*|\\[[0-9a-f:.]+\\])(?::(\\d{1,5}))?$`, 'i');
 
 const Id = z.string().superRefine((id, ctx) => {
-  if (!ID.test(id) || id.length > 64) flag(ctx, 'invalid-id', [], quoted(id));
+  if (!isPluginId(id)) flag(ctx, 'invalid-id', [], quoted(id));
 });
 
 const Version = z.string().superRefine((version, ctx) => {

@@ -85,7 +85,8 @@ export class AlertEngine {
     for (const [id, condition] of holding) {
       const row = await this.markFiring(id, condition, now);
       const repeatMs = this.deps.config.get('ALERT_REPEAT_MINUTES') * 60_000;
-      const repeat = Math.floor((now - row.fired_at) / repeatMs);
+      // Another instance may have fired it a moment after this tick began: never a negative repeat.
+      const repeat = Math.max(0, Math.floor((now - Number(row.fired_at)) / repeatMs));
       enqueued += await this.notify(this.notice(id, condition, 'firing', row.fired_at, null, now), `firing:${row.fired_at}:${repeat}`);
     }
     for (const row of await this.active()) {

@@ -25,7 +25,7 @@ import { FaxService } from '../fax/fax-service.js';
 import { FaxDispatcher } from '../fax/dispatcher.js';
 import { FaxReconciler } from '../fax/reconciler.js';
 import { registerFaxRoutes } from '../fax/fax-routes.js';
-import { createHttpFaxPlugin } from '../../core/declarative/http-fax/index.js';
+import { hostDeclarativeRuntimes } from '../plugins/declarative-runtimes.js';
 import { registerRegistryRoutes } from '../http/routes/registry-routes.js';
 import { ghostscriptVersion } from '../fax/documents/index.js';
 import { applyPluginStatusEvents } from '../fax/plugin-status-events.js';
@@ -51,7 +51,6 @@ import { LabRuns } from '../workbench/lab/lab-runs.js';
 import { registerLabRoutes } from '../workbench/lab/lab-routes.js';
 import { registerWorkbenchReadyRoute } from '../workbench/ready-route.js';
 import { pluginEnvironment } from '../workbench/judge/plugin-environment.js';
-import { createAlertSinkPlugin } from '../../core/declarative/alert-sink.js';
 import { AlertOutbox } from '../alerts/alert-outbox.js';
 import { AlertEngine } from '../alerts/alert-engine.js';
 import { AlertDelivery, targetIds } from '../alerts/alert-delivery.js';
@@ -73,6 +72,7 @@ import { TraceStore } from '../traces/trace-store.js';
 import { registerKeywordRoutes } from '../http/routes/keyword-routes.js';
 import { registerTraceRoutes } from '../http/routes/trace-routes.js';
 import { registerEvalRoutes } from '../http/routes/eval-routes.js';
+import { registerRerankRoutes } from '../http/routes/rerank-routes.js';
 import { SECRET_FIELDS } from '../config/model/index.js';
 
 export interface GatewayOptions {
@@ -154,9 +154,11 @@ export class Gateway {
         startMs: config.get('PLUGIN_START_TIMEOUT_MS'),
         stopMs: config.get('PLUGIN_STOP_TIMEOUT_MS'),
         drainMs: config.get('PLUGIN_DRAIN_TIMEOUT_MS'),
+        healthMs: config.get('PLUGIN_HEALTH_TIMEOUT_MS'),
       },
+      backoff: { initialMs: config.get('PLUGIN_RETRY_INITIAL_MS'), maxMs: config.get('PLUGIN_RETRY_MAX_MS') },
       watch: options.watch ?? true,
-      declarative: { http: createHttpFaxPlugin, alert: createAlertSinkPlugin },
+      declarative: hostDeclarativeRuntimes(),
       onEgressDenied: (pluginId, url) => audit.record('egress_denied', { plugin: pluginId, host: url.host }),
     });
     const api = new HttpApi();
@@ -233,6 +235,15 @@ export class Gateway {
     registerDevStatusRoute(api, { config, packageRoot: root });
     const judge = new JudgeService({ kernel, config, metrics });
     registerLabRoutes(api, { runs: new LabRuns({ db: database.db, judge }), config });
+    registerRerankRoutes(api, {
+      judge,
+      repositories,
+      traces,
+      prepare: async (repo) => {
+        await keywords.get(repo);
+      },
+      search: async (q, repo, topK) => (await codeSearch.search(q, repo, topK)).results,
+    });
     registerWorkbenchReadyRoute(api, { kernel, config, pingDatabase: () => pingDatabase(database.db) });
     pluginEnv.onChange(() => void kernel.rescan());
     const outbox = new AlertOutbox(database.db, database.dialect);

@@ -1,6 +1,9 @@
 import { findHostPackage } from './package-root.js';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { formatLintResult, lintManifestFiles } from './plugins-lint.js';
 import { evalCommand, EVAL_USAGE } from './eval-command.js';
+import { testPluginFolder } from './plugins-test.js';
 
 export const USAGE = `usage: switchboard <command>
 
@@ -11,9 +14,12 @@ commands:
                                     judge grounded rows with the synthetic-data lab of a running gateway
   eval --golden <file> [--repo R]   ranking quality of code search on a golden set
                                     (switchboard eval --help for every option)
+  plugins test [--settings <json>] <dir>
+                                    load the plugin folder <dir> through the host's loader and
+                                    run the conformance suite of every kind it provides
   help                              show this text
 
-exit codes: 0 ok, 1 a manifest has errors, 2 usage error`;
+exit codes: 0 ok, 1 a manifest has errors or a conformance case failed, 2 usage error`;
 
 export interface CliOutput {
   out(line: string): void;
@@ -40,6 +46,7 @@ export async function main(argv: string[], io: CliOutput = consoleOutput): Promi
     // Loaded on demand: the gateway (database, kernel) is only needed by this command.
     return evalCommand(args, io, async () => (await import('./eval-host.js')).openGatewayEvalHost());
   }
+  if (group === 'plugins' && command === 'test') return pluginsTest(rest, io);
   if (group === 'help' || group === '--help' || group === '-h') {
     io.out(USAGE);
     return 2;
@@ -67,4 +74,39 @@ async function pluginsLint(args: string[], io: CliOutput): Promise<number> {
   if (json) io.out(JSON.stringify(results, null, 2));
   else for (const result of results) for (const line of formatLintResult(result)) io.out(line);
   return results.every((r) => r.ok) ? 0 : 1;
+}
+
+async function pluginsTest(args: string[], io: CliOutput): Promise<number> {
+  const dirs: string[] = [];
+  let settings: Record<string, unknown> | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--settings') {
+      try {
+        const parsed = JSON.parse(args[++i] ?? '') as unknown;
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+        settings = parsed as Record<string, unknown>;
+      } catch {
+        io.err(`--settings needs a JSON object\n\n${USAGE}`);
+        return 2;
+      }
+    } else if (arg.startsWith('--')) {
+      io.err(`unknown option: ${arg}\n\n${USAGE}`);
+      return 2;
+    } else dirs.push(arg);
+  }
+  if (dirs.length !== 1) {
+    io.err(USAGE);
+    return 2;
+  }
+  try {
+    const host = findHostPackage(import.meta.url);
+    // This file is dist/host/cli/main.js: the build root is two levels up.
+    const buildRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+    const result = await testPluginFolder({ dir: dirs[0]!, hostVersion: host.version, roots: { packageRoot: host.root, buildRoot }, ...(settings ? { settings } : {}), out: io.out });
+    return result.failed === 0 && result.passed > 0 ? 0 : 1;
+  } catch (error) {
+    io.err(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
 }

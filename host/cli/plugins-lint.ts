@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { CONTRACT_VERSIONS } from '../../core/sdk/contracts/index.js';
+import { hostDeclarativeRuntimes } from '../plugins/declarative-runtimes.js';
 import { manifestDiagnostic, parseManifestText, type ManifestDiagnostic } from '../../core/manifest/index.js';
 
 export interface LintResult {
@@ -10,8 +11,8 @@ export interface LintResult {
   diagnostics: ManifestDiagnostic[];
 }
 
-/** Validates each manifest file as the loader would on this host. */
-export async function lintManifestFiles(files: readonly string[], hostVersion: string): Promise<LintResult[]> {
+/** Validates each manifest file as the loader would on this host (its declarative runtimes included). */
+export async function lintManifestFiles(files: readonly string[], hostVersion: string, declarativeBlocks: readonly string[] = hostDeclarativeRuntimes().blocks()): Promise<LintResult[]> {
   const results: LintResult[] = [];
   for (const file of files) {
     let text: string;
@@ -22,7 +23,7 @@ export async function lintManifestFiles(files: readonly string[], hostVersion: s
       results.push({ file, ok: false, diagnostics: [manifestDiagnostic('unreadable-file', '', reason)] });
       continue;
     }
-    const { manifest, diagnostics } = parseManifestText(text, { hostVersion, contracts: CONTRACT_VERSIONS });
+    const { manifest, diagnostics } = parseManifestText(text, { hostVersion, contracts: CONTRACT_VERSIONS, declarativeBlocks });
     results.push({ file, ok: manifest !== undefined, id: manifest?.id, version: manifest?.version, diagnostics });
   }
   return results;

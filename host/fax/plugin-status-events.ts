@@ -7,7 +7,7 @@ import type { JobUpdates } from './job-updates.js';
 /** Applies results that plugins learn out of band (AMI, ESL events) to their jobs. */
 export function applyPluginStatusEvents(deps: { kernel: Kernel; store: FaxJobStore; updates: JobUpdates; logger: Logger }): void {
   const { kernel, store, updates, logger } = deps;
-  kernel.events.on('plugin-event', (event: { pluginId: string; topic: string; payload: unknown }) => {
+  kernel.events.on('plugin-event', (event) => {
     if (event.topic !== FAX_STATUS_EVENT) return;
     const update = event.payload as FaxStatusUpdate;
     void (async () => {

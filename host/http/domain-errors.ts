@@ -28,7 +28,6 @@ const CONTAINER_CODES: Record<ContainerControlError['kind'], ErrorCode> = {
   action_failed: 'container_action_failed',
 };
 
-const JUDGE_STATUS = { unavailable: 503, cancelled: 503, timeout: 504, rate_limited: 429, http_error: 502, invalid_response: 502 } as const;
 
 /**
  * The one place a domain error becomes an HTTP answer; the error handler calls it for anything
@@ -49,6 +48,7 @@ export function domainErrorToHttp(err: unknown): HttpError | undefined {
   if (err instanceof WebhookRejectedError) return httpErrorWithStatus('webhook_rejected', err.status, { reason: err.message });
   if (err instanceof RemoteEngineRefusedError) return httpError('remote_engine_refused', { reason: err.message });
   if (err instanceof ContainerControlError) return httpError(CONTAINER_CODES[err.kind], { reason: err.message });
-  if (isSystemOneError(err)) return httpErrorWithStatus('judge_unavailable', JUDGE_STATUS[err.outcome], { reason: err.message });
+  // the judge is an upstream of the request: whatever went wrong there is a 502 naming the outcome
+  if (isSystemOneError(err)) return httpError(`judge_${err.outcome}`, { reason: err.message });
   return undefined;
 }

@@ -287,6 +287,11 @@ export const ERROR_CATALOGUE = {
     meaning: 'The retrieval backend plugin is not active.',
     message: ({ backend, reason }) => `retrieval backend "${backend}" is not available: ${reason}`,
   }),
+  retrieval_backend_failed: entry<{ backend: string; reason: string }>({
+    status: 503,
+    meaning: 'The retrieval backend failed the search (a locked or damaged index file, say); the reason is given.',
+    message: ({ backend, reason }) => `retrieval backend "${backend}" failed: ${reason}`,
+  }),
   index_run_running: entry<{ reason: string }>({
     status: 409,
     meaning: 'An indexing run for this repository is already under way.',
@@ -307,11 +312,35 @@ export const ERROR_CATALOGUE = {
     meaning: 'Only a failed lab run is retried.',
     message: ({ id }) => `lab run ${id} did not fail; only a failed run is retried`,
   }),
+  judge_timeout: entry<{ reason: string }>({
+    status: 502,
+    meaning: 'The judgment backend (SystemOneError `timeout`) did not answer in time; nothing falls back.',
+    message: ({ reason }) => `the judge could not answer (timeout): ${reason}`,
+  }),
   judge_unavailable: entry<{ reason: string }>({
-    status: 503,
-    statuses: [503, 502, 504, 429],
-    meaning: 'The judgment backend could not answer (unavailable 503, timeout 504, rate limited 429, a bad answer 502).',
-    message: ({ reason }) => reason,
+    status: 502,
+    meaning: 'The judgment backend (SystemOneError `unavailable`) is not active or cannot be reached; nothing falls back.',
+    message: ({ reason }) => `the judge could not answer (unavailable): ${reason}`,
+  }),
+  judge_rate_limited: entry<{ reason: string }>({
+    status: 502,
+    meaning: 'The judgment backend (SystemOneError `rate_limited`) refused for its rate limit; nothing falls back.',
+    message: ({ reason }) => `the judge could not answer (rate_limited): ${reason}`,
+  }),
+  judge_http_error: entry<{ reason: string }>({
+    status: 502,
+    meaning: 'The judgment backend (SystemOneError `http_error`) answered with an HTTP error; nothing falls back.',
+    message: ({ reason }) => `the judge could not answer (http_error): ${reason}`,
+  }),
+  judge_invalid_response: entry<{ reason: string }>({
+    status: 502,
+    meaning: 'The judgment backend (SystemOneError `invalid_response`) answered something that is not a judgment; nothing falls back.',
+    message: ({ reason }) => `the judge could not answer (invalid_response): ${reason}`,
+  }),
+  judge_cancelled: entry<{ reason: string }>({
+    status: 502,
+    meaning: 'The judgment backend (SystemOneError `cancelled`) was cancelled (the gateway is stopping); nothing falls back.',
+    message: ({ reason }) => `the judge could not answer (cancelled): ${reason}`,
   }),
   alert_target_not_found: entry<{ target: string }>({
     status: 404,

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 
 /** Who a call is made for; the LLM gateway attributes spend by these headers. */
 export interface RunIdentity {
@@ -33,21 +33,28 @@ export class LlmGatewayError extends Error {
  * here, so every caller gets the same rules and per-call run identity headers.
  */
 export class LlmGatewayClient {
-  readonly openai: OpenAI;
+  private client?: Promise<OpenAI>;
   private readonly attempts: number;
   private readonly backoffMs: number;
 
-  constructor(options: LlmGatewayOptions) {
-    const base = options.baseUrl.replace(/\/+$/, '');
-    this.openai = new OpenAI({
-      baseURL: /\/v1$/.test(base) ? base : `${base}/v1`,
-      // The package insists on a key; a gateway without auth ignores the placeholder.
-      apiKey: options.apiKey || 'no-key',
-      maxRetries: 0,
-      timeout: options.timeoutMs ?? 30_000,
-    });
+  constructor(private readonly options: LlmGatewayOptions) {
     this.attempts = Math.max(1, options.attempts ?? 3);
     this.backoffMs = options.backoffMs ?? 250;
+  }
+
+  /** The `openai` client, loaded on first use so a gateway without a model never imports it. */
+  openai(): Promise<OpenAI> {
+    this.client ??= import('openai').then(({ default: OpenAIClient }) => {
+      const base = this.options.baseUrl.replace(/\/+$/, '');
+      return new OpenAIClient({
+        baseURL: /\/v1$/.test(base) ? base : `${base}/v1`,
+        // The package insists on a key; a gateway without auth ignores the placeholder.
+        apiKey: this.options.apiKey || 'no-key',
+        maxRetries: 0,
+        timeout: this.options.timeoutMs ?? 30_000,
+      });
+    });
+    return this.client;
   }
 
   /** Headers of one call: the run identity, when given. */
@@ -77,10 +84,11 @@ export class LlmGatewayClient {
   /** Embeddings of `inputs`, in order. */
   async embed(model: string, inputs: string[], options: { dimensions?: number; identity?: RunIdentity; signal?: AbortSignal } = {}): Promise<number[][]> {
     if (!inputs.length) return [];
+    const openai = await this.openai();
     const response = await this.withRetry(
       'embedding request',
       () =>
-        this.openai.embeddings.create(
+        openai.embeddings.create(
           // Without encoding_format 'float' the client asks for base64 and float answers come back empty.
           { model, input: inputs, encoding_format: 'float', ...(options.dimensions ? { dimensions: options.dimensions } : {}) },
           { headers: LlmGatewayClient.headers(options.identity), ...(options.signal ? { signal: options.signal } : {}) },

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { PLUGIN_ID_PATTERN, PLUGIN_ID_RULE } from '../../core/manifest/plugin-id.js';
 
 export const CatalogueEntry = z
   .object({
-    id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/),
+    id: z.string().regex(PLUGIN_ID_PATTERN, PLUGIN_ID_RULE),
     name: z.string(),
     description: z.string(),
     version: z.string(),

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.js';
+import { HttpError } from '../http/errors.js';
 import type { RetrievalHit, RetrievalSearchOptions } from '../../core/sdk/index.js';
 import type { ConfigRegistry } from '../config/registry.js';
 import { LlmGatewayClient } from '../llm/gateway-client.js';
@@ -86,7 +87,11 @@ export class CodeSearch {
       hits = await kernel.withProvider('retrieval', backend, (p) => p.search(repo.name, q, k, searchOptions));
     } catch (err) {
       if (err instanceof PluginNotAvailableError) throw httpError('retrieval_backend_unavailable', { backend, reason: err.message });
-      throw err;
+      if (err instanceof HttpError) throw err;
+      // A backend failure (a locked or damaged index file, say) is the backend's state, not a bug
+      // of the request: 503 with the reason, never a 500.
+      this.deps.logger.error({ err: (err as Error).message, repo: repo.name, backend }, 'retrieval backend search failed');
+      throw httpError('retrieval_backend_failed', { backend, reason: (err as Error).message });
     }
     return {
       query: q,

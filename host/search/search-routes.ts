@@ -61,7 +61,7 @@ export function registerSearchRoutes(api: HttpApi, deps: { search: CodeSearch; t
         200: { description: 'Results, best first', schema: SearchResponseBody },
         404: { description: 'Unknown repository', schema: ErrorBody },
         422: { description: 'Invalid parameter (q missing, empty or over 1000 characters; top_k not 1..100; repo not a plain name); detail names the field', schema: ErrorBody },
-        503: { description: 'The retrieval backend is not active', schema: ErrorBody },
+        503: { description: 'The retrieval backend is not active or failed (detail says why)', schema: ErrorBody },
       },
     },
     async ({ query }) => {

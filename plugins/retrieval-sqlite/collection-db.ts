@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 
@@ -47,7 +47,12 @@ export function collectionFile(dir: string, collection: string): string {
 
 export function openCollectionDb(dir: string, collection: string, options: { busyTimeoutMs?: number } = {}): SQLite.Database {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const db = new SQLite(collectionFile(dir, collection));
+  const file = collectionFile(dir, collection);
+  const created = !existsSync(file);
+  const db = new SQLite(file);
+  // The index holds the repository's code: owner-only, like other files holding documents
+  // (SQLite gives its -wal and -shm files the same mode).
+  if (created) chmodSync(file, 0o600);
   db.pragma('journal_mode = WAL');
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   db.pragma('synchronous = NORMAL');

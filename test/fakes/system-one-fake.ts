@@ -35,10 +35,13 @@ export async function startSystemOneFake(): Promise<{
   script(...replies: ScriptedReply[]): void;
   /** Forgets scripted replies and recorded requests. */
   reset(): void;
+  /** Unscripted requests are answered by `fn(request body)`: the probability of each question (default 0.8). */
+  answerWith(fn: ((body: any) => number) | undefined): void;
   close(): Promise<void>;
 }> {
   const requests: RecordedRequest[] = [];
   const queue: ScriptedReply[] = [];
+  let answerer: ((body: any) => number) | undefined;
   let inFlight = 0;
   let maxInFlight = 0;
   const server: Server = createServer((req, res) => {
@@ -64,7 +67,7 @@ export async function startSystemOneFake(): Promise<{
           JSON.stringify(
             reply.body ?? {
               model: body?.model ?? 'unknown',
-              answers: Object.fromEntries(Object.keys(body?.questions ?? {}).map((id) => [id, { type: 'noul', noul: 0.8 }])),
+              answers: Object.fromEntries(Object.keys(body?.questions ?? {}).map((id) => [id, { type: 'noul', noul: answerer ? answerer(body) : 0.8 }])),
               usage: { input_tokens: 10, output_tokens: 1 },
             },
           );
@@ -82,6 +85,9 @@ export async function startSystemOneFake(): Promise<{
     requests,
     maxInFlight: () => maxInFlight,
     script: (...replies) => queue.push(...replies),
+    answerWith: (fn) => {
+      answerer = fn;
+    },
     reset: () => {
       queue.length = 0;
       requests.length = 0;

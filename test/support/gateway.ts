@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, renameSync, rmSync, writeFileSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -74,7 +74,7 @@ export async function startGateway(env: Record<string, string> = {}, options: { 
 
 /**
  * Writes a third-party style plugin folder: `<dir>/<id>/manifest.json` plus an `entry.mjs`
- * re-exporting a compiled fixture plugin, and a node_modules link so `switchboard/sdk` resolves.
+ * re-exporting a compiled fixture plugin (the host's resolve hook gives it `switchboard/sdk`).
  */
 export function writeFixturePlugin(dir: string, id: string, fixture: string, manifest: Record<string, unknown> = {}): string {
   const folder = path.join(dir, id);
@@ -106,15 +106,6 @@ export function writeManifest(file: string, manifest: unknown): void {
   const tmp = `${file}.${process.pid}.partial`;
   writeFileSync(tmp, typeof manifest === 'string' ? manifest : JSON.stringify(manifest, null, 2));
   renameSync(tmp, file);
-}
-
-export function linkSdk(dir: string): void {
-  mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
-  try {
-    symlinkSync(ROOT, path.join(dir, 'node_modules', 'switchboard'), 'dir');
-  } catch {
-    // already linked
-  }
 }
 
 export async function json<T = any>(res: Response): Promise<T> {

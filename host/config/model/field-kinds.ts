@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { secret } from '../../../core/sdk/settings.js';
+import { PLUGIN_ID_PATTERN, PLUGIN_ID_RULE } from '../../../core/manifest/plugin-id.js';
 
 // Field kinds of the configuration model. Values arrive as strings from the environment and as JSON values from the config file or
 // the API; each field accepts both and stores the typed value.
@@ -34,4 +35,4 @@ export const flag = () => z.preprocess(booleanFromText, z.boolean());
 export const text = () => z.string().min(1);
 export const optionalText = () => z.preprocess(emptyAsUnset, z.string().min(1).optional());
 export const apiSecret = (what: string) => secret(optionalText().describe(what));
-export const pluginId = () => z.string().regex(/^[a-z0-9-]+$/, 'must be a plugin id ([a-z0-9-]+)');
+export const pluginId = () => z.string().regex(PLUGIN_ID_PATTERN, PLUGIN_ID_RULE);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Kernel, PluginNotAvailableError } from '../../../core/kernel/kernel.js';
+import { PLUGIN_ID_PATTERN, PLUGIN_ID_RULE } from '../../../core/manifest/plugin-id.js';
 import type { HttpApi } from '../api.js';
 import { httpError } from '../error-catalogue.js';
 import type { RegistryCatalogue } from '../../plugins/registry-catalogue.js';
@@ -38,7 +39,7 @@ const PluginConfigUpdate = z
     settings: z.record(z.string(), z.unknown()).optional().describe('Secret fields: "***" or absent keeps the stored value, null clears it'),
   })
   .strict();
-const IdParams = z.object({ id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'plugin ids are lowercase letters, digits and dashes') });
+const IdParams = z.object({ id: z.string().regex(PLUGIN_ID_PATTERN, PLUGIN_ID_RULE) });
 const RegistryEntry = z.object({
   id: z.string(),
   name: z.string(),

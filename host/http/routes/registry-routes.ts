@@ -3,7 +3,7 @@ import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Kernel } from '../../../core/kernel/kernel.js';
-import { parseManifestText, validateManifest, type ManifestValidation } from '../../../core/manifest/index.js';
+import { parseManifestText, validateManifest, isPluginId, PLUGIN_ID_PATTERN, PLUGIN_ID_RULE, type ManifestValidation } from '../../../core/manifest/index.js';
 import { writeFileAtomic } from '../../../core/config/atomic-file.js';
 import { CONTRACT_VERSIONS } from '../../../core/sdk/index.js';
 import type { HttpApi } from '../api.js';
@@ -28,16 +28,15 @@ export interface RegistryRouteDeps {
   publicBaseUrl: () => string;
 }
 
-const PLUGIN_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const LOAD_WAIT_MS = 5_000;
 const SAMPLE_JOB_ID = 'job-sample-0001';
 const SAMPLE_PROVIDER_SID = 'provider-sid-sample-0001';
 
 const Diagnostic = z.object({ severity: z.enum(['error', 'warning']), code: z.string(), path: z.string(), message: z.string() });
-const IdParams = z.object({ id: z.string().regex(PLUGIN_ID, 'plugin ids are lowercase letters, digits and dashes') });
+const IdParams = z.object({ id: z.string().regex(PLUGIN_ID_PATTERN, PLUGIN_ID_RULE) });
 
 // Faxbot's SDKs install with POST /plugins/install and this body.
-const FaxbotInstallBody = z.object({ plugin_id: z.string().regex(PLUGIN_ID, 'plugin ids are lowercase letters, digits and dashes').describe('Registry id of the plugin') }).strict();
+const FaxbotInstallBody = z.object({ plugin_id: z.string().regex(PLUGIN_ID_PATTERN, PLUGIN_ID_RULE).describe('Registry id of the plugin') }).strict();
 
 const ValidateBody = z
   .object({
@@ -78,7 +77,7 @@ const ValidateResult = z.object({
 export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): void {
   const { kernel, catalogue } = deps;
   const manage = { scope: 'plugins:manage', always: true } as const;
-  const hostFacts = { hostVersion: deps.hostVersion, contracts: CONTRACT_VERSIONS };
+  const hostFacts = { hostVersion: deps.hostVersion, contracts: CONTRACT_VERSIONS, declarativeBlocks: deps.kernel.declarative.blocks() };
   // One install or removal per id at a time; the file system is the state, this only orders it.
   const busy = new Set<string>();
 
@@ -231,7 +230,7 @@ function catalogueEntry(catalogue: RegistryCatalogue, id: string): CatalogueEntr
   const entry = catalogue.find(id);
   if (!entry) throw httpError('registry_entry_not_found', { id });
   // The catalogue schema checks ids too; a hand-edited index must not name files with them.
-  if (!PLUGIN_ID.test(entry.id)) throw httpError('registry_entry_invalid', { reason: `registry entry "${id}" has an invalid id` });
+  if (!isPluginId(entry.id)) throw httpError('registry_entry_invalid', { reason: `registry entry "${id}" has an invalid id` });
   return entry;
 }
 

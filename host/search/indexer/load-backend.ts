@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { container } from 'tsyringe';
-import { loadEntry, resolveEntry } from '../../../core/kernel/entry-loader.js';
+import { loadEntry, locateEntry } from '../../../core/kernel/entry-loader.js';
 import { createPluginContext } from '../../../core/kernel/plugin-context.js';
 import { PluginMetricsFactory } from '../../../core/kernel/plugin-metrics.js';
 import type { RetrievalProvider } from '../../../core/sdk/index.js';
@@ -20,8 +20,8 @@ import type { IndexJob } from './protocol.js';
 export async function loadBackend(backend: IndexJob['backend']): Promise<{ provider: RetrievalProvider; stop(): Promise<void> }> {
   const manifest = JSON.parse(readFileSync(backend.manifestPath, 'utf8')) as { entry?: string; egress?: string[] };
   if (!manifest.entry) throw new Error(`retrieval backend "${backend.pluginId}" has no code entry`);
-  const file = resolveEntry(backend.manifestPath, manifest.entry, { packageRoot: backend.packageRoot, buildRoot: path.join(backend.packageRoot, 'dist') });
-  const definition = await loadEntry(file);
+  const code = locateEntry(backend.manifestPath, manifest.entry, { packageRoot: backend.packageRoot, buildRoot: path.join(backend.packageRoot, 'dist') });
+  const definition = await loadEntry(code);
   // Settings resolved here, in the child, from the same sources as the kernel's.
   const stored = new PluginConfigStore(backend.configStorePath).get(backend.pluginId).settings;
   const resolved = resolveSettings(definition.settings, stored, (definition.env ?? {}) as Record<string, string>, process.env);

@@ -1,15 +1,36 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { conformance, startTestKernel } from 'switchboard/sdk/testing';
-import plugin from '../../../docs/examples/keyword-retrieval/index.js';
-import { ROOT, json, startGateway } from '../../support/gateway.js';
+import plugin from '../../../docs/examples/keyword-retrieval/src/index.js';
+import { ROOT, json, startGateway, tempDir } from '../../support/gateway.js';
 
 const exampleDir = path.join(ROOT, 'docs/examples/keyword-retrieval');
+// The example is a plugin folder laid out as docs/sdk-guide.md says; it is copied outside the
+// package and built there with its own tsconfig, as its author would.
+const plugins = tempDir('switchboard-example-');
+const folder = path.join(plugins, 'keyword-retrieval');
+
+test.before(() => {
+  cpSync(exampleDir, folder, { recursive: true, filter: (src) => !/[/\\](dist|node_modules)$/.test(src) });
+  const tsconfig = path.join(folder, 'tsconfig.json');
+  writeFileSync(tsconfig, readFileSync(tsconfig, 'utf8').replaceAll('../../../dist/', `${ROOT}/dist/`));
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: folder, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`the example does not build: ${r.stdout}${r.stderr}`);
+});
+test.after(() => rmSync(plugins, { recursive: true, force: true }));
+
+test('the example has the guide\'s layout: manifest entry dist/index.js built from src/', () => {
+  const manifest = JSON.parse(readFileSync(path.join(exampleDir, 'manifest.json'), 'utf8')) as { entry: string };
+  assert.is(manifest.entry, 'dist/index.js');
+  assert.ok(existsSync(path.join(folder, 'dist/index.js')));
+  assert.not.ok(existsSync(path.join(folder, 'node_modules')));
+});
 
 test('the example imports nothing of ours but switchboard/sdk', () => {
-  const source = readFileSync(path.join(exampleDir, 'index.ts'), 'utf8');
+  const source = readFileSync(path.join(exampleDir, 'src/index.ts'), 'utf8');
   const imports = [...source.matchAll(/from\s+'([^']+)'/g)].map((m) => m[1]);
   assert.equal(imports, ['switchboard/sdk']);
 });
@@ -17,7 +38,7 @@ test('the example imports nothing of ours but switchboard/sdk', () => {
 for (const c of conformance.retrieval({ plugin })) test(c.name, c.run);
 
 test('the SDK test kernel loads it from a plugins directory', async () => {
-  const k = await startTestKernel({ searchPaths: [path.join(ROOT, 'docs/examples')] });
+  const k = await startTestKernel({ searchPaths: [plugins] });
   try {
     assert.is(k.kernel.stateOf('keyword-retrieval'), 'active');
     const hits = await k.kernel.withProvider('retrieval', 'keyword-retrieval', async (r) => {
@@ -31,7 +52,7 @@ test('the SDK test kernel loads it from a plugins directory', async () => {
 });
 
 test('a gateway finds it on PLUGINS_PATH and serves /api/search through it', async () => {
-  const gw = await startGateway({ PLUGINS_PATH: path.join(ROOT, 'docs/examples'), RETRIEVAL_BACKEND: 'keyword-retrieval' });
+  const gw = await startGateway({ PLUGINS_PATH: plugins, RETRIEVAL_BACKEND: 'keyword-retrieval' });
   try {
     const plugins = (await json(await fetch(`${gw.url}/plugins`))).plugins;
     const entry = plugins.find((p: any) => p.id === 'keyword-retrieval');

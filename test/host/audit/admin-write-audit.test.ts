@@ -34,23 +34,23 @@ test.after(async () => {
 });
 
 test('POST /api/config is audited with the key names it wrote, never their values', async () => {
-  const res = await send('POST', '/api/config', { PROVIDERB_INBOUND_BASIC_PASS: SECRETS[0], FAX_PAPER_SIZE: 'a4' });
+  const res = await send('POST', '/api/config', { MCP_API_KEY: SECRETS[0], FAX_PAPER_SIZE: 'a4' });
   assert.is(res.status, 200, await res.text());
   const [record] = await records('config_changed');
   assert.ok(record, 'no config_changed record');
-  assert.is(record!.keys, 'FAX_PAPER_SIZE PROVIDERB_INBOUND_BASIC_PASS');
+  assert.is(record!.keys, 'FAX_PAPER_SIZE MCP_API_KEY');
   assert.is(record!.by, 'local');
   await assertNoSecret();
 });
 
 test('PUT /admin/settings is audited with the key names, a write that changes nothing too', async () => {
-  let res = await send('PUT', '/admin/settings', { settings: { PBX_INBOUND_SECRET: SECRETS[1] } });
+  let res = await send('PUT', '/admin/settings', { settings: { LLM_GATEWAY_API_KEY: SECRETS[1] } });
   assert.is(res.status, 200, await res.text());
-  res = await send('PUT', '/admin/settings', { settings: { PBX_INBOUND_SECRET: SECRETS[1] } });
+  res = await send('PUT', '/admin/settings', { settings: { LLM_GATEWAY_API_KEY: SECRETS[1] } });
   assert.is(res.status, 200, await res.text());
   const found = await records('settings_changed');
   assert.is(found.length, 2);
-  assert.ok(found.every((r) => r.keys === 'PBX_INBOUND_SECRET'), JSON.stringify(found));
+  assert.ok(found.every((r) => r.keys === 'LLM_GATEWAY_API_KEY'), JSON.stringify(found));
   await assertNoSecret();
 });
 

@@ -94,6 +94,19 @@ const ACCESS: Array<[route: string, access: string, always?: 'always']> = [
   ['POST /api/lab/runs', 'judge:run'],
   ['GET /api/lab/runs/{id}', 'judge:run'],
   ['POST /api/lab/runs/{id}/retry', 'judge:run'],
+  ['POST /plugins/install', 'plugins:manage', 'always'], // Faxbot's install call
+  ['GET /api/keywords', 'search:read'],
+  ['POST /api/keywords/rebuild', 'search:index'],
+  ['POST /api/keywords/reload', 'admin', 'always'],
+  ['GET /api/traces', 'search:read'],
+  ['GET /api/traces/latest', 'search:read'],
+  ['POST /api/eval/run', 'search:read'],
+  ['POST /api/index/start', 'search:index'],
+  ['GET /api/index/status', 'search:read'],
+  ['POST /api/eval/rerank-ab', 'judge:run'], // every candidate costs a judge call
+  ['POST /webhooks/{pluginId}/callback', 'public'], // checked by the plugin (signature, secret)
+  ['POST /webhooks/{pluginId}/inbound', 'public'], // checked by the plugin
+  ['POST /_internal/freeswitch/outbound_result', 'public'], // X-Internal-Secret, checked by pbxb
 ];
 
 /** `GET /fax/{id}` -> method and a concrete path for it. */

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { entryManifest, httpManifest } from '../../core/manifest/fixtures.js';
+import { alertManifest, entryManifest, httpManifest } from '../../core/manifest/fixtures.js';
 
 // dist/test/host/cli -> the package root
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -89,6 +89,16 @@ test('help, no command, an unknown command or lint without files print usage and
     assert.is(code, 2, args.join(' '));
     assert.match(stdout + stderr, 'usage: switchboard');
   }
+});
+
+test('a declarative block this host has no runtime for (alert) is an error, not ok', () => {
+  const alert = alertManifest();
+  alert.host = `^${hostVersion}`;
+  const file = write('alert.json', alert);
+  const { code, stdout } = run('plugins', 'lint', file);
+  assert.is(code, 1);
+  assert.ok(stdout.includes(`${file}: error unsupported-block at alert: the "alert" block is not supported by this host (declarative blocks with a runtime here: http)`), stdout);
+  assert.not.ok(stdout.includes(': ok ('));
 });
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));

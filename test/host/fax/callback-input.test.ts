@@ -85,10 +85,10 @@ test('a callback for a provider that is not active is 503, on both routes; an un
   assert.is((await post('/webhooks/storage-local/callback?job_id=j', body)).status, 404);
 });
 
-test('search rejects malformed query parameters with 400 naming them', async () => {
+test('search rejects malformed query parameters with 422 naming them', async () => {
   for (const [q, field] of [['', 'q'], ['q=x&top_k=0', 'top_k'], ['q=x&top_k=abc', 'top_k'], ['q=x&repo=../etc', 'repo']] as const) {
     const res = await fetch(`${gw.url}/api/search?${q}`);
-    assert.is(res.status, 400, q);
+    assert.is(res.status, 422, q);
     assert.match((await json(res)).detail, new RegExp(field), q);
   }
 });

@@ -39,7 +39,7 @@ test('documents, storage, webhooks, containers and judges map to their catalogue
   assert.equal(answer(new WebhookRejectedError(403, 'token', 'invalid token')), { status: 403, code: 'webhook_rejected', detail: 'invalid token' });
   assert.equal(answer(new ContainerControlError('confirmation_required', 'type the service name')), { status: 409, code: 'confirmation_required', detail: 'type the service name' });
   assert.is(answer(new ContainerControlError('engine_unreachable', 'no engine'))?.status, 503);
-  assert.equal(answer(new SystemOneError('timeout', 'no answer within 30 s')), { status: 504, code: 'judge_unavailable', detail: 'no answer within 30 s' });
+  assert.equal(answer(new SystemOneError('timeout', 'no answer within 30 s')), { status: 502, code: 'judge_timeout', detail: 'the judge could not answer (timeout): no answer within 30 s' });
 });
 
 test('every mapped code is in the catalogue; unknown errors are left to the 500 path', () => {

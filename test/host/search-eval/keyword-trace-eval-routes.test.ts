@@ -90,9 +90,19 @@ test('a search with trace=true writes a trace that the trace routes list and ser
   assert.equal(latest.events.map((e: { kind: string }) => e.kind), ['search.request', 'search.hits', 'search.done']);
   assert.is(latest.events[1].data[0].path, 'src/invoice.ts');
   assert.ok(latest.events[1].data[0].signals.bm25 > 0, 'per-signal scores are traced');
+  // "invoice" is a keyword the query names: its hits carry KEYWORDS_BOOST (2 since the reload above)
+  assert.is(latest.events[1].data[0].signals.keyword_boost, 2);
   for (const name of readdirSync(path.join(gw.dataDir, 'out/billing/traces'))) {
     assert.not.match(readFileSync(path.join(gw.dataDir, 'out/billing/traces', name), 'utf8'), /sk-trace-secret/);
   }
+});
+
+test('the keyword boost applies only to queries that name a keyword', async () => {
+  const body = await (await get('/api/search?q=customer+email+street&repo=billing&trace=true')).json();
+  const latest = await (await get('/api/traces/latest?repo=billing')).json();
+  assert.is(latest.id, path.basename(body.trace).slice(17, 25));
+  assert.ok(latest.events[1].data.length > 0);
+  assert.ok(latest.events[1].data.every((h: { signals: Record<string, number> }) => h.signals.keyword_boost === undefined));
 });
 
 test('only the TRACE_RETENTION newest traces are kept', async () => {

@@ -58,7 +58,7 @@ test('code ranks over prose for the same words, and a repository never indexed a
 test('the endpoints are in /openapi.json with their schemas', async () => {
   const doc = await json(await fetch(`${gw.url}/openapi.json`));
   const searchOp = doc.paths['/api/search'].get;
-  assert.equal(searchOp.parameters.map((p: any) => p.name).sort(), ['q', 'repo', 'top_k']);
+  assert.equal(searchOp.parameters.map((p: any) => p.name).sort(), ['q', 'repo', 'top_k', 'trace']);
   assert.ok(searchOp.responses['200'].content['application/json'].schema);
   assert.ok(searchOp.responses['422']);
   const start = doc.paths['/api/index/start'].post;

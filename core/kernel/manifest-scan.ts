@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { isPluginId, parseManifestText, type Manifest, type ManifestDiagnostic, type ValidateManifestOptions } from '../manifest/index.js';
+import type { ManifestFile } from './manifest-source.js';
+
+export interface ScannedManifest {
+  file: ManifestFile;
+  id: string;
+  manifest?: Manifest;
+  diagnostics: ManifestDiagnostic[];
+}
+
+/**
+ * Validates the manifests found on the search path and names each one's record. Earlier files
+ * win a duplicate id; the later one becomes a `duplicate:<path>` record with a diagnostic. A
+ * manifest broken past reading its id keeps the id its file had (`idByPath`), so a bad save
+ * does not remove a serving plugin.
+ */
+export function scanManifests(files: readonly ManifestFile[], facts: ValidateManifestOptions, idByPath: ReadonlyMap<string, string>): ScannedManifest[] {
+  const seen = new Map<string, ManifestFile>();
+  const out: ScannedManifest[] = [];
+  for (const file of files) {
+    const result = parseManifestText(file.text, facts);
+    const id = result.manifest?.id ?? rawId(file.text) ?? idByPath.get(file.path) ?? `invalid:${path.basename(file.path)}`;
+    const first = seen.get(id);
+    if (first) {
+      out.push({
+        file,
+        id: `duplicate:${file.path}`,
+        diagnostics: [{ severity: 'error', code: 'duplicate-id', path: 'id', message: `id "${id}" is already provided by ${first.path}` }],
+      });
+      continue;
+    }
+    seen.set(id, file);
+    out.push({ file, id, diagnostics: result.diagnostics, ...(result.manifest ? { manifest: result.manifest } : {}) });
+  }
+  return out;
+}
+
+function rawId(text: string): string | undefined {
+  try {
+    const value = JSON.parse(text) as { id?: unknown };
+    return isPluginId(value?.id) ? value.id : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,65 @@
+import type { HealthResult, ProviderKind } from '../sdk/index.js';
+import type { ManifestDiagnostic } from '../manifest/index.js';
+import type { PluginConfigStore } from '../config/plugin-config-store.js';
+import { declarativeBlockOf } from './declarative-runtimes.js';
+import type { PluginRecord, PluginRecords, PluginState } from './plugin-record.js';
+
+export interface PluginView {
+  id: string;
+  name: string | null;
+  version: string | null;
+  description: string | null;
+  kinds: ProviderKind[];
+  state: PluginState;
+  enabled: boolean;
+  generation: number | null;
+  generations: Array<{ number: number; state: string; leases: number; started_at: string }>;
+  health: (HealthResult & { checkedAt: string }) | null;
+  last_error: string | null;
+  diagnostics: ManifestDiagnostic[];
+  manifest_path: string | null;
+  declarative: boolean;
+  maturity: string | null;
+}
+
+/** The plugins as the HTTP surface shows them (GET /plugins, admin views). */
+export class PluginViews {
+  constructor(
+    private readonly records: PluginRecords,
+    private readonly configStore: PluginConfigStore,
+  ) {}
+
+  list(): PluginView[] {
+    return this.records
+      .all()
+      .sort((a, b) => a.id.localeCompare(b.id))
+      .map((r) => this.view(r));
+  }
+
+  get(id: string): PluginView | undefined {
+    const r = this.records.get(id);
+    return r ? this.view(r) : undefined;
+  }
+
+  private view(r: PluginRecord): PluginView {
+    const m = r.manifest;
+    const gens = [...(r.active ? [r.active] : []), ...r.draining];
+    return {
+      id: r.id,
+      name: m?.name ?? null,
+      version: m?.version ?? null,
+      description: m?.description ?? null,
+      kinds: (m?.provides ?? []).map((p) => p.kind as ProviderKind),
+      state: r.state,
+      enabled: this.configStore.get(r.id).enabled,
+      generation: r.active?.number ?? null,
+      generations: gens.map((g) => ({ number: g.number, state: g.state, leases: g.activeLeases, started_at: g.startedAt.toISOString() })),
+      health: r.health ?? null,
+      last_error: r.lastError ?? null,
+      diagnostics: [...r.diagnostics, ...r.loadDiagnostics],
+      manifest_path: r.file?.path ?? null,
+      declarative: !!m && declarativeBlockOf(m) !== undefined,
+      maturity: m?.maturity ?? null,
+    };
+  }
+}

@@ -1,0 +1,251 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import { AuthError, ConfigError, NotReadyError } from '../sdk/index.js';
+import type { ValidateManifestOptions } from '../manifest/index.js';
+import type { PluginConfigStore } from '../config/plugin-config-store.js';
+import { EntryRefusedError } from './entry-loader.js';
+import { TimeoutError } from './generation.js';
+import type { Generation } from './generation.js';
+import { describeError, type GenerationFactory } from './generation-factory.js';
+import { findManifests } from './manifest-source.js';
+import { scanManifests } from './manifest-scan.js';
+import type { DefinitionResolver, LocatedPlugin } from './plugin-definition.js';
+import type { PluginRecord, PluginRecords, PluginState } from './plugin-record.js';
+import { retryDelay, type RetryBackoff } from './retry-backoff.js';
+
+/** Cancels a scheduled retry. */
+export type Cancel = () => void;
+
+export interface ReconcilerOptions {
+  records: PluginRecords;
+  resolver: DefinitionResolver;
+  factory: GenerationFactory;
+  configStore: PluginConfigStore;
+  searchPaths: readonly string[];
+  /** What manifests are validated against (host version, contracts, declarative blocks). */
+  facts: () => ValidateManifestOptions;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  backoff: RetryBackoff;
+  /** Queues a reconcile of one plugin (the kernel's reload queue). */
+  requestReload: (pluginId: string) => void;
+  /** A plugin's code was located (watch its folder) or its record went away (root undefined). */
+  onCodeRoot?: (pluginId: string, root: string | undefined) => void;
+  /** A new generation is active: check its health. */
+  onActive?: (pluginId: string) => void;
+  /** Runs `fn` after `ms` (default: an unref'd timer); the retry of a not-ready start. */
+  schedule?: (fn: () => void, ms: number) => Cancel;
+}
+
+/**
+ * Brings each plugin to what its manifest, code, config and environment say: scans the search
+ * path, starts new generations, keeps the previous one serving when a reload fails, retries
+ * not-ready starts with backoff, drains and stops what is replaced, disabled or removed.
+ */
+export class Reconciler {
+  private idByPath = new Map<string, string>();
+  private readonly cancels = new Map<string, Cancel>();
+
+  constructor(private readonly options: ReconcilerOptions) {}
+
+  /**
+   * Rescans the search path and reconciles every plugin. `retryFailed` (an explicit rescan by an
+   * operator or a test) also retries starts that failed on unchanged inputs; watched changes do
+   * not, so an unrelated edit does not restart (and re-log) every failing plugin.
+   */
+  async scan(options: { retryFailed?: boolean } = {}): Promise<void> {
+    const { records } = this.options;
+    if (options.retryFailed) for (const record of records.all()) record.failedFingerprint = undefined;
+    this.options.configStore.load();
+    const scanned = scanManifests(findManifests(this.options.searchPaths), this.options.facts(), this.idByPath);
+    this.idByPath = new Map(scanned.map((p) => [p.file.path, p.id]));
+    for (const p of scanned) {
+      const record = records.ensure(p.id);
+      record.file = p.file;
+      record.diagnostics = p.diagnostics;
+      if (p.manifest) record.manifest = p.manifest;
+      else if (!record.active) record.manifest = undefined;
+    }
+    await Promise.all(scanned.map((p) => this.reconcile(records.get(p.id)!, !p.manifest)));
+    const present = new Set(scanned.map((p) => p.id));
+    for (const record of records.all()) if (!present.has(record.id)) await this.remove(record);
+  }
+
+  /** Reconciles one plugin by id, if it is known. */
+  async reconcileId(id: string): Promise<void> {
+    const record = this.options.records.get(id);
+    // A manifest the last scan refused stays refused until a scan reads a valid one.
+    if (record) await this.reconcile(record, record.diagnostics.some((d) => d.severity === 'error'));
+  }
+
+  /** Brings one plugin to what its manifest and config say. Never throws. */
+  async reconcile(record: PluginRecord, invalid = false): Promise<void> {
+    const { records, configStore } = this.options;
+    let fingerprint: string | undefined;
+    let codeRoot: string | undefined | null = null;
+    try {
+      if (invalid || !record.manifest || !record.file) {
+        const message = `manifest rejected: ${record.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code).join(', ')}`;
+        if (record.active) {
+          record.lastError = `reload failed, previous generation keeps serving (${message})`;
+        } else {
+          records.setState(record, 'rejected');
+          record.lastError = message;
+        }
+        return;
+      }
+      const config = configStore.get(record.id);
+      if (!config.enabled) {
+        this.cancelRetry(record);
+        if (record.active) {
+          const old = record.active;
+          record.active = undefined;
+          await this.retire(record, old, 'disabled');
+        }
+        record.fingerprint = undefined;
+        record.failedFingerprint = undefined;
+        record.lastError = undefined;
+        records.setState(record, 'stopped');
+        return;
+      }
+      let located: LocatedPlugin;
+      try {
+        located = this.options.resolver.locate(record.file, record.manifest);
+      } catch (err) {
+        record.loadDiagnostics = err instanceof EntryRefusedError ? [err.diagnostic] : [];
+        throw err;
+      }
+      record.loadDiagnostics = located.code?.diagnostics ?? [];
+      codeRoot = located.code && !located.code.builtin ? located.code.root : undefined;
+      const known = record.resolved?.key === located.key ? record.resolved : undefined;
+      fingerprint = this.fingerprintOf(record.id, located.key, known?.envMap ?? {});
+      if (known && this.unchanged(record, fingerprint)) return;
+      const resolved = await this.options.resolver.resolve(record.manifest, located, record.resolved);
+      record.resolved = resolved;
+      fingerprint = this.fingerprintOf(record.id, located.key, resolved.envMap);
+      if (this.unchanged(record, fingerprint)) return;
+      this.cancelRetry(record);
+      if (!record.active) records.setState(record, 'validated');
+      if (!record.active) records.setState(record, 'starting');
+      const number = ++record.counter;
+      const { generation, sources } = await this.options.factory.build(record.id, record.manifest, resolved, config.settings, number);
+      const old = record.active;
+      record.active = generation;
+      record.settingSources = sources;
+      record.fingerprint = fingerprint;
+      record.failedFingerprint = undefined;
+      record.lastError = undefined;
+      record.retry = undefined;
+      records.setState(record, 'active');
+      records.events.emit('generation', { pluginId: record.id, generation: number });
+      this.options.onActive?.(record.id);
+      if (old) void this.retire(record, old, `replaced by generation ${number}`);
+    } catch (err) {
+      this.failed(record, err, fingerprint);
+    } finally {
+      // Watched once the attempt is over (a watcher's first scan is not on the way to active);
+      // a folder whose code failed is watched too, so the fix is seen.
+      if (codeRoot !== null) this.options.onCodeRoot?.(record.id, codeRoot);
+    }
+  }
+
+  /**
+   * True when there is nothing to do: the active generation runs on these inputs (a repaired
+   * manifest then clears the reload error), or the last start on these very inputs failed.
+   */
+  private unchanged(record: PluginRecord, fingerprint: string): boolean {
+    if (record.active && record.fingerprint === fingerprint) {
+      record.lastError = undefined;
+      record.failedFingerprint = undefined;
+      return true;
+    }
+    return record.failedFingerprint === fingerprint;
+  }
+
+  private failed(record: PluginRecord, err: unknown, fingerprint: string | undefined): void {
+    const message = describeError(err);
+    const next: PluginState = err instanceof EntryRefusedError ? 'rejected' : nextStateFor(err);
+    const lastError = record.active ? `reload failed, generation ${record.active.number} keeps serving: ${message}` : message;
+    // Logged when the error changes, not on every scan: a plugin waiting for settings is news once.
+    if (record.lastError !== lastError) {
+      if (next === 'needs-config' && !record.active) this.options.logger.info({ plugin: record.id, reason: message }, 'plugin waits for configuration (needs-config)');
+      else this.options.logger.warn({ plugin: record.id, err: message }, 'plugin generation failed to start');
+    }
+    record.lastError = lastError;
+    if (next !== 'retrying' || record.active) record.failedFingerprint = fingerprint;
+    if (record.active) return; // A failed reload leaves the previous generation serving.
+    this.options.records.setState(record, next);
+    if (next === 'retrying') this.scheduleRetry(record);
+  }
+
+  private scheduleRetry(record: PluginRecord): void {
+    const attempt = (record.retry?.attempt ?? 0) + 1;
+    const delay = retryDelay(attempt, this.options.backoff);
+    const schedule = this.options.schedule ?? unrefTimer;
+    this.cancels.set(record.id, schedule(() => this.options.requestReload(record.id), delay));
+    record.retry = { attempt };
+  }
+
+  private cancelRetry(record: PluginRecord): void {
+    this.cancels.get(record.id)?.();
+    this.cancels.delete(record.id);
+  }
+
+  private fingerprintOf(id: string, key: string, envMap: Record<string, string | undefined>): string {
+    const cfg = this.options.configStore.get(id);
+    const env = Object.values(envMap).map((v) => (v ? `${v}=${this.options.env[v] ?? ''}` : ''));
+    return createHash('sha256').update(key).update(JSON.stringify(cfg)).update(env.join('\n')).digest('hex');
+  }
+
+  /** Drains a replaced, disabled or removed generation, then stops it. */
+  async retire(record: PluginRecord, gen: Generation, reason: string): Promise<void> {
+    record.draining.add(gen);
+    if (!record.active) this.options.records.setState(record, 'draining');
+    await this.options.factory.retire(gen, reason);
+    record.draining.delete(gen);
+    if (!record.active && record.draining.size === 0 && record.state === 'draining') this.options.records.setState(record, 'stopped');
+  }
+
+  async remove(record: PluginRecord): Promise<void> {
+    this.cancelRetry(record);
+    const gen = record.active;
+    record.active = undefined;
+    if (gen) {
+      this.options.records.setState(record, 'draining');
+      await this.retire(record, gen, 'manifest removed');
+    }
+    this.options.records.delete(record.id);
+    this.options.onCodeRoot?.(record.id, undefined);
+    this.options.records.events.emit('removed', { pluginId: record.id });
+  }
+
+  /** Host stopping: cancels retries, drains and stops every active generation. */
+  async stopAll(): Promise<void> {
+    const stops: Promise<void>[] = [];
+    for (const record of this.options.records.all()) {
+      this.cancelRetry(record);
+      if (record.active) {
+        const gen = record.active;
+        record.active = undefined;
+        stops.push(this.retire(record, gen, 'host stopping'));
+      }
+    }
+    await Promise.all(stops);
+  }
+}
+
+function unrefTimer(fn: () => void, ms: number): Cancel {
+  const timer = setTimeout(fn, ms);
+  timer.unref?.();
+  return () => clearTimeout(timer);
+}
+
+/** Typed errors choose the next state: NotReady retries, Config/Auth wait for settings. */
+export function nextStateFor(err: unknown): PluginState {
+  if (err instanceof NotReadyError || err instanceof TimeoutError) return 'retrying';
+  if (err instanceof ConfigError || err instanceof AuthError) return 'needs-config';
+  const code = (err as { code?: string })?.code;
+  if (code === 'not_ready') return 'retrying';
+  if (code === 'config' || code === 'auth') return 'needs-config';
+  return 'failed';
+}

@@ -1,0 +1,42 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createHash } from 'node:crypto';
+import { CONTRACT_VERSIONS } from '../../../core/sdk/index.js';
+import { scanManifests } from '../../../core/kernel/manifest-scan.js';
+import type { ManifestFile } from '../../../core/kernel/manifest-source.js';
+
+const facts = { hostVersion: '0.1.0', contracts: CONTRACT_VERSIONS };
+const manifest = (id: string, version = '1.0.0') =>
+  JSON.stringify({
+    manifestVersion: 1, id, name: id, version, description: 'd', author: 'a', host: '^0.1.0',
+    provides: [{ kind: 'retrieval', contract: 'retrieval@^1' }], capabilities: [], egress: [], entry: 'index.js',
+  });
+const file = (path: string, text: string): ManifestFile => ({ path, searchDir: '/s', text, hash: createHash('sha256').update(text).digest('hex') });
+
+test('a second manifest with the same id becomes a duplicate record; the first found wins', () => {
+  const scanned = scanManifests([file('/a/x/manifest.json', manifest('x')), file('/b/x/manifest.json', manifest('x', '2.0.0'))], facts, new Map());
+  assert.is(scanned.length, 2);
+  assert.is(scanned[0]!.id, 'x');
+  assert.is(scanned[0]!.manifest?.version, '1.0.0');
+  assert.is(scanned[1]!.id, 'duplicate:/b/x/manifest.json');
+  assert.is(scanned[1]!.manifest, undefined);
+  assert.is(scanned[1]!.diagnostics[0]!.code, 'duplicate-id');
+  assert.match(scanned[1]!.diagnostics[0]!.message, /already provided by \/a\/x\/manifest\.json/);
+});
+
+test('a manifest broken past reading its id keeps the id its file had', () => {
+  const scanned = scanManifests([file('/a/x/manifest.json', '{ "id": ')], facts, new Map([['/a/x/manifest.json', 'x']]));
+  assert.is(scanned[0]!.id, 'x');
+  assert.is(scanned[0]!.diagnostics[0]!.code, 'invalid-json');
+  const fresh = scanManifests([file('/a/y.json', '{ "id": ')], facts, new Map());
+  assert.is(fresh[0]!.id, 'invalid:y.json');
+});
+
+test('an invalid manifest with a readable id is named by it, only when the id obeys the id rule', () => {
+  const named = scanManifests([file('/a/z.json', JSON.stringify({ id: 'zed', version: 'nope' }))], facts, new Map());
+  assert.is(named[0]!.id, 'zed');
+  const badId = scanManifests([file('/a/z.json', JSON.stringify({ id: '-zed' }))], facts, new Map());
+  assert.is(badId[0]!.id, 'invalid:z.json');
+});
+
+test.run();
