@@ -2,13 +2,13 @@ import { z } from 'zod';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { HttpApi } from '../http/api.js';
 import { decodeCursor, encodeCursor, PageQuery } from '../http/cursor.js';
-import { HttpError } from '../http/errors.js';
 import { sendStoredPdf } from '../http/stored-pdf.js';
 import type { JobDocuments } from '../fax/job-documents.js';
 import type { FaxJobRow, FaxJobStore } from '../fax/job-store.js';
 import { maskPhone } from '../fax/phone.js';
 import { maskNumbers } from '../../core/sdk/index.js';
 import { principalOf } from '../auth/access-guard.js';
+import { httpError } from '../http/error-catalogue.js';
 
 const ADMIN = { scope: 'admin', always: true } as const;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -106,7 +106,7 @@ export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore;
     },
     async ({ params }) => {
       const row = await store.get(params.id);
-      if (!row) throw new HttpError(404, 'fax job not found');
+      if (!row) throw httpError('fax_job_not_found', { id: params.id });
       return {
         ...summary(row),
         source_type: row.source_type,
@@ -137,9 +137,9 @@ export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore;
     },
     async ({ params, res }) => {
       const row = await store.get(params.id);
-      if (!row) throw new HttpError(404, 'fax job not found');
-      if (row.artifacts_removed_at) throw new HttpError(404, 'document expired');
-      await deps.documents.withStorage((storage) => sendStoredPdf(storage, row.pdf_key, res, { filename: `fax-${row.id}.pdf`, disposition: 'attachment', missing: 'document not found in storage' }));
+      if (!row) throw httpError('fax_job_not_found', { id: params.id });
+      if (row.artifacts_removed_at) throw httpError('document_expired');
+      await deps.documents.withStorage((storage) => sendStoredPdf(storage, row.pdf_key, res, { filename: `fax-${row.id}.pdf`, disposition: 'attachment' }));
       deps.audit.record('admin_pdf_served', { job_id: row.id, by: principalOf(res).keyId ?? principalOf(res).kind });
     },
   );

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { ConfigFileUnreadableError, ConfigValidationError, type ConfigRegistry } from '../config/registry.js';
+import type { ConfigRegistry } from '../config/registry.js';
 import { CONFIG_KEYS, isConfigKey, keySchema } from '../config/model/index.js';
 import { writeFileAtomic } from '../../core/config/atomic-file.js';
 import { SettingsValidationError, PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { principalOf } from '../auth/access-guard.js';
 import type { HttpApi } from '../http/api.js';
-import { HttpError } from '../http/errors.js';
 import { renderEnvSnippet, REVEAL_CONFIRMATION } from './env-snippet.js';
+import { httpError, invalid } from '../http/error-catalogue.js';
 
 const ADMIN = { scope: 'admin', always: true } as const;
 
@@ -130,14 +130,8 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
     },
     async ({ body, res }) => {
       const before = config.all();
-      let result;
-      try {
-        result = await config.update(body.settings);
-      } catch (err) {
-        if (err instanceof ConfigValidationError) throw new HttpError(422, err.message);
-        if (err instanceof ConfigFileUnreadableError) throw new HttpError(409, err.message);
-        throw err;
-      }
+      // ConfigValidationError (422) and ConfigFileUnreadableError (409) answer through the domain mapping
+      const result = await config.update(body.settings);
       const after = config.all();
       const changed = CONFIG_KEYS.filter((k) => !Object.is(before[k], after[k]));
       // Every accepted write is audited, a no-op one too: key names only, never values.
@@ -182,7 +176,7 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
     },
     ({ query, res }) => {
       const reveal = query.reveal === 'true';
-      if (reveal && query.confirm !== REVEAL_CONFIRMATION) throw new HttpError(400, `confirm: reveal=true needs confirm=${REVEAL_CONFIRMATION}`);
+      if (reveal && query.confirm !== REVEAL_CONFIRMATION) throw invalid('confirm', `reveal=true needs confirm=${REVEAL_CONFIRMATION}`, 400);
       if (reveal) audit.record('settings_exported', { revealed: true, by: by(res) });
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       res.setHeader('Cache-Control', 'no-store');
@@ -205,7 +199,7 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
     },
     async ({ res }) => {
       const target = config.get('ADMIN_SETTINGS_PERSIST_PATH');
-      if (!target) throw new HttpError(403, 'settings persist is not enabled (set ADMIN_SETTINGS_PERSIST_PATH)');
+      if (!target) throw httpError('settings_persist_disabled');
       const text = renderEnvSnippet(config, { reveal: true, all: false });
       await writeFileAtomic(target, text, { private: true });
       const keys = text.split('\n').filter((l) => l && !l.startsWith('#')).length;

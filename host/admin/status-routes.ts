@@ -8,7 +8,7 @@ import { pingDatabase, type OpenedDatabase } from '../db/database.js';
 import type { FaxJobStore } from '../fax/job-store.js';
 import { ghostscriptVersion } from '../fax/documents/index.js';
 import type { HttpApi } from '../http/api.js';
-import { HttpError } from '../http/errors.js';
+import { httpError } from '../http/error-catalogue.js';
 
 const ADMIN = { scope: 'admin', always: true } as const;
 
@@ -143,7 +143,7 @@ export function registerAdminStatusRoutes(api: HttpApi, deps: StatusRouteDeps): 
       responses: { 202: { description: 'Restarting', schema: z.object({ status: z.literal('restarting') }) }, 403: { description: 'ADMIN_ALLOW_RESTART is not true' } },
     },
     ({ res }) => {
-      if (!config.get('ADMIN_ALLOW_RESTART')) throw new HttpError(403, 'restart is not allowed (set ADMIN_ALLOW_RESTART=true)');
+      if (!config.get('ADMIN_ALLOW_RESTART')) throw httpError('restart_not_allowed');
       deps.audit.record('restart_requested', { by: principalOf(res).keyId ?? principalOf(res).kind });
       // The answer goes out first; the drain starts once it is written.
       res.once('finish', () => void deps.restart());

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { HttpApi } from '../http/api.js';
-import { HttpError } from '../http/errors.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { ConfigRegistry } from '../config/registry.js';
 import { principalOf } from '../auth/access-guard.js';
@@ -11,9 +10,10 @@ import type { AlertOutbox } from './alert-outbox.js';
 import { currentTargets } from './alert-delivery.js';
 import { maskTargetUrl, parseWebhookTargets } from './alert-targets.js';
 import type { AlertNotice } from './alert-notice.js';
+import { httpError, invalid } from '../http/error-catalogue.js';
+import { ErrorBody } from '../http/errors.js';
 
 const ADMIN = { scope: 'admin', always: true } as const;
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 const ActiveAlert = z.object({ id: z.string(), type: z.string(), severity: z.string(), title: z.string(), labels: z.record(z.string(), z.string()), fired_at: z.string(), context: z.record(z.string(), z.unknown()) });
 const Delivery = z.object({
   id: z.string(),
@@ -96,7 +96,7 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
       responses: { 202: { description: 'Queued', schema: z.object({ alert_id: z.string(), event_id: z.string(), target: z.string() }) }, 404: { description: 'No such target', schema: ErrorBody } },
     },
     async ({ body, res }) => {
-      if (!targetsView().targets.some((t) => t.id === body.target)) throw new HttpError(404, `no alert target "${body.target}"; see GET /admin/integrations/webhooks`);
+      if (!targetsView().targets.some((t) => t.id === body.target)) throw httpError('alert_target_not_found', { target: body.target });
       const now = new Date();
       const key = `test:${randomUUID()}`;
       const notice: AlertNotice = { id: 'test:switchboard', event_id: `test:switchboard/${key}`, type: 'test', category: 'test', severity: 'info', status: 'firing', title: 'Switchboard test alert', labels: {}, starts_at: now.toISOString(), ends_at: null, sent_at: now.toISOString(), context: { requested_by: principalOf(res).keyId ?? principalOf(res).kind } };
@@ -127,8 +127,8 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
     async ({ body, res }) => {
       const joined = body.targets.join(',');
       const { problems } = parseWebhookTargets(joined, deps.config.get('ALERT_ALLOW_HTTP_LOOPBACK'));
-      if (problems.length) throw new HttpError(422, `targets refused: ${problems.join('; ')}`);
-      if (body.targets.some((t) => t.includes(','))) throw new HttpError(422, 'a target URL must not contain a comma');
+      if (problems.length) throw invalid('targets', `refused: ${problems.join('; ')}`);
+      if (body.targets.some((t) => t.includes(','))) throw invalid('targets', 'a target URL must not contain a comma');
       const result = await deps.config.update({ WEBHOOK_TARGETS: body.targets.length ? joined : null });
       deps.audit.record('settings_changed', { keys: 'WEBHOOK_TARGETS', by: principalOf(res).keyId ?? principalOf(res).kind });
       return { ...targetsView(), env_overridden: result.envOverridden.includes('WEBHOOK_TARGETS') };

@@ -3,12 +3,13 @@ import type { ConfigRegistry } from '../config/registry.js';
 import { isLoopback } from '../app/access.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { AccessGuard, GuardedRoute, RateLimitBucket } from '../http/api.js';
-import { ErrorCodes, HttpError } from '../http/errors.js';
+import type { HttpError } from '../http/errors.js';
 import type { ApiKeyStore } from './api-key-store.js';
 import { scopesOf } from './api-key-store.js';
 import { sameSecret } from './api-key-token.js';
 import type { RateLimits } from './rate-limits.js';
 import { grants, SCOPE_NAMES } from './scopes.js';
+import { httpError } from '../http/error-catalogue.js';
 
 /**
  * Who is calling. `key`: a minted key; `bootstrap`: the API_KEY setting; `local`: a loopback
@@ -26,7 +27,6 @@ const EVERY_SCOPE: readonly string[] = ['admin'];
 // Without keys configured, open routes act for a caller holding every non-management scope.
 const OPEN_SCOPES: readonly string[] = SCOPE_NAMES.filter((s) => s !== 'admin' && s !== 'keys:manage' && s !== 'plugins:manage');
 
-export const INVALID_KEY = 'Invalid or missing API key';
 
 /** The principal the guard established for this request (set on every guarded route). */
 export function principalOf(res: Response): Principal {
@@ -94,7 +94,7 @@ export function createAccessGuard(deps: AccessGuardDeps): { guard: AccessGuard; 
     if (limited.firstInMinute(`${route.rateLimit}:${caller}`)) {
       audit.record('rate_limited', { bucket: route.rateLimit, key_id: principal.keyId, ip: principal.keyId ? undefined : req.socket.remoteAddress, path: route.path, limit: decision.limit });
     }
-    throw new HttpError(429, `rate limit exceeded: ${decision.limit} requests per minute`, ErrorCodes.rateLimited, { 'Retry-After': String(decision.retryAfterSeconds) });
+    throw httpError('rate_limited', { limit: decision.limit }).withHeaders({ 'Retry-After': String(decision.retryAfterSeconds) });
   }
 
   const guard: AccessGuard = async (access, req, res, route) => {
@@ -107,9 +107,9 @@ export function createAccessGuard(deps: AccessGuardDeps): { guard: AccessGuard; 
       await rateLimit(route, principal, req);
       return;
     }
-    if (presented === 'invalid') throw new HttpError(401, INVALID_KEY);
+    if (presented === 'invalid') throw httpError('unauthorized');
     if (access === 'loopback') {
-      if (!isLoopback(req)) throw new HttpError(403, 'this endpoint answers loopback callers only');
+      if (!isLoopback(req)) throw httpError('loopback_only');
       if (!presented && authRequired()) throw missingKey(req);
       res.locals.principal = presented ?? { kind: 'local', scopes: EVERY_SCOPE };
       return;
@@ -128,7 +128,7 @@ export function createAccessGuard(deps: AccessGuardDeps): { guard: AccessGuard; 
       // Without keys required, anonymous callers hold only the open scopes: anything else needs a key.
       if (principal.kind === 'anonymous') throw missingKey(req);
       audit.record('scope_denied', { key_id: principal.keyId, scope: access.scope, method: route.method.toUpperCase(), path: route.path });
-      throw new HttpError(403, `API key lacks scope "${access.scope}"`, ErrorCodes.insufficientScope);
+      throw httpError('insufficient_scope', { scope: access.scope });
     }
     if (principal.keyId) {
       if (principal.kind === 'key') keys.touch(principal.keyId);
@@ -139,7 +139,7 @@ export function createAccessGuard(deps: AccessGuardDeps): { guard: AccessGuard; 
   function missingKey(req: Request): HttpError {
     // Sampled per caller and minute: a flood of bad requests must not become a flood of writes.
     if (failed.firstInMinute(`missing:${req.socket.remoteAddress}`)) audit.record('auth_failed', { reason: 'missing_key', path: req.path, ip: req.socket.remoteAddress });
-    return new HttpError(401, INVALID_KEY);
+    return httpError('unauthorized');
   }
 
   return { guard, authRequired };

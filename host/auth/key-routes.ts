@@ -2,10 +2,10 @@ import type { Response } from 'express';
 import { z } from 'zod';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { HttpApi } from '../http/api.js';
-import { ErrorCodes, HttpError } from '../http/errors.js';
 import { principalOf } from './access-guard.js';
 import type { ApiKeyStore } from './api-key-store.js';
 import { grants, isScope, SCOPE_NAMES } from './scopes.js';
+import { httpError, invalid } from '../http/error-catalogue.js';
 
 export const ApiKeyMetaSchema = z.object({
   key_id: z.string().describe('16 hex digits; the token is sbk_<key_id>_<secret>'),
@@ -38,9 +38,9 @@ export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit
   /** A caller may revoke or rotate only keys whose scopes it holds itself, as at mint. */
   const assertManageable = async (keyId: string, res: Response) => {
     const target = await keys.get(keyId);
-    if (!target) throw new HttpError(404, 'API key not found');
+    if (!target) throw httpError('api_key_not_found');
     const beyond = target.scopes.filter((s) => !grants(principalOf(res).scopes, s));
-    if (beyond.length) throw new HttpError(403, `cannot manage a key with scopes the caller does not hold: ${beyond.join(', ')}`);
+    if (beyond.length) throw httpError('scope_beyond_caller', { verb: 'manage a key with', scopes: beyond });
   };
 
   api.route(
@@ -65,21 +65,16 @@ export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit
     async ({ body, res }) => {
       const scopes = [...new Set(body.scopes)];
       const unknown = scopes.filter((s) => !isScope(s));
-      if (unknown.length) throw new HttpError(422, `scopes: unknown scope ${unknown.map((s) => `"${s}"`).join(', ')} (known: ${SCOPE_NAMES.join(', ')})`);
+      if (unknown.length) throw invalid('scopes', `unknown scope ${unknown.map((s) => `"${s}"`).join(', ')} (known: ${SCOPE_NAMES.join(', ')})`);
       // A `local` caller is the loopback operator of a gateway with no API_KEY and no key yet.
       // The first key turns key checks on for admin routes: it must be a key that can use them.
       if (principalOf(res).kind === 'local' && !scopes.includes('admin')) {
-        throw new HttpError(
-          409,
-          'this would be the first API key and it lacks the "admin" scope: once a key exists, admin routes need a key, so you would be locked out. ' +
-            'Mint the first key with "admin" among its scopes, or set API_KEY (a bootstrap key with every scope, in the environment or the env file) and restart, then mint this key with X-API-Key: <API_KEY>.',
-          ErrorCodes.wouldLockOut,
-        );
+        throw httpError('would_lock_out');
       }
       const held = principalOf(res).scopes;
       const beyond = scopes.filter((s) => !grants(held, s));
-      if (beyond.length) throw new HttpError(403, `cannot grant scopes the caller does not hold: ${beyond.join(', ')}`);
-      if (body.expires_at && Date.parse(body.expires_at) <= Date.now()) throw new HttpError(422, 'expires_at: must be in the future');
+      if (beyond.length) throw httpError('scope_beyond_caller', { verb: 'grant', scopes: beyond });
+      if (body.expires_at && Date.parse(body.expires_at) <= Date.now()) throw invalid('expires_at', 'must be in the future');
       const { meta, token } = await keys.mint({
         name: body.name,
         owner: body.owner,
@@ -118,7 +113,7 @@ export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit
     async ({ params, res }) => {
       await assertManageable(params.keyId, res);
       const meta = await keys.revoke(params.keyId);
-      if (!meta) throw new HttpError(404, 'API key not found');
+      if (!meta) throw httpError('api_key_not_found');
       audit.record('key_revoked', { key_id: meta.key_id, by: actor(res) });
       return meta;
     },
@@ -139,7 +134,7 @@ export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit
       const rotated = await keys.rotate(params.keyId);
       if (!rotated) {
         const meta = await keys.get(params.keyId);
-        throw meta ? new HttpError(409, 'API key is revoked; mint a new one') : new HttpError(404, 'API key not found');
+        throw meta ? httpError('api_key_revoked') : httpError('api_key_not_found');
       }
       audit.record('key_rotated', { key_id: rotated.meta.key_id, by: actor(res) });
       return { ...rotated.meta, token: rotated.token };

@@ -1,4 +1,3 @@
-import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import type { Kysely } from 'kysely';
 import type { ConfigRegistry } from '../config/registry.js';
@@ -8,7 +7,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { Database } from '../db/schema.js';
 import { jobPrefix } from '../fax/job-documents.js';
 import { inboundPrefix } from '../inbound/inbound-service.js';
-import { cronForInterval } from './cleanup-schedule.js';
+import { IntervalSchedule } from './cleanup-schedule.js';
 import { sweepTempFiles } from './temp-sweep.js';
 
 const DAY_MS = 86_400_000;
@@ -33,7 +32,7 @@ export interface CleanupCounts {
  * storage; besides, upload temp files older than the process go (as at start).
  */
 export class ArtifactCleanup {
-  private task?: ScheduledTask;
+  private schedule?: IntervalSchedule;
   private running?: Promise<CleanupCounts>;
 
   constructor(
@@ -42,11 +41,13 @@ export class ArtifactCleanup {
 
   start(): void {
     const minutes = this.deps.config.get('CLEANUP_INTERVAL_MINUTES');
-    this.task = cron.schedule(cronForInterval(minutes), () => this.runOnce().then(() => undefined), { noOverlap: true, name: 'artifact-cleanup' });
+    // runOnce shares a pass under way, so a run still going when the next is due is not doubled
+    this.schedule = new IntervalSchedule(minutes * 60_000, () => this.runOnce());
+    this.schedule.start();
   }
 
   async stop(): Promise<void> {
-    await this.task?.destroy();
+    this.schedule?.stop();
     await this.running?.catch(() => undefined);
   }
 

@@ -3,7 +3,6 @@ import type { Kernel } from '../../core/kernel/kernel.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { HttpApi } from '../http/api.js';
 import { actorOf } from '../auth/access-guard.js';
-import { HttpError } from '../http/errors.js';
 import { sendStoredPdf } from '../http/stored-pdf.js';
 import type { ConfigRegistry } from '../config/registry.js';
 import { toFaxJobOut, type FaxService } from './fax-service.js';
@@ -12,6 +11,7 @@ import type { DocumentTokens } from './document-tokens.js';
 import type { FaxJobStore } from './job-store.js';
 import type { FaxReconciler } from './reconciler.js';
 import { receiveUpload } from './upload.js';
+import { httpError, invalid } from '../http/error-catalogue.js';
 
 export const FaxJobOutSchema = z.object({
   id: z.string(),
@@ -52,7 +52,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       rateLimit: 'fax',
       rawBody: {
         contentType: 'multipart/form-data',
-        schema: z.object({ to: z.string().describe('E.164 or digits: optional "+" and 6 to 20 digits'), file: z.string().describe('binary') }),
+        schema: z.object({ to: z.string().describe('E.164 or digits: optional "+" and 6 to 20 digits'), file: z.string().meta({ format: 'binary', description: 'The document (PDF, text, PNG, JPEG or TIFF)' }) }),
       },
       responses: {
         202: { description: 'Accepted', schema: FaxJobOutSchema },
@@ -66,8 +66,8 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
     async ({ req, res }) => {
       const upload = await receiveUpload(req, { maxBytes: config.get('MAX_FILE_SIZE_MB') * 1024 * 1024, tmpDir: deps.tmpDir, fileField: 'file' });
       try {
-        if (upload.fields.to === undefined) throw new HttpError(400, 'to: required');
-        if (!upload.file || upload.file.size === 0) throw new HttpError(400, 'file: required (a non-empty file part named "file")');
+        if (upload.fields.to === undefined) throw invalid('to', 'required', 400);
+        if (!upload.file || upload.file.size === 0) throw invalid('file', 'required (a non-empty file part named "file")', 400);
         const row = await service.submit({ to: upload.fields.to, filePath: upload.file.path, size: upload.file.size });
         res.status(202);
         return toFaxJobOut(row);
@@ -90,7 +90,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
     },
     async ({ params }) => {
       const row = await store.get(params.id);
-      if (!row) throw new HttpError(404, 'fax job not found');
+      if (!row) throw httpError('fax_job_not_found', { id: params.id });
       return toFaxJobOut(row);
     },
   );
@@ -108,10 +108,10 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
     },
     async ({ params, query, res }) => {
       const row = await store.get(params.id);
-      if (!row) throw new HttpError(404, 'fax job not found');
-      if (!deps.tokens.verify(FAX_TOKEN_SCOPE, row.id, query.token)) throw new HttpError(403, 'token invalid or expired');
-      if (row.artifacts_removed_at) throw new HttpError(404, 'document expired');
-      await deps.documents.withStorage((storage) => sendStoredPdf(storage, row.pdf_key, res, { filename: `fax-${row.id}.pdf`, disposition: 'inline', missing: 'document expired' }));
+      if (!row) throw httpError('fax_job_not_found', { id: params.id });
+      if (!deps.tokens.verify(FAX_TOKEN_SCOPE, row.id, query.token)) throw httpError('token_invalid');
+      if (row.artifacts_removed_at) throw httpError('document_expired');
+      await deps.documents.withStorage((storage) => sendStoredPdf(storage, row.pdf_key, res, { filename: `fax-${row.id}.pdf`, disposition: 'inline' }));
       deps.audit.record('pdf_served', { job_id: row.id, backend: row.backend });
     },
   );
@@ -128,9 +128,9 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
     },
     async ({ params, res }) => {
       const row = await store.get(params.id);
-      if (!row) throw new HttpError(404, 'fax job not found');
-      if (row.status === 'disabled') throw new HttpError(409, 'the job was never sent (FAX_DISABLED)');
-      if (row.dispatch_state === 'pending') throw new HttpError(409, 'the job has not been sent yet');
+      if (!row) throw httpError('fax_job_not_found', { id: params.id });
+      if (row.status === 'disabled') throw httpError('fax_never_sent');
+      if (row.dispatch_state === 'pending') throw httpError('fax_not_yet_sent');
       deps.audit.record('job_refresh_requested', { job_id: row.id, backend: row.backend, by: actorOf(res) });
       await deps.reconciler.check(row);
       return toFaxJobOut((await store.get(row.id))!);

@@ -5,11 +5,11 @@ import type { ConfigRegistry } from '../config/registry.js';
 import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { maskNumbers } from '../../core/sdk/index.js';
-import { HttpError } from '../http/errors.js';
-import { normalizeToPdf, InvalidDocumentError, UnsupportedDocumentError } from './documents/index.js';
+import { normalizeToPdf } from './documents/index.js';
 import { jobPrefix, type JobDocuments } from './job-documents.js';
 import type { FaxJobRow, FaxJobStore } from './job-store.js';
 import { maskPhone, normalizePhone, PHONE_RULE } from './phone.js';
+import { httpError, invalid } from '../http/error-catalogue.js';
 
 export interface FaxJobOut {
   id: string;
@@ -51,27 +51,21 @@ export class FaxService {
 
   async submit(input: { to: unknown; filePath: string; size: number }): Promise<FaxJobRow> {
     const to = normalizePhone(input.to);
-    if (!to) throw new HttpError(400, `to: ${PHONE_RULE}`);
+    if (!to) throw invalid('to', PHONE_RULE, 400);
     const disabled = this.deps.config.get('FAX_DISABLED');
     const backend = this.deps.config.get('FAX_BACKEND');
     if (!disabled) {
       const problem = this.backendProblem();
-      if (problem) throw new HttpError(503, problem);
+      if (problem) throw httpError('fax_backend_unavailable', { problem });
     }
     const bytes = await readFile(input.filePath);
-    let normalized;
-    try {
-      normalized = await normalizeToPdf(bytes, { paper: this.deps.config.get('FAX_PAPER_SIZE') });
-    } catch (err) {
-      if (err instanceof UnsupportedDocumentError) throw new HttpError(415, err.message);
-      if (err instanceof InvalidDocumentError) throw new HttpError(400, err.message);
-      throw err;
-    }
+    // a document we cannot use throws Invalid/UnsupportedDocumentError: the error handler's domain mapping answers 400/415
+    const normalized = await normalizeToPdf(bytes, { paper: this.deps.config.get('FAX_PAPER_SIZE') });
     const id = randomUUID();
     const pdfKey = `${jobPrefix(id)}/document.pdf`;
     const { documents } = this.deps;
     await documents.withStorage((s) => s.put(pdfKey, normalized.pdf)).catch((err) => {
-      if (err instanceof PluginNotAvailableError) throw new HttpError(503, `storage backend "${documents.storageId}" (STORAGE_BACKEND) is not available: ${err.message}`);
+      if (err instanceof PluginNotAvailableError) throw httpError('storage_unavailable', { storageId: documents.storageId, reason: err.message });
       throw err;
     });
     let row: FaxJobRow;

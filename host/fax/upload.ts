@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { HttpError } from '../http/errors.js';
+import { httpError, invalid } from '../http/error-catalogue.js';
 
 export interface ReceivedUpload {
   fields: Record<string, string>;
@@ -21,7 +22,7 @@ export interface ReceivedUpload {
  */
 export async function receiveUpload(req: Request, options: { maxBytes: number; tmpDir: string; fileField: string }): Promise<ReceivedUpload> {
   const contentType = req.headers['content-type'] ?? '';
-  if (!/^multipart\/form-data/i.test(contentType)) throw new HttpError(400, 'the request must be multipart/form-data with fields "to" and "file"');
+  if (!/^multipart\/form-data/i.test(contentType)) throw httpError('multipart_required');
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > options.maxBytes + 64 * 1024) {
     req.resume();
@@ -58,15 +59,15 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
       // file of exactly maxBytes is allowed.
       bb = busboy({ headers: req.headers, limits: { fileSize: options.maxBytes + 1, files: 1, fields: 20, fieldSize: 4096, parts: 25 } });
     } catch (err) {
-      reject(new HttpError(400, `malformed multipart request: ${(err as Error).message}`));
+      reject(httpError('malformed_multipart', { reason: (err as Error).message }));
       return;
     }
-    const malformed = (err: unknown) => fail(new HttpError(400, `malformed multipart request: ${(err as Error).message}`));
+    const malformed = (err: unknown) => fail(httpError('malformed_multipart', { reason: (err as Error).message }));
     const fields: Record<string, string> = {};
     let file: ReceivedUpload['file'];
     let writing: Promise<void> | undefined;
     bb.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(new HttpError(400, `field "${name}" is too long`));
+      if (info.valueTruncated) return fail(invalid(name, 'too long', 400));
       fields[name] = value;
     });
     bb.on('file', (name, stream, info) => {
@@ -85,7 +86,7 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
         target.on('error', rej);
       });
       // A disk error is the server's fault, not the caller's (after `fail`, this is a no-op).
-      writing.catch(() => fail(new HttpError(500, 'the upload could not be stored')));
+      writing.catch(() => fail(httpError('upload_not_stored')));
       stream.on('data', (chunk: Buffer) => (size += chunk.length));
       stream.on('limit', () => {
         stream.unpipe(target);
@@ -97,9 +98,9 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
         file = { path: tmp, size, filename: info.filename ?? 'upload' };
       });
     });
-    bb.on('filesLimit', () => fail(new HttpError(400, 'only one file may be uploaded')));
-    bb.on('partsLimit', () => fail(new HttpError(400, 'too many parts in the multipart request')));
-    bb.on('fieldsLimit', () => fail(new HttpError(400, 'too many fields in the multipart request')));
+    bb.on('filesLimit', () => fail(httpError('malformed_multipart', { reason: 'only one file may be uploaded' })));
+    bb.on('partsLimit', () => fail(httpError('malformed_multipart', { reason: 'too many parts in the multipart request' })));
+    bb.on('fieldsLimit', () => fail(httpError('malformed_multipart', { reason: 'too many fields in the multipart request' })));
     bb.on('error', malformed);
     bb.on('close', () => {
       if (settled) return;
@@ -111,12 +112,12 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
         })
         .catch(fail);
     });
-    req.on('aborted', () => fail(new HttpError(400, 'upload aborted')));
-    req.on('error', () => fail(new HttpError(400, 'upload aborted')));
+    req.on('aborted', () => fail(httpError('malformed_multipart', { reason: 'upload aborted' })));
+    req.on('error', () => fail(httpError('malformed_multipart', { reason: 'upload aborted' })));
     req.pipe(bb);
   });
 }
 
 function tooLarge(maxBytes: number): HttpError {
-  return new HttpError(413, `file too large: the limit is ${Math.round(maxBytes / 1024 / 1024)} MB`, 'payload_too_large', { Connection: 'close' });
+  return httpError('payload_too_large', { what: 'file', limit: `${Math.round(maxBytes / 1024 / 1024)} MB` }).withHeaders({ Connection: 'close' });
 }

@@ -1,7 +1,8 @@
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { z } from 'zod';
 import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { HttpError } from './errors.js';
+import { httpErrorWithStatus, invalid } from './error-catalogue.js';
+import { ErrorBody } from './errors.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
@@ -89,7 +90,7 @@ export class HttpApi {
       let body: unknown = undefined;
       if (spec.body) {
         // A route whose body schema accepts `undefined` takes a request without a body too.
-        if (req.body === undefined && !spec.body.safeParse(undefined).success) throw new HttpError(400, 'request body must be JSON (Content-Type: application/json)');
+        if (req.body === undefined && !spec.body.safeParse(undefined).success) throw invalid('body', 'must be JSON (Content-Type: application/json)', 400);
         if (req.body !== undefined) refuseProtoKeys(req.body, 'body');
         body = parseOr(spec.body, req.body, spec.bodyErrorStatus ?? 422, 'body');
       }
@@ -105,12 +106,32 @@ export class HttpApi {
     this.router[spec.method](spec.path, ...handlers);
   }
 
+  private readonly operationIds = new Set<string>();
+
+  /** `get /plugins/:id/config` → `getPluginsByIdConfig`: derived from the route, so stable across builds. */
+  private operationIdFor(method: HttpMethod, path: string): string {
+    const words = path
+      .split('/')
+      .filter(Boolean)
+      .map((segment) => (segment.startsWith(':') ? `by-${segment.slice(1)}` : segment))
+      .flatMap((segment) => segment.split(/[^A-Za-z0-9]+/))
+      .filter(Boolean);
+    const base = method + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+    // two paths that differ only in punctuation (`/a-b`, `/a_b`) would collide: number the later one
+    let id = base;
+    for (let n = 2; this.operationIds.has(id); n++) id = `${base}${n}`;
+    this.operationIds.add(id);
+    return id;
+  }
+
   private register(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>): void {
     const path = spec.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     const responses: Record<string, unknown> = {};
-    for (const [status, r] of Object.entries(spec.responses)) {
-      responses[status] = r.schema
-        ? { description: r.description, content: { [r.contentType ?? 'application/json']: { schema: r.schema } } }
+    for (const [status, r] of Object.entries(withDefaultErrors(spec))) {
+      // every error answer is the one ErrorBody component unless the route documents another body
+      const schema = r.schema ?? (Number(status) >= 400 && !r.contentType ? ErrorBody : undefined);
+      responses[status] = schema
+        ? { description: r.description, content: { [r.contentType ?? 'application/json']: { schema } } }
         : r.contentType
           ? { description: r.description, content: { [r.contentType]: { schema: { type: 'string', format: 'binary' } } } }
           : { description: r.description };
@@ -135,6 +156,7 @@ export class HttpApi {
     this.registry.registerPath({
       method: spec.method,
       path,
+      operationId: this.operationIdFor(spec.method, spec.path),
       summary: spec.summary,
       description: [spec.description, accessNote].filter(Boolean).join('\n\n'),
       tags: spec.tags,
@@ -152,7 +174,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 /** A path parameter with a control character (NUL, CR, LF...) answers 400 before any lookup. */
 function refuseControlCharacters(params: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(params)) {
-    if (typeof value === 'string' && CONTROL.test(value)) throw new HttpError(400, `${name}: control characters are not allowed`);
+    if (typeof value === 'string' && CONTROL.test(value)) throw invalid(name, 'control characters are not allowed', 400);
   }
 }
 
@@ -167,23 +189,40 @@ function refuseProtoKeys(value: unknown, at: string, depth = 0): void {
     return;
   }
   for (const [key, v] of Object.entries(value)) {
-    if (key === '__proto__') throw new HttpError(400, `${at}: the key "__proto__" is not allowed`);
+    if (key === '__proto__') throw invalid(at, 'the key "__proto__" is not allowed', 400);
     refuseProtoKeys(v, `${at}.${key}`, depth + 1);
   }
 }
 
-/** Validates with zod; on failure an HttpError naming the first failing field. */
+/**
+ * The error answers every route may give, added to the ones it documents (its own descriptions
+ * win): 401/403 where a key or a loopback caller is needed, 404 where the path names a resource,
+ * 400/422 where parameters, a query or a body are validated, 429 where a rate limit applies.
+ */
+function withDefaultErrors(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>): Record<number, ResponseSpec> {
+  const defaults: Record<number, ResponseSpec> = {};
+  if (typeof spec.access === 'object') {
+    defaults[401] = { description: 'No API key, or an invalid, revoked or expired one (`unauthorized`)' };
+    defaults[403] = { description: `The API key lacks scope \`${spec.access.scope}\` (\`insufficient_scope\`)` };
+  } else if (spec.access === 'loopback') {
+    defaults[403] = { description: 'Not a loopback caller (`loopback_only`)' };
+  }
+  if (spec.params) defaults[404] = { description: 'Nothing with this id (see the `code`)' };
+  if (spec.params || spec.query || (spec.body && (spec.bodyErrorStatus ?? 422) === 400)) defaults[400] = { description: 'A path parameter, query value or body field is invalid; `detail` names it (`validation_error`)' };
+  if (spec.body) {
+    defaults[400] ??= { description: 'The body is not JSON (`validation_error`)' };
+    if ((spec.bodyErrorStatus ?? 422) === 422) defaults[422] = { description: 'A body field is invalid; `detail` names it (`validation_error`)' };
+  }
+  if (spec.query && spec.queryErrorStatus === 422) defaults[422] = { description: 'A query value is invalid; `detail` names it (`validation_error`)' };
+  if (spec.rateLimit) defaults[429] = { description: 'Rate limit exceeded; Retry-After says when to retry (`rate_limited`)' };
+  return { ...defaults, ...spec.responses };
+}
+
+/** Validates with zod; on failure a validation_error naming every failing field. */
 export function parseOr<T extends z.ZodType>(schema: T, value: unknown, status: number, where: string): z.infer<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new HttpError(status, describeZodError(result.error, where));
-}
-
-export function describeZodError(error: z.ZodError, where?: string): string {
-  return error.issues
-    .map((issue) => {
-      const field = issue.path.length ? issue.path.join('.') : (where ?? 'value');
-      return `${field}: ${issue.message}`;
-    })
-    .join('; ');
+  throw httpErrorWithStatus('validation_error', status, {
+    issues: result.error.issues.map((issue) => ({ field: issue.path.length ? issue.path.join('.') : where, problem: issue.message })),
+  });
 }

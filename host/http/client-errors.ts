@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ErrorCodes } from './errors.js';
+import { httpError, httpErrorWithStatus } from './error-catalogue.js';
 
 /**
  * Answers a request the HTTP parser refused before any route ran (headers over the size
@@ -13,13 +13,14 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
     socket.destroy();
     return;
   }
-  const [status, detail, code] =
+  const error =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'request headers too large', ErrorCodes.headersTooLarge]
+      ? httpError('headers_too_large')
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'the request was not received in time', ErrorCodes.validation]
-        : [400, 'malformed HTTP request', ErrorCodes.validation];
-  const body = JSON.stringify({ detail, code });
+        ? httpErrorWithStatus('malformed_request', 408, { reason: 'the request was not received in time' })
+        : httpError('malformed_request', { reason: 'malformed HTTP request' });
+  const status = error.status;
+  const body = JSON.stringify({ detail: error.detail, code: error.code });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );

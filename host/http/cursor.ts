@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from './errors.js';
+import { invalid } from './error-catalogue.js';
 
 /** Keyset cursors over (created, id), opaque to clients (base64url JSON). */
 export function encodeCursor(created: string | number, id: string): string {
@@ -14,7 +14,7 @@ export function decodeCursor<T extends string | number>(cursor: string | undefin
   } catch {
     // fall through
   }
-  throw new HttpError(400, 'cursor: not a cursor this API returned');
+  throw invalid('cursor', 'not a cursor this API returned', 400);
 }
 
 export const PageQuery = {

@@ -1,40 +1,46 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { HttpError, ErrorCodes } from './errors.js';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { HttpError } from './errors.js';
+import { httpError, invalid } from './error-catalogue.js';
+import { domainErrorToHttp } from './domain-errors.js';
 
 /** Unknown routes answer 404 in the API's error shape. */
-export const notFoundHandler: RequestHandler = (req, res) => {
-  res.status(404).json({ detail: `no route for ${req.method} ${req.path}`, code: ErrorCodes.notFound });
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(httpError('route_not_found', { method: req.method, path: req.path }));
 };
 
 /**
- * Turns every thrown error into `{"detail", "code"}`. Unknown errors are logged and answered
- * with a generic 500 so internals never leak.
+ * Turns every thrown error into `{"detail", "code"}`: HttpErrors as they are, domain errors
+ * through their one mapping (domain-errors.ts), express' own parser errors by status. Unknown
+ * errors are logged and answered with a generic 500 so internals never leak.
  */
 export function errorHandler(log: (err: unknown) => void = () => {}): ErrorRequestHandler {
-  return (err, _req, res, _next) => {
+  return (err, req, res, _next) => {
     if (res.headersSent) {
       res.end();
       return;
     }
-    if (err instanceof HttpError) {
-      for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
-      res.status(err.status).json({ detail: err.detail, code: err.code });
+    // The client went away mid-request (a body cut off, a closed socket): nobody to answer, and
+    // not a fault of this server.
+    if (req.socket?.destroyed || (err as NodeJS.ErrnoException | undefined)?.code === 'ECONNRESET') {
+      res.destroy();
       return;
     }
-    const status = typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500;
-    if (status === 400 && err?.type === 'entity.parse.failed') {
-      res.status(400).json({ detail: 'request body is not valid JSON', code: ErrorCodes.validation });
-      return;
-    }
-    if (status === 413) {
-      res.status(413).json({ detail: 'request body too large', code: ErrorCodes.payloadTooLarge });
-      return;
-    }
-    if (status >= 400 && status < 500) {
-      res.status(status).json({ detail: String(err?.message ?? 'bad request'), code: ErrorCodes.validation });
-      return;
-    }
-    log(err);
-    res.status(500).json({ detail: 'internal error', code: ErrorCodes.internal });
+    const answer = err instanceof HttpError ? err : (domainErrorToHttp(err) ?? fromExpress(err, req));
+    if (!answer) log(err);
+    const sent = answer ?? httpError('internal_error');
+    for (const [k, v] of Object.entries(sent.headers)) res.setHeader(k, v);
+    res.status(sent.status).json({ ...sent.extra, detail: sent.detail, code: sent.code });
   };
+}
+
+/** body-parser and other middleware signal client errors with `status`; anything else is ours. */
+function fromExpress(err: { status?: unknown; statusCode?: unknown; type?: unknown; message?: unknown; limit?: unknown } | undefined, req: Request): HttpError | undefined {
+  const status = typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500;
+  if (status === 400 && err?.type === 'entity.parse.failed') return invalid('body', 'not valid JSON', 400);
+  // express.static (the /docs assets) answers a missing file this way
+  if (status === 404) return httpError('route_not_found', { method: req.method, path: req.path });
+  if (status === 413) return httpError('payload_too_large', { what: 'request body', limit: typeof err?.limit === 'number' ? `${err.limit} bytes` : 'the route\'s' });
+  // other client errors of the parsers (a bad charset, an aborted body) are the request's fault: 400
+  if (status >= 400 && status < 500) return invalid('request', String(err?.message ?? 'bad request'), 400);
+  return undefined;
 }

@@ -1,7 +1,7 @@
 import { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { HttpApi } from './api.js';
 
-/** /openapi.json, generated from the route declarations. */
+/** /openapi.json, generated from the route declarations (lint rules: redocly.yaml). */
 export function buildOpenApiDocument(api: HttpApi, version: string): object {
   api.registry.registerComponent('securitySchemes', 'ApiKeyAuth', { type: 'apiKey', in: 'header', name: 'X-API-Key' });
   const generator = new OpenApiGeneratorV31(api.registry.definitions);
@@ -10,6 +10,7 @@ export function buildOpenApiDocument(api: HttpApi, version: string): object {
     info: {
       title: 'Switchboard gateway',
       version,
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'Fax gateway, code-search configuration and platform workbench on one plugin host. Errors are `{"detail": "...", "code": "..."}`. Each operation states the API-key scope it needs.',
     },

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { HttpError } from './errors.js';
+import { httpError } from './error-catalogue.js';
 
 /** Reads a request body as bytes, refusing more than `limit` (413). */
 export async function readRawBody(req: Request, limit = 256 * 1024): Promise<Buffer> {
@@ -9,7 +9,7 @@ export async function readRawBody(req: Request, limit = 256 * 1024): Promise<Buf
     size += chunk.length;
     if (size > limit) {
       req.resume();
-      throw new HttpError(413, `request body over ${limit} bytes`);
+      throw httpError('payload_too_large', { what: 'request body', limit: `${limit} bytes` });
     }
     chunks.push(chunk);
   }

@@ -1,22 +1,16 @@
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
-import { StorageNotFoundError, type StorageProvider } from '../../core/sdk/index.js';
-import { HttpError } from './errors.js';
+import type { StorageProvider } from '../../core/sdk/index.js';
 
-/** Streams a stored PDF as the response (no-store); a missing object answers 404 `missing`. */
+/** Streams a stored PDF as the response (no-store). */
 export async function sendStoredPdf(
   storage: StorageProvider,
   key: string,
   res: Response,
-  options: { filename: string; disposition: 'inline' | 'attachment'; missing: string },
+  options: { filename: string; disposition: 'inline' | 'attachment' },
 ): Promise<void> {
-  let stream;
-  try {
-    stream = await storage.stream(key);
-  } catch (err) {
-    if (err instanceof StorageNotFoundError) throw new HttpError(404, options.missing);
-    throw err;
-  }
+  // a missing object throws StorageNotFoundError: 404 document_expired through the domain mapping
+  const stream = await storage.stream(key);
   res.setHeader('Content-Type', 'application/pdf');
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Content-Disposition', `${options.disposition}; filename="${options.filename}"`);

@@ -3,10 +3,10 @@ import type { FaxInboundDocument, FaxWebhookRequest } from '../../core/sdk/index
 import { WebhookRejectedError } from '../../core/sdk/index.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { ConfigRegistry } from '../config/registry.js';
-import { HttpError } from '../http/errors.js';
 import { callPluginWebhook } from '../webhooks/plugin-webhook.js';
 import type { InboundService } from './inbound-service.js';
 import { fetchMedia } from './media-fetch.js';
+import { httpError, httpErrorWithStatus } from '../http/error-catalogue.js';
 
 /**
  * Inbound-fax notices: verified and parsed by the provider's plugin; the host stores the fax
@@ -18,7 +18,7 @@ export class InboundReceiver {
 
   /** 404 "inbound is disabled" unless INBOUND_ENABLED. */
   requireEnabled(): void {
-    if (!this.deps.config.get('INBOUND_ENABLED')) throw new HttpError(404, 'inbound is disabled');
+    if (!this.deps.config.get('INBOUND_ENABLED')) throw httpError('inbound_disabled');
   }
 
   async receive(pluginId: string, webhook: FaxWebhookRequest): Promise<{ ok: true; id: string; duplicate: boolean }> {
@@ -49,12 +49,12 @@ export class InboundReceiver {
     }
     try {
       const bytes = await document.read(maxBytes);
-      if (bytes.length > maxBytes) throw new HttpError(413, `document over ${maxBytes} bytes`);
+      if (bytes.length > maxBytes) throw httpError('payload_too_large', { what: 'document', limit: `${maxBytes} bytes` });
       return bytes;
     } catch (err) {
       if (err instanceof WebhookRejectedError) {
         audit.record('inbound_rejected', { provider: pluginId, reason: err.reason });
-        throw new HttpError(err.status, err.message);
+        throw httpErrorWithStatus('webhook_rejected', err.status, { reason: err.message });
       }
       throw err;
     }

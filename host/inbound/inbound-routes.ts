@@ -2,16 +2,16 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { ConfigRegistry } from '../config/registry.js';
 import type { AuditLog } from '../audit/audit-log.js';
-import { INVALID_KEY, principalOf } from '../auth/access-guard.js';
+import { principalOf } from '../auth/access-guard.js';
 import { grants } from '../auth/scopes.js';
 import type { DocumentTokens } from '../fax/document-tokens.js';
 import { maskPhone } from '../fax/phone.js';
 import type { HttpApi } from '../http/api.js';
 import { decodeCursor, encodeCursor, PageQuery } from '../http/cursor.js';
-import { ErrorCodes, HttpError } from '../http/errors.js';
 import { sendStoredPdf } from '../http/stored-pdf.js';
 import { INBOUND_TOKEN_SCOPE, type InboundService } from './inbound-service.js';
 import type { InboundRow, InboundStore } from './inbound-store.js';
+import { httpError } from '../http/error-catalogue.js';
 
 export const InboundFaxSchema = z.object({
   id: z.string().describe('Our id (UUID)'),
@@ -48,7 +48,7 @@ export interface InboundRouteDeps {
 export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): void {
   const { config, service, store, audit } = deps;
   const enabled = () => {
-    if (!config.get('INBOUND_ENABLED')) throw new HttpError(404, 'inbound is disabled');
+    if (!config.get('INBOUND_ENABLED')) throw httpError('inbound_disabled');
   };
   const view = (row: InboundRow, full: boolean) => ({
     id: row.id,
@@ -82,7 +82,7 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
       enabled();
       const full = grants(principalOf(res).scopes, 'inbound:read');
       // Filtering by a number would confirm the number the masked listing hides.
-      if ((query.to || query.from) && !full) throw new HttpError(403, 'filtering by number needs scope "inbound:read"', ErrorCodes.insufficientScope);
+      if ((query.to || query.from) && !full) throw httpError('insufficient_scope', { scope: 'inbound:read', use: 'filtering by number' });
       const cursor = decodeCursor<number>(query.cursor, 'number');
       const rows = await store.list({ to: query.to, from: query.from, status: query.status, since: query.since ? Date.parse(query.since) : undefined }, query.limit + 1, cursor);
       const page = rows.slice(0, query.limit);
@@ -105,7 +105,7 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
     async ({ params, res }) => {
       enabled();
       const row = await store.get(params.id);
-      if (!row) throw new HttpError(404, 'inbound fax not found');
+      if (!row) throw httpError('inbound_fax_not_found', { id: params.id });
       audit.record('inbound_read', { inbound_id: row.id, by: principalOf(res).keyId ?? principalOf(res).kind });
       const token = deps.tokens.issue(INBOUND_TOKEN_SCOPE, row.id, config.get('INBOUND_TOKEN_TTL_MINUTES') * 60_000);
       return { ...view(row, true), pdf_url: `/inbound/${encodeURIComponent(row.id)}/pdf?token=${token}` };
@@ -135,8 +135,8 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
       const row = await store.get(params.id);
       const byToken = !!row && deps.tokens.verify(INBOUND_TOKEN_SCOPE, row.id, query.token);
       if (!byToken) requireInboundRead(req, res, query.token !== undefined);
-      if (!row || !row.pdf_key) throw new HttpError(404, 'inbound fax not found');
-      await service.withStorage((storage) => sendStoredPdf(storage, row.pdf_key!, res, { filename: `inbound-${row.id}.pdf`, disposition: 'inline', missing: 'document expired' }));
+      if (!row || !row.pdf_key) throw httpError('inbound_fax_not_found', { id: params.id });
+      await service.withStorage((storage) => sendStoredPdf(storage, row.pdf_key!, res, { filename: `inbound-${row.id}.pdf`, disposition: 'inline' }));
       audit.record('inbound_pdf_served', { inbound_id: row.id, via: byToken ? 'token' : 'key', by: principalOf(res).keyId });
     },
   );
@@ -144,15 +144,15 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
   /** Without a valid token the caller needs a key with inbound:read (or open mode without keys). */
   function requireInboundRead(req: Request, res: Response, tokenGiven: boolean): void {
     const principal = principalOf(res);
-    if (res.locals.invalidKey) throw new HttpError(401, INVALID_KEY);
+    if (res.locals.invalidKey) throw httpError('unauthorized');
     if (principal.kind === 'anonymous') {
-      if (tokenGiven) throw new HttpError(403, 'token invalid or expired');
+      if (tokenGiven) throw httpError('token_invalid');
       if (principal.scopes.includes('inbound:read')) return; // no keys required: open, as /inbound/{id}
-      throw new HttpError(401, INVALID_KEY);
+      throw httpError('unauthorized');
     }
     if (!grants(principal.scopes, 'inbound:read')) {
       audit.record('scope_denied', { key_id: principal.keyId, scope: 'inbound:read', method: 'GET', path: req.route?.path as string | undefined });
-      throw new HttpError(403, 'API key lacks scope "inbound:read"', ErrorCodes.insufficientScope);
+      throw httpError('insufficient_scope', { scope: 'inbound:read' });
     }
   }
 }

@@ -6,8 +6,8 @@ import type { StorageProvider } from '../../core/sdk/index.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { detectDocumentType, imageToPdf, inspectPdf, InvalidDocumentError } from '../fax/documents/index.js';
 import { maskPhone } from '../fax/phone.js';
-import { HttpError } from '../http/errors.js';
 import type { InboundRow, InboundStore } from './inbound-store.js';
+import { invalid } from '../http/error-catalogue.js';
 
 export interface InboundNotice {
   /** The id of the plugin that received it. */
@@ -85,9 +85,9 @@ export class InboundService {
       if (type === 'pdf') return { pdf: bytes, pages: (await inspectPdf(bytes)).pages, sourceType: 'pdf' };
       if (type === 'tiff') return { ...(await imageToPdf(bytes, { paper: this.deps.config.get('FAX_PAPER_SIZE') })), sourceType: 'tiff' };
     } catch (err) {
-      if (err instanceof InvalidDocumentError) throw new HttpError(422, `document: ${err.message}`);
+      if (err instanceof InvalidDocumentError) throw invalid('document', err.message);
       throw err;
     }
-    throw new HttpError(422, 'document: an inbound fax must be a PDF or a TIFF');
+    throw invalid('document', 'an inbound fax must be a PDF or a TIFF');
   }
 }

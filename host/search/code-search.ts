@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
 import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.js';
+import { HttpError } from '../http/errors.js';
 import type { RetrievalHit, RetrievalSearchOptions } from '../../core/sdk/index.js';
 import type { ConfigRegistry } from '../config/registry.js';
-import { HttpError } from '../http/errors.js';
 import { LlmGatewayClient } from '../llm/gateway-client.js';
 import type { Repositories } from './repositories.js';
 import { retrievalBackendId } from './retrieval-backend.js';
+import { httpError } from '../http/error-catalogue.js';
 
 export interface SearchResult {
   score: number;
@@ -85,12 +86,12 @@ export class CodeSearch {
     try {
       hits = await kernel.withProvider('retrieval', backend, (p) => p.search(repo.name, q, k, searchOptions));
     } catch (err) {
-      if (err instanceof PluginNotAvailableError) throw new HttpError(503, `retrieval backend "${backend}" is not available: ${err.message}`);
+      if (err instanceof PluginNotAvailableError) throw httpError('retrieval_backend_unavailable', { backend, reason: err.message });
       if (err instanceof HttpError) throw err;
       // A backend failure (a locked or damaged index file, say) is the backend's state, not a bug
       // of the request: 503 with the reason, never a 500.
       this.deps.logger.error({ err: (err as Error).message, repo: repo.name, backend }, 'retrieval backend search failed');
-      throw new HttpError(503, `retrieval backend "${backend}" failed: ${(err as Error).message}`);
+      throw httpError('retrieval_backend_failed', { backend, reason: (err as Error).message });
     }
     return {
       query: q,

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import type { HttpApi } from '../http/api.js';
-import { HttpError } from '../http/errors.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { ConfigRegistry } from '../config/registry.js';
 import type { IndexRunStore } from './index-run-store.js';
 import type { IndexRuns } from './index-runs.js';
 import { statusLines } from './index-status.js';
 import type { Repositories } from './repositories.js';
+import { httpError, invalid } from '../http/error-catalogue.js';
+import { ErrorBody } from '../http/errors.js';
 
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 
 const StartBody = z
   .object({
@@ -68,7 +68,7 @@ export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store
       const parsed = StartBody.safeParse(body ?? {});
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
-        throw new HttpError(422, `${issue.path.join('.') || 'body'}: ${issue.message}`);
+        throw invalid(issue.path.join('.') || 'body', issue.message);
       }
       const run = await deps.runs.start(parsed.data.repo, parsed.data.enrich ?? false);
       await deps.audit.record('index_started', { repo: run.repo, run: run.id, enrich: !!run.enrich });
@@ -112,7 +112,7 @@ async function readOptionalJson(req: import('express').Request): Promise<unknown
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > 64 * 1024) {
-      throw new HttpError(413, 'body is larger than 64 KB');
+      throw httpError('payload_too_large', { what: 'body', limit: '64 KB' });
     }
     chunks.push(chunk);
   }
@@ -121,6 +121,6 @@ async function readOptionalJson(req: import('express').Request): Promise<unknown
   try {
     return JSON.parse(text);
   } catch {
-    throw new HttpError(422, 'body: must be JSON ({"enrich": true, "repo": "name"})');
+    throw invalid('body', 'must be JSON ({"enrich": true, "repo": "name"})');
   }
 }

@@ -3,12 +3,12 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { ConfigRegistry } from '../config/registry.js';
-import { HttpError } from '../http/errors.js';
-import { RunAlreadyRunningError, type IndexRun, type IndexRunStore, type RunCounts } from './index-run-store.js';
+import { type IndexRun, type IndexRunStore, type RunCounts } from './index-run-store.js';
 import type { IndexJob, IndexerMessage } from './indexer/protocol.js';
 import type { Repositories, Repository } from './repositories.js';
 import { retrievalBackendId } from './retrieval-backend.js';
 import type { WorkerInput } from './indexer-worker.js';
+import { httpError } from '../http/error-catalogue.js';
 
 export interface IndexRunsDeps {
   store: IndexRunStore;
@@ -43,16 +43,11 @@ export class IndexRuns {
   constructor(private readonly deps: IndexRunsDeps) {}
 
   async start(repoName: string | undefined, enrich: boolean, options: { includeDependencies?: boolean } = {}): Promise<IndexRun> {
-    if (this.stopping) throw new HttpError(503, 'the gateway is shutting down');
+    if (this.stopping) throw httpError('shutting_down');
     const repo = this.deps.repositories.resolve(repoName);
     const job = this.jobFor(repo, enrich, options.includeDependencies);
-    let run: IndexRun;
-    try {
-      run = await this.deps.store.create(repo.name, enrich);
-    } catch (err) {
-      if (err instanceof RunAlreadyRunningError) throw new HttpError(409, err.message);
-      throw err;
-    }
+    // RunAlreadyRunningError answers 409 index_run_running through the domain mapping
+    const run = await this.deps.store.create(repo.name, enrich);
     job.runId = run.id;
     this.launch(run, job);
     return run;
@@ -86,7 +81,7 @@ export class IndexRuns {
     const pluginId = retrievalBackendId(config);
     const view = kernel.get(pluginId);
     if (!view?.manifest_path || !kernel.isActive('retrieval', pluginId)) {
-      throw new HttpError(503, `retrieval backend "${pluginId}" is not active (state: ${kernel.stateOf(pluginId)})`);
+      throw httpError('retrieval_backend_unavailable', { backend: pluginId, reason: `not active (state: ${kernel.stateOf(pluginId)})` });
     }
     const model = config.get('EMBEDDING_MODEL');
     const apiKey = config.get('LLM_GATEWAY_API_KEY');

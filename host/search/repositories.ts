@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ConfigRegistry } from '../config/registry.js';
 import { REPO_NAME } from '../config/model/search.js';
-import { HttpError } from '../http/errors.js';
+import { httpError, invalid } from '../http/error-catalogue.js';
 
 export interface Repository {
   name: string;
@@ -29,9 +29,9 @@ export class Repositories {
   /** The named repository (REPO when absent): 422 for a name that is not a plain name, 404 for an unknown one. */
   resolve(name: string | undefined): Repository {
     const wanted = name ?? this.config.get('REPO');
-    if (!isRepoName(wanted)) throw new HttpError(422, `repo: "${wanted.slice(0, 100)}" is not a repository name (letters, digits, ".", "_", "-")`);
+    if (!isRepoName(wanted)) throw invalid('repo', `"${wanted.slice(0, 100)}" is not a repository name (letters, digits, ".", "_", "-")`);
     const repo = this.all().find((r) => r.name === wanted);
-    if (!repo) throw new HttpError(404, `repo: no repository named "${wanted}" (configured: ${this.all().map((r) => r.name).join(', ')})`);
+    if (!repo) throw httpError('repository_not_found', { name: wanted, configured: this.all().map((r) => r.name) });
     return repo;
   }
 }

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { HttpApi } from '../http/api.js';
 import type { CodeSearch, SearchOutcome } from './code-search.js';
 import type { TraceStore } from '../traces/trace-store.js';
+import { ErrorBody } from '../http/errors.js';
 
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 
 const SearchQuery = z.object({
   q: z

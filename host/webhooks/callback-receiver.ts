@@ -3,8 +3,8 @@ import type { FaxWebhookRequest } from '../../core/sdk/index.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { FaxJobStore } from '../fax/job-store.js';
 import type { JobUpdates } from '../fax/job-updates.js';
-import { HttpError } from '../http/errors.js';
 import { callPluginWebhook } from './plugin-webhook.js';
+import { httpError } from '../http/error-catalogue.js';
 
 /** Status callbacks of outbound faxes: verified and parsed by the plugin, applied by JobUpdates. */
 export class CallbackReceiver {
@@ -15,12 +15,12 @@ export class CallbackReceiver {
     const update = await callPluginWebhook(this.deps, pluginId, webhook, (fax) => fax.parseCallback ?? fax.parseWebhook, { status: 400, prefix: 'malformed callback' }, { job_id: webhook.query.job_id });
     const row = await store.get(update.jobId);
     // A plugin reports only on the jobs it sends.
-    if (!row || row.backend !== pluginId) throw new HttpError(404, 'fax job not found');
+    if (!row || row.backend !== pluginId) throw httpError('fax_job_not_found', { id: update.jobId });
     // Provider A signs only the body: a signed callback replayed under another job_id names
     // another fax, and is refused.
     if (row.provider_sid && update.providerSid && row.provider_sid !== update.providerSid) {
       audit.record('callback_rejected', { provider: pluginId, job_id: row.id, reason: 'provider id mismatch' });
-      throw new HttpError(409, 'the callback names another fax than this job');
+      throw httpError('callback_job_mismatch');
     }
     await this.deps.updates.applyUpdate(row, { status: update.status, pages: update.pages, error: update.error, providerSid: update.providerSid }, 'callback');
     return { ok: true, status: (await store.get(row.id))?.status ?? update.status };

@@ -1,7 +1,7 @@
 import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.js';
 import { WebhookRejectedError, type FaxProvider, type FaxWebhookRequest } from '../../core/sdk/index.js';
 import type { AuditLog } from '../audit/audit-log.js';
-import { HttpError } from '../http/errors.js';
+import { httpError, httpErrorWithStatus, invalid } from '../http/error-catalogue.js';
 
 /** Audit events of refused webhooks, per kind. */
 const REJECTED_EVENT = { callback: 'callback_rejected', inbound: 'inbound_rejected' } as const;
@@ -21,12 +21,12 @@ export async function callPluginWebhook<T>(
 ): Promise<T> {
   const reject = (status: number, reason: string, detail: string): never => {
     deps.audit.record(REJECTED_EVENT[webhook.kind], { provider: pluginId, reason, ...context });
-    throw new HttpError(status, detail);
+    throw httpErrorWithStatus('webhook_rejected', status, { reason: detail });
   };
   try {
     return await deps.kernel.withProvider('fax', pluginId, async (fax) => {
       const parse = parser(fax);
-      if (!fax.verifyWebhook || !parse) throw new HttpError(404, `plugin "${pluginId}" takes no ${webhook.kind === 'callback' ? 'callbacks' : 'inbound faxes'}`);
+      if (!fax.verifyWebhook || !parse) throw httpError('webhook_not_taken', { pluginId, kind: webhook.kind === 'callback' ? 'callbacks' : 'inbound faxes' });
       try {
         if (!(await fax.verifyWebhook(webhook))) reject(401, 'signature', 'invalid or missing signature');
       } catch (err) {
@@ -37,14 +37,14 @@ export async function callPluginWebhook<T>(
         return await parse.call(fax, webhook);
       } catch (err) {
         if (err instanceof WebhookRejectedError) reject(err.status, err.reason, err.message);
-        throw new HttpError(malformed.status, `${malformed.prefix}: ${(err as Error).message}`);
+        throw invalid(malformed.prefix, (err as Error).message, malformed.status);
       }
     });
   } catch (err) {
     if (err instanceof PluginNotAvailableError) {
       // Unknown, or active without a fax provider: nothing here takes webhooks. Otherwise it may come back.
-      if (err.state === 'unknown' || err.state === 'active') throw new HttpError(404, `no fax plugin "${pluginId}" takes webhooks`);
-      throw new HttpError(503, err.message);
+      if (err.state === 'unknown' || err.state === 'active') throw httpError('webhook_not_taken', { pluginId });
+      throw httpError('plugin_not_available', { reason: err.message });
     }
     throw err;
   }

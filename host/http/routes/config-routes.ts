@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { HttpApi } from '../api.js';
-import { HttpError } from '../errors.js';
-import { ConfigFileUnreadableError, ConfigValidationError, type ConfigRegistry } from '../../config/registry.js';
+import type { ConfigRegistry } from '../../config/registry.js';
 import { keySchema, type ConfigKey } from '../../config/model/index.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import { actorOf } from '../../auth/access-guard.js';
+import { ErrorBody } from '../errors.js';
 
 export interface ConfigRouteDeps {
   registry: ConfigRegistry;
@@ -15,7 +15,6 @@ export interface ConfigRouteDeps {
   legacyEditorSettingsFile: string;
 }
 
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 
 const ConfigViewBody = z.object({
   config: z
@@ -94,20 +93,15 @@ export function registerConfigRoutes(api: HttpApi, deps: ConfigRouteDeps): void 
       },
     },
     async ({ body, res }) => {
-      try {
-        const result = await registry.update(body);
-        deps.audit?.record('config_changed', {
-          keys: Object.keys(body).sort().join(' '),
-          written: result.written.join(' '),
-          env_overridden: result.envOverridden.join(' '),
-          by: actorOf(res),
-        });
-        return { config: result.config, source: result.source, env_overridden: result.envOverridden, written: result.written };
-      } catch (err) {
-        if (err instanceof ConfigValidationError) throw new HttpError(422, err.message);
-        if (err instanceof ConfigFileUnreadableError) throw new HttpError(409, err.message);
-        throw err;
-      }
+      // ConfigValidationError (422) and ConfigFileUnreadableError (409) answer through the domain mapping
+      const result = await registry.update(body);
+      deps.audit?.record('config_changed', {
+        keys: Object.keys(body).sort().join(' '),
+        written: result.written.join(' '),
+        env_overridden: result.envOverridden.join(' '),
+        by: actorOf(res),
+      });
+      return { config: result.config, source: result.source, env_overridden: result.envOverridden, written: result.written };
     },
   );
 

@@ -4,10 +4,10 @@ import { runEvaluation, selectQuestions, type EvalSearch } from '../../evaluatio
 import type { TraceStore } from '../../traces/trace-store.js';
 import type { EvalCanaries } from '../../evaluation/eval-canaries.js';
 import type { HttpApi } from '../api.js';
-import { HttpError } from '../errors.js';
 import type { RepositoryResolver } from './repo-query.js';
+import { invalid } from '../error-catalogue.js';
+import { ErrorBody } from '../errors.js';
 
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 const EvalRunBody = z
   .object({
     golden: GoldenSet.describe('The golden set: [{q, repo?, expect_paths: [path substrings]}]; a result is a hit when its path contains one of them'),
@@ -71,12 +71,12 @@ export function registerEvalRoutes(api: HttpApi, deps: EvalRouteDeps): void {
       const defaultRepo = deps.repositories.resolve(undefined).name;
       const only = body.repo === undefined ? undefined : deps.repositories.resolve(body.repo).name;
       const selected = selectQuestions(body.golden, defaultRepo, only);
-      if (!selected.length) throw new HttpError(422, `repo: no question of the golden set is about "${only}"`);
+      if (!selected.length) throw invalid('repo', `no question of the golden set is about "${only}"`);
       // Every repository is checked before the first question runs, so a typo fails fast.
       const repos = new Set(selected.map((g) => g.repo));
       for (const repo of repos) deps.repositories.resolve(repo);
       for (const repo of repos) await deps.prepare?.(repo);
-      if (body.save_as_baseline && !body.name) throw new HttpError(422, 'save_as_baseline: needs a name');
+      if (body.save_as_baseline && !body.name) throw invalid('save_as_baseline', 'needs a name');
       const report = await runEvaluation({ golden: body.golden, search: deps.search, defaultRepo, repo: only, topK: body.top_k, traces: deps.traces, label: 'POST /api/eval/run' });
       if (body.name && deps.canaries) await deps.canaries.record(body.name, report.summary, body.save_as_baseline ?? false);
       return report;

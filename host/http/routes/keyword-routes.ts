@@ -4,8 +4,8 @@ import { principalOf } from '../../auth/access-guard.js';
 import type { KeywordStore, RepoKeywords } from '../../keywords/keyword-store.js';
 import type { HttpApi } from '../api.js';
 import { RepoQuery, type RepositoryResolver } from './repo-query.js';
+import { ErrorBody } from '../errors.js';
 
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 const KeywordList = z.object({
   repo: z.string(),
   generated_at: z.string().describe('When these keywords were generated (ISO 8601)'),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { Kernel, PluginNotAvailableError, SettingsValidationError } from '../../../core/kernel/kernel.js';
+import { Kernel, PluginNotAvailableError } from '../../../core/kernel/kernel.js';
 import { PLUGIN_ID_PATTERN, PLUGIN_ID_RULE } from '../../../core/manifest/plugin-id.js';
 import type { HttpApi } from '../api.js';
-import { HttpError } from '../errors.js';
+import { httpError } from '../error-catalogue.js';
 import type { RegistryCatalogue } from '../../plugins/registry-catalogue.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import { actorOf } from '../../auth/access-guard.js';
@@ -53,11 +53,13 @@ const RegistryEntry = z.object({
   tags: z.array(z.string()),
 });
 
-const notFound = (id: string) => new HttpError(404, `plugin "${id}" not found`);
+const notFound = (id: string) => httpError('plugin_not_found', { id });
 
-/** A kernel config error as the API's answer: 400 naming the field, 404 for an unknown plugin. */
+/**
+ * The plugin in the path is this route's resource, so its absence is a 404 here (elsewhere an
+ * unavailable plugin is a 503); a bad setting answers 400 through the domain mapping.
+ */
 function configFailure(err: unknown, id: string): never {
-  if (err instanceof SettingsValidationError) throw new HttpError(400, err.message);
   if (err instanceof PluginNotAvailableError) throw notFound(id);
   throw err;
 }

@@ -7,7 +7,6 @@ import { parseManifestText, validateManifest, isPluginId, PLUGIN_ID_PATTERN, PLU
 import { writeFileAtomic } from '../../../core/config/atomic-file.js';
 import { CONTRACT_VERSIONS } from '../../../core/sdk/index.js';
 import type { HttpApi } from '../api.js';
-import { HttpError } from '../errors.js';
 import { httpRuntimeDiagnostics, renderDryRun } from '../../../core/declarative/http-fax/index.js';
 import { egressAllows, resolveEgress } from '../../../core/kernel/egress.js';
 import type { CatalogueEntry, RegistryCatalogue } from '../../plugins/registry-catalogue.js';
@@ -15,6 +14,8 @@ import { PluginEntry } from './plugin-routes.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import { actorOf } from '../../auth/access-guard.js';
 import type { Response } from 'express';
+import { httpError, invalid } from '../error-catalogue.js';
+import { ErrorBody } from '../errors.js';
 
 export interface RegistryRouteDeps {
   kernel: Kernel;
@@ -83,25 +84,24 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
   /** Copies a catalogue entry's manifest into manifestsDir and waits for the kernel to load it. */
   async function install(id: string, res: Response) {
     const entry = catalogueEntry(catalogue, id);
-    if (entry.builtin) throw new HttpError(409, `"${entry.id}" is built in: it ships with the host and is always installed`);
+    if (entry.builtin) throw httpError('plugin_builtin', { id: entry.id, action: 'install' });
     const target = targetFile(deps.manifestsDir, entry.id);
     return exclusive(busy, entry.id, async () => {
-      if (kernel.get(entry.id) || existsSync(target)) throw new HttpError(409, `plugin "${entry.id}" is already installed`);
+      if (kernel.get(entry.id) || existsSync(target)) throw httpError('plugin_already_installed', { id: entry.id });
       const text = readCatalogueManifest(catalogue, entry);
       const checked = parseManifestText(text, hostFacts);
       const diagnostics = [...checked.diagnostics, ...(checked.manifest ? httpRuntimeDiagnostics(checked.manifest) : [])];
       if (!checked.manifest || diagnostics.some((d) => d.severity === 'error')) {
-        res.status(422).json({ detail: `the catalogue manifest of "${entry.id}" is invalid`, code: 'validation_error', diagnostics });
-        return;
+        throw httpError('manifest_invalid', { id: entry.id }).withBody({ diagnostics });
       }
       if (checked.manifest.id !== entry.id) {
-        throw new HttpError(422, `the catalogue manifest declares id "${checked.manifest.id}", not "${entry.id}"`);
+        throw invalid('manifest.id', `the catalogue manifest declares id "${checked.manifest.id}", not "${entry.id}"`);
       }
       await writeFileAtomic(target, text);
       deps.audit?.record('plugin_installed', { plugin: entry.id, version: entry.version, by: actorOf(res) });
       await kernel.rescan();
       const view = await waitFor(() => kernel.get(entry.id));
-      if (!view) throw new HttpError(504, `"${entry.id}" was written to ${path.basename(target)} but the kernel has not loaded it within ${LOAD_WAIT_MS / 1000} s`);
+      if (!view) throw httpError('plugin_load_timeout', { id: entry.id, file: path.basename(target), seconds: LOAD_WAIT_MS / 1000 });
       res.status(201);
       return view;
     });
@@ -157,7 +157,7 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
         400: { description: 'The id is malformed' },
         404: { description: 'No such catalogue entry' },
         409: { description: 'Already installed, built in, or being changed' },
-        422: { description: 'The catalogue manifest is invalid', schema: z.object({ detail: z.string(), code: z.string(), diagnostics: z.array(Diagnostic) }) },
+        422: { description: 'The catalogue manifest is invalid', schema: z.intersection(ErrorBody, z.object({ diagnostics: z.array(Diagnostic) })) },
         504: { description: 'Written, but the kernel did not load it within 5 s' },
       },
     },
@@ -179,7 +179,7 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
         400: { description: 'The body or id is malformed' },
         404: { description: 'No such catalogue entry' },
         409: { description: 'Already installed, built in, or being changed' },
-        422: { description: 'The catalogue manifest is invalid', schema: z.object({ detail: z.string(), code: z.string(), diagnostics: z.array(Diagnostic) }) },
+        422: { description: 'The catalogue manifest is invalid', schema: z.intersection(ErrorBody, z.object({ diagnostics: z.array(Diagnostic) })) },
         504: { description: 'Written, but the kernel did not load it within 5 s' },
       },
     },
@@ -207,19 +207,19 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
     },
     async ({ params, res }) => {
       const entry = catalogueEntry(catalogue, params.id);
-      if (entry.builtin) throw new HttpError(409, `"${entry.id}" is built in and cannot be removed`);
+      if (entry.builtin) throw httpError('plugin_builtin', { id: entry.id, action: 'remove' });
       const target = targetFile(deps.manifestsDir, entry.id);
       return exclusive(busy, entry.id, async () => {
         if (!existsSync(target)) {
           const elsewhere = kernel.get(entry.id)?.manifest_path;
-          if (elsewhere) throw new HttpError(409, `"${entry.id}" was not installed from the registry (its manifest is ${elsewhere}); remove that file instead`);
-          throw new HttpError(404, `plugin "${entry.id}" is not installed`);
+          if (elsewhere) throw httpError('plugin_not_from_registry', { id: entry.id, manifest: elsewhere });
+          throw httpError('plugin_not_installed', { id: entry.id });
         }
         await unlink(target);
         deps.audit?.record('plugin_uninstalled', { plugin: entry.id, by: actorOf(res) });
         await kernel.rescan();
         const gone = await waitFor(() => (kernel.get(entry.id) ? undefined : true));
-        if (!gone) throw new HttpError(504, `"${entry.id}" was removed but the kernel still lists it after ${LOAD_WAIT_MS / 1000} s`);
+        if (!gone) throw httpError('plugin_unload_timeout', { id: entry.id, seconds: LOAD_WAIT_MS / 1000 });
         return { id: entry.id, removed: true as const };
       });
     },
@@ -228,9 +228,9 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
 
 function catalogueEntry(catalogue: RegistryCatalogue, id: string): CatalogueEntry {
   const entry = catalogue.find(id);
-  if (!entry) throw new HttpError(404, `no registry entry "${id}"`);
+  if (!entry) throw httpError('registry_entry_not_found', { id });
   // The catalogue schema checks ids too; a hand-edited index must not name files with them.
-  if (!isPluginId(entry.id)) throw new HttpError(409, `registry entry "${id}" has an invalid id`);
+  if (!isPluginId(entry.id)) throw httpError('registry_entry_invalid', { reason: `registry entry "${id}" has an invalid id` });
   return entry;
 }
 
@@ -238,7 +238,7 @@ function catalogueEntry(catalogue: RegistryCatalogue, id: string): CatalogueEntr
 function targetFile(manifestsDir: string, id: string): string {
   const root = path.resolve(manifestsDir);
   const target = path.resolve(root, `${id}.json`);
-  if (path.dirname(target) !== root) throw new HttpError(400, `plugin id "${id}" does not name a file inside the manifests directory`);
+  if (path.dirname(target) !== root) throw invalid('id', `plugin id "${id}" does not name a file inside the manifests directory`, 400);
   return target;
 }
 
@@ -247,17 +247,17 @@ function readCatalogueManifest(catalogue: RegistryCatalogue, entry: CatalogueEnt
   try {
     file = catalogue.manifestPath(entry);
   } catch (err) {
-    throw new HttpError(409, (err as Error).message);
+    throw httpError('registry_entry_invalid', { reason: (err as Error).message });
   }
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
-    throw new HttpError(409, `the manifest of registry entry "${entry.id}" cannot be read: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw httpError('registry_entry_invalid', { reason: `the manifest of registry entry "${entry.id}" cannot be read: ${(err as NodeJS.ErrnoException).code ?? 'error'}` });
   }
 }
 
 async function exclusive<T>(busy: Set<string>, id: string, fn: () => Promise<T>): Promise<T> {
-  if (busy.has(id)) throw new HttpError(409, `an install or removal of "${id}" is already in progress`);
+  if (busy.has(id)) throw httpError('registry_busy', { id });
   busy.add(id);
   try {
     return await fn();

@@ -1,15 +1,14 @@
 import { z } from 'zod';
-import { isSystemOneError } from '../../../core/sdk/judge/index.js';
 import { GoldenSet } from '../../evaluation/golden-set.js';
 import { runRerankAb, type RerankCandidate } from '../../evaluation/rerank-ab.js';
 import { selectQuestions } from '../../evaluation/eval-runner.js';
 import type { TraceStore } from '../../traces/trace-store.js';
 import type { JudgeService } from '../../workbench/judge/judge-service.js';
 import type { HttpApi } from '../api.js';
-import { HttpError } from '../errors.js';
+import { invalid } from '../error-catalogue.js';
+import { ErrorBody } from '../errors.js';
 import type { RepositoryResolver } from './repo-query.js';
 
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 const Summary = z.object({
   questions: z.number().int(),
   hit_at_1: z.number(),
@@ -64,24 +63,20 @@ export function registerRerankRoutes(
       const defaultRepo = deps.repositories.resolve(undefined).name;
       const only = body.repo === undefined ? undefined : deps.repositories.resolve(body.repo).name;
       const selected = selectQuestions(body.golden, defaultRepo, only);
-      if (!selected.length) throw new HttpError(422, `repo: no question of the golden set is about "${only}"`);
+      if (!selected.length) throw invalid('repo', `no question of the golden set is about "${only}"`);
       const repos = new Set(selected.map((g) => g.repo));
       for (const repo of repos) deps.repositories.resolve(repo);
       for (const repo of repos) await deps.prepare?.(repo);
-      try {
-        return await runRerankAb({
-          golden: body.golden,
-          defaultRepo,
-          ...(only ? { repo: only } : {}),
-          candidates: body.candidates,
-          search: deps.search,
-          ask: (request) => deps.judge.ask(request, 'reranker'),
-          traces: deps.traces,
-        });
-      } catch (err) {
-        if (isSystemOneError(err)) throw new HttpError(502, `the judge could not answer (${err.outcome}): ${err.message}`, `judge_${err.outcome}`);
-        throw err;
-      }
+      // a judge that cannot answer throws SystemOneError: 502 judge_<outcome> through the domain mapping
+      return await runRerankAb({
+        golden: body.golden,
+        defaultRepo,
+        ...(only ? { repo: only } : {}),
+        candidates: body.candidates,
+        search: deps.search,
+        ask: (request) => deps.judge.ask(request, 'reranker'),
+        traces: deps.traces,
+      });
     },
   );
 }

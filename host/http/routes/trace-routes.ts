@@ -2,8 +2,9 @@ import { z } from 'zod';
 import type { TraceStore } from '../../traces/trace-store.js';
 import type { HttpApi } from '../api.js';
 import { RepoQuery, type RepositoryResolver } from './repo-query.js';
+import { ErrorBody } from '../errors.js';
+import { httpError } from '../error-catalogue.js';
 
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 const TraceListing = z.object({
   repo: z.string(),
   files: z.array(z.object({ path: z.string().describe('Relative to DATA_DIR: out/<repo>/traces/<name>'), name: z.string(), mtime: z.string() })).describe('Newest first'),
@@ -57,16 +58,15 @@ export function registerTraceRoutes(api: HttpApi, deps: TraceRouteDeps): void {
       queryErrorStatus: 422,
       responses: {
         200: { description: 'The trace document', schema: Trace },
-        404: { description: 'Unknown repository (code not_found), or no readable trace yet (code trace_not_found)', schema: ErrorBody },
+        404: { description: 'Unknown repository (code repository_not_found), or no readable trace yet (code trace_not_found)', schema: ErrorBody },
         422: { description: 'repo is not a plain repository name', schema: ErrorBody },
       },
     },
-    async ({ query, res }) => {
+    async ({ query }) => {
       const repo = deps.repositories.resolve(query.repo).name;
       const latest = await deps.traces.latest(repo);
       if (latest.ok) return latest.trace;
-      res.status(404).json({ detail: latest.detail, code: latest.code });
-      return undefined;
+      throw httpError('trace_not_found', { repo });
     },
   );
 }

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { HttpApi } from '../../http/api.js';
-import { HttpError } from '../../http/errors.js';
+import { ErrorBody, HttpError } from '../../http/errors.js';
+import { domainErrorToHttp } from '../../http/domain-errors.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { ConfigRegistry } from '../../config/registry.js';
-import { RemoteEngineRefusedError } from './engine.js';
-import { ContainerControlError, ContainerControls, type ContainerAction } from './container-controls.js';
+import { ContainerControls, type ContainerAction } from './container-controls.js';
 
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 const ServiceParam = z.object({ service: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, 'must be a service key ([a-z0-9_.-])') });
 const ActionParams = ServiceParam.extend({ action: z.enum(['start', 'stop', 'restart']) });
 const ActionBody = z
@@ -45,22 +44,6 @@ const refusals = {
   403: { description: 'Not a loopback caller, or DOCKER_HOST names a remote engine', schema: ErrorBody },
 };
 
-const STATUS_OF: Record<ContainerControlError['kind'], number> = {
-  not_found: 404,
-  ambiguous: 409,
-  confirmation_required: 409,
-  ownership_changed: 409,
-  engine_unreachable: 503,
-  action_failed: 502,
-};
-
-/** The container engine's errors as HTTP errors. */
-function asHttp(err: unknown): unknown {
-  if (err instanceof RemoteEngineRefusedError) return new HttpError(403, err.message);
-  if (err instanceof ContainerControlError) return new HttpError(STATUS_OF[err.kind], err.message, err.kind);
-  return err;
-}
-
 export function containerSettingsOf(config: ConfigRegistry) {
   return () => ({
     dockerHost: config.get('DOCKER_HOST'),
@@ -76,13 +59,6 @@ export function containerSettingsOf(config: ConfigRegistry) {
 /** GET /api/docker/status, /api/docker/services, POST .../{service}/{action}, GET .../{service}/logs. Loopback callers only. */
 export function registerContainerRoutes(api: HttpApi, deps: { config: ConfigRegistry; audit: AuditLog }): void {
   const controls = new ContainerControls(containerSettingsOf(deps.config));
-  const run = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (err) {
-      throw asHttp(err);
-    }
-  };
 
   api.route(
     {
@@ -93,7 +69,7 @@ export function registerContainerRoutes(api: HttpApi, deps: { config: ConfigRegi
       access: 'loopback',
       responses: { 200: { description: 'Engine status; running is false when no engine answers on the socket', schema: Status }, ...refusals },
     },
-    () => run(() => controls.status()),
+    () => controls.status(),
   );
 
   api.route(
@@ -106,7 +82,7 @@ export function registerContainerRoutes(api: HttpApi, deps: { config: ConfigRegi
       access: 'loopback',
       responses: { 200: { description: 'Services', schema: Services }, ...refusals, 503: { description: 'No engine answers', schema: ErrorBody } },
     },
-    () => run(() => controls.services()),
+    () => controls.services(),
   );
 
   api.route(
@@ -133,11 +109,11 @@ export function registerContainerRoutes(api: HttpApi, deps: { config: ConfigRegi
       const action = params.action as ContainerAction;
       const by = req.socket.remoteAddress ?? 'unknown';
       try {
-        const result = await run(() => controls.act(params.service, action, body?.confirm));
+        const result = await controls.act(params.service, action, body?.confirm);
         deps.audit.record('container_action', { service: params.service, action, result: 'ok', by });
         return result;
       } catch (err) {
-        const status = err instanceof HttpError ? err.status : 500;
+        const status = (err instanceof HttpError ? err : domainErrorToHttp(err))?.status ?? 500;
         deps.audit.record('container_action', { service: params.service, action, result: status === 409 || status === 404 || status === 403 ? 'refused' : 'failed', status, by });
         throw err;
       }
@@ -162,6 +138,6 @@ export function registerContainerRoutes(api: HttpApi, deps: { config: ConfigRegi
         503: { description: 'No engine answers', schema: ErrorBody },
       },
     },
-    ({ params, query }) => run(() => controls.logs(params.service, query.tail)),
+    ({ params, query }) => controls.logs(params.service, query.tail),
   );
 }

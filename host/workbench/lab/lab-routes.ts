@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { HttpApi } from '../../http/api.js';
-import { HttpError } from '../../http/errors.js';
 import type { ConfigRegistry } from '../../config/registry.js';
 import type { LabRuns } from './lab-runs.js';
+import { httpError } from '../../http/error-catalogue.js';
+import { ErrorBody } from '../../http/errors.js';
 
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
 const LAB = { scope: 'judge:run' } as const;
 export const MAX_LAB_ROWS = 200;
 
@@ -66,7 +66,7 @@ export function registerLabRoutes(api: HttpApi, deps: { runs: LabRuns; config: C
     },
     async ({ params }) => {
       const run = await deps.runs.get(params.id);
-      if (!run) throw new HttpError(404, `lab run ${params.id} not found`);
+      if (!run) throw httpError('lab_run_not_found', { id: params.id });
       return run;
     },
   );
@@ -88,8 +88,8 @@ export function registerLabRoutes(api: HttpApi, deps: { runs: LabRuns; config: C
     },
     async ({ params }) => {
       const run = await deps.runs.retry(params.id);
-      if (run === 'not_found') throw new HttpError(404, `lab run ${params.id} not found`);
-      if (run === 'not_failed') throw new HttpError(409, `lab run ${params.id} did not fail; only a failed run is retried`);
+      if (run === 'not_found') throw httpError('lab_run_not_found', { id: params.id });
+      if (run === 'not_failed') throw httpError('lab_run_not_failed', { id: params.id });
       return run;
     },
   );

@@ -2,7 +2,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { json, startGateway, type TestGateway } from '../../support/gateway.js';
 import { makePdf } from '../../fakes/fax-document-server.js';
-import { cronForInterval } from '../../../host/cleanup/cleanup-schedule.js';
 import { PROCESS_STARTED_AT } from '../../../host/cleanup/temp-sweep.js';
 import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -86,13 +85,6 @@ test('a pass removes upload temp files older than the process and keeps newer on
   assert.is(counts.temp_files, 1);
   assert.equal(readdirSync(tmp), ['upload-current.part']);
   rmSync(current);
-});
-
-test('the schedule follows CLEANUP_INTERVAL_MINUTES', () => {
-  assert.is(cronForInterval(15), '*/15 * * * *');
-  assert.is(cronForInterval(120), '0 */2 * * *');
-  assert.is(cronForInterval(1440), '0 0 * * *');
-  assert.is(cronForInterval(2880), '0 0 */2 * *');
 });
 
 test.run();

@@ -134,7 +134,7 @@ test('bad input: unknown repository 404, non-plain repository name 422, malforme
   for (const p of ['/api/keywords?repo=nope', '/api/traces?repo=nope', '/api/traces/latest?repo=nope']) {
     const res = await get(p);
     assert.is(res.status, 404, p);
-    assert.is((await res.json()).code, 'not_found');
+    assert.is((await res.json()).code, 'repository_not_found');
   }
   assert.is((await post('/api/keywords/rebuild?repo=nope')).status, 404);
   for (const bad of ['../x', '%2Fetc', 'a%2Fb']) {

@@ -23,7 +23,7 @@ test('one run per repository: a second start answers 409 naming the running run;
   const second = await startRun(gw.url, { repo: 'big' });
   assert.is(second.status, 409);
   assert.ok(second.body.detail.includes(first.body.id), second.body.detail);
-  assert.is(second.body.code, 'conflict');
+  assert.is(second.body.code, 'index_run_running');
   const other = await startRun(gw.url, { repo: 'demo', enrich: true });
   assert.is(other.status, 202);
   // Progress is visible while it runs: counts move.
