@@ -285,7 +285,7 @@ export class AnswerService {
             onToken(t);
           })
         : await this.llm().chat(request);
-      ctx.trace.event('model.call', { lane, model: ctx.model, stream: !!onToken, ok: true, attempts: result.attempts, ms: round(result.ms), usage: result.usage ?? null });
+      ctx.trace.event('model.call', { lane, model: ctx.model, stream: !!onToken, ok: true, attempts: result.attempts, ms: round(result.ms), usage: usageForTrace(result) });
       return result;
     } catch (err) {
       ctx.trace.event('model.call', { lane, model: ctx.model, stream: !!onToken, ok: false, ms: round(performance.now() - started), error: (err as Error).message });
@@ -379,6 +379,12 @@ export class AnswerService {
 
 /** The run context of a graph state (graph nodes are built once, states are per run). */
 const current = new WeakMap<RunState, RunContext>();
+
+// Field names with "token" in them are masked by the trace redaction, so usage goes in as plain counts.
+function usageForTrace(result: ChatResult): { prompt: number; completion: number; total: number } | null {
+  const u = result.usage;
+  return u ? { prompt: u.prompt_tokens, completion: u.completion_tokens, total: u.total_tokens } : null;
+}
 
 function key(r: SearchResult): string {
   return `${r.path}:${r.start_line}:${r.end_line}`;
