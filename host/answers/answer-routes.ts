@@ -109,7 +109,15 @@ async function run(answers: AnswerService, request: AnswerRequest, stream: boole
   res.on('close', () => {
     if (!res.writableFinished) controller.abort();
   });
-  if (!stream) return answers.answer({ ...request, signal: controller.signal });
+  if (!stream) {
+    try {
+      return await answers.answer({ ...request, signal: controller.signal });
+    } catch (err) {
+      // Nobody is left to answer; the trace records the cancellation.
+      if (err instanceof AnswerCancelledError) return undefined;
+      throw err;
+    }
+  }
   let opened = false;
   const open = () => {
     if (opened) return;
