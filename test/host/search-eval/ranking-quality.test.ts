@@ -8,7 +8,7 @@ import { ROOT, startGateway, type TestGateway } from '../../support/gateway.js';
 // docs/code-search.md. A ranking change that loses questions fails here.
 const FLOORS = {
   switchboard: { hit_at_5: 0.97, mrr_at_10: 0.9 },
-  pino: { hit_at_5: 0.93, mrr_at_10: 0.78 },
+  pino: { hit_at_5: 0.91, mrr_at_10: 0.78 },
 };
 
 let gw: TestGateway;
