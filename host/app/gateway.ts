@@ -65,6 +65,8 @@ import { IndexRunStore } from '../search/index-run-store.js';
 import { IndexRuns } from '../search/index-runs.js';
 import { CodeSearch } from '../search/code-search.js';
 import { registerSearchRoutes } from '../search/search-routes.js';
+import { AnswerService } from '../answers/answer-service.js';
+import { registerAnswerRoutes } from '../answers/answer-routes.js';
 import { registerIndexRoutes } from '../search/index-routes.js';
 // -- keywords, traces, evaluation (host/keywords, host/traces, host/evaluation) --
 import { KeywordStore } from '../keywords/keyword-store.js';
@@ -96,7 +98,7 @@ export class Gateway {
   /** The alert engine (`tick()` evaluates now) and the outbox delivery. */
   alerts?: { engine: AlertEngine; delivery: AlertDelivery };
   /** Code search: repositories, indexing runs and the search service (host/search). */
-  codeSearch!: { repositories: Repositories; runs: IndexRuns; runStore: IndexRunStore; search: CodeSearch; keywords: KeywordStore; traces: TraceStore };
+  codeSearch!: { repositories: Repositories; runs: IndexRuns; runStore: IndexRunStore; search: CodeSearch; keywords: KeywordStore; traces: TraceStore; answers: AnswerService };
   private closing?: Promise<void>;
 
   private constructor(
@@ -217,6 +219,15 @@ export class Gateway {
     });
     const codeSearch = new CodeSearch({ kernel, config, repositories, logger, keywords });
     registerSearchRoutes(api, { search: codeSearch, traces });
+    const answers = new AnswerService({
+      config, search: codeSearch, repositories, traces, logger,
+      // The latest run and its state: a new run (or one finishing) makes every cached answer of the repository stale.
+      indexGeneration: async (repo) => {
+        const run = await indexRunStore.latest(repo);
+        return run ? `${run.id}:${run.state}:${run.finished_at ?? ''}` : 'never-indexed';
+      },
+    });
+    registerAnswerRoutes(api, { answers });
     registerKeywordRoutes(api, { keywords, repositories, audit });
     registerTraceRoutes(api, { traces, repositories });
     registerEvalRoutes(api, {
@@ -282,7 +293,7 @@ export class Gateway {
     gateway = new Gateway(config, kernel, api, readiness, metrics, logger, dataDir, app, database, { store, service, documents, dispatcher, reconciler }, audit);
     gateway.security = { auth, closeStreams: admin.closeStreams, cleanup };
     gateway.alerts = { engine: alertEngine, delivery: alertDelivery };
-    gateway.codeSearch = { repositories, runs: indexRuns, runStore: indexRunStore, search: codeSearch, keywords, traces };
+    gateway.codeSearch = { repositories, runs: indexRuns, runStore: indexRunStore, search: codeSearch, keywords, traces, answers };
     return gateway;
   }
 

@@ -4,8 +4,47 @@ import OpenAI from 'openai';
 export interface RunIdentity {
   /** Sent as `x-gateway-session-id`. */
   sessionId?: string;
-  /** Sent as `x-gateway-spend-logs-metadata` (JSON). */
+  /** Sent as `x-gateway-spend-logs-metadata` (compact JSON, keys sorted). */
   spendMetadata?: Record<string, unknown>;
+}
+
+/**
+ * The run identity of the workbench spec (mechanism rules 1-2): the run id is the gateway
+ * session and, with the corpus and the lane, the spend-log metadata.
+ */
+export function runIdentity(runId: string, corpusId: string, lane: string): RunIdentity {
+  return { sessionId: runId, spendMetadata: { corpus_id: corpusId, lane, run_id: runId } };
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  identity?: RunIdentity;
+  /** The caller's cancellation (a client that went away). */
+  signal?: AbortSignal;
+  /** Deadline of the whole call, retries included (GEN_TIMEOUT). */
+  timeoutMs?: number;
+}
+
+export interface ChatUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export interface ChatResult {
+  text: string;
+  usage?: ChatUsage;
+  /** Attempts made (1 unless retried). */
+  attempts: number;
+  ms: number;
 }
 
 export interface LlmGatewayOptions {
@@ -54,8 +93,69 @@ export class LlmGatewayClient {
   static headers(identity: RunIdentity = {}): Record<string, string> {
     const headers: Record<string, string> = {};
     if (identity.sessionId) headers['x-gateway-session-id'] = identity.sessionId;
-    if (identity.spendMetadata) headers['x-gateway-spend-logs-metadata'] = JSON.stringify(identity.spendMetadata);
+    if (identity.spendMetadata) headers['x-gateway-spend-logs-metadata'] = sortedJson(identity.spendMetadata);
     return headers;
+  }
+
+  /** One non-streamed chat completion. */
+  async chat(request: ChatRequest): Promise<ChatResult> {
+    const started = performance.now();
+    const { signal, dispose } = deadline(request.signal, request.timeoutMs);
+    let attempts = 0;
+    try {
+      const response = await this.withRetry(
+        'chat completion',
+        () => {
+          attempts++;
+          return this.openai.chat.completions.create(chatBody(request), { headers: LlmGatewayClient.headers(request.identity), signal });
+        },
+        signal,
+      );
+      const text = response.choices[0]?.message?.content ?? '';
+      return { text, ...(response.usage ? { usage: pickUsage(response.usage) } : {}), attempts, ms: performance.now() - started };
+    } catch (err) {
+      throw timeoutAware(err, request);
+    } finally {
+      dispose();
+    }
+  }
+
+  /**
+   * A streamed chat completion (`stream: true`): `onToken` gets each content delta as it arrives.
+   * Only opening the stream is retried; once a token was delivered a failure is final.
+   */
+  async chatStream(request: ChatRequest, onToken: (text: string) => void): Promise<ChatResult> {
+    const started = performance.now();
+    const { signal, dispose } = deadline(request.signal, request.timeoutMs);
+    let attempts = 0;
+    try {
+      const stream = await this.withRetry(
+        'chat completion stream',
+        () => {
+          attempts++;
+          return this.openai.chat.completions.create(
+            { ...chatBody(request), stream: true, stream_options: { include_usage: true } },
+            { headers: LlmGatewayClient.headers(request.identity), signal },
+          );
+        },
+        signal,
+      );
+      let text = '';
+      let usage: ChatUsage | undefined;
+      for await (const chunk of stream) {
+        const delta = chunk.choices?.[0]?.delta?.content;
+        if (delta) {
+          text += delta;
+          onToken(delta);
+        }
+        if (chunk.usage) usage = pickUsage(chunk.usage);
+      }
+      return { text, ...(usage ? { usage } : {}), attempts, ms: performance.now() - started };
+    } catch (err) {
+      throw timeoutAware(err, request);
+    } finally {
+      dispose();
+    }
   }
 
   /** Runs `call` with the bounded retry; the error of the last attempt is thrown as LlmGatewayError. */
@@ -92,6 +192,49 @@ export class LlmGatewayClient {
     if (out.some((v) => !Array.isArray(v) || !v.length)) throw new LlmGatewayError('embedding response is missing vectors');
     return out;
   }
+}
+
+function chatBody(request: ChatRequest): { model: string; messages: ChatMessage[]; temperature?: number; max_tokens?: number } {
+  return {
+    model: request.model,
+    messages: request.messages,
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+  };
+}
+
+function pickUsage(u: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number }): ChatUsage {
+  return { prompt_tokens: u.prompt_tokens ?? 0, completion_tokens: u.completion_tokens ?? 0, total_tokens: u.total_tokens ?? 0 };
+}
+
+/** The caller's signal joined with a deadline, so a hanging gateway is cut whatever the retries do. */
+function deadline(caller: AbortSignal | undefined, timeoutMs: number | undefined): { signal: AbortSignal | undefined; dispose: () => void } {
+  if (!timeoutMs) return { signal: caller, dispose: () => {} };
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new LlmGatewayError(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  const onAbort = () => controller.abort(caller?.reason);
+  if (caller?.aborted) controller.abort(caller.reason);
+  else caller?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+function timeoutAware(err: unknown, request: ChatRequest): unknown {
+  if (request.signal?.aborted) return new LlmGatewayError('cancelled by the caller');
+  if (err instanceof LlmGatewayError) return err;
+  return new LlmGatewayError((err as Error)?.message ?? String(err), (err as { status?: number })?.status);
+}
+
+/** Compact JSON with object keys sorted at every level: the gateway's ledger compares it as text. */
+export function sortedJson(value: unknown): string {
+  const sort = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(sort) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])])) : v;
+  return JSON.stringify(sort(value));
 }
 
 function retryable(err: unknown): boolean {

@@ -3,7 +3,7 @@ import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.j
 import type { RetrievalHit, RetrievalSearchOptions } from '../../core/sdk/index.js';
 import type { ConfigRegistry } from '../config/registry.js';
 import { HttpError } from '../http/errors.js';
-import { LlmGatewayClient } from '../llm/gateway-client.js';
+import { LlmGatewayClient, type RunIdentity } from '../llm/gateway-client.js';
 import type { Repositories } from './repositories.js';
 import { retrievalBackendId } from './retrieval-backend.js';
 
@@ -18,6 +18,8 @@ export interface SearchResult {
 export interface SearchOptions {
   /** Discriminative keywords and their multiplier (KEYWORDS_BOOST), applied by the backend's re-scoring. */
   boostTerms?: { terms: string[]; factor: number };
+  /** Run identity of the query embedding (answers pass their run id, lane retrieval_embeddings). */
+  identity?: RunIdentity;
 }
 
 /** Where the discriminative keywords of a repository come from (host/keywords/keyword-store.ts). */
@@ -73,7 +75,7 @@ export class CodeSearch {
     const model = config.get('EMBEDDING_MODEL');
     if (model) {
       try {
-        const [vector] = await this.llm().embed(model, [q], { identity: { spendMetadata: { kind: 'search', repo: repo.name } } });
+        const [vector] = await this.llm().embed(model, [q], { identity: options.identity ?? { spendMetadata: { kind: 'search', repo: repo.name } } });
         searchOptions.queryVector = vector!;
       } catch (err) {
         // Dense retrieval is an addition: BM25 still answers when the gateway does not.

@@ -1,7 +1,9 @@
 /**
  * A loopback OpenAI-compatible LLM gateway (the real /v1 wire format), for tests of dense
- * retrieval and, later, answers. Small on purpose: routes are a table others extend with
- * `fake.route('POST', '/v1/chat/completions', handler)`; every request is recorded.
+ * retrieval and answers: `/v1/embeddings` and `/v1/chat/completions` (plain and `stream: true`
+ * server-sent events) with scripted replies, failures, delays and hangs. Routes are a table
+ * others extend with `fake.route(...)`; every request is recorded (headers and body) and marked
+ * `aborted` when its client went away first.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -12,7 +14,25 @@ export interface SeenRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: any;
+  /** Set when the client went away before the answer was complete (a cancelled call). */
+  aborted?: boolean;
 }
+
+/**
+ * One scripted chat completion: its content (sent whole, or as `tokens` in a stream), an error
+ * status instead, a delay before answering, or `hang` (never answers; a stream that hangs after
+ * `tokens`).
+ */
+export interface ChatScript {
+  text?: string;
+  tokens?: string[];
+  status?: number;
+  delayMs?: number;
+  hang?: boolean;
+  usage?: { prompt_tokens: number; completion_tokens: number };
+}
+
+export type ChatReply = string | ChatScript | ((req: SeenRequest) => string | ChatScript);
 
 export type FakeHandler = (req: SeenRequest, res: ServerResponse) => void | Promise<void>;
 
@@ -23,6 +43,12 @@ export interface LlmGatewayFake {
   route(method: string, path: string, handler: FakeHandler): void;
   /** The next `n` requests get `status` with an OpenAI-style error body (then normal service). */
   failNext(n: number, status?: number): void;
+  /** Queues replies of POST /v1/chat/completions, used in order; afterwards `defaultChat` answers. */
+  replyWith(...replies: ChatReply[]): void;
+  /** The reply when nothing is queued (initially: "See [1]." with usage). */
+  defaultChat: ChatReply;
+  /** Recorded chat completion requests. */
+  chats(): SeenRequest[];
   close(): Promise<void>;
 }
 
@@ -38,6 +64,10 @@ export function fakeEmbedding(text: string, dimensions = 64): number[] {
   }
   const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0)) || 1;
   return v.map((x) => x / norm);
+}
+
+function wordCount(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -77,12 +107,53 @@ export async function startLlmGatewayFake(options: { apiKey?: string; dimensions
     });
   });
 
+  const queued: ChatReply[] = [];
+  const state: { defaultChat: ChatReply } = { defaultChat: 'See [1].' };
+  routes.set('POST /v1/chat/completions', async (req, res) => {
+    const reply = queued.length ? queued.shift()! : state.defaultChat;
+    const resolved = typeof reply === 'function' ? reply(req) : reply;
+    const script: ChatScript = typeof resolved === 'string' ? { text: resolved } : resolved;
+    if (script.delayMs) await new Promise((r) => setTimeout(r, script.delayMs));
+    if (script.hang && !req.body?.stream) return; // never answers; the client's deadline must cut it
+    if (script.status) return sendJson(res, script.status, { error: { message: `scripted failure ${script.status}`, type: 'server_error' } });
+    const text = script.text ?? (script.tokens ?? []).join('');
+    const usage = {
+      prompt_tokens: script.usage?.prompt_tokens ?? wordCount(JSON.stringify(req.body?.messages ?? [])),
+      completion_tokens: script.usage?.completion_tokens ?? wordCount(text),
+      total_tokens: 0,
+    };
+    usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
+    const id = `chatcmpl-${createHash('sha1').update(String(Math.random())).digest('hex').slice(0, 12)}`;
+    const created = Math.floor(Date.now() / 1000);
+    const model = req.body?.model;
+    if (!req.body?.stream) {
+      return sendJson(res, 200, {
+        id, object: 'chat.completion', created, model,
+        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop', logprobs: null }],
+        usage,
+      });
+    }
+    // Server-sent events as OpenAI sends them: content deltas, a finishing chunk, usage when asked, [DONE].
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const send = (chunk: unknown) => res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    const chunk = (delta: Record<string, unknown>, finish: string | null) => ({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
+    send(chunk({ role: 'assistant', content: '' }, null));
+    for (const token of script.tokens ?? (text ? text.match(/\S+\s*|\s+/g) ?? [text] : [])) send(chunk({ content: token }, null));
+    if (script.hang) return; // tokens sent, then silence
+    send(chunk({}, 'stop'));
+    if (req.body?.stream_options?.include_usage) send({ id, object: 'chat.completion.chunk', created, model, choices: [], usage });
+    res.end('data: [DONE]\n\n');
+  });
+
   const server: Server = createServer((req, res) => {
     void (async () => {
       const body = await readJson(req);
       const path = (req.url ?? '/').split('?')[0]!;
       const seen: SeenRequest = { method: req.method ?? 'GET', path, headers: req.headers, body };
       requests.push(seen);
+      res.on('close', () => {
+        if (!res.writableFinished) seen.aborted = true;
+      });
       if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
         return sendJson(res, 401, { error: { message: 'invalid api key', type: 'authentication_error' } });
       }
@@ -105,6 +176,18 @@ export async function startLlmGatewayFake(options: { apiKey?: string; dimensions
     },
     failNext(n, status = 500) {
       failures = { left: n, status };
+    },
+    replyWith(...replies) {
+      queued.push(...replies);
+    },
+    get defaultChat() {
+      return state.defaultChat;
+    },
+    set defaultChat(reply: ChatReply) {
+      state.defaultChat = reply;
+    },
+    chats() {
+      return requests.filter((r) => r.path === '/v1/chat/completions');
     },
     close() {
       return new Promise<void>((resolve) => {
