@@ -68,6 +68,10 @@ import { registerSearchRoutes } from '../search/search-routes.js';
 import { AnswerService } from '../answers/answer-service.js';
 import { registerAnswerRoutes } from '../answers/answer-routes.js';
 import { registerIndexRoutes } from '../search/index-routes.js';
+import { RunAccountStore } from '../accounting/run-account-store.js';
+import { RunAccounting } from '../accounting/run-accounting.js';
+import { SchemaProposals } from '../accounting/schema-proposal.js';
+import { registerAccountingRoutes } from '../accounting/accounting-routes.js';
 // -- keywords, traces, evaluation (host/keywords, host/traces, host/evaluation) --
 import { KeywordStore } from '../keywords/keyword-store.js';
 import { repositoryTexts } from '../keywords/repository-texts.js';
@@ -200,7 +204,12 @@ export class Gateway {
     const repositories = new Repositories(config, root, cwd);
     const indexRunStore = new IndexRunStore(database.db, database.dialect);
     await indexRunStore.recoverAtStart();
-    const indexRuns = new IndexRuns({ store: indexRunStore, repositories, kernel, config, logger, dataDir, packageRoot: root, configStorePath: storeFile, pluginEnv: pluginEnv.env });
+    const runAccounts = new RunAccountStore(database.db);
+    // In-process runs (schema proposals) of a stopped SQLite gateway were its own; with
+    // PostgreSQL another instance may own them, and index runs follow index_runs' recovery.
+    if (database.dialect === 'sqlite') await runAccounts.interruptRunning();
+    const accounting = new RunAccounting({ store: runAccounts, indexRuns: indexRunStore, config, logger });
+    const indexRuns = new IndexRuns({ store: indexRunStore, repositories, kernel, config, logger, dataDir, packageRoot: root, configStorePath: storeFile, pluginEnv: pluginEnv.env, accounting });
     const keywords = new KeywordStore({
       dataDir,
       readSettings: () => ({
@@ -238,7 +247,8 @@ export class Gateway {
       },
       search: async (q, repo, topK) => (await codeSearch.search(q, repo, topK)).results,
     });
-    registerIndexRoutes(api, { runs: indexRuns, store: indexRunStore, repositories, config, audit });
+    registerIndexRoutes(api, { runs: indexRuns, store: indexRunStore, repositories, config, audit, accounts: runAccounts });
+    registerAccountingRoutes(api, { accounting, proposals: new SchemaProposals({ accounting, config }), repositories, indexRuns: indexRunStore, kernel, config, audit });
     registerConfigRoutes(api, { registry: config, audit, legacyEditorSettingsFile: path.resolve(cwd, 'out/editor/settings.json') });
     registerContainerRoutes(api, { config, audit });
     registerDevStatusRoute(api, { config, packageRoot: root });

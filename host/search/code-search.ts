@@ -3,7 +3,8 @@ import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.j
 import type { RetrievalHit, RetrievalSearchOptions } from '../../core/sdk/index.js';
 import type { ConfigRegistry } from '../config/registry.js';
 import { HttpError } from '../http/errors.js';
-import { LlmGatewayClient, type RunIdentity } from '../llm/gateway-client.js';
+import { randomUUID } from 'node:crypto';
+import { LlmGatewayClient, runIdentity, type RunIdentity } from '../llm/gateway-client.js';
 import type { Repositories } from './repositories.js';
 import { retrievalBackendId } from './retrieval-backend.js';
 
@@ -75,7 +76,7 @@ export class CodeSearch {
     const model = config.get('EMBEDDING_MODEL');
     if (model) {
       try {
-        const [vector] = await this.llm().embed(model, [q], { identity: options.identity ?? { spendMetadata: { kind: 'search', repo: repo.name } } });
+        const [vector] = await this.llm().embed(model, [q], { identity: options.identity ?? runIdentity(`search-${randomUUID()}`, repo.name, 'retrieval_embeddings'), attempts: config.get('embedding.embedding_retry_max') });
         searchOptions.queryVector = vector!;
       } catch (err) {
         // Dense retrieval is an addition: BM25 still answers when the gateway does not.

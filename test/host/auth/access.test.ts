@@ -94,6 +94,11 @@ const ACCESS: Array<[route: string, access: string, always?: 'always']> = [
   ['POST /api/lab/runs', 'judge:run'],
   ['GET /api/lab/runs/{id}', 'judge:run'],
   ['POST /api/lab/runs/{id}/retry', 'judge:run'],
+  ['GET /api/index/{corpus_id}/runs/latest', 'search:read'],
+  ['GET /api/index/{corpus_id}/runs/{run_id}', 'search:read'],
+  ['POST /api/index/{corpus_id}/runs/{run_id}/costs/reconcile', 'search:index'],
+  ['POST /api/index/{corpus_id}/schema-proposal', 'search:index'],
+  ['DELETE /api/index/{corpus_id}', 'search:index'],
 ];
 
 /** `GET /fax/{id}` -> method and a concrete path for it. */

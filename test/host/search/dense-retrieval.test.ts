@@ -36,8 +36,9 @@ test('with EMBEDDING_MODEL set, indexing stores a vector per chunk from the LLM 
     assert.is(r.body.encoding_format, 'float');
     assert.ok(r.body.input.length <= 2);
     assert.is(r.headers.authorization, 'Bearer sk-test-gateway');
-    assert.is(r.headers['x-gateway-session-id'], `index-${status.run.id}`);
-    assert.equal(JSON.parse(String(r.headers['x-gateway-spend-logs-metadata'])), { kind: 'index', repo: 'demo', run_id: status.run.id });
+    assert.is(r.headers['x-gateway-session-id'], status.run.id);
+    // Compact JSON with sorted keys (workbench spec, run accounting rule 1).
+    assert.is(r.headers['x-gateway-spend-logs-metadata'], JSON.stringify({ corpus_id: 'demo', lane: 'index_embeddings', run_id: status.run.id }));
   }
   const chunks = status.run.chunks;
   assert.ok(status.status.includes(`Vectors: ${chunks} stored (fake-embed)`), status.status.join('\n'));
