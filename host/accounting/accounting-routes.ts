@@ -34,6 +34,10 @@ const CostsBody = z.object({
   lanes: z.array(z.object({ lane: z.string(), native_rows: z.number().int(), expected_rows: z.number().int(), known_usd: z.number(), unpriced_rows: z.number().int() })),
   native_rows: z.number().int(),
   reconciled_at: z.string(),
+  benchmark: z
+    .object({ generation_usd: z.number(), by_model: z.record(z.string(), z.number()), excluded_lanes: z.array(z.string()) })
+    .optional()
+    .describe('Answer runs: answer-generation cost only; shared retrieval explicitly excluded.'),
 });
 
 export const RunRecordBody = z.object({

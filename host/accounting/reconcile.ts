@@ -56,6 +56,12 @@ export interface NativeRunCosts {
   lanes: LaneCosts[];
   native_rows: number;
   reconciled_at: string;
+  /**
+   * Answer runs only: the benchmark cost is the answer-generation lane alone (the sum of its
+   * per-model calls); shared retrieval and cache embeddings (and rewrite/condense calls) are
+   * excluded, and named here so nobody mistakes the figure for the run's total.
+   */
+  benchmark?: { generation_usd: number; by_model: Record<string, number>; excluded_lanes: string[] };
 }
 
 export interface ReconcileInput {
@@ -149,8 +155,17 @@ export function reconcile(input: ReconcileInput): NativeRunCosts {
   } else {
     state = 'complete';
   }
-  return { state, reasons, known_usd: knownUsd, known_display: displayUsd(knownUsd, input.rows.length), lanes: laneCosts, native_rows: input.rows.length, reconciled_at: new Date(input.now).toISOString() };
+  const costs: NativeRunCosts = { state, reasons, known_usd: knownUsd, known_display: displayUsd(knownUsd, input.rows.length), lanes: laneCosts, native_rows: input.rows.length, reconciled_at: new Date(input.now).toISOString() };
+  if (input.lanes.includes(GENERATION_LANE)) {
+    const byModel: Record<string, number> = {};
+    for (const row of input.rows.filter((r) => r.lane === GENERATION_LANE)) byModel[row.model] = (byModel[row.model] ?? 0) + (rowUsd(row, input.prices) ?? 0);
+    costs.benchmark = { generation_usd: Object.values(byModel).reduce((a, b) => a + b, 0), by_model: byModel, excluded_lanes: input.lanes.filter((l) => l !== GENERATION_LANE) };
+  }
+  return costs;
 }
+
+/** The lane of answer generation (host/answers LANES.generation). */
+const GENERATION_LANE = 'answer_generation';
 
 /** A row's USD: the gateway's own spend, else the frozen price of its usage; null when neither. */
 function rowUsd(row: LedgerRow, prices: Record<string, ModelPrice>): number | null {

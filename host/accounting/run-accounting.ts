@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../config/registry.js';
 import { HttpError } from '../http/errors.js';
 import type { IndexRunStore } from '../search/index-run-store.js';
+import type { CensusSink } from '../llm/gateway-client.js';
 import { buildEstimate, tokensOf, type Estimate } from './estimate.js';
 import { censusOf, reconcile, type LaneCensus, type NativeRunCosts } from './reconcile.js';
 import type { OwnerState, RunAccountRow, RunAccountStore, RunKind } from './run-account-store.js';
@@ -83,7 +84,7 @@ export class RunAccounting {
   }
 
   /** Opens a record of an in-process run (schema proposal, search, answer). */
-  async openRun(corpusId: string, runKind: RunKind, lanes: Record<string, { model: string; input_tokens: number; output_tokens: number }>, notApplicable: Record<string, string> = {}, runId = randomUUID()): Promise<string> {
+  async openRun(corpusId: string, runKind: RunKind, lanes: Record<string, { model: string; input_tokens: number; output_tokens: number }>, notApplicable: Record<string, string> = {}, runId: string = randomUUID()): Promise<string> {
     const { config } = this.deps;
     await this.deps.store.create({
       runId,
@@ -98,6 +99,20 @@ export class RunAccounting {
       ),
     });
     return runId;
+  }
+
+  /** The answers' side of accounting: a record per answer run (lanes all declared, no quote). */
+  answerAccounting(): { open(repo: string, runId: string, lanes: string[]): Promise<CensusSink>; close(runId: string, state: 'finished' | 'failed' | 'interrupted', error?: string): Promise<void> } {
+    return {
+      open: async (repo, runId, lanes) => {
+        await this.openRun(repo, 'answer', Object.fromEntries(lanes.map((l) => [l, { model: '', input_tokens: 0, output_tokens: 0 }])), {}, runId);
+        return this.deps.store.sink(runId);
+      },
+      close: async (runId, state, error) => {
+        await this.deps.store.closeCensus(runId);
+        await this.deps.store.finish(runId, state, error ?? null);
+      },
+    };
   }
 
   /** One run of a corpus, or a 404 (a run of another corpus is not found here either). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../config/registry.js';
-import { LlmGatewayClient, runIdentity, type ChatMessage, type ChatResult } from '../llm/gateway-client.js';
+import { LlmGatewayClient, runIdentity, type CensusSink, type ChatMessage, type ChatResult } from '../llm/gateway-client.js';
 import type { CodeSearch, SearchOutcome, SearchResult } from '../search/code-search.js';
 import type { Repositories } from '../search/repositories.js';
 import type { TraceRecorder, TraceStore } from '../traces/trace-store.js';
@@ -71,6 +71,14 @@ interface RunContext {
   trace: TraceRecorder;
   request: AnswerRequest;
   streamed: boolean;
+  /** The run's durable request census, when run accounting is on. */
+  census?: CensusSink;
+}
+
+/** Run accounting of answers (host/accounting): a record per answer run, its census, its end. */
+export interface AnswerAccounting {
+  open(repo: string, runId: string, lanes: string[]): Promise<CensusSink>;
+  close(runId: string, state: 'finished' | 'failed' | 'interrupted', error?: string): Promise<void>;
 }
 
 /**
@@ -94,6 +102,8 @@ export class AnswerService {
       logger: Logger;
       /** Something that changes whenever the repository's index does (its latest run and state). */
       indexGeneration: (repo: string) => Promise<string>;
+      /** Run accounting: every answer run gets a record and its census (optional). */
+      accounting?: AnswerAccounting;
       /** Test seam: the graph's nodes come from here, so a broken build can be shown. */
       buildGraph?: (nodes: Parameters<typeof AnswerGraph.build<RunState>>[0]) => AnswerGraph<RunState>;
     },
@@ -118,10 +128,15 @@ export class AnswerService {
     const ctx: RunContext = { runId, repo, topK, model, trace, request, streamed: false };
     trace.event('answer.request', { run_id: runId, repo, top_k: topK, model: model || null, stream: !!request.onToken, chat: !!request.messages });
     let result: Omit<AnswerResult, 'trace' | 'run_id'>;
+    const accounting = this.deps.accounting;
+    if (accounting) ctx.census = await accounting.open(repo, runId, Object.values(LANES));
     try {
       const question = request.messages ? await this.condense(ctx, request.messages) : request.question!;
       result = await this.answerQuestion(ctx, question);
+      // Every call above was awaited, so each admitted request has settled: the census closes.
+      await accounting?.close(runId, 'finished');
     } catch (err) {
+      await accounting?.close(runId, request.signal?.aborted ? 'interrupted' : 'failed', (err as Error)?.message).catch(() => {});
       if (err instanceof AnswerCancelledError || request.signal?.aborted) {
         trace.event('answer.cancelled', { ms: round(performance.now() - started) });
         await trace.finish().catch(() => null);
@@ -238,7 +253,7 @@ export class AnswerService {
   }
 
   private async retrieve(ctx: RunContext, query: string): Promise<SearchOutcome> {
-    const outcome = await this.deps.search.search(query, ctx.repo, ctx.topK, { identity: runIdentity(ctx.runId, ctx.repo, LANES.retrieval) });
+    const outcome = await this.deps.search.search(query, ctx.repo, ctx.topK, { identity: runIdentity(ctx.runId, ctx.repo, LANES.retrieval, ctx.census) });
     ctx.trace.event('retrieval', {
       query,
       dense: outcome.dense,
@@ -274,7 +289,7 @@ export class AnswerService {
       messages,
       temperature: config.get('GEN_TEMPERATURE'),
       maxTokens: config.get('GEN_MAX_TOKENS'),
-      identity: runIdentity(ctx.runId, ctx.repo, lane),
+      identity: runIdentity(ctx.runId, ctx.repo, lane, ctx.census),
       timeoutMs: config.get('GEN_TIMEOUT') * 1000,
       ...(ctx.request.signal ? { signal: ctx.request.signal } : {}),
     };
@@ -331,7 +346,7 @@ export class AnswerService {
     if (!vector) {
       try {
         [vector] = await this.llm().embed(embeddingModel, [question], {
-          identity: runIdentity(ctx.runId, ctx.repo, LANES.cache),
+          identity: runIdentity(ctx.runId, ctx.repo, LANES.cache, ctx.census),
           ...(ctx.request.signal ? { signal: ctx.request.signal } : {}),
         });
         this.cache.rememberVector(embeddingModel, question, vector!);

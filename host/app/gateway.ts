@@ -230,6 +230,7 @@ export class Gateway {
     registerSearchRoutes(api, { search: codeSearch, traces });
     const answers = new AnswerService({
       config, search: codeSearch, repositories, traces, logger,
+      accounting: accounting.answerAccounting(),
       // The latest run and its state: a new run (or one finishing) makes every cached answer of the repository stale.
       indexGeneration: async (repo) => {
         const run = await indexRunStore.latest(repo);

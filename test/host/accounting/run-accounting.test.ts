@@ -253,6 +253,32 @@ test('deleting a corpus keeps its runs readable by id; current-state reads answe
   assert.is((await statusOf(gw.url, 'gone')).run.state, 'finished');
 });
 
+test('answers: every lane through the census; an exact cache hit is recorded as zero requests; benchmark cost is generation only', async () => {
+  const ask = async () => json(await fetch(`${gw.url}/api/rag`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: 'how are reload requests coalesced', repo: 'done' }) }));
+  const first = await ask();
+  assert.ok(first.run_id, JSON.stringify(first));
+  const a = (await runRecord(gw.url, 'done', first.run_id)).body;
+  assert.is(a.run_kind, 'answer');
+  const lane = (r: any, name: string) => r.lanes.find((l: any) => l.lane === name);
+  const sent = fake.requests.filter((r) => r.headers['x-gateway-session-id'] === first.run_id);
+  assert.is(lane(a, 'retrieval_embeddings').started + lane(a, 'cache_embeddings').started + lane(a, 'answer_generation').started, sent.length);
+  assert.ok(lane(a, 'retrieval_embeddings').started >= 1);
+  assert.is(lane(a, 'cache_embeddings').started, 1);
+  assert.is((await reconcileRun(gw.url, 'done', first.run_id)).body.costs.state, 'complete');
+  const before = fake.requests.length;
+  const second = await ask();
+  assert.is.not(second.run_id, first.run_id);
+  assert.is(fake.requests.length - before, 0, 'a cache hit dispatches nothing');
+  const b = (await reconcileRun(gw.url, 'done', second.run_id)).body;
+  for (const l of b.lanes) assert.is(l.started, 0, l.lane);
+  assert.is(b.costs.state, 'complete', JSON.stringify(b.costs.reasons));
+  assert.is(b.costs.native_rows, 0);
+  assert.is(b.costs.known_display, '$0.00');
+  assert.is(b.costs.benchmark.generation_usd, 0);
+  assert.ok(b.costs.benchmark.excluded_lanes.includes('retrieval_embeddings'));
+  assert.ok(b.costs.benchmark.excluded_lanes.includes('cache_embeddings'));
+});
+
 test('every run-accounting route is in /openapi.json with its schemas', async () => {
   const spec = await json(await fetch(`${gw.url}/openapi.json`));
   for (const [p, method] of [
