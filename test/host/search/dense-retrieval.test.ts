@@ -65,7 +65,9 @@ test('when the LLM gateway fails, BM25 alone answers after a bounded retry', asy
   const res = await search(gw.url, { q: 'parseHttpHeader' });
   assert.is(res.status, 200);
   assert.is(res.body.results[0].path, 'src/http/header-parser.ts');
-  assert.is(fake.requests.length - before, 2, 'two attempts, then BM25 alone');
+  // embedding.embedding_retry_max (default 3) is the whole attempt budget of a query embedding.
+  assert.is(fake.requests.length - before, gw.gateway.config.get('embedding.embedding_retry_max'), 'the attempt budget, then BM25 alone');
+  assert.is(gw.gateway.config.get('embedding.embedding_retry_max'), 3);
   fake.failNext(0);
 });
 
