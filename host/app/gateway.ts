@@ -65,7 +65,13 @@ import { IndexRunStore } from '../search/index-run-store.js';
 import { IndexRuns } from '../search/index-runs.js';
 import { CodeSearch } from '../search/code-search.js';
 import { registerSearchRoutes } from '../search/search-routes.js';
+import { AnswerService } from '../answers/answer-service.js';
+import { registerAnswerRoutes } from '../answers/answer-routes.js';
 import { registerIndexRoutes } from '../search/index-routes.js';
+import { RunAccountStore } from '../accounting/run-account-store.js';
+import { RunAccounting } from '../accounting/run-accounting.js';
+import { SchemaProposals } from '../accounting/schema-proposal.js';
+import { registerAccountingRoutes } from '../accounting/accounting-routes.js';
 // -- keywords, traces, evaluation (host/keywords, host/traces, host/evaluation) --
 import { KeywordStore } from '../keywords/keyword-store.js';
 import { repositoryTexts } from '../keywords/repository-texts.js';
@@ -100,7 +106,7 @@ export class Gateway {
   /** The alert engine (`tick()` evaluates now) and the outbox delivery. */
   alerts?: { engine: AlertEngine; delivery: AlertDelivery };
   /** Code search: repositories, indexing runs and the search service (host/search). */
-  codeSearch!: { repositories: Repositories; runs: IndexRuns; runStore: IndexRunStore; search: CodeSearch; keywords: KeywordStore; traces: TraceStore };
+  codeSearch!: { repositories: Repositories; runs: IndexRuns; runStore: IndexRunStore; search: CodeSearch; keywords: KeywordStore; traces: TraceStore; answers: AnswerService };
   private closing?: Promise<void>;
 
   private constructor(
@@ -208,7 +214,12 @@ export class Gateway {
     const repositories = new Repositories(config, root, cwd);
     const indexRunStore = new IndexRunStore(database.db, database.dialect);
     await indexRunStore.recoverAtStart();
-    const indexRuns = new IndexRuns({ store: indexRunStore, repositories, kernel, config, logger, dataDir, packageRoot: root, configStorePath: storeFile, pluginEnv: pluginEnv.env });
+    const runAccounts = new RunAccountStore(database.db);
+    // In-process runs (schema proposals) of a stopped SQLite gateway were its own; with
+    // PostgreSQL another instance may own them, and index runs follow index_runs' recovery.
+    if (database.dialect === 'sqlite') await runAccounts.interruptRunning();
+    const accounting = new RunAccounting({ store: runAccounts, indexRuns: indexRunStore, config, logger });
+    const indexRuns = new IndexRuns({ store: indexRunStore, repositories, kernel, config, logger, dataDir, packageRoot: root, configStorePath: storeFile, pluginEnv: pluginEnv.env, accounting });
     const keywords = new KeywordStore({
       dataDir,
       readSettings: () => ({
@@ -227,6 +238,16 @@ export class Gateway {
     });
     const codeSearch = new CodeSearch({ kernel, config, repositories, logger, keywords });
     registerSearchRoutes(api, { search: codeSearch, traces });
+    const answers = new AnswerService({
+      config, search: codeSearch, repositories, traces, logger,
+      accounting: accounting.answerAccounting(),
+      // The latest run and its state: a new run (or one finishing) makes every cached answer of the repository stale.
+      indexGeneration: async (repo) => {
+        const run = await indexRunStore.latest(repo);
+        return run ? `${run.id}:${run.state}:${run.finished_at ?? ''}` : 'never-indexed';
+      },
+    });
+    registerAnswerRoutes(api, { answers });
     registerKeywordRoutes(api, { keywords, repositories, audit });
     registerTraceRoutes(api, { traces, repositories });
     const canaries = new EvalCanaries(database.db);
@@ -239,7 +260,8 @@ export class Gateway {
       },
       search: async (q, repo, topK) => (await codeSearch.search(q, repo, topK)).results,
     });
-    registerIndexRoutes(api, { runs: indexRuns, store: indexRunStore, repositories, config, audit });
+    registerIndexRoutes(api, { runs: indexRuns, store: indexRunStore, repositories, config, audit, accounts: runAccounts });
+    registerAccountingRoutes(api, { accounting, proposals: new SchemaProposals({ accounting, config }), repositories, indexRuns: indexRunStore, kernel, config, audit });
     registerConfigRoutes(api, { registry: config, audit, legacyEditorSettingsFile: path.resolve(cwd, 'out/editor/settings.json') });
     registerContainerRoutes(api, { config, audit });
     registerDevStatusRoute(api, { config, packageRoot: root });
@@ -303,7 +325,7 @@ export class Gateway {
     gateway = new Gateway(config, kernel, api, readiness, metrics, logger, dataDir, app, database, { store, service, documents, dispatcher, reconciler }, audit);
     gateway.security = { auth, closeStreams: admin.closeStreams, cleanup };
     gateway.alerts = { engine: alertEngine, delivery: alertDelivery };
-    gateway.codeSearch = { repositories, runs: indexRuns, runStore: indexRunStore, search: codeSearch, keywords, traces };
+    gateway.codeSearch = { repositories, runs: indexRuns, runStore: indexRunStore, search: codeSearch, keywords, traces, answers };
     return gateway;
   }
 

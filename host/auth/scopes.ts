@@ -7,6 +7,7 @@ export const SCOPES = {
   'keys:manage': 'mint, list, revoke and rotate API keys (only scopes the caller holds can be granted)',
   'plugins:manage': 'change plugin configuration, install and remove plugins',
   'search:read': 'GET /api/search, GET /api/index/status, GET /api/keywords, GET /api/traces*, POST /api/eval/run',
+  'search:answer': 'POST /api/rag and POST /api/chat (answers that may spend LLM gateway budget)',
   'search:index': 'POST /api/index/start (start an indexing run) and POST /api/keywords/rebuild',
   'judge:run': 'synthetic-data lab runs: POST /api/lab/runs, its retry, GET /api/lab/runs/{id}',
   admin: 'every admin endpoint, and every other scope',

@@ -308,6 +308,16 @@ export const ERROR_CATALOGUE = {
     meaning: 'The retrieval backend failed the search (a locked or damaged index file, say); the reason is given.',
     message: ({ backend, reason }) => `retrieval backend "${backend}" failed: ${reason}`,
   }),
+  corpus_deleted: entry<{ corpus: string; hint: string }>({
+    status: 404,
+    meaning: 'The corpus (repository index) was deleted: current-state reads answer 404 until it is indexed again; its run records stay readable by id.',
+    message: ({ corpus, hint }) => `corpus "${corpus}" was deleted; ${hint}`,
+  }),
+  run_not_found: entry<{ reason: string }>({
+    status: 404,
+    meaning: 'No run record of that id (or of that kind) for the corpus.',
+    message: ({ reason }) => reason,
+  }),
   index_run_running: entry<{ reason: string }>({
     status: 409,
     meaning: 'An indexing run for this repository is already under way.',

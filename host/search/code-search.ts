@@ -3,7 +3,8 @@ import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.j
 import { HttpError } from '../http/errors.js';
 import type { RetrievalHit, RetrievalSearchOptions } from '../../core/sdk/index.js';
 import type { ConfigRegistry } from '../config/registry.js';
-import { LlmGatewayClient } from '../llm/gateway-client.js';
+import { randomUUID } from 'node:crypto';
+import { LlmGatewayClient, runIdentity, type RunIdentity } from '../llm/gateway-client.js';
 import type { Repositories } from './repositories.js';
 import { retrievalBackendId } from './retrieval-backend.js';
 import { httpError } from '../http/error-catalogue.js';
@@ -19,6 +20,8 @@ export interface SearchResult {
 export interface SearchOptions {
   /** Discriminative keywords and their multiplier (KEYWORDS_BOOST), applied by the backend's re-scoring. */
   boostTerms?: { terms: string[]; factor: number };
+  /** Run identity of the query embedding (answers pass their run id, lane retrieval_embeddings). */
+  identity?: RunIdentity;
 }
 
 /** Where the discriminative keywords of a repository come from (host/keywords/keyword-store.ts). */
@@ -74,7 +77,7 @@ export class CodeSearch {
     const model = config.get('EMBEDDING_MODEL');
     if (model) {
       try {
-        const [vector] = await this.llm().embed(model, [q], { identity: { spendMetadata: { kind: 'search', repo: repo.name } } });
+        const [vector] = await this.llm().embed(model, [q], { identity: options.identity ?? runIdentity(`search-${randomUUID()}`, repo.name, 'retrieval_embeddings'), attempts: config.get('embedding.embedding_retry_max') });
         searchOptions.queryVector = vector!;
       } catch (err) {
         // Dense retrieval is an addition: BM25 still answers when the gateway does not.

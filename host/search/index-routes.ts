@@ -8,6 +8,7 @@ import { statusLines } from './index-status.js';
 import type { Repositories } from './repositories.js';
 import { httpError, invalid } from '../http/error-catalogue.js';
 import { ErrorBody } from '../http/errors.js';
+import type { RunAccountStore } from '../accounting/run-account-store.js';
 
 
 const StartBody = z
@@ -43,7 +44,7 @@ const StatusBody = z.object({
   run: RunBody.nullable().describe('The durable row of the latest run (beyond the spec).'),
 });
 
-export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store: IndexRunStore; repositories: Repositories; config: ConfigRegistry; audit: AuditLog }): void {
+export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store: IndexRunStore; repositories: Repositories; config: ConfigRegistry; audit: AuditLog; accounts?: RunAccountStore }): void {
   api.route(
     {
       method: 'post',
@@ -87,12 +88,14 @@ export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store
       queryErrorStatus: 422,
       responses: {
         200: { description: 'Status lines and timestamps of the latest run', schema: StatusBody },
-        404: { description: 'Unknown repository', schema: ErrorBody },
+        404: { description: 'Unknown repository, or its index was deleted', schema: ErrorBody },
         422: { description: 'Repository name is not a plain name', schema: ErrorBody },
       },
     },
     async ({ query }) => {
       const repo = deps.repositories.resolve(query.repo);
+      // A deleted corpus has no current state (its run records stay readable by id).
+      if (await deps.accounts?.isDeleted(repo.name)) throw httpError('corpus_deleted', { corpus: repo.name, hint: 'index it again with POST /api/index/start' });
       const run = await deps.store.latest(repo.name);
       if (!run) return { status: [`Repository ${repo.name} has not been indexed yet (POST /api/index/start)`], metadata: { repo: repo.name, started_at: null, finished_at: null }, run: null };
       const { heartbeat_at: _h, enrich: _e, ...view } = run;

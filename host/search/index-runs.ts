@@ -9,6 +9,9 @@ import type { Repositories, Repository } from './repositories.js';
 import { retrievalBackendId } from './retrieval-backend.js';
 import type { WorkerInput } from './indexer-worker.js';
 import { httpError } from '../http/error-catalogue.js';
+import type { RunAccounting } from '../accounting/run-accounting.js';
+import type { CensusParentMessage } from '../accounting/ipc-census.js';
+import { walkRepository } from './indexer/file-walk.js';
 
 export interface IndexRunsDeps {
   store: IndexRunStore;
@@ -22,6 +25,8 @@ export interface IndexRunsDeps {
   configStorePath: string;
   /** The environment plugins see; the child gets it too, so settings resolve as in the kernel. */
   pluginEnv: NodeJS.ProcessEnv;
+  /** Run accounting: the record, its frozen estimate and the census the child writes through us. */
+  accounting?: RunAccounting;
 }
 
 interface Active {
@@ -49,8 +54,30 @@ export class IndexRuns {
     // RunAlreadyRunningError answers 409 index_run_running through the domain mapping
     const run = await this.deps.store.create(repo.name, enrich);
     job.runId = run.id;
+    if (this.deps.accounting) {
+      try {
+        await this.deps.accounting.store.undelete(repo.name);
+        await this.deps.accounting.openIndexRun(run.id, repo.name, enrich && !!job.generation, run.started_at, await this.sizeOf(repo, job));
+      } catch (err) {
+        // No run dispatches without its accounting record.
+        await this.deps.store.finish(run.id, 'failed', `run accounting could not open: ${(err as Error).message}`);
+        throw err;
+      }
+    }
     this.launch(run, job);
     return run;
+  }
+
+  /** What the pre-run estimate is based on: the files the run would read. */
+  private async sizeOf(repo: Repository, job: IndexJob): Promise<{ chunks: number; chars: number }> {
+    const walked = await walkRepository(repo.dir, { maxBytes: job.maxFileBytes, skipDependencies: !job.includeDependencies }).catch(() => ({ files: [] as Array<{ size: number }> }));
+    let chars = 0;
+    let chunks = 0;
+    for (const f of walked.files) {
+      chars += f.size;
+      chunks += Math.max(1, Math.ceil(f.size / Math.max(1, job.chunk.size - job.chunk.overlap)));
+    }
+    return { chunks, chars };
   }
 
   /** Pid of the indexer child of a running run (tests kill it). */
@@ -69,6 +96,7 @@ export class IndexRuns {
     await Promise.all(
       [...this.active.values()].map(async (a) => {
         await this.deps.store.finish(a.run.id, 'interrupted', 'the gateway stopped during the run').catch(() => {});
+        await this.deps.accounting?.store.finish(a.run.id, 'interrupted', 'the gateway stopped during the run').catch(() => {});
         a.worker.postMessage({ type: 'stop' });
         await Promise.race([a.done, new Promise((r) => setTimeout(r, 5000))]);
         await a.worker.terminate();
@@ -94,6 +122,9 @@ export class IndexRuns {
       chunk: { size: config.get('CHUNK_SIZE'), overlap: Math.min(config.get('CHUNK_OVERLAP'), config.get('CHUNK_SIZE') - 1) },
       backend: { pluginId, manifestPath: view.manifest_path, configStorePath: this.deps.configStorePath, dataDir: this.deps.dataDir, packageRoot: this.deps.packageRoot },
       ...(model ? { embedding: { baseUrl: config.get('LLM_GATEWAY_URL'), ...(apiKey ? { apiKey } : {}), model, batchSize: config.get('EMBEDDING_BATCH_SIZE') } } : {}),
+      ...(model && enrich && config.get('GEN_MODEL') ? { generation: { model: config.get('GEN_MODEL')!, timeoutMs: config.get('GEN_TIMEOUT') * 1000 } } : {}),
+      embeddingAttempts: config.get('embedding.embedding_retry_max'),
+      census: !!this.deps.accounting,
       ...(includeDependencies ? { includeDependencies } : {}),
     };
   }
@@ -130,10 +161,23 @@ export class IndexRuns {
       if (ended) return;
       ended = true;
       queue(() => store.finish(run.id, state, error, counts ?? {}));
+      const accounts = this.deps.accounting?.store;
+      if (accounts) queue(() => accounts.finish(run.id, state, error));
       logger.info({ run: run.id, repo: run.repo, state, error, counts }, 'index run ended');
     };
+    const accounts = this.deps.accounting?.store;
     worker.on('message', (m: IndexerMessage | { type: 'spawned'; pid: number } | { type: 'exited' }) => {
       if (m.type === 'spawned') entry.childPid = m.pid;
+      else if (m.type === 'admit') {
+        // The row is written before the child may dispatch: it waits for this answer.
+        const answer = (reply: CensusParentMessage) => worker.postMessage(reply);
+        if (!accounts) answer({ type: 'admit_failed', seq: m.seq, reason: 'run accounting is not configured' });
+        else accounts.admit(run.id, m.lane, m.model).then((requestId) => answer({ type: 'admitted', seq: m.seq, requestId }), (err: Error) => answer({ type: 'admit_failed', seq: m.seq, reason: err.message }));
+      } else if (m.type === 'settle') {
+        if (accounts) queue(() => accounts.settle(m.requestId, m.outcome));
+      } else if (m.type === 'census_closed') {
+        if (accounts) queue(() => accounts.closeCensus(run.id));
+      }
       else if (m.type === 'progress') {
         counts = m.counts;
         queue(() => store.progress(run.id, { ...m.counts, ...(m.kind ? { kind: m.kind } : {}) }));

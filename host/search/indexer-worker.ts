@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { IndexJob, IndexerMessage } from './indexer/protocol.js';
+import type { CensusParentMessage } from '../accounting/ipc-census.js';
 
 /**
  * The worker thread that supervises one indexer child process, so the gateway's event loop
@@ -40,7 +41,12 @@ child.on('error', (err) => {
   if (!settled) port.postMessage({ type: 'failed', reason: `the indexer process could not start: ${err.message}` } satisfies IndexerMessage);
   settled = true;
 });
-port.on('message', (message: { type: 'stop' }) => {
+port.on('message', (message: { type: 'stop' } | CensusParentMessage) => {
+  // Census answers go through to the child; a dead child has nobody to tell.
+  if (message.type === 'admitted' || message.type === 'admit_failed') {
+    if (child.connected) child.send(message);
+    return;
+  }
   if (message.type === 'stop' && child.exitCode === null && child.signalCode === null) {
     child.kill('SIGTERM');
     setTimeout(() => child.kill('SIGKILL'), 2000).unref();

@@ -12,6 +12,7 @@ import { SystemOneKeys } from './system-one.js';
 import { DockerKeys } from './docker.js';
 import { JudgeKeys } from './judge.js';
 import { AlertKeys } from './alerts.js';
+import { EmbeddingKeys } from './embedding.js';
 
 /** The root model of the configuration registry: every key, its type, default and meaning, by feature. */
 export const ConfigModel = z
@@ -28,6 +29,7 @@ export const ConfigModel = z
     ...DockerKeys,
     ...JudgeKeys,
     ...AlertKeys,
+    ...EmbeddingKeys,
   })
   .strict();
 

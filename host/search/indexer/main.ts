@@ -1,5 +1,6 @@
 import type { RetrievalDocument, RetrievalWriteSession } from '../../../core/sdk/index.js';
-import { LlmGatewayClient } from '../../llm/gateway-client.js';
+import { LlmGatewayClient, runIdentity } from '../../llm/gateway-client.js';
+import { IpcCensus, type CensusParentMessage } from '../../accounting/ipc-census.js';
 import { languageOf } from '../chunking/languages.js';
 import type { RunCounts } from '../index-run-store.js';
 import { walkRepository } from './file-walk.js';
@@ -14,6 +15,15 @@ import type { IndexJob, IndexerMessage } from './protocol.js';
  * old index until the new one is complete. Progress goes to the supervisor over IPC.
  */
 const send = (message: IndexerMessage) => process.send?.(message);
+const census = new IpcCensus(send);
+
+/** The small per-chunk prompt of the semantic_kg lane: entities and relations of one chunk. */
+function kgMessages(path: string, text: string) {
+  return [
+    { role: 'system' as const, content: 'List the entities (functions, types, modules, services) and relations (calls, imports, extends, reads, writes) in this code. Answer JSON: {"entities":[...],"relations":[[from,relation,to],...]}.' },
+    { role: 'user' as const, content: `${path}\n${text.slice(0, 4000)}` },
+  ];
+}
 
 async function run(job: IndexJob): Promise<RunCounts> {
   const counts: RunCounts = { files_seen: 0, files_changed: 0, files_removed: 0, files_skipped: 0, chunks: 0, vectors: 0 };
@@ -36,6 +46,9 @@ async function run(job: IndexJob): Promise<RunCounts> {
     const walked = await walkRepository(job.repoDir, { maxBytes: job.maxFileBytes, skipDependencies: !job.includeDependencies });
     counts.files_skipped = walked.skipped;
     const embedder = job.embedding ? new LlmGatewayClient({ baseUrl: job.embedding.baseUrl, ...(job.embedding.apiKey ? { apiKey: job.embedding.apiKey } : {}) }) : undefined;
+    const sink = job.census ? census : undefined;
+    const embedIdentity = runIdentity(job.runId, job.repo, 'index_embeddings', sink);
+    const kgIdentity = runIdentity(job.runId, job.repo, 'semantic_kg', sink);
     const stampFile = stampsFile(job.backend.dataDir, job.repo);
     const oldStamps = await readStamps(stampFile);
     const stamps = new Map<string, Stamp>();
@@ -85,9 +98,15 @@ async function run(job: IndexJob): Promise<RunCounts> {
         for (let i = 0; i < documents.length; i += job.embedding.batchSize) {
           const batch = documents.slice(i, i + job.embedding.batchSize);
           // The path travels with the text, so a chunk's meaning includes where it lives.
-          const vectors = await embedder.embed(job.embedding.model, batch.map((d) => `${file.rel}\n${d.text}`), { identity: { sessionId: `index-${job.runId}`, spendMetadata: { kind: 'index', repo: job.repo, run_id: job.runId } } });
+          const vectors = await embedder.embed(job.embedding.model, batch.map((d) => `${file.rel}\n${d.text}`), { identity: embedIdentity, ...(job.embeddingAttempts ? { attempts: job.embeddingAttempts } : {}) });
           batch.forEach((d, k) => (d.vector = vectors[k]!));
           counts.vectors += batch.length;
+        }
+      }
+      if (embedder && job.enrich && job.generation) {
+        for (const d of documents) {
+          const answer = await embedder.chat({ model: job.generation.model, messages: kgMessages(file.rel, d.text), maxTokens: 300, temperature: 0, identity: kgIdentity, timeoutMs: job.generation.timeoutMs });
+          d.metadata = { ...d.metadata, kg: answer.text.slice(0, 2000) };
         }
       }
       await session.replaceSource(file.rel, outcome.hash, documents);
@@ -106,12 +125,18 @@ async function run(job: IndexJob): Promise<RunCounts> {
     counts.vectors = stats.vectors;
     return counts;
   } finally {
+    // Reached only by a living child: every request it admitted has settled (each await above
+    // settles before it returns), so the census closes. A killed child never gets here.
+    if (job.census) census.close();
     await pool?.close();
     await session?.abort().catch(() => {});
     await backend.stop().catch(() => {});
   }
 }
 
+process.on('message', (message: CensusParentMessage | IndexJob) => {
+  if ('type' in message && (message.type === 'admitted' || message.type === 'admit_failed')) census.receive(message);
+});
 process.once('message', (job: IndexJob) => {
   run(job).then(
     (counts) => {

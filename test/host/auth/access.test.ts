@@ -107,6 +107,11 @@ const ACCESS: Array<[route: string, access: string, always?: 'always']> = [
   ['POST /webhooks/{pluginId}/callback', 'public'], // checked by the plugin (signature, secret)
   ['POST /webhooks/{pluginId}/inbound', 'public'], // checked by the plugin
   ['POST /_internal/freeswitch/outbound_result', 'public'], // X-Internal-Secret, checked by pbxb
+  ['GET /api/index/{corpus_id}/runs/latest', 'search:read'],
+  ['GET /api/index/{corpus_id}/runs/{run_id}', 'search:read'],
+  ['POST /api/index/{corpus_id}/runs/{run_id}/costs/reconcile', 'search:index'],
+  ['POST /api/index/{corpus_id}/schema-proposal', 'search:index'],
+  ['DELETE /api/index/{corpus_id}', 'search:index'],
 ];
 
 /** `GET /fax/{id}` -> method and a concrete path for it. */

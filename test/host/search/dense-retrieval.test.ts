@@ -36,8 +36,9 @@ test('with EMBEDDING_MODEL set, indexing stores a vector per chunk from the LLM 
     assert.is(r.body.encoding_format, 'float');
     assert.ok(r.body.input.length <= 2);
     assert.is(r.headers.authorization, 'Bearer sk-test-gateway');
-    assert.is(r.headers['x-gateway-session-id'], `index-${status.run.id}`);
-    assert.equal(JSON.parse(String(r.headers['x-gateway-spend-logs-metadata'])), { kind: 'index', repo: 'demo', run_id: status.run.id });
+    assert.is(r.headers['x-gateway-session-id'], status.run.id);
+    // Compact JSON with sorted keys (workbench spec, run accounting rule 1).
+    assert.is(r.headers['x-gateway-spend-logs-metadata'], JSON.stringify({ corpus_id: 'demo', lane: 'index_embeddings', run_id: status.run.id }));
   }
   const chunks = status.run.chunks;
   assert.ok(status.status.includes(`Vectors: ${chunks} stored (fake-embed)`), status.status.join('\n'));
@@ -64,7 +65,9 @@ test('when the LLM gateway fails, BM25 alone answers after a bounded retry', asy
   const res = await search(gw.url, { q: 'parseHttpHeader' });
   assert.is(res.status, 200);
   assert.is(res.body.results[0].path, 'src/http/header-parser.ts');
-  assert.is(fake.requests.length - before, 2, 'two attempts, then BM25 alone');
+  // embedding.embedding_retry_max (default 3) is the whole attempt budget of a query embedding.
+  assert.is(fake.requests.length - before, gw.gateway.config.get('embedding.embedding_retry_max'), 'the attempt budget, then BM25 alone');
+  assert.is(gw.gateway.config.get('embedding.embedding_retry_max'), 3);
   fake.failNext(0);
 });
 
