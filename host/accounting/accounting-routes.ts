@@ -11,7 +11,7 @@ import type { IndexRunStore } from '../search/index-run-store.js';
 import type { RunAccounting } from './run-accounting.js';
 import type { SchemaProposals } from './schema-proposal.js';
 
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
+import { ErrorBody } from '../http/errors.js';
 
 const LaneCensusBody = z.object({
   lane: z.string(),

@@ -7,7 +7,7 @@ export type Severity = (typeof SEVERITY_LABELS)[number];
 /** What a condition reports while it holds. The instance is (type, labels). */
 export interface FiringCondition {
   type: string;
-  category: 'fax' | 'judge' | 'evaluation' | 'plugins' | 'test';
+  category: 'fax' | 'judge' | 'evaluation' | 'accounting' | 'plugins' | 'test';
   severity: string;
   labels: Record<string, string>;
   title: string;

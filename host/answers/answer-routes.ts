@@ -4,7 +4,7 @@ import type { HttpApi } from '../http/api.js';
 import { AnswerCancelledError, type AnswerRequest, type AnswerService } from './answer-service.js';
 import { MAX_QUESTION_CHARS } from './answer-prompt.js';
 
-const ErrorBody = z.object({ detail: z.string(), code: z.string() });
+import { ErrorBody } from '../http/errors.js';
 
 /** Most chat turns accepted in one request. */
 const MAX_MESSAGES = 50;

@@ -82,6 +82,7 @@ import { registerEvalRoutes } from '../http/routes/eval-routes.js';
 import { registerRerankRoutes } from '../http/routes/rerank-routes.js';
 import { EvalCanaries } from '../evaluation/eval-canaries.js';
 import { evaluationConditions } from '../alerts/conditions/evaluation-conditions.js';
+import { accountingConditions } from '../alerts/conditions/accounting-conditions.js';
 import { SECRET_FIELDS } from '../config/model/index.js';
 import { sweepTempFiles } from '../cleanup/temp-sweep.js';
 
@@ -287,7 +288,7 @@ export class Gateway {
       config,
       logger,
       metrics,
-      sources: [faxConditions({ db: database.db, config }), providerLeftActiveCondition({ kernel }), judgeConditions({ judge, kernel, config }), evaluationConditions({ canaries, config })],
+      sources: [faxConditions({ db: database.db, config }), providerLeftActiveCondition({ kernel }), judgeConditions({ judge, kernel, config }), evaluationConditions({ canaries, config }), accountingConditions({ db: database.db, config })],
       targets: () => targetIds(config, kernel),
       onEnqueued: () => alertDelivery.wake(),
     });

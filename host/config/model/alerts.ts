@@ -21,6 +21,7 @@ export const AlertKeys = {
   ALERT_FAX_FAILURE_MIN_JOBS: integer(1).default(5).describe('Finished jobs the window needs before the fax failure-rate alert can fire.'),
   ALERT_FAX_BACKLOG_MINUTES: decimal(0.01).default(10).describe('Dispatch backlog alert (warning): fires when the oldest job waiting to be sent is older than this.'),
   ALERT_EVAL_DROP: decimal(0, 1).default(0.05).describe('Evaluation regression alert (warning): fires when MRR@10, nDCG@10 or MAP of the latest run of a named evaluation is this much below its saved baseline.'),
+  ALERT_RUN_COSTS_MINUTES: decimal(0.01).default(60).describe('Run-accounting alert (warning): fires when an index or schema-proposal run ended this long ago and its costs are still pending or incomplete.'),
   ALERT_JUDGE_ERROR_RATE: decimal(0, 1).default(0.2).describe('Hosted judge error-rate alert (warning): share of failed calls in the last 15 minutes.'),
   ALERT_JUDGE_MIN_CALLS: integer(1).default(10).describe('Calls the hosted judge needs in the window before its error-rate alert can fire.'),
   ALERT_SELFHOSTED_UNSCRAPABLE_MINUTES: decimal(0.01).default(5).describe('Self-hosted judge alert (critical): fires when it has been unscrapable this long while it had traffic in the last ALERT_SELFHOSTED_TRAFFIC_MINUTES.'),

@@ -104,6 +104,8 @@ const ACCESS: Array<[route: string, access: string, always?: 'always']> = [
   ['POST /api/index/start', 'search:index'],
   ['GET /api/index/status', 'search:read'],
   ['POST /api/eval/rerank-ab', 'judge:run'], // every candidate costs a judge call
+  ['POST /api/rag', 'search:answer'], // answers can spend gateway money
+  ['POST /api/chat', 'search:answer'],
   ['POST /webhooks/{pluginId}/callback', 'public'], // checked by the plugin (signature, secret)
   ['POST /webhooks/{pluginId}/inbound', 'public'], // checked by the plugin
   ['POST /_internal/freeswitch/outbound_result', 'public'], // X-Internal-Secret, checked by pbxb
