@@ -143,9 +143,11 @@ export class RunAccounting {
     const owner = await this.ownerState(row);
     const requests = await this.deps.store.requests(runId);
     const estimate = JSON.parse(row.estimate) as Estimate;
+    const lanes = JSON.parse(row.lanes) as string[];
     let rows;
     try {
-      rows = await readSpendLedger(
+      // A run that declared no gateway lane and admitted no request has nothing on the ledger.
+      rows = !lanes.length && !requests.length ? [] : await readSpendLedger(
         {
           baseUrl: config.get('LLM_GATEWAY_URL'),
           ...(config.get('LLM_GATEWAY_API_KEY') ? { apiKey: config.get('LLM_GATEWAY_API_KEY')! } : {}),
@@ -164,7 +166,7 @@ export class RunAccounting {
       return { ...(await this.toView(row)), check_error: err.message, label: 'Check failed' };
     }
     const costs = reconcile({
-      lanes: JSON.parse(row.lanes) as string[],
+      lanes,
       owner: owner.state,
       censusClosed: row.census_closed === 1,
       finishedAt: owner.finishedAt,
