@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GoldenSet } from '../../evaluation/golden-set.js';
-import { runEvaluation, selectQuestions, type EvalSearch } from '../../evaluation/eval-runner.js';
+import { runEvaluation, type EvalSearch } from '../../evaluation/eval-runner.js';
+import { goldenScope } from './golden-scope.js';
 import type { TraceStore } from '../../traces/trace-store.js';
 import type { EvalCanaries } from '../../evaluation/eval-canaries.js';
 import type { HttpApi } from '../api.js';
@@ -68,14 +69,7 @@ export function registerEvalRoutes(api: HttpApi, deps: EvalRouteDeps): void {
       },
     },
     async ({ body }) => {
-      const defaultRepo = deps.repositories.resolve(undefined).name;
-      const only = body.repo === undefined ? undefined : deps.repositories.resolve(body.repo).name;
-      const selected = selectQuestions(body.golden, defaultRepo, only);
-      if (!selected.length) throw invalid('repo', `no question of the golden set is about "${only}"`);
-      // Every repository is checked before the first question runs, so a typo fails fast.
-      const repos = new Set(selected.map((g) => g.repo));
-      for (const repo of repos) deps.repositories.resolve(repo);
-      for (const repo of repos) await deps.prepare?.(repo);
+      const { defaultRepo, only } = await goldenScope(body.golden, body.repo, deps);
       if (body.save_as_baseline && !body.name) throw invalid('save_as_baseline', 'needs a name');
       const report = await runEvaluation({ golden: body.golden, search: deps.search, defaultRepo, repo: only, topK: body.top_k, traces: deps.traces, label: 'POST /api/eval/run' });
       if (body.name && deps.canaries) await deps.canaries.record(body.name, report.summary, body.save_as_baseline ?? false);

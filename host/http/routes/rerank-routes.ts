@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { GoldenSet } from '../../evaluation/golden-set.js';
 import { runRerankAb, type RerankCandidate } from '../../evaluation/rerank-ab.js';
-import { selectQuestions } from '../../evaluation/eval-runner.js';
+import { goldenScope } from './golden-scope.js';
 import type { TraceStore } from '../../traces/trace-store.js';
 import type { JudgeService } from '../../workbench/judge/judge-service.js';
 import type { HttpApi } from '../api.js';
-import { invalid } from '../error-catalogue.js';
 import { ErrorBody } from '../errors.js';
 import type { RepositoryResolver } from './repo-query.js';
 
@@ -60,13 +59,7 @@ export function registerRerankRoutes(
       },
     },
     async ({ body }) => {
-      const defaultRepo = deps.repositories.resolve(undefined).name;
-      const only = body.repo === undefined ? undefined : deps.repositories.resolve(body.repo).name;
-      const selected = selectQuestions(body.golden, defaultRepo, only);
-      if (!selected.length) throw invalid('repo', `no question of the golden set is about "${only}"`);
-      const repos = new Set(selected.map((g) => g.repo));
-      for (const repo of repos) deps.repositories.resolve(repo);
-      for (const repo of repos) await deps.prepare?.(repo);
+      const { defaultRepo, only } = await goldenScope(body.golden, body.repo, deps);
       // a judge that cannot answer throws SystemOneError: 502 judge_<outcome> through the domain mapping
       return await runRerankAb({
         golden: body.golden,
