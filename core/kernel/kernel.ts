@@ -184,6 +184,12 @@ export class Kernel {
     return this.leases.providersOf(kind);
   }
 
+  /** Names (never values) of the environment variables a plugin declares for its settings. */
+  settingsVariablesOf(pluginId: string): string[] {
+    const envMap = this.records.get(pluginId)?.resolved?.envMap ?? {};
+    return [...new Set(Object.values(envMap).filter((v): v is string => typeof v === 'string' && v !== ''))];
+  }
+
   // ---- views ----
 
   list(): PluginView[] {

@@ -131,11 +131,12 @@ export class IndexRuns {
 
   private launch(run: IndexRun, job: IndexJob): void {
     const { store, logger, packageRoot } = this.deps;
-    // The plugins' environment, so the child resolves the backend's settings (declared env
-    // variables > the config store > defaults) exactly as the kernel does; the host never
-    // reads a plugin's settings itself.
+    // Only the variables the retrieval plugin declares for its settings, so the child resolves
+    // them (declared env > the config store > defaults) exactly as the kernel does; the host
+    // never reads a plugin's settings itself, and the child gets no other secret.
+    const declared = this.deps.kernel.settingsVariablesOf(job.backend.pluginId);
     const env: Record<string, string> = {
-      ...Object.fromEntries(Object.entries({ ...this.deps.pluginEnv }).filter((e): e is [string, string] => typeof e[1] === 'string')),
+      ...Object.fromEntries(declared.flatMap((name) => (typeof this.deps.pluginEnv[name] === 'string' ? [[name, this.deps.pluginEnv[name]!]] : []))),
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       REPO: job.repo,
       REPO_ROOT: packageRoot,
