@@ -6,6 +6,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations.js';
+import { withStatementCache } from './statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -47,7 +48,7 @@ export async function openDatabase(options: { url?: string | undefined; dataDir:
     database.pragma('journal_mode = WAL');
     database.pragma('busy_timeout = 5000');
     database.pragma('synchronous = NORMAL');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
     opened = { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
   }
   const migrator = new Migrator({ db: opened.db, provider: migrationProvider });

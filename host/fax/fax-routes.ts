@@ -68,7 +68,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       try {
         if (upload.fields.to === undefined) throw invalid('to', 'required', 400);
         if (!upload.file || upload.file.size === 0) throw invalid('file', 'required (a non-empty file part named "file")', 400);
-        const row = await service.submit({ to: upload.fields.to, filePath: upload.file.path, size: upload.file.size });
+        const row = await service.submit({ to: upload.fields.to, bytes: await upload.file.bytes(), size: upload.file.size });
         res.status(202);
         return toFaxJobOut(row);
       } finally {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../config/registry.js';
 import { PluginNotAvailableError, type Kernel } from '../../core/kernel/kernel.js';
@@ -49,7 +48,7 @@ export class FaxService {
     return undefined;
   }
 
-  async submit(input: { to: unknown; filePath: string; size: number }): Promise<FaxJobRow> {
+  async submit(input: { to: unknown; bytes: Buffer; size: number }): Promise<FaxJobRow> {
     const to = normalizePhone(input.to);
     if (!to) throw invalid('to', PHONE_RULE, 400);
     const disabled = this.deps.config.get('FAX_DISABLED');
@@ -58,9 +57,8 @@ export class FaxService {
       const problem = this.backendProblem();
       if (problem) throw httpError('fax_backend_unavailable', { problem });
     }
-    const bytes = await readFile(input.filePath);
     // a document we cannot use throws Invalid/UnsupportedDocumentError: the error handler's domain mapping answers 400/415
-    const normalized = await normalizeToPdf(bytes, { paper: this.deps.config.get('FAX_PAPER_SIZE') });
+    const normalized = await normalizeToPdf(input.bytes, { paper: this.deps.config.get('FAX_PAPER_SIZE') });
     const id = randomUUID();
     const pdfKey = `${jobPrefix(id)}/document.pdf`;
     const { documents } = this.deps;

@@ -1,8 +1,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   assertStorageKey,
@@ -38,25 +37,48 @@ function notFound(err: unknown, key: string): never {
 
 export function createLocalStorage(root: string): StorageProvider {
   const tmpDir = path.join(root, TMP_DIR);
+  /** Opens a new temp file, creating the temp dir only when it is missing (not on every put). */
+  const openTemp = async (tmp: string) => {
+    try {
+      return await open(tmp, 'wx', 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      await mkdir(tmpDir, { recursive: true, mode: 0o700 });
+      return open(tmp, 'wx', 0o600);
+    }
+  };
   return {
     async put(key, data) {
       const target = keyPath(root, key);
       // Documents: directories 0700 (the umask can only take bits away), files 0600.
       await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-      await mkdir(tmpDir, { recursive: true, mode: 0o700 });
       // Write beside, fsync, then rename: a reader never sees half an object.
       const tmp = path.join(tmpDir, `${randomBytes(8).toString('hex')}.part`);
+      let size = 0;
       try {
-        // flush: the data is fsynced before the stream closes.
-        const out = createWriteStream(tmp, { flags: 'wx', mode: 0o600, flush: true });
-        await pipeline(Buffer.isBuffer(data) ? Readable.from([data]) : data, out);
+        if (Buffer.isBuffer(data)) {
+          // A buffer needs no stream machinery: one write and one fdatasync on the open file.
+          const file = await openTemp(tmp);
+          try {
+            await file.writeFile(data);
+            await file.datasync();
+          } finally {
+            await file.close();
+          }
+          size = data.length;
+        } else {
+          await mkdir(tmpDir, { recursive: true, mode: 0o700 });
+          // flush: the data is fsynced before the stream closes.
+          const out = createWriteStream(tmp, { flags: 'wx', mode: 0o600, flush: true });
+          await pipeline(data, out);
+          size = out.bytesWritten;
+        }
         await rename(tmp, target);
       } catch (err) {
         await rm(tmp, { force: true });
         throw err;
       }
-      const info = await stat(target);
-      return { key, size: info.size, modifiedAt: info.mtime };
+      return { key, size, modifiedAt: new Date() };
     },
     async get(key) {
       return readFile(keyPath(root, key)).catch((err) => notFound(err, key));

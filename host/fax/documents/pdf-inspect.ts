@@ -1,10 +1,17 @@
-import { PDFDocument, EncryptedPDFError } from 'pdf-lib';
 import { InvalidDocumentError } from './errors.js';
+import { readPdfStructure } from './pdf-structure.js';
 
 export { InvalidDocumentError } from './errors.js';
 
-/** Parses a PDF enough to trust it: not encrypted, a page tree with at least one page. */
+/**
+ * Checks a PDF enough to trust it: not encrypted, a page tree with at least one page. The
+ * bounded structural check answers for well-formed files; anything it cannot read cheaply (a
+ * damaged cross-reference, an unusual encoding) gets pdf-lib's full parse, loaded on first use.
+ */
 export async function inspectPdf(buf: Buffer): Promise<{ pages: number }> {
+  const quick = readPdfStructure(buf);
+  if (quick) return quick;
+  const { PDFDocument, EncryptedPDFError } = await import('pdf-lib');
   let pages: number;
   try {
     const doc = await PDFDocument.load(buf, { ignoreEncryption: false, updateMetadata: false });

@@ -5,6 +5,7 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { removeDir, tempDir, until } from '../../support/gateway.js';
 import { startChildGateway, type ChildGateway } from '../../support/child-gateway.js';
+import { SPILL_BYTES } from '../../../host/fax/upload.js';
 
 /** Nothing a killed gateway was writing survives its restart. */
 let dataDir: string;
@@ -31,7 +32,10 @@ function partFiles(dir: string): string[] {
   return out.sort();
 }
 
-/** Starts a POST /fax that sends its first bytes of file and then stalls, as a slow client. */
+/**
+ * Starts a POST /fax that sends its first bytes of file and then stalls, as a slow client. More
+ * than SPILL_BYTES, so the upload is on its way to a temp file rather than held in memory.
+ */
 function slowUpload(url: string): Socket {
   const { hostname, port } = new URL(url);
   const boundary = 'slow-upload-boundary';
@@ -40,7 +44,7 @@ function slowUpload(url: string): Socket {
   socket.on('error', () => {});
   socket.write(`POST /fax HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${5 * 1024 * 1024}\r\n\r\n`);
   socket.write(head);
-  socket.write(Buffer.alloc(64 * 1024, 0x25));
+  socket.write(Buffer.alloc(SPILL_BYTES + 64 * 1024, 0x25));
   sockets.push(socket);
   return socket;
 }

@@ -1,9 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { PDFDocument } from 'pdf-lib';
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { postFax, startGateway, until, type TestGateway } from '../../support/gateway.js';
+import { SPILL_BYTES } from '../../../host/fax/upload.js';
 
 // The upload is streamed to disk as it arrives, never held whole: bytes sent so far are already
 // in the temp file while the request is still open, and an upload over the limit is refused
@@ -80,6 +83,21 @@ test('an upload over the limit is refused with 413 before its sender finishes, a
 test('a complete upload under the limit is accepted and its temp file is gone', async () => {
   const res = await postFax(gw.url, '+15550103333', 'a short text fax');
   assert.is(res.status, 202, await res.clone().text());
+  assert.equal(partFiles(), []);
+});
+
+test('uploads below and above the in-memory size are stored byte for byte', async () => {
+  for (const padding of [1000, SPILL_BYTES + 100_000]) {
+    const doc = await PDFDocument.create();
+    doc.addPage();
+    // Incompressible padding: the stored PDF must be the upload itself, whatever path it took.
+    doc.setSubject(randomBytes(padding / 2).toString('hex'));
+    const pdf = Buffer.from(await doc.save());
+    const res = await postFax(gw.url, '+15550103333', pdf, {}, 'padded.pdf');
+    assert.is(res.status, 202, await res.clone().text());
+    const { id } = (await res.json()) as { id: string };
+    assert.ok(readFileSync(path.join(gw.dataDir, 'storage', 'fax', id, 'document.pdf')).equals(pdf), `${pdf.length} bytes stored intact`);
+  }
   assert.equal(partFiles(), []);
 });
 
