@@ -21,7 +21,6 @@ import { PluginSettingsEditor, type PluginConfigView } from './plugin-settings-e
 import { PluginViews, type PluginView } from './plugin-views.js';
 import { Reconciler } from './reconciler.js';
 import { ReloadQueue } from './reload-queue.js';
-import { installSdkResolver } from './sdk-resolver.js';
 
 export type { PluginState } from './plugin-record.js';
 export type { PluginView } from './plugin-views.js';
@@ -118,10 +117,9 @@ export class Kernel {
 
   /** First scan (every plugin settled), then the watchers. */
   async start(): Promise<void> {
-    // A search path outside the package may hold third-party plugins: register the SDK resolve
-    // hooks now, so the first plugin dropped there does not wait for the hooks thread to start.
-    const { packageRoot } = this.options.roots;
-    if (this.options.searchPaths.some((dir) => path.relative(packageRoot, path.resolve(dir)).startsWith('..'))) installSdkResolver();
+    // The SDK resolve hooks are registered by the entry loader when the first plugin from outside
+    // the package is imported, not here: with hooks registered every later import of the process
+    // crosses to the hooks thread, and that thread is a second V8 heap (about 8 MB resident).
     await this.queue.request('scan');
     if (this.options.watch !== false) {
       this.watcher = new ManifestWatcher(this.options.searchPaths, [this.options.configStore.file], () => {

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent } from 'undici';
+
+// undici (about a hundred modules) is loaded with the first alert delivery, not at gateway start.
+const loadUndici = () => import('undici');
 
 export type TransportOutcome =
   | { kind: 'delivered'; status: number }
@@ -19,14 +22,15 @@ export class WebhookTransport {
 
   async post(url: URL, body: string, headers: Record<string, string>): Promise<TransportOutcome> {
     const { timeoutMs } = this.settings();
+    const undici = await loadUndici();
     try {
-      const res = await undiciFetch(url, {
+      const res = await undici.fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body,
         redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
-        dispatcher: this.dispatcher(),
+        dispatcher: this.dispatcher(undici.Agent),
       });
       await res.body?.cancel().catch(() => {});
       const status = res.status;
@@ -45,12 +49,12 @@ export class WebhookTransport {
   }
 
   // The system CAs plus ALERT_WEBHOOK_CA_FILE; rebuilt when the file setting changes.
-  private dispatcher(): Agent {
+  private dispatcher(AgentClass: typeof Agent): Agent {
     const { caFile, timeoutMs } = this.settings();
     if (!this.agent || this.agentCa !== caFile) {
       void this.agent?.close().catch(() => {});
       const extra = caFile ? [readFileSync(caFile, 'utf8')] : [];
-      this.agent = new Agent({ connect: { ca: [...rootCertificates, ...extra], timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      this.agent = new AgentClass({ connect: { ca: [...rootCertificates, ...extra], timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
       this.agentCa = caFile;
     }
     return this.agent;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
 import { pathToFileURL } from 'node:url';
-import { ensureBuild } from './ensure-build.mjs';
+import { ensureBuild, GATEWAY_SOURCES } from './ensure-build.mjs';
 
-await import(pathToFileURL(ensureBuild('host/main.js')).href);
+await import(pathToFileURL(ensureBuild('host/main.js', GATEWAY_SOURCES)).href);

@@ -2,7 +2,7 @@ import { closeSync, openSync } from 'node:fs';
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE, restrictFileSync } from '../../core/config/private-files.js';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations.js';
@@ -20,9 +20,6 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
-// int8 (bigint) columns hold epoch milliseconds, which fit a JS number exactly.
-pg.types.setTypeParser(20, (v: string) => Number(v));
-
 /**
  * The embedded default is a SQLite file under DATA_DIR; DATABASE_URL=postgres://... selects
  * PostgreSQL so several gateway instances share jobs. Migrations run before it is returned.
@@ -31,7 +28,11 @@ export async function openDatabase(options: { url?: string | undefined; dataDir:
   const url = options.url?.trim();
   let opened: OpenedDatabase;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+    // pg is loaded only when PostgreSQL is selected: the embedded default never needs it.
+    const { default: pgModule } = await import('pg');
+    // int8 (bigint) columns hold epoch milliseconds, which fit a JS number exactly.
+    pgModule.types.setTypeParser(20, (v: string) => Number(v));
+    const pool = new pgModule.Pool({ connectionString: url, max: options.poolSize ?? 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const parsed = new URL(url);
     opened = { db, dialect: 'postgres', pool, location: `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`, close: () => db.destroy() };

@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
+import { loadSharp } from './lazy-modules.js';
 import type { Paper } from './paper.js';
 
 const GS = 'gs';
@@ -75,6 +76,7 @@ function runGhostscript(args: string[], options: FaxTiffOptions): Promise<void> 
 }
 
 async function tiffPageCount(file: string): Promise<number> {
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     meta = await sharp(file, { limitInputPixels: false }).metadata();

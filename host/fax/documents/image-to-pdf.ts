@@ -1,4 +1,5 @@
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
+import { loadSharp } from './lazy-modules.js';
 import { InvalidDocumentError } from './errors.js';
 import { renderPdf } from './pdfkit-buffer.js';
 import { PAPER_POINTS, type Paper } from './paper.js';
@@ -41,6 +42,7 @@ export async function imageToPdf(image: Buffer, options: ImageToPdfOptions): Pro
 }
 
 async function countPages(image: Buffer, maxPages: number): Promise<number> {
+  const sharp = await loadSharp();
   let pages: number | undefined;
   try {
     ({ pages } = await sharp(image, { pages: -1, limitInputPixels: false }).metadata());
@@ -54,6 +56,7 @@ async function countPages(image: Buffer, maxPages: number): Promise<number> {
 
 /** One page, oriented, flattened on white, at no more than MAX_DPI on the paper, as PNG. */
 async function decodePage(image: Buffer, page: number, maxPixels: number, boxWidth: number, boxHeight: number): Promise<Buffer> {
+  const sharp = await loadSharp();
   const input = () => sharp(image, { page, limitInputPixels: maxPixels });
   let meta: Metadata;
   try {

@@ -1,7 +1,8 @@
-import PDFDocument from 'pdfkit';
+import { loadPdfKit } from './lazy-modules.js';
 
 /** Runs `draw` on a new pdfkit document and resolves with the finished PDF bytes. */
-export function renderPdf(options: PDFKit.PDFDocumentOptions, draw: (doc: PDFKit.PDFDocument) => void | Promise<void>): Promise<Buffer> {
+export async function renderPdf(options: PDFKit.PDFDocumentOptions, draw: (doc: PDFKit.PDFDocument) => void | Promise<void>): Promise<Buffer> {
+  const PDFDocument = await loadPdfKit();
   return new Promise<Buffer>((resolve, reject) => {
     const doc = new PDFDocument({ autoFirstPage: false, ...options, info: { Producer: 'Switchboard', Creator: 'Switchboard', ...options.info } });
     const chunks: Buffer[] = [];

@@ -61,14 +61,14 @@ export interface ServiceRecord {
 export class ContainerControls {
   constructor(private readonly settings: () => ContainerSettings) {}
 
-  private engine(): { docker: Docker; socket: string; settings: ContainerSettings } {
+  private async engine(): Promise<{ docker: Docker; socket: string; settings: ContainerSettings }> {
     const settings = this.settings();
     const socket = localEngineSocket(settings.dockerHost);
-    return { docker: openEngine(socket, (settings.timeoutS + 10) * 1000), socket, settings };
+    return { docker: await openEngine(socket, (settings.timeoutS + 10) * 1000), socket, settings };
   }
 
   async status(): Promise<{ running: boolean; runtime: string | null; version: string | null; project_name: string; containers_count: number; detail?: string }> {
-    const { docker, socket, settings } = this.engine();
+    const { docker, socket, settings } = await this.engine();
     try {
       const version = (await docker.version()) as { Version?: string; Components?: Array<{ Name?: string }> };
       const managed = await this.managedContainers(docker, settings);
@@ -81,7 +81,7 @@ export class ContainerControls {
   }
 
   async services(): Promise<{ project: string; services: ServiceRecord[] }> {
-    const { docker, settings } = this.engine();
+    const { docker, settings } = await this.engine();
     const managed = await this.guard(() => this.managedContainers(docker, settings));
     const services = settings.services.map((service): ServiceRecord => {
       const containers = managed.filter((c) => c.compose_service === service);
@@ -93,7 +93,7 @@ export class ContainerControls {
   }
 
   async act(service: string, action: ContainerAction, confirm: unknown): Promise<{ success: true; service: string; action: ContainerAction; state: string }> {
-    const { docker, settings } = this.engine();
+    const { docker, settings } = await this.engine();
     if (action !== 'start') this.checkConfirmation(service, action, confirm, settings);
     const id = await this.resolve(docker, settings, service);
     const container = docker.getContainer(id);
@@ -114,7 +114,7 @@ export class ContainerControls {
   }
 
   async logs(service: string, tail: number | undefined): Promise<{ success: true; service: string; tail: number; logs: string }> {
-    const { docker, settings } = this.engine();
+    const { docker, settings } = await this.engine();
     const lines = tail ?? settings.logsTailDefault;
     const id = await this.resolve(docker, settings, service);
     const container = docker.getContainer(id);

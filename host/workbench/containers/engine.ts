@@ -1,4 +1,4 @@
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 
 /** DOCKER_HOST names an engine that is not a local unix socket. */
 export class RemoteEngineRefusedError extends Error {
@@ -20,9 +20,13 @@ export function localEngineSocket(dockerHost: string | undefined): string {
   throw new RemoteEngineRefusedError(scheme ?? 'an unknown scheme');
 }
 
-/** A Docker Engine API client on a local socket; every call gives up after `timeoutMs`. */
-export function openEngine(socketPath: string, timeoutMs: number): Docker {
-  return new Docker({ socketPath, timeout: timeoutMs });
+/**
+ * A Docker Engine API client on a local socket; every call gives up after `timeoutMs`. dockerode
+ * (with its gRPC and SSH dependencies) is loaded on the first call, not at gateway start.
+ */
+export async function openEngine(socketPath: string, timeoutMs: number): Promise<Docker> {
+  const { default: Dockerode } = await import('dockerode');
+  return new Dockerode({ socketPath, timeout: timeoutMs });
 }
 
 /** The engine did not answer on its socket (not running, or no such socket). */
