@@ -1,6 +1,6 @@
 import { Gateway } from './app/gateway.js';
 import { installProcessFaultHandlers } from './app/process-faults.js';
-import { capYoungGeneration, settleHeapAfterStart } from './app/heap-footprint.js';
+import { capYoungGeneration, settleHeapWhenIdle } from './app/heap-footprint.js';
 
 /** `npm start`: the gateway on PORT with state under DATA_DIR, stopped cleanly on SIGTERM/SIGINT. */
 capYoungGeneration();
@@ -8,7 +8,7 @@ const gateway = await Gateway.create();
 // Installed once the gateway exists: a failure while starting still ends the process.
 installProcessFaultHandlers({ logger: gateway.logger, metrics: gateway.metrics });
 await gateway.listen();
-settleHeapAfterStart();
+settleHeapWhenIdle(gateway.server!);
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {

@@ -1,5 +1,6 @@
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import type { Server } from 'node:http';
 
 /** The young generation's cap per semi-space, unless the operator set one (NODE_OPTIONS or a flag). */
 export const SEMI_SPACE_MB = 2;
@@ -18,15 +19,18 @@ export function capYoungGeneration(): void {
 }
 
 /**
- * Full collections once the gateway has been listening for a few seconds: the start-up garbage
- * (module sources parsed once, config and manifest parsing) is released, and V8 shrinks the
- * young generation to its cap only at a collection that sees a low allocation rate, so not
- * during start-up itself. The timers do not keep the process alive; each collection takes a
- * few milliseconds.
+ * Full collections once the gateway has been idle for a few seconds after start: the start-up
+ * garbage (module sources parsed once, config and manifest parsing) is released, and V8 shrinks
+ * the young generation to its cap only at a collection that sees a low allocation rate, so not
+ * during start-up itself. A forced collection is not incremental (tens of milliseconds, more on
+ * a busy machine), so it is skipped when a request arrived in the last `quietMs`: a gateway taking
+ * traffic has no idle footprint to settle. The timers do not keep the process alive.
  */
-export function settleHeapAfterStart(delaysMs: number[] = [5_000, 10_000]): void {
+export function settleHeapWhenIdle(server: Server, delaysMs: number[] = [5_000, 10_000], quietMs = 2_000): void {
+  let lastRequest = 0;
+  server.on('request', () => (lastRequest = Date.now()));
   v8.setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as (() => void) | undefined;
   if (!gc) return;
-  for (const delay of delaysMs) setTimeout(gc, delay).unref();
+  for (const delay of delaysMs) setTimeout(() => Date.now() - lastRequest >= quietMs && gc(), delay).unref();
 }
