@@ -12,6 +12,7 @@ import {
   type StorageEntry,
   type StorageProvider,
 } from 'switchboard/sdk';
+import { DirectorySync } from './directory-sync.js';
 
 const settings = z.object({
   /** Directory of the artifacts; relative paths are under the host's DATA_DIR. */
@@ -37,6 +38,7 @@ function notFound(err: unknown, key: string): never {
 
 export function createLocalStorage(root: string): StorageProvider {
   const tmpDir = path.join(root, TMP_DIR);
+  const directories = new DirectorySync();
   /** Opens a new temp file, creating the temp dir only when it is missing (not on every put). */
   const openTemp = async (tmp: string) => {
     try {
@@ -50,8 +52,9 @@ export function createLocalStorage(root: string): StorageProvider {
   return {
     async put(key, data) {
       const target = keyPath(root, key);
+      const dir = path.dirname(target);
       // Documents: directories 0700 (the umask can only take bits away), files 0600.
-      await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+      const created = await mkdir(dir, { recursive: true, mode: 0o700 });
       // Write beside, fsync, then rename: a reader never sees half an object.
       const tmp = path.join(tmpDir, `${randomBytes(8).toString('hex')}.part`);
       let size = 0;
@@ -78,6 +81,11 @@ export function createLocalStorage(root: string): StorageProvider {
         await rm(tmp, { force: true });
         throw err;
       }
+      // Durable means the names too: the file's entry in `dir`, and the entry of every directory
+      // mkdir created in its parent. Concurrent puts share these fsyncs (group commit).
+      const parents = [dir];
+      if (created) for (let d = dir; d !== path.dirname(created); ) parents.push((d = path.dirname(d)));
+      await Promise.all(parents.map((d) => directories.sync(d)));
       return { key, size, modifiedAt: new Date() };
     },
     async get(key) {
