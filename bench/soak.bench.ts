@@ -116,7 +116,12 @@ try {
   };
   sampler = setInterval(() => {
     const t = (performance.now() - started) / 1000;
-    const rss = gw!.memory().rss;
+    let rss: number;
+    try {
+      rss = gw!.memory().rss;
+    } catch {
+      return; // The gateway has exited; the request loop reports it.
+    }
     samples.push({ t, rss });
     if (Math.floor(t / PRINT_EVERY_S) > Math.floor(printedAt / PRINT_EVERY_S)) print(t, rss);
   }, 1000);
@@ -133,7 +138,7 @@ try {
           done++;
         } catch (err) {
           // A refused or reset connection: the gateway is gone or broken; stop the run.
-          failure ??= new Error(`${mix[kind]!.name} failed: ${(err as Error).message}${gw!.gateway.alive() ? '' : ` (gateway exited)\n${gw!.gateway.output()}`}`);
+          failure ??= new Error(`${mix[kind]!.name} failed: ${(err as Error).message}${(err as Error).cause ? ` (${((err as Error).cause as Error).message})` : ''}${gw!.gateway.alive() ? '' : ` (gateway exited)\n${gw!.gateway.output()}`}`);
         }
       }
     }),
@@ -152,10 +157,18 @@ try {
   const minAfter = Math.min(...after.map((s) => s.rss));
   const perMinute = slope(after.map((s) => ({ x: s.t / 60, y: s.rss / MB })));
   const verdict = Math.abs(perMinute) < 1 ? 'flat' : perMinute > 0 ? 'growing' : 'shrinking';
+  // The lowest sample of each minute after warm-up: the floor under the collector's sawtooth,
+  // which shows retained growth more plainly than single samples.
+  const floors: number[] = [];
+  for (const sample of after) {
+    const minute = Math.floor((sample.t - WARMUP_SECONDS) / 60);
+    floors[minute] = Math.min(floors[minute] ?? Infinity, sample.rss);
+  }
   console.log(`requests: ${done} in ${minutes(total)} (${counts.map((c, i) => `${mix[i]!.name} ${c.done}${c.unexpected ? `, ${c.unexpected} unexpected status` : ''}`).join('; ')})`);
   console.log(
     `RSS: at warm-up end ${mb(atWarmUpEnd.rss)}, at end ${mb(last.rss)}, max ${mb(max)}, min after warm-up ${mb(minAfter)} (peak VmHWM ${mb(gw.memory().peak)}); slope after warm-up ${perMinute.toFixed(2)} MB/min over ${after.length} samples: ${verdict} | bare express idle RSS ${mb(bare.memory().rss)}`,
   );
+  console.log(`lowest RSS in each minute after warm-up: ${floors.map((f) => mb(f)).join(', ')}`);
 } finally {
   if (sampler) clearInterval(sampler);
   await bare?.stop();
