@@ -1,58 +1,80 @@
-// Fax API throughput and p99 latency on the embedded default (SQLite, local storage,
-// FAX_DISABLED), each as a ratio against a bare express route answering the same JSON size.
-import express from 'express';
-import type { AddressInfo } from 'node:net';
+// Fax API throughput, p99 latency and peak memory on the embedded default (SQLite, local
+// storage, FAX_DISABLED), each against a bare express app answering the same JSON. Both servers
+// run as their own processes (the gateway as `node dist/host/main.js`); the load client, the
+// same code for both, stays in this process, so neither server shares a thread with it.
 import { makePdf } from '../test/fakes/fax-document-server.js';
-import { postFax, startGateway } from '../test/support/gateway.js';
-import { load, percentile, ms } from './stats.js';
+import { postFax } from '../test/support/gateway.js';
+import { startBareExpress, type BareExpress } from './bare-express-process.js';
+import { startBenchGateway, type BenchGateway } from './gateway-process.js';
+import { MB, mb } from './process-memory.js';
+import { load, loadFor, percentile, ms } from './stats.js';
 
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 1000);
 const CONCURRENCY = 16;
+const WARM_UP = Math.min(200, Math.ceil(TOTAL / 5));
+const PEAK_SECONDS = 10;
+const NUMBER = '+15550104444';
 
-const gw = await startGateway({ FAX_DISABLED: 'true', LOG_LEVEL: 'warn', MAX_REQUESTS_PER_MINUTE: '100000000' });
-const pdf = await makePdf(1);
-const sample = await (await postFax(gw.url, '+15550104444', pdf)).json();
-const body = JSON.stringify(sample);
+type Run = Awaited<ReturnType<typeof load>>;
 
-const bare = express();
-bare.post('/fax', (req, res) => {
-  req.resume();
-  req.on('end', () => res.status(202).type('json').send(body));
-});
-bare.get('/fax/:id', (_req, res) => void res.type('json').send(body));
-const server = await new Promise<ReturnType<typeof bare.listen>>((resolve) => {
-  const s = bare.listen(0, '127.0.0.1', () => resolve(s));
-});
-const bareUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-
-function report(name: string, ours: Awaited<ReturnType<typeof load>>, base: Awaited<ReturnType<typeof load>>) {
-  const rps = (r: typeof ours) => (TOTAL / r.wallMs) * 1000;
+function report(name: string, ours: Run, base: Run, targets: { throughput: number; p99?: number }) {
+  const rps = (r: Run) => (r.latencies.length / r.wallMs) * 1000;
+  const p99Ratio = percentile(ours.latencies, 99) / percentile(base.latencies, 99);
+  const aim = `(target throughput ratio >= ${targets.throughput}${targets.p99 ? `, p99 ratio <= ${targets.p99}x` : ''})`;
   console.log(
-    `${name}: ${rps(ours).toFixed(0)} req/s, p99 ${ms(percentile(ours.latencies, 99))} | bare express ${rps(base).toFixed(0)} req/s, p99 ${ms(percentile(base.latencies, 99))} | throughput ratio ${(rps(ours) / rps(base)).toFixed(3)}, p99 ratio ${(percentile(ours.latencies, 99) / percentile(base.latencies, 99)).toFixed(2)}x`,
+    `${name}: ${rps(ours).toFixed(0)} req/s, p99 ${ms(percentile(ours.latencies, 99))} | bare express ${rps(base).toFixed(0)} req/s, p99 ${ms(percentile(base.latencies, 99))} | throughput ratio ${(rps(ours) / rps(base)).toFixed(3)}, p99 ratio ${p99Ratio.toFixed(2)}x ${aim}`,
   );
 }
 
-const ids: string[] = [];
-const post = await load(TOTAL, CONCURRENCY, async () => {
-  const res = await postFax(gw.url, '+15550104444', pdf);
-  if (res.status !== 202) throw new Error(`POST /fax answered ${res.status}`);
-  ids.push((await res.json()).id);
-});
-const postBare = await load(TOTAL, CONCURRENCY, async () => {
-  const res = await postFax(bareUrl, '+15550104444', pdf);
-  await res.arrayBuffer();
-});
-report('POST /fax (1-page PDF, FAX_DISABLED)', post, postBare);
+const pdf = await makePdf(1);
+let gw: BenchGateway | undefined;
+let bare: BareExpress | undefined;
+try {
+  gw = await startBenchGateway();
+  const sample = await postFax(gw.url, NUMBER, pdf);
+  if (sample.status !== 202) throw new Error(`POST /fax answered ${sample.status}: ${await sample.text()}`);
+  const body = await sample.text();
+  bare = await startBareExpress(body);
+  const ids: string[] = [JSON.parse(body).id];
 
-const get = await load(TOTAL, CONCURRENCY, async (i) => {
-  const res = await fetch(`${gw.url}/fax/${ids[i % ids.length]}`);
-  if (res.status !== 200) throw new Error(`GET /fax answered ${res.status}`);
-  await res.arrayBuffer();
-});
-const getBare = await load(TOTAL, CONCURRENCY, async () => {
-  await (await fetch(`${bareUrl}/fax/x`)).arrayBuffer();
-});
-report('GET /fax/{id}', get, getBare);
+  // The same client code for both servers: undici's fetch (keep-alive) and a FormData body.
+  const postTo = (url: string, keep: boolean) => async () => {
+    const res = await postFax(url, NUMBER, pdf);
+    if (res.status !== 202) throw new Error(`POST ${url}/fax answered ${res.status}: ${await res.text()}`);
+    const out = (await res.json()) as { id: string };
+    if (keep) ids.push(out.id);
+  };
+  const getFrom = (url: string) => async (i: number) => {
+    const res = await fetch(`${url}/fax/${ids[i % ids.length]}`);
+    if (res.status !== 200) throw new Error(`GET ${url}/fax/{id} answered ${res.status}`);
+    await res.json();
+  };
 
-server.close();
-await gw.close();
+  // Warm-up of both sides (JIT, pools, first-use allocations), not measured.
+  await load(WARM_UP, CONCURRENCY, postTo(gw.url, true));
+  await load(WARM_UP, CONCURRENCY, postTo(bare.url, false));
+  await load(WARM_UP, CONCURRENCY, getFrom(gw.url));
+  await load(WARM_UP, CONCURRENCY, getFrom(bare.url));
+
+  const post = await load(TOTAL, CONCURRENCY, postTo(gw.url, true));
+  const postBare = await load(TOTAL, CONCURRENCY, postTo(bare.url, false));
+  report('POST /fax (1-page PDF, FAX_DISABLED)', post, postBare, { throughput: 0.5, p99: 1.5 });
+
+  const get = await load(TOTAL, CONCURRENCY, getFrom(gw.url));
+  const getBare = await load(TOTAL, CONCURRENCY, getFrom(bare.url));
+  report('GET /fax/{id}', get, getBare, { throughput: 0.8 });
+
+  // Peak RSS (VmHWM, since the process started, so it includes the runs above) under 10 s of
+  // POST /fax at 16 connections.
+  const peakRun = await loadFor(PEAK_SECONDS * 1000, CONCURRENCY, postTo(gw.url, false));
+  const gwMemory = gw.memory();
+  const peakRunBare = await loadFor(PEAK_SECONDS * 1000, CONCURRENCY, postTo(bare.url, false));
+  const bareMemory = bare.memory();
+  const rate = (r: typeof peakRun) => ((r.count / r.wallMs) * 1000).toFixed(0);
+  console.log(
+    `peak RSS, ${PEAK_SECONDS} s of POST /fax at ${CONCURRENCY} connections: gateway ${mb(gwMemory.peak)} (${rate(peakRun)} req/s; RSS now ${mb(gwMemory.rss)}) | bare express ${mb(bareMemory.peak)} (${rate(peakRunBare)} req/s) | ratio ${(gwMemory.peak / bareMemory.peak).toFixed(2)}x (target gateway <= 150 MB: ${gwMemory.peak <= 150 * MB ? 'met' : 'not met'})`,
+  );
+} finally {
+  await bare?.stop();
+  await gw?.stop();
+}

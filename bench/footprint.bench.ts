@@ -1,0 +1,108 @@
+// Footprint: the gateway's resident memory when idle 30 s after start, against a bare express
+// process started at the same moment; and start-up time, `node host/bin/start.mjs` (built, a
+// new DATA_DIR each time) until the first 200 on GET /health, against a fresh `node -e` with a
+// tiny http server timed the same way.
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
+import path from 'node:path';
+import { ROOT, freePort, removeDir, tempDir } from '../test/support/gateway.js';
+import { startBareExpress, type BareExpress } from './bare-express-process.js';
+import { startBenchGateway, type BenchGateway } from './gateway-process.js';
+import { trackChild, trackDir } from './leftovers.js';
+import { MB, mb } from './process-memory.js';
+import { median, ms, sleep } from './stats.js';
+
+const IDLE_SECONDS = 30;
+const STARTS = 5;
+
+// --- idle RSS ---------------------------------------------------------------------------------
+{
+  let gw: BenchGateway | undefined;
+  let bare: BareExpress | undefined;
+  try {
+    const started = Date.now();
+    const [g, b] = await Promise.allSettled([startBenchGateway(), startBareExpress('{}')]);
+    if (g.status === 'fulfilled') gw = g.value;
+    if (b.status === 'fulfilled') bare = b.value;
+    if (!gw || !bare) throw g.status === 'rejected' ? g.reason : (b as PromiseRejectedResult).reason;
+    await sleep(started + IDLE_SECONDS * 1000 - Date.now());
+    const ours = gw.memory();
+    const base = bare.memory();
+    console.log(
+      `RSS idle ${IDLE_SECONDS} s after start: gateway ${mb(ours.rss)} (peak ${mb(ours.peak)}) | bare express ${mb(base.rss)} (peak ${mb(base.peak)}) | ratio ${(ours.rss / base.rss).toFixed(2)}x (target gateway <= 80 MB: ${ours.rss <= 80 * MB ? 'met' : 'not met'})`,
+    );
+  } finally {
+    await Promise.all([gw?.stop(), bare?.stop()]);
+  }
+}
+
+// --- start-up ---------------------------------------------------------------------------------
+const BASELINE = `require('node:http').createServer((q, s) => { s.statusCode = q.url === '/health' ? 200 : 404; s.end('{"status":"ok"}'); }).listen(Number(process.env.PORT), '127.0.0.1');`;
+
+/** One GET /health on a new connection; the status, or 0 when nothing answers yet. */
+function probe(port: number): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path: '/health', agent: false, timeout: 1000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', () => resolve(0));
+    req.on('timeout', () => req.destroy());
+    req.end();
+  });
+}
+
+/** Spawns `args`, polls GET /health every 5 ms; milliseconds from spawn to the first 200. */
+async function timeToHealthy(args: string[], extraEnv: Record<string, string> = {}): Promise<number> {
+  const dataDir = tempDir('switchboard-bench-start-');
+  const untrackDir = trackDir(dataDir);
+  const port = await freePort();
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_API_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    ENV_FILE: path.join(dataDir, 'none.env'),
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  };
+  const t = performance.now();
+  const child = spawn(process.execPath, args, { cwd: dataDir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const untrackChild = trackChild(child.pid!);
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    const deadline = t + 60_000;
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${args.join(' ')} exited (${child.exitCode ?? child.signalCode}) before answering: ${err}`);
+      if ((await probe(port)) === 200) return performance.now() - t;
+      if (performance.now() > deadline) throw new Error(`${args.join(' ')}: no 200 on /health within 60 s: ${err}`);
+      await sleep(5);
+    }
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    untrackChild();
+    removeDir(dataDir);
+    untrackDir();
+  }
+}
+
+const gatewayStarts: number[] = [];
+const baselineStarts: number[] = [];
+// Alternated, so a burst of other work on the machine hits both sides alike.
+for (let i = 0; i < STARTS; i++) {
+  gatewayStarts.push(await timeToHealthy([path.join(ROOT, 'host/bin/start.mjs')]));
+  baselineStarts.push(await timeToHealthy(['-e', BASELINE]));
+}
+const ours = median(gatewayStarts);
+const base = median(baselineStarts);
+console.log(
+  `start-up, spawn to first 200 on /health (${STARTS} runs, new DATA_DIR each): node host/bin/start.mjs median ${ms(ours)}, max ${ms(Math.max(...gatewayStarts))} | node -e http server median ${ms(base)}, max ${ms(Math.max(...baselineStarts))} | ratio ${(ours / base).toFixed(1)}x (target gateway <= 500 ms: ${ours <= 500 ? 'met' : 'not met'})`,
+);
