@@ -7,6 +7,7 @@ import { postFax } from '../test/support/gateway.js';
 import { startBareExpress, type BareExpress } from './bare-express-process.js';
 import { startBenchGateway, type BenchGateway } from './gateway-process.js';
 import { MB, mb } from './process-memory.js';
+import { cpuMsOf } from './process-cpu.js';
 import { load, loadFor, percentile, ms } from './stats.js';
 
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 1000);
@@ -16,6 +17,19 @@ const PEAK_SECONDS = 10;
 const NUMBER = '+15550104444';
 
 type Run = Awaited<ReturnType<typeof load>>;
+
+/** Runs `run` and returns its result with the CPU time `pid` spent meanwhile, per request. */
+async function withCpu<T extends { latencies: number[] }>(pid: number, run: () => Promise<T>): Promise<T & { cpuMsPerRequest: number }> {
+  const before = cpuMsOf(pid);
+  const result = await run();
+  return { ...result, cpuMsPerRequest: (cpuMsOf(pid) - before) / result.latencies.length };
+}
+
+function reportCpu(name: string, ours: { cpuMsPerRequest: number }, base: { cpuMsPerRequest: number }) {
+  console.log(
+    `  server CPU per request (${name}): gateway ${ours.cpuMsPerRequest.toFixed(3)} ms | bare express ${base.cpuMsPerRequest.toFixed(3)} ms | ratio ${(ours.cpuMsPerRequest / base.cpuMsPerRequest).toFixed(2)}x`,
+  );
+}
 
 function report(name: string, ours: Run, base: Run, targets: { throughput: number; p99?: number }) {
   const rps = (r: Run) => (r.latencies.length / r.wallMs) * 1000;
@@ -56,16 +70,21 @@ try {
   await load(WARM_UP, CONCURRENCY, getFrom(gw.url));
   await load(WARM_UP, CONCURRENCY, getFrom(bare.url));
 
-  const post = await load(TOTAL, CONCURRENCY, postTo(gw.url, true));
-  const postBare = await load(TOTAL, CONCURRENCY, postTo(bare.url, false));
+  const gwPid = gw.pid;
+  const barePid = bare.pid;
+  const post = await withCpu(gwPid, () => load(TOTAL, CONCURRENCY, postTo(gw!.url, true)));
+  const postBare = await withCpu(barePid, () => load(TOTAL, CONCURRENCY, postTo(bare!.url, false)));
   report('POST /fax (1-page PDF, FAX_DISABLED)', post, postBare, { throughput: 0.5, p99: 1.5 });
+  reportCpu('POST /fax', post, postBare);
 
-  const get = await load(TOTAL, CONCURRENCY, getFrom(gw.url));
-  const getBare = await load(TOTAL, CONCURRENCY, getFrom(bare.url));
+  const get = await withCpu(gwPid, () => load(TOTAL, CONCURRENCY, getFrom(gw!.url)));
+  const getBare = await withCpu(barePid, () => load(TOTAL, CONCURRENCY, getFrom(bare!.url)));
   report('GET /fax/{id}', get, getBare, { throughput: 0.8 });
+  reportCpu('GET /fax/{id}', get, getBare);
 
-  // Peak RSS (VmHWM, since the process started, so it includes the runs above) under 10 s of
-  // POST /fax at 16 connections.
+  // Peak RSS (VmHWM) of a fresh gateway: its start, then 10 s of POST /fax at 16 connections.
+  await gw.stop();
+  gw = await startBenchGateway();
   const peakRun = await loadFor(PEAK_SECONDS * 1000, CONCURRENCY, postTo(gw.url, false));
   const gwMemory = gw.memory();
   const peakRunBare = await loadFor(PEAK_SECONDS * 1000, CONCURRENCY, postTo(bare.url, false));

@@ -234,39 +234,45 @@ class Lexer {
     this.end = Math.min(buf.length, pos + MAX_OBJECT_BYTES);
   }
 
-  private skip(): void {
+  /** Moves past whitespace and comments; false when the window ends first. */
+  private skipSpace(): boolean {
     while (this.pos < this.end) {
       const c = this.buf[this.pos]!;
       if (WHITESPACE.has(c)) this.pos++;
       else if (c === 0x25) while (this.pos < this.end && this.buf[this.pos] !== 0x0a && this.buf[this.pos] !== 0x0d) this.pos++;
-      else return;
+      else return true;
     }
-    throw new Unreadable('window ended');
+    return false;
+  }
+
+  private skip(): void {
+    if (!this.skipSpace()) throw new Unreadable('window ended');
+  }
+
+  /**
+   * The regular word at the cursor, consumed; undefined (nothing consumed) when there is none.
+   * Look-aheads use this rather than catching: an exception per look-ahead cost more than the
+   * rest of the check.
+   */
+  private tryWord(): string | undefined {
+    if (!this.skipSpace()) return undefined;
+    const start = this.pos;
+    while (this.pos < this.end && !WHITESPACE.has(this.buf[this.pos]!) && !DELIMITERS.has(this.buf[this.pos]!)) this.pos++;
+    return this.pos === start ? undefined : this.buf.toString('latin1', start, this.pos);
   }
 
   /** A regular word (keyword or number) at the cursor, consumed. */
   word(): string {
-    this.skip();
-    const start = this.pos;
-    while (this.pos < this.end && !WHITESPACE.has(this.buf[this.pos]!) && !DELIMITERS.has(this.buf[this.pos]!)) this.pos++;
-    if (this.pos === start) throw new Unreadable('expected a word');
-    return this.buf.toString('latin1', start, this.pos);
+    const w = this.tryWord();
+    if (w === undefined) throw new Unreadable('expected a word');
+    return w;
   }
 
   keyword(word: string): boolean {
-    this.skip();
     const start = this.pos;
-    if (this.peekWord() === word) return true;
+    if (this.tryWord() === word) return true;
     this.pos = start;
     return false;
-  }
-
-  private peekWord(): string | undefined {
-    try {
-      return this.word();
-    } catch {
-      return undefined;
-    }
   }
 
   number(): number {
@@ -334,8 +340,8 @@ class Lexer {
     // `n g R` is a reference: look ahead for the generation and the R.
     if (/^\d+$/.test(w)) {
       const mark = this.pos;
-      const gen = this.peekWord();
-      if (gen !== undefined && /^\d+$/.test(gen) && this.peekWord() === 'R') return { ref: [n, Number(gen)] };
+      const gen = this.tryWord();
+      if (gen !== undefined && /^\d+$/.test(gen) && this.tryWord() === 'R') return { ref: [n, Number(gen)] };
       this.pos = mark;
     }
     return n;
