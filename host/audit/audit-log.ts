@@ -12,7 +12,16 @@ const PHONE_FIELDS = new Set(['to', 'from', 'number', 'to_number', 'from_number'
 
 export interface AuditSink {
   write(record: Record<string, unknown>, line: string): Promise<void> | void;
+  /** Several records at once, in order (one transaction for a database); `write` each when absent. */
+  writeMany?(entries: Array<{ record: Record<string, unknown>; line: string }>): Promise<void> | void;
   close?(): Promise<void> | void;
+}
+
+interface PendingRecord {
+  record: Record<string, unknown>;
+  line: string;
+  event: string;
+  file: string | undefined;
 }
 
 export type AuditListener = (record: Record<string, unknown>) => void;
@@ -31,6 +40,8 @@ export class AuditLog {
   private readonly sinks: AuditSink[] = [];
   private readonly listeners = new Set<AuditListener>();
   private chain: Promise<void> = Promise.resolve();
+  /** Records made since the last batch began; written together by the next one. */
+  private pending: PendingRecord[] = [];
   /** Audit files already set to 0600 by this process. */
   private readonly restricted = new Set<string>();
 
@@ -63,25 +74,41 @@ export class AuditLog {
         // A listener's failure is its own.
       }
     }
-    const file = this.options.file();
-    this.chain = this.chain.then(async () => {
-      try {
+    // Records made while a batch is being written wait for the next one: under load one
+    // database insert (one commit) and one file append carry many records, in order.
+    this.pending.push({ record, line, event, file: this.options.file() });
+    if (this.pending.length === 1) this.chain = this.chain.then(() => this.writeBatch());
+  }
+
+  private async writeBatch(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      for (let i = 0; i < batch.length; ) {
+        const file = batch[i]!.file;
+        let j = i;
+        while (j < batch.length && batch[j]!.file === file) j++;
+        const run = batch.slice(i, j);
         if (file) {
           if (!this.restricted.has(file)) await ensurePrivateDir(path.dirname(file));
-          await appendFile(file, line + '\n', { mode: PRIVATE_FILE_MODE });
+          await appendFile(file, run.map((r) => r.line + '\n').join(''), { mode: PRIVATE_FILE_MODE });
           if (!this.restricted.has(file)) {
             // Exact whatever the umask, and a file left 0644 by an older version is tightened.
             await chmod(file, PRIVATE_FILE_MODE);
             this.restricted.add(file);
           }
         } else {
-          this.options.logger.info({ audit: record }, 'audit');
+          for (const r of run) this.options.logger.info({ audit: r.record }, 'audit');
         }
-        for (const sink of this.sinks) await sink.write(record, line);
-      } catch (err) {
-        this.options.logger.warn({ err: (err as Error).message, event }, 'audit write failed');
+        i = j;
       }
-    });
+      for (const sink of this.sinks) {
+        if (sink.writeMany) await sink.writeMany(batch);
+        else for (const r of batch) await sink.write(r.record, r.line);
+      }
+    } catch (err) {
+      this.options.logger.warn({ err: (err as Error).message, events: batch.map((r) => r.event) }, 'audit write failed');
+    }
   }
 
   /** Resolves once every record so far is written. */

@@ -18,6 +18,14 @@ export class DatabaseAuditSink implements AuditSink {
       .execute();
   }
 
+  /** One statement per 200 records: a batch is one commit, within SQLite's variable limit. */
+  async writeMany(entries: Array<{ record: Record<string, unknown>; line: string }>): Promise<void> {
+    for (let i = 0; i < entries.length; i += 200) {
+      const rows = entries.slice(i, i + 200).map(({ record, line }) => ({ ts: String(record.ts), event: String(record.event), record: line }));
+      await this.db.insertInto('audit_events').values(rows).execute();
+    }
+  }
+
   /** Newest first; `before` pages backwards by id. */
   async recent(filter: { event?: string | undefined; limit: number; before?: number | undefined }): Promise<StoredAuditRecord[]> {
     let q = this.db.selectFrom('audit_events').select(['id', 'record']);
