@@ -1,11 +1,17 @@
-import semver from 'semver';
+// The four functions used, not semver's index (which loads its whole API, 47 modules).
+import type { RangeOptions } from 'semver';
+import satisfies from 'semver/functions/satisfies.js';
+import valid from 'semver/functions/valid.js';
+import minVersion from 'semver/ranges/min-version.js';
+import subset from 'semver/ranges/subset.js';
+import validRangeOf from 'semver/ranges/valid.js';
 
-const PRERELEASES: semver.RangeOptions = { includePrerelease: true };
+const PRERELEASES: RangeOptions = { includePrerelease: true };
 
 /** The normalized range, or null when the text is not a semver range. */
 export function validRange(text: string): string | null {
   try {
-    return semver.validRange(text, PRERELEASES);
+    return validRangeOf(text, PRERELEASES);
   } catch {
     return null;
   }
@@ -17,10 +23,10 @@ export function validRange(text: string): string | null {
  */
 export function pinsMajor(range: string): boolean {
   try {
-    const min = semver.minVersion(range, PRERELEASES);
+    const min = minVersion(range, PRERELEASES);
     if (!min) return false;
     const major = min.major;
-    return semver.subset(range, `>=${major}.0.0-0 <${major + 1}.0.0-0`, PRERELEASES);
+    return subset(range, `>=${major}.0.0-0 <${major + 1}.0.0-0`, PRERELEASES);
   } catch {
     return false;
   }
@@ -28,14 +34,14 @@ export function pinsMajor(range: string): boolean {
 
 export function satisfiesRange(version: string, range: string): boolean {
   try {
-    return semver.satisfies(version, range, PRERELEASES);
+    return satisfies(version, range, PRERELEASES);
   } catch {
     return false;
   }
 }
 
 export function isSemver(text: string): boolean {
-  return semver.valid(text) !== null;
+  return valid(text) !== null;
 }
 
 /** `fax@^1` -> `{ kind: 'fax', range: '^1' }`; null when there is no `kind@range` shape. */

@@ -1,5 +1,15 @@
 import type pg from 'pg';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { createRequire } from 'node:module';
+import type * as Flexible from 'rate-limiter-flexible';
+
+// The two limiters used, not the package index (which loads every store it supports, 36
+// modules); the PostgreSQL one only when a pool is given.
+const require = createRequire(import.meta.url);
+// Each of these modules exports its class itself.
+const RateLimiterMemory = require('rate-limiter-flexible/lib/RateLimiterMemory.js') as typeof Flexible.RateLimiterMemory;
+const RateLimiterRes = require('rate-limiter-flexible/lib/RateLimiterRes.js') as typeof Flexible.RateLimiterRes;
+const loadPostgresLimiter = () => require('rate-limiter-flexible/lib/RateLimiterPostgres.js') as typeof Flexible.RateLimiterPostgres;
+type RateLimiterAbstract = Flexible.RateLimiterAbstract;
 import type { RateLimitBucket } from '../http/api.js';
 
 export interface RateDecision {
@@ -45,7 +55,7 @@ export class RateLimits {
     if (!limiter) {
       const base = { keyPrefix: `rl_${bucket}`, points, duration: 60 };
       limiter = this.options.pool
-        ? new RateLimiterPostgres({ ...base, storeClient: this.options.pool, storeType: 'pool', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true })
+        ? new (loadPostgresLimiter())({ ...base, storeClient: this.options.pool, storeType: 'pool', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true })
         : new RateLimiterMemory(base);
       this.limiters.set(id, limiter);
     }

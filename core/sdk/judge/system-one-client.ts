@@ -1,4 +1,3 @@
-import { DelegateBackoff, handleWhen, retry } from 'cockatiel';
 import type { JudgeAnswer, JudgeRequest } from '../contracts/judge.js';
 import type { EgressHttpClient } from '../plugin.js';
 import { serverRetryDelayMs } from '../retry-after.js';
@@ -55,6 +54,8 @@ export function createSystemOneClient(options: SystemOneClientOptions): { ask(re
       const deadline = Date.now() + budgetMs;
       const body = JSON.stringify(requestBody(request, request.model ?? options.defaultModel));
       let attempt = 0;
+      // cockatiel is loaded with the first question, not when a judge plugin starts.
+      const { DelegateBackoff, handleWhen, retry } = await import('cockatiel');
       const policy = retry(
         handleWhen((err) => {
           if (!(err instanceof RetryableFailure)) return false;
