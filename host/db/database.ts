@@ -3,7 +3,7 @@ import { ensurePrivateDirSync, PRIVATE_FILE_MODE, restrictFileSync } from '../..
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from './kysely-runtime.js';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations.js';
 import { withStatementCache } from './statement-cache.js';

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { sql } from './kysely-runtime.js';
 
 /** Migrations in code, run at start by every instance (Kysely's migrator locks). */
 const migrations: Record<string, Migration> = {

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { sql } from '../../../host/db/kysely-runtime.js';
 import { openDatabase, type OpenedDatabase } from '../../../host/db/database.js';
 import { FaxJobStore } from '../../../host/fax/job-store.js';
 import { tempDir } from '../../support/gateway.js';
