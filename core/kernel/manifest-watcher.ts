@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
+import { isCodeFile } from './code-fingerprint.js';
 import { isCompleteJson, WriteSettler } from './write-settler.js';
 
 export interface ManifestWatcherOptions {
@@ -13,18 +14,21 @@ export interface ManifestWatcherOptions {
 }
 
 /**
- * Watches the manifest search path (`<dir>/*.json`, `<dir>/<plugin>/manifest.json`) and the
- * plugin config store, and calls back once a changed file has settled (see WriteSettler): a
- * manifest renamed into place parses, so it is reported at once; one still being written is
- * reported when it parses or has stopped changing. The kernel's reload queue coalesces further.
+ * Watches the manifest search path and the plugin config store, and calls back (the kernel
+ * rescans) once a changed file has settled (see WriteSettler): a manifest renamed into place
+ * parses, so it is reported at once; one still being written is reported when it parses, or
+ * when it has stopped changing. The kernel's reload queue coalesces further.
+ *
+ * What is watched on the search path: `<dir>/*.json`, plugin folders `<dir>/<plugin>/` coming
+ * and going, their `manifest.json` and the code files at their top (which also brings in the fix
+ * of a plugin whose entry was refused: its folder has no code watcher).
  *
  * chokidar finds the files and folders; its write-finish wait is not used, and its raw events
  * are listened to as well, because it drops a second 'change' of a path within 50 ms (a quick
  * second save, the last chunk of a slow write).
  *
- * Files are watched through their directory, filtered to the file: chokidar stops reporting
- * other paths when it is handed a file that does not exist yet (the config store before its
- * first write).
+ * The config store is watched through its directory, filtered to the file: chokidar stops
+ * reporting other paths when it is handed a file that does not exist yet (before its first write).
  */
 export class ManifestWatcher {
   private readonly watchers: FSWatcher[] = [];
@@ -46,29 +50,41 @@ export class ManifestWatcher {
         this.timer = setTimeout(onChange, debounceMs);
       },
     });
-    const common = { ignoreInitial: true };
-    this.watchers.push(
-      watch(dirs, {
-        ...common,
-        depth: 1,
-        ignored: (p: string) => /(^|[/\\])\.[^/\\]*\.tmp$/.test(p) || p.endsWith('~'),
-      }),
-    );
-    for (const file of files) {
-      const dir = path.dirname(file);
-      mkdirSync(dir, { recursive: true });
-      this.watchers.push(watch(dir, { ...common, depth: 0, ignored: (p: string) => p !== dir && p !== file }));
-    }
-    for (const w of this.watchers) {
+
+    const searchPath = watch(dirs, {
+      ignoreInitial: true,
+      depth: 1,
+      ignored: (p: string) => /(^|[/\\])\.[^/\\]*\.tmp$/.test(p) || p.endsWith('~'),
+    });
+    searchPath.on('all', (event: string, p: string) => {
+      const full = path.resolve(p);
+      if ((event === 'addDir' || event === 'unlinkDir') && this.depthOf(full) === 1) this.settler.notice(full);
       // A folder's event may be the only news of the manifest inside it (a plugin folder moved in).
-      w.on('all', (_event: string, p: string) => this.noticeAny(p, path.join(p, 'manifest.json')));
-      // fs.watch names the changed entry relative to the watched folder, or the watched file itself.
-      w.on('raw', (_event, name: string | null, details: unknown) => {
-        const watched = (details as { watchedPath?: string } | undefined)?.watchedPath;
-        if (watched) this.noticeAny(watched, ...(name ? [path.join(watched, name)] : []));
+      this.noticeIfWatched(full);
+      this.noticeIfWatched(path.join(full, 'manifest.json'));
+    });
+    // fs.watch names the changed entry relative to the watched folder, or the watched file itself.
+    searchPath.on('raw', (_event, name: string | null, details: unknown) => {
+      const watched = (details as { watchedPath?: string } | undefined)?.watchedPath;
+      if (!name || !watched) return;
+      this.noticeIfWatched(path.resolve(watched, name));
+      this.noticeIfWatched(path.resolve(watched));
+    });
+    this.watchers.push(searchPath);
+
+    for (const file of this.files) {
+      const dir = path.dirname(file);
+      const name = path.basename(file);
+      mkdirSync(dir, { recursive: true });
+      const store = watch(dir, { ignoreInitial: true, depth: 0, ignored: (p: string) => p !== dir && p !== file });
+      store.on('all', () => this.settler.notice(file));
+      // The store's folder is usually DATA_DIR, busy with database writes: only its own name counts.
+      store.on('raw', (_event, changed: string | null) => {
+        if (changed === name) this.settler.notice(file);
       });
-      w.on('error', () => {});
+      this.watchers.push(store);
     }
+    for (const w of this.watchers) w.on('error', () => {});
   }
 
   async ready(): Promise<void> {
@@ -97,21 +113,24 @@ export class ManifestWatcher {
     await Promise.all(this.watchers.map((w) => w.close()));
   }
 
-  private noticeAny(...candidates: string[]): void {
-    for (const candidate of candidates) {
-      const full = path.resolve(candidate);
-      if (this.isWatchedFile(full)) this.settler.notice(full);
-    }
+  private noticeIfWatched(full: string): void {
+    const parts = this.partsOf(full);
+    if (!parts) return;
+    const name = parts[parts.length - 1]!;
+    if ((parts.length === 1 && name.endsWith('.json')) || (parts.length === 2 && (name === 'manifest.json' || isCodeFile(name)))) this.settler.notice(full);
   }
 
-  private isWatchedFile(full: string): boolean {
-    if (this.files.has(full)) return true;
+  private depthOf(full: string): number {
+    return this.partsOf(full)?.length ?? 0;
+  }
+
+  /** `full` relative to the search directory holding it, split; undefined outside them. */
+  private partsOf(full: string): string[] | undefined {
     for (const dir of this.dirs) {
       const parts = path.relative(dir, full).split(path.sep);
-      if (parts[0] === '..' || parts[0] === '' || parts.some((p) => p.startsWith('.'))) continue;
-      if (parts.length === 1 && parts[0]!.endsWith('.json')) return true;
-      if (parts.length === 2 && parts[1] === 'manifest.json') return true;
+      if (parts[0] === '' || parts.some((p) => p.startsWith('.'))) continue;
+      return parts;
     }
-    return false;
+    return undefined;
   }
 }

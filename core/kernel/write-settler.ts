@@ -18,10 +18,12 @@ interface Pending {
   signature: string;
   /** performance.now() of the look that saw the signature change. */
   changedAt: number;
-  /** Looks since then that saw nothing change. */
-  stillLooks: number;
+  /** The delays the looks since then were scheduled with. */
+  scheduledStill: number;
   complete: boolean;
+  /** The next look, and the delay it was scheduled with. */
   timer?: NodeJS.Timeout;
+  delay: number;
 }
 
 // Files larger than this are judged by holding still alone: no manifest or config store is this big.
@@ -31,8 +33,12 @@ const MAX_PARSED_BYTES = 4 * 1024 * 1024;
  * Decides when a file that changed may be read: once it holds still. Content that can only be
  * whole (a renamed-into-place file, a JSON document that parses) need hold still only
  * `completeMs`; anything else (a file still being written, a malformed one, a removal) must hold
- * still `stableMs`, seen unchanged by at least two looks, so a stall of this process between two
- * looks is not taken for a writer that stopped.
+ * still `stableMs`.
+ *
+ * Holding still is measured twice: by the clock, and by the delays the looks were scheduled
+ * with. After this process stalls, timers that fell due run in the order they fell due, so a
+ * writer in this process pausing less than `stableMs` writes again before the look that
+ * would end its wait: one late look is not taken for a writer that stopped.
  */
 export class WriteSettler {
   private readonly pending = new Map<string, Pending>();
@@ -49,14 +55,15 @@ export class WriteSettler {
     this.pollMs = options.pollMs ?? 30;
   }
 
-  /** Something happened to `file`: look at it now, and until it settles. */
+  /**
+   * Something happened to `file`: look at it now, and until it settles. A file already being
+   * looked at keeps its schedule (its next look is at most `pollMs` away), so a stream of events
+   * cannot hold off its settling.
+   */
   notice(file: string): void {
-    if (this.closed) return;
-    let entry = this.pending.get(file);
-    if (!entry) {
-      entry = { signature: '', changedAt: 0, stillLooks: 0, complete: false };
-      this.pending.set(file, entry);
-    }
+    if (this.closed || this.pending.has(file)) return;
+    const entry: Pending = { signature: '', changedAt: 0, scheduledStill: 0, complete: false, delay: 0 };
+    this.pending.set(file, entry);
     this.schedule(file, entry, 0);
   }
 
@@ -83,7 +90,7 @@ export class WriteSettler {
   }
 
   private schedule(file: string, entry: Pending, ms: number): void {
-    if (entry.timer) clearTimeout(entry.timer);
+    entry.delay = ms;
     entry.timer = setTimeout(() => this.look(file, entry), ms);
   }
 
@@ -96,20 +103,20 @@ export class WriteSettler {
     if (signature !== entry.signature) {
       entry.signature = signature;
       entry.changedAt = now;
-      entry.stillLooks = 0;
+      entry.scheduledStill = 0;
       entry.complete = stats !== undefined && (!stats.isFile() || this.readsComplete(file, stats));
     } else {
-      entry.stillLooks++;
+      entry.scheduledStill += entry.delay;
     }
     const needed = entry.complete ? this.completeMs : this.stableMs;
-    const still = now - entry.changedAt;
-    if (still >= needed && (entry.complete || entry.stillLooks >= 2)) {
+    const still = Math.min(now - entry.changedAt, entry.scheduledStill);
+    if (still >= needed) {
       this.pending.delete(file);
       this.settled.set(file, signature);
       this.options.onSettled(file);
       return;
     }
-    this.schedule(file, entry, still < needed ? Math.min(needed - still, this.pollMs) : this.pollMs);
+    this.schedule(file, entry, Math.max(1, Math.min(needed - still, this.pollMs)));
   }
 
   private readsComplete(file: string, stats: Stats): boolean {
