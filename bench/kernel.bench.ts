@@ -39,7 +39,7 @@ for (let i = 1; i <= 50; i++) {
   samples.push(performance.now() - t);
 }
 console.log(`reload latency over ${samples.length} reloads: median ${ms(percentile(samples, 50))}, p95 ${ms(percentile(samples, 95))}, max ${ms(Math.max(...samples))}`);
-console.log('  (includes the watcher\'s write-finish detection of 120 ms and a 50 ms debounce)');
+console.log('  (includes the watcher\'s wait for the renamed file to hold still: 15 ms for a file that parses as JSON, then a 5 ms debounce)');
 
 const N = 200_000;
 const lease = k.kernel.lease('retrieval', 'bench-echo');

@@ -101,6 +101,14 @@ export class Kernel {
       requestReload: (id) => void this.queue.request(`plugin:${id}`),
       onCodeRoot: (id, root) => this.codeWatcher?.set(id, root),
       onActive: (id) => void this.checkHealth(id),
+      ...(options.watch !== false
+        ? {
+            writes: {
+              admits: (file: string, text: string | undefined) => this.watcher?.admits(file, text) ?? true,
+              settling: (file: string) => this.watcher?.settling(file) ?? false,
+            },
+          }
+        : {}),
     });
     this.views = new PluginViews(this.records, options.configStore);
     this.editor = new PluginSettingsEditor({

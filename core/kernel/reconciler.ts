@@ -7,7 +7,8 @@ import { EntryRefusedError } from './entry-loader.js';
 import { TimeoutError } from './generation.js';
 import type { Generation } from './generation.js';
 import { describeError, type GenerationFactory } from './generation-factory.js';
-import { findManifests } from './manifest-source.js';
+import { admitManifests, type WriteGate } from './manifest-admission.js';
+import { findManifests, type ManifestFile } from './manifest-source.js';
 import { scanManifests } from './manifest-scan.js';
 import type { DefinitionResolver, LocatedPlugin } from './plugin-definition.js';
 import type { PluginRecord, PluginRecords, PluginState } from './plugin-record.js';
@@ -33,6 +34,8 @@ export interface ReconcilerOptions {
   onCodeRoot?: (pluginId: string, root: string | undefined) => void;
   /** A new generation is active: check its health. */
   onActive?: (pluginId: string) => void;
+  /** Files still being written (the watcher): a scan keeps what it last read of them. */
+  writes?: WriteGate;
   /** Runs `fn` after `ms` (default: an unref'd timer); the retry of a not-ready start. */
   schedule?: (fn: () => void, ms: number) => Cancel;
 }
@@ -44,6 +47,8 @@ export interface ReconcilerOptions {
  */
 export class Reconciler {
   private idByPath = new Map<string, string>();
+  /** The manifest files the last scan went by, by path. */
+  private filesByPath = new Map<string, ManifestFile>();
   private readonly cancels = new Map<string, Cancel>();
 
   constructor(private readonly options: ReconcilerOptions) {}
@@ -56,8 +61,13 @@ export class Reconciler {
   async scan(options: { retryFailed?: boolean } = {}): Promise<void> {
     const { records } = this.options;
     if (options.retryFailed) for (const record of records.all()) record.failedFingerprint = undefined;
-    this.options.configStore.load();
-    const scanned = scanManifests(findManifests(this.options.searchPaths), this.options.facts(), this.idByPath);
+    const { writes, configStore, searchPaths } = this.options;
+    // A config store being written keeps its last entries until it settles (the watcher rescans).
+    if (!writes?.settling(configStore.file)) configStore.load();
+    const found = findManifests(searchPaths);
+    const files = writes ? admitManifests(found, this.filesByPath, writes, searchPaths) : found;
+    this.filesByPath = new Map(files.map((f) => [f.path, f]));
+    const scanned = scanManifests(files, this.options.facts(), this.idByPath);
     this.idByPath = new Map(scanned.map((p) => [p.file.path, p.id]));
     for (const p of scanned) {
       const record = records.ensure(p.id);

@@ -1,0 +1,139 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { isCompleteJson, WriteSettler } from '../../../core/kernel/write-settler.js';
+import { tempDir } from '../../support/gateway.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const manifestText = JSON.stringify({ manifestVersion: 1, id: 'slow-one', name: 'Slow', version: '2.0.0', description: 'written in chunks' }, null, 2);
+
+/** A settler that notices every change of `file` as a watcher would, and records what it read. */
+function watched(file: string) {
+  const seen: Array<string | undefined> = [];
+  let settledOnce!: () => void;
+  let next = new Promise<void>((r) => (settledOnce = r));
+  const settler = new WriteSettler({
+    isComplete: isCompleteJson,
+    onSettled: (f) => {
+      let text: string | undefined;
+      try {
+        text = readFileSync(f, 'utf8');
+      } catch {
+        text = undefined;
+      }
+      seen.push(text);
+      settledOnce();
+      next = new Promise<void>((r) => (settledOnce = r));
+    },
+  });
+  return { settler, seen, settled: () => next };
+}
+
+/** Writes `text` straight into `file` (no rename) in chunks, pausing 30-80 ms between them. */
+async function writeSlowly(file: string, text: string, settler: WriteSettler, chunks = 6): Promise<void> {
+  const fd = openSync(file, 'w');
+  settler.notice(file);
+  const size = Math.ceil(text.length / chunks);
+  try {
+    for (let i = 0; i < text.length; i += size) {
+      writeSync(fd, text.slice(i, i + size));
+      settler.notice(file);
+      if (i + size < text.length) await sleep(30 + ((i / size) % 3) * 25);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  settler.notice(file);
+}
+
+test('JSON objects and arrays are complete; a prefix of one, a bare number or an empty file is not', () => {
+  assert.ok(isCompleteJson(manifestText));
+  assert.ok(isCompleteJson('[1, 2]\n'));
+  for (let cut = 0; cut < manifestText.length; cut++) assert.not.ok(isCompleteJson(manifestText.slice(0, cut)), `prefix of ${cut} chars`);
+  assert.not.ok(isCompleteJson('12'), 'a number can be the prefix of a longer one');
+  assert.not.ok(isCompleteJson(''));
+});
+
+test('a file renamed into place settles with its whole content', async () => {
+  const dir = tempDir('switchboard-settler-');
+  const file = path.join(dir, 'manifest.json');
+  const { settler, seen, settled } = watched(file);
+  try {
+    const done = settled();
+    writeFileSync(`${file}.partial`, manifestText);
+    renameSync(`${file}.partial`, file);
+    settler.notice(file);
+    assert.ok(settler.isSettling(file));
+    await done;
+    assert.equal(seen, [manifestText]);
+    assert.not.ok(settler.isSettling(file));
+    assert.ok(settler.heldStill(file), 'unchanged since it settled');
+  } finally {
+    settler.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a file written slowly in place settles only once it is complete', async () => {
+  const dir = tempDir('switchboard-settler-');
+  const file = path.join(dir, 'manifest.json');
+  writeFileSync(file, JSON.stringify({ id: 'slow-one', version: '1.0.0' }));
+  const { settler, seen, settled } = watched(file);
+  try {
+    const done = settled();
+    await writeSlowly(file, manifestText, settler);
+    await done;
+    assert.ok(seen.length >= 1);
+    for (const text of seen) assert.is(text, manifestText, 'never settled on a part of the file');
+  } finally {
+    settler.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a file left malformed still settles once it stops changing, and so does a removal', async () => {
+  const dir = tempDir('switchboard-settler-');
+  const file = path.join(dir, 'manifest.json');
+  const { settler, seen, settled } = watched(file);
+  try {
+    let done = settled();
+    await writeSlowly(file, '{ "id": "slow-one", "version": ', settler, 3);
+    await done;
+    assert.equal(seen, ['{ "id": "slow-one", "version": ']);
+
+    done = settled();
+    rmSync(file);
+    settler.notice(file);
+    await done;
+    assert.equal(seen, ['{ "id": "slow-one", "version": ', undefined]);
+    assert.ok(settler.heldStill(file), 'gone, as when it settled');
+  } finally {
+    settler.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a change nobody reported is not taken as settled: heldStill notices it', async () => {
+  const dir = tempDir('switchboard-settler-');
+  const file = path.join(dir, 'manifest.json');
+  const { settler, seen, settled } = watched(file);
+  try {
+    let done = settled();
+    writeFileSync(file, '{ "id": ');
+    settler.notice(file);
+    await done;
+    done = settled();
+    writeFileSync(file, '{ "id": "other", ');
+    assert.not.ok(settler.heldStill(file), 'the content changed since it settled');
+    assert.ok(settler.isSettling(file), 'and is watched until it settles again');
+    await done;
+    assert.equal(seen, ['{ "id": ', '{ "id": "other", ']);
+    assert.ok(settler.heldStill(file));
+  } finally {
+    settler.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
