@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, watch as fsWatch, type FSWatcher as FsWatcher } from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { isCodeFile } from './code-fingerprint.js';
@@ -27,11 +27,12 @@ export interface ManifestWatcherOptions {
  * are listened to as well, because it drops a second 'change' of a path within 50 ms (a quick
  * second save, the last chunk of a slow write).
  *
- * The config store is watched through its directory, filtered to the file: chokidar stops
- * reporting other paths when it is handed a file that does not exist yet (before its first write).
+ * The config store is watched through its directory (it may not exist before its first write),
+ * with fs.watch filtered to the file's name.
  */
 export class ManifestWatcher {
   private readonly watchers: FSWatcher[] = [];
+  private readonly storeWatchers: FsWatcher[] = [];
   private readonly settler: WriteSettler;
   private readonly dirs: string[];
   private readonly files: Set<string>;
@@ -76,13 +77,14 @@ export class ManifestWatcher {
       const dir = path.dirname(file);
       const name = path.basename(file);
       mkdirSync(dir, { recursive: true });
-      const store = watch(dir, { ignoreInitial: true, depth: 0, ignored: (p: string) => p !== dir && p !== file });
-      store.on('all', () => this.settler.notice(file));
-      // The store's folder is usually DATA_DIR, busy with database writes: only its own name counts.
-      store.on('raw', (_event, changed: string | null) => {
+      // The store's folder is usually DATA_DIR, busy with database writes (every commit touches
+      // the -wal file): a plain fs.watch filtered by name costs nothing per event, where chokidar
+      // would stat each changed path. Only the store's own name counts.
+      const store = fsWatch(dir, (_event, changed) => {
         if (changed === name) this.settler.notice(file);
       });
-      this.watchers.push(store);
+      store.on('error', () => {});
+      this.storeWatchers.push(store);
     }
     for (const w of this.watchers) w.on('error', () => {});
   }
@@ -110,6 +112,7 @@ export class ManifestWatcher {
   async close(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.settler.close();
+    for (const w of this.storeWatchers) w.close();
     await Promise.all(this.watchers.map((w) => w.close()));
   }
 
