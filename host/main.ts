@@ -1,9 +1,9 @@
 import { Gateway } from './app/gateway.js';
 import { installProcessFaultHandlers } from './app/process-faults.js';
-import { capYoungGeneration, settleHeapWhenIdle } from './app/heap-footprint.js';
+import { limitHeapGrowth, settleHeapWhenIdle } from './app/heap-footprint.js';
 
 /** `npm start`: the gateway on PORT with state under DATA_DIR, stopped cleanly on SIGTERM/SIGINT. */
-capYoungGeneration();
+limitHeapGrowth();
 const gateway = await Gateway.create();
 // Installed once the gateway exists: a failure while starting still ends the process.
 installProcessFaultHandlers({ logger: gateway.logger, metrics: gateway.metrics });

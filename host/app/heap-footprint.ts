@@ -4,18 +4,29 @@ import type { Server } from 'node:http';
 
 /** The young generation's cap per semi-space, unless the operator set one (NODE_OPTIONS or a flag). */
 export const SEMI_SPACE_MB = 2;
+/** How far the old generation may grow past what survived the last full collection, in percent. */
+export const HEAP_GROWING_PERCENT = 30;
 
-const operatorSet = () => [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((a) => /^--max-semi-space-size(=|$)/.test(a));
+const operatorSet = (flag: string) =>
+  [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((a) => a.replace(/_/g, '-').startsWith(`--${flag}`));
 
 /**
- * Node 20 lets the young generation grow to 16 MB per semi-space (32 MB committed) while the
- * gateway imports its modules, and keeps it that size afterwards: a third of an idle gateway's
- * resident memory. Capped at SEMI_SPACE_MB, a request's garbage still dies young (a request
- * allocates tens of kilobytes), and the heap stays small under load. The cap applies from the
- * next full collection, which `settleHeap` runs once the gateway is listening.
+ * Two V8 sizing rules for a gateway's workload (many small requests, little long-lived data):
+ *
+ * - Node 20 lets the young generation grow to 16 MB per semi-space (32 MB committed) while the
+ *   gateway imports its modules, and keeps it that size afterwards: a third of an idle gateway's
+ *   resident memory. Capped at SEMI_SPACE_MB, a request's garbage still dies young (a request
+ *   allocates tens of kilobytes); the cap applies from the next full collection.
+ * - Under sustained uploads V8 let the old generation grow to three or four times what survives a
+ *   full collection (peak RSS 224 MB in 25 s of POST /fax at 16 connections); growing by 30% at a
+ *   time it peaked at 152 MB for the same CPU per request (docs/benchmarks.md).
+ *
+ * An operator's own flag wins (`--max-semi-space-size` in NODE_OPTIONS or on the command line,
+ * `--heap-growing-percent` on the command line).
  */
-export function capYoungGeneration(): void {
-  if (!operatorSet()) v8.setFlagsFromString(`--max-semi-space-size=${SEMI_SPACE_MB}`);
+export function limitHeapGrowth(): void {
+  if (!operatorSet('max-semi-space-size')) v8.setFlagsFromString(`--max-semi-space-size=${SEMI_SPACE_MB}`);
+  if (!operatorSet('heap-growing-percent')) v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
 
 /**
