@@ -52,10 +52,14 @@ export async function startPodman(): Promise<PodmanEngine> {
         const exited = new Promise((resolve) => service.once('exit', resolve));
         service.kill('SIGTERM');
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
-        if (service.exitCode === null) service.kill('SIGKILL');
+        if (service.exitCode === null && service.signalCode === null) {
+          service.kill('SIGKILL');
+          await exited;
+        }
       }
       unmountUnder(dir);
-      rmSync(dir, { recursive: true, force: true });
+      // podman's helpers (conmon, the pause process) may still be removing their run files.
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }
