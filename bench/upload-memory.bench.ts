@@ -52,7 +52,9 @@ for (const limitMb of [10, 60]) {
     const before = gateway.peakRss();
     const status = await streamUpload(gateway.url, limitMb * MB + 1);
     const grown = gateway.peakRss() - before;
-    console.log(`${limitMb} MB + 1 byte upload (answered ${status}): peak RSS grew by ${(grown / MB).toFixed(1)} MB, ${((grown / (limitMb * MB)) * 100).toFixed(1)}% of the upload`);
+    console.log(
+      `${limitMb} MB + 1 byte upload (answered ${status}): peak RSS grew by ${(grown / MB).toFixed(1)} MB, ${((grown / (limitMb * MB)) * 100).toFixed(1)}% of the upload (peak ${(before / MB).toFixed(1)} MB before, ${((before + grown) / MB).toFixed(1)} MB after)`,
+    );
   } finally {
     await gateway.kill('SIGTERM');
     removeDir(dataDir);
