@@ -107,7 +107,12 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
         size += chunk.length;
         if (!out) {
           held.push(chunk);
-          if (size > SPILL_BYTES) spill();
+          try {
+            if (size > SPILL_BYTES) spill();
+          } catch {
+            // The temp dir cannot be made (permissions, a full disk): the server's fault.
+            fail(httpError('upload_not_stored'));
+          }
         } else if (!out.write(chunk)) {
           // Back-pressure: the sender waits for the disk rather than the gateway buffering.
           stream.pause();
