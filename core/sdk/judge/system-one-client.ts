@@ -50,12 +50,13 @@ export function createSystemOneClient(options: SystemOneClientOptions): { ask(re
       if (problem) throw new SystemOneError('unavailable', problem);
       const asked = Object.keys(request.questions);
       if (!asked.length) throw new SystemOneError('invalid_response', 'no question asked');
+      // cockatiel is loaded with the first question, not when a judge plugin starts; before the
+      // budget's clock starts, so loading it never eats into the caller's budget.
+      const { DelegateBackoff, handleWhen, retry } = await import('cockatiel');
       const budgetMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
       const deadline = Date.now() + budgetMs;
       const body = JSON.stringify(requestBody(request, request.model ?? options.defaultModel));
       let attempt = 0;
-      // cockatiel is loaded with the first question, not when a judge plugin starts.
-      const { DelegateBackoff, handleWhen, retry } = await import('cockatiel');
       const policy = retry(
         handleWhen((err) => {
           if (!(err instanceof RetryableFailure)) return false;
@@ -74,9 +75,20 @@ export function createSystemOneClient(options: SystemOneClientOptions): { ask(re
         },
       );
       try {
+        let lastFailure: RetryableFailure | undefined;
         return await policy.execute(async () => {
           attempt += 1;
-          return attemptOnce(options, body, asked, deadline, budgetMs, request.signal);
+          // A backoff sleep planned to end inside the budget may end past it on a busy machine:
+          // the answer is then the failure that was being retried, not a timeout of no attempt.
+          if (lastFailure && Date.now() >= deadline) {
+            throw new SystemOneError(lastFailure.outcome, `${lastFailure.message} (the ${budgetMs} ms budget ended while waiting to retry)`, lastFailure.status);
+          }
+          try {
+            return await attemptOnce(options, body, asked, deadline, budgetMs, request.signal);
+          } catch (err) {
+            if (err instanceof RetryableFailure) lastFailure = err;
+            throw err;
+          }
         }, request.signal);
       } catch (err) {
         if (err instanceof SystemOneError) throw err;

@@ -6,6 +6,7 @@ import { SystemOneError } from '../../../core/sdk/judge/index.js';
 import type { JudgeProvider, JudgeRequest } from '../../../core/sdk/contracts/judge.js';
 import hosted from '../../../plugins/judge-hosted/index.js';
 import { startSystemOneFake } from '../../fakes/system-one-fake.js';
+import { until } from '../../support/gateway.js';
 
 type Fake = Awaited<ReturnType<typeof startSystemOneFake>>;
 let fake: Fake;
@@ -129,6 +130,20 @@ test('malformed answers are invalid responses, never a default answer', async ()
     assert.is(err.outcome, 'invalid_response', JSON.stringify(reply).slice(0, 80));
     assert.is(fake.requests.length, 1, 'an invalid answer is not retried');
   }
+});
+
+test('a budget that ends during a backoff sleep answers the failure being retried, not a timeout', async () => {
+  fake.script({ status: 503, headers: { 'retry-after-ms': '300' } });
+  const pending = failure(ask({ timeoutMs: 1000 }));
+  await until(() => fake.requests.length === 1, 5000, 5);
+  // A busy event loop: the 300 ms sleep, planned to end inside the budget, ends past it.
+  const blockedUntil = Date.now() + 1100;
+  while (Date.now() < blockedUntil);
+  const err = await pending;
+  assert.is(err.outcome, 'http_error', err.message);
+  assert.is(err.status, 503);
+  assert.match(err.message, /budget ended while waiting to retry/);
+  assert.is(fake.requests.length, 1, 'no attempt is made past the budget');
 });
 
 test('a backend that is not there is unavailable after the retries the budget allows', async () => {
