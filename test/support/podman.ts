@@ -57,9 +57,21 @@ export async function startPodman(): Promise<PodmanEngine> {
           await exited;
         }
       }
-      unmountUnder(dir);
-      // podman's helpers (conmon, the pause process) may still be removing their run files.
-      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      // podman's helpers (conmon, the pause process) may still be removing their run files or
+      // holding a mount for a moment after the service ends: unmount and remove until it goes.
+      for (let attempt = 1; ; attempt++) {
+        unmountUnder(dir);
+        try {
+          rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+          break;
+        } catch (err) {
+          if (attempt >= 5) {
+            console.error(`[podman] could not remove ${dir}: ${(err as Error).message}`);
+            break;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+        }
+      }
     },
   };
 }
