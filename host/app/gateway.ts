@@ -375,6 +375,7 @@ export class Gateway {
       ['alert delivery', () => this.alerts?.delivery.stop()],
       ['cleanup', () => this.security?.cleanup.stop()],
       ['index runs', () => this.codeSearch?.runs.stop()],
+      ['keyword builds', () => this.codeSearch?.keywords.drain()],
       ['auth', () => this.security?.auth.stop()],
       ['kernel', () => this.kernel.stop()],
       ['audit', () => this.audit.close()],

@@ -92,6 +92,15 @@ export class KeywordStore {
     return new Set((cached?.keywords ?? []).map((k) => k.term));
   }
 
+  /**
+   * Resolves once the builds running now (a background refresh a search started, say) have
+   * written their files: the gateway waits for it when it stops, so nothing is written into
+   * DATA_DIR after it has stopped.
+   */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.building.values(), this.globalWrites]);
+  }
+
   isStale(entry: RepoKeywords): boolean {
     const s = this.settingsSnapshot;
     if (entry.max_per_repo !== s.maxPerRepo || entry.min_freq !== s.minFreq) return true;

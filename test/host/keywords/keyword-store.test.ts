@@ -116,5 +116,29 @@ test('ranking terms never wait for a build: empty at first, then the built keywo
   assert.ok(existsSync(path.join(s.dataDir, 'out/keywords/repos/alpha.json')));
 });
 
+test('drain waits for a background build to write its files', async () => {
+  const dataDir = path.join(root, `d${n++}`);
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const store = new KeywordStore({
+    dataDir,
+    readSettings: () => ({ maxPerRepo: 50, minFreq: 1, boost: 1.3, refreshHours: 24 }),
+    // A slow repository walk: the build is still running when drain is called.
+    async *sourceFiles() {
+      await gate;
+      yield { path: 'a.ts', text: 'dispatchFax retry' };
+      yield { path: 'b.ts', text: 'dispatchFax render' };
+    },
+  });
+  await store.termsForRanking('slow'); // starts the build in the background
+  let drained = false;
+  const draining = store.drain().then(() => (drained = true));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.is(drained, false, 'drain returned while the build was still walking');
+  release();
+  await draining;
+  assert.ok(existsSync(path.join(dataDir, 'out/keywords/repos/slow.json')), 'the build had written its file when drain resolved');
+});
+
 test.after(() => rmSync(root, { recursive: true, force: true }));
 test.run();
