@@ -8,6 +8,9 @@ import { SettingsValidationError } from '../../../core/kernel/kernel.js';
 import { tempDir, until } from '../../support/gateway.js';
 import { writeAtomic, writeHelper, writePluginFolder } from '../../support/plugin-folder.js';
 
+/** Folders made outside the search path (symlink targets), removed at the end. */
+const outsideDirs: string[] = [];
+
 // Everything here lives under os.tmpdir(), outside the package, with no node_modules.
 let dir: string;
 let k: TestKernel;
@@ -26,6 +29,7 @@ test.before(async () => {
   writeFileSync(path.join(copy, 'sdk.js'), "throw new Error('the bundled SDK copy was loaded');\n");
   // An entry that is a symlink to a module outside the plugin folder.
   const outside = tempDir('switchboard-outside-');
+  outsideDirs.push(outside);
   writeFileSync(path.join(outside, 'evil.js'), "globalThis.__switchboardEvilRan = true; export default {};\n");
   const linked = writePluginFolder(dir, 'folder-symlink');
   rmSync(path.join(linked, 'index.js'));
@@ -46,6 +50,7 @@ test.before(async () => {
 test.after(async () => {
   await k.stop();
   rmSync(dir, { recursive: true, force: true });
+  for (const d of outsideDirs) rmSync(d, { recursive: true, force: true });
 });
 
 test('a plain-JS plugin folder outside the package loads and gets the host SDK instance', async () => {

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startGateway, tempDir, type TestGateway } from '../../support/gateway.js';
+import { removeDir, startGateway, tempDir, type TestGateway } from '../../support/gateway.js';
 
 // A small repository written by the test: "invoice" and "ledger" are its topics.
 const repoDir = tempDir('switchboard-kw-repo-');
@@ -169,5 +169,6 @@ test('every new endpoint is in /openapi.json with its schemas', async () => {
 
 test.after(async () => {
   await gw?.close();
+  removeDir(repoDir);
 });
 test.run();
