@@ -2,6 +2,7 @@ import fs, { type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
+import { syncDirectory } from '../sdk/sync-directory.js';
 
 export interface AtomicWriteOptions {
   /** Permission bits of a file that does not exist yet; an existing file keeps its own mode. */
@@ -102,20 +103,6 @@ async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
   while (offset < bytes.length) {
     const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, offset);
     offset += bytesWritten;
-  }
-}
-
-// Makes the rename itself durable. Some filesystems refuse fsync on a directory; the data is
-// already synced then, so that refusal is not an error of the write.
-async function syncDirectory(dir: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await fs.open(dir, 'r');
-    await handle.sync();
-  } catch (err) {
-    if (!['EISDIR', 'EINVAL', 'EPERM', 'EACCES', 'ENOTSUP'].includes(errnoCode(err))) throw err;
-  } finally {
-    await handle?.close();
   }
 }
 

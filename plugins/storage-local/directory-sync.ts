@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { syncDirectory } from 'switchboard/sdk';
 
 interface DirectoryState {
   running?: Promise<void>;
@@ -14,7 +14,7 @@ interface DirectoryState {
 export class DirectorySync {
   private readonly dirs = new Map<string, DirectoryState>();
 
-  constructor(private readonly fsync: (dir: string) => Promise<void> = fsyncDirectory) {}
+  constructor(private readonly fsync: (dir: string) => Promise<void> = syncDirectory) {}
 
   /** Resolves once an fsync of `dir` that began after this call has completed. */
   sync(dir: string): Promise<void> {
@@ -43,14 +43,5 @@ export class DirectorySync {
     });
     state.running = run;
     return run;
-  }
-}
-
-export async function fsyncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }

@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import path from 'node:path';
-import { DirectorySync, fsyncDirectory } from '../../../plugins/storage-local/directory-sync.js';
+import { syncDirectory } from '../../../core/sdk/index.js';
+import { DirectorySync } from '../../../plugins/storage-local/directory-sync.js';
 import { removeDir, tempDir } from '../../support/gateway.js';
 
 const dir = tempDir('directory-sync-');
@@ -14,7 +15,7 @@ function gatedFsync() {
   const fsync = async (d: string) => {
     log.push('start');
     await new Promise<void>((resolve) => gates.push(resolve));
-    await fsyncDirectory(d);
+    await syncDirectory(d);
     log.push('end');
   };
   const release = async () => {
