@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, json, startGateway } from '../test/support/gateway.js';
 import { startLlmGatewayFake } from '../test/fakes/llm-gateway-fake.js';
-import { search, startRun, waitForRun } from '../test/host/search/search-repo-fixture.js';
+import { search, startRun, waitForRun } from '../test/host/surfaces/search/search-repo-fixture.js';
 import { percentile, ms } from './stats.js';
 
 const questions = (JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/golden/switchboard.json'), 'utf8')) as Array<{ q: string }>).map((g) => g.q).slice(0, 40);

@@ -8,7 +8,7 @@ import { linkSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, removeDir, startGateway, tempDir } from '../test/support/gateway.js';
-import { search, startRun, statusOf, waitForRun } from '../test/host/search/search-repo-fixture.js';
+import { search, startRun, statusOf, waitForRun } from '../test/host/surfaces/search/search-repo-fixture.js';
 import { percentile, ms } from './stats.js';
 
 const TARGET = 10_000;

@@ -1,6 +1,6 @@
-import { Gateway } from './app/gateway.js';
-import { installProcessFaultHandlers } from './app/process-faults.js';
-import { limitHeapGrowth, settleHeapWhenIdle } from './app/heap-footprint.js';
+import { Gateway } from './platform/gateway/gateway.js';
+import { installProcessFaultHandlers } from './platform/runtime/process-faults.js';
+import { limitHeapGrowth, settleHeapWhenIdle } from './platform/runtime/heap-footprint.js';
 
 /** `npm start`: the gateway on PORT with state under DATA_DIR, stopped cleanly on SIGTERM/SIGINT. */
 limitHeapGrowth();

@@ -1,6 +1,6 @@
-import { formatReport, runEvaluation, selectQuestions, type EvalSearch } from '../evaluation/eval-runner.js';
-import { GoldenSetError, readGoldenFile } from '../evaluation/golden-set.js';
-import type { TraceStore } from '../traces/trace-store.js';
+import { formatReport, runEvaluation, selectQuestions, type EvalSearch } from '../surfaces/search/evaluation/eval-runner.js';
+import { GoldenSetError, readGoldenFile } from '../surfaces/search/evaluation/golden-set.js';
+import type { TraceStore } from '../surfaces/search/traces/trace-store.js';
 import type { CliOutput } from './main.js';
 
 /** What `switchboard eval` needs of a gateway built in this process (nothing listens). */

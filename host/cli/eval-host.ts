@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { Gateway } from '../app/gateway.js';
+import { Gateway } from '../platform/gateway/gateway.js';
 import type { EvalHost } from './eval-command.js';
 
 /**

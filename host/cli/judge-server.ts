@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { ConfigRegistry } from '../config/registry.js';
-import { startJudgeServer } from '../workbench/judge/server/judge-server.js';
+import { ConfigRegistry } from '../platform/config/registry.js';
+import { startJudgeServer } from '../surfaces/workbench/judge-server/judge-server.js';
 import type { CliOutput } from './main.js';
 
 export const INFERENCE_RUNTIME_MISSING =

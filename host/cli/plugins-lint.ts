@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { CONTRACT_VERSIONS } from '../../core/sdk/contracts/index.js';
-import { hostDeclarativeRuntimes } from '../plugins/declarative-runtimes.js';
+import { hostDeclarativeRuntimes } from '../platform/plugins/declarative-runtimes.js';
 import { manifestDiagnostic, parseManifestText, type ManifestDiagnostic } from '../../core/manifest/index.js';
 
 export interface LintResult {

@@ -7,7 +7,7 @@ import { parseManifestText, type Manifest } from '../../core/manifest/index.js';
 import { declarativeBlockOf } from '../../core/kernel/declarative-runtimes.js';
 import { loadEntry, locateEntry, type EntryRoots } from '../../core/kernel/entry-loader.js';
 import { conformance, type ConformanceCase } from '../../core/sdk/testing/index.js';
-import { hostDeclarativeRuntimes } from '../plugins/declarative-runtimes.js';
+import { hostDeclarativeRuntimes } from '../platform/plugins/declarative-runtimes.js';
 
 export interface PluginsTestOptions {
   /** The plugin folder (holding manifest.json). */

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { Gateway } from '../app/gateway.js';
-import { renderScopeTable, withScopeTable } from '../auth/scope-table.js';
+import { Gateway } from '../platform/gateway/gateway.js';
+import { renderScopeTable, withScopeTable } from '../platform/auth/scope-table.js';
 
 /** The route table of a gateway built on a throwaway DATA_DIR (nothing listens). */
 async function currentRoutes(): Promise<string> {

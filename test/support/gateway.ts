@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Writable } from 'node:stream';
-import { Gateway } from '../../host/app/gateway.js';
-import { packageRoot } from '../../host/app/paths.js';
+import { Gateway } from '../../host/platform/gateway/gateway.js';
+import { packageRoot } from '../../host/platform/runtime/paths.js';
 
 export const ROOT = packageRoot();
 

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isPluginId, validateManifest } from '../../../core/manifest/index.js';
-import { pluginId } from '../../../host/config/model/field-kinds.js';
+import { pluginId } from '../../../host/platform/config/model/field-kinds.js';
 import { entryManifest, HOST } from './fixtures.js';
 
 const valid = ['a', 'x1', 'acme-fax', '0day', 'a'.repeat(64)];

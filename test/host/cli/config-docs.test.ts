@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { renderConfigTable, withConfigTable, TABLE_START, TABLE_END } from '../../../host/cli/config-docs.js';
-import { CONFIG_KEYS, SECRET_FIELDS } from '../../../host/config/model/index.js';
+import { CONFIG_KEYS, SECRET_FIELDS } from '../../../host/platform/config/model/index.js';
 
 // dist/test/host/cli/ -> the project root, where docs/ lives (docs are not compiled).
 const docsFile = fileURLToPath(new URL('../../../../docs/configuration.md', import.meta.url));

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { renderErrorTable, withErrorTable, ERRORS_START, ERRORS_END } from '../../../host/cli/error-docs.js';
-import { ERROR_CATALOGUE, httpError, httpErrorWithStatus, invalid } from '../../../host/http/error-catalogue.js';
+import { ERROR_CATALOGUE, httpError, httpErrorWithStatus, invalid } from '../../../host/platform/http/error-catalogue.js';
 
 // dist/test/host/cli/ -> the project root, where docs/ lives (docs are not compiled).
 const docsFile = fileURLToPath(new URL('../../../../docs/api/errors.md', import.meta.url));

@@ -12,7 +12,7 @@ import { makePdf, startFaxDocumentServer, type FaxDocumentServer } from '../../f
 import { startProviderAFake } from '../../fakes/providera-fake.js';
 import { startProviderBFake } from '../../fakes/providerb-fake.js';
 import { startProviderCFake } from '../../fakes/providerc-fake.js';
-import { storeJobDocument, type StoredJob } from '../../host/fax/documents/stored-job.js';
+import { storeJobDocument, type StoredJob } from '../../host/surfaces/fax/documents/stored-job.js';
 
 /**
  * The SDK's fax conformance suite, run against every built-in fax plugin and the loopback fake

@@ -5,7 +5,7 @@ import { AuthError, ConfigError, FAX_STATUS_EVENT, NotAcceptedError, NotReadyErr
 import { startPlugin, type StartedPlugin } from 'switchboard/sdk/testing';
 import pbxb from '../../../plugins/pbxb/index.js';
 import { EslFake } from '../../fakes/esl-fake.js';
-import { storeJobDocument, type StoredJob } from '../../host/fax/documents/stored-job.js';
+import { storeJobDocument, type StoredJob } from '../../host/surfaces/fax/documents/stored-job.js';
 
 let fake: EslFake;
 const started: StartedPlugin[] = [];

@@ -5,8 +5,8 @@ import { FAX_STATUS_EVENT, RejectedError, type FaxProvider, type FaxStatusUpdate
 import { startPlugin, type StartedPlugin } from 'switchboard/sdk/testing';
 import pbxb from '../../../plugins/pbxb/index.js';
 import { EslFake } from '../../fakes/esl-fake.js';
-import { storeJobDocument, type StoredJob } from '../../host/fax/documents/stored-job.js';
-import { readTiffPages, TIFF_COMPRESSION } from '../../host/fax/documents/tiff-directory.js';
+import { storeJobDocument, type StoredJob } from '../../host/surfaces/fax/documents/stored-job.js';
+import { readTiffPages, TIFF_COMPRESSION } from '../../host/surfaces/fax/documents/tiff-directory.js';
 
 const PASSWORD = 'S3cret-ESL';
 let fake: EslFake;

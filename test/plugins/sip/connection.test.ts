@@ -5,7 +5,7 @@ import { AuthError, FAX_STATUS_EVENT, NotAcceptedError, NotReadyError, Uncertain
 import { startPlugin, type StartedPlugin } from 'switchboard/sdk/testing';
 import sip from '../../../plugins/sip/index.js';
 import { AmiFake } from '../../fakes/ami-fake.js';
-import { storeJobDocument, type StoredJob } from '../../host/fax/documents/stored-job.js';
+import { storeJobDocument, type StoredJob } from '../../host/surfaces/fax/documents/stored-job.js';
 
 const PASSWORD = 'amisecret';
 let fake: AmiFake;

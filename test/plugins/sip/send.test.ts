@@ -4,10 +4,10 @@ import sharp from 'sharp';
 import { FAX_STATUS_EVENT, NotAcceptedError, RejectedError, type FaxProvider, type FaxStatusUpdate } from 'switchboard/sdk';
 import { startPlugin, type StartedPlugin } from 'switchboard/sdk/testing';
 import sip from '../../../plugins/sip/index.js';
-import { createFaxDocument } from '../../../host/fax/documents/index.js';
+import { createFaxDocument } from '../../../host/surfaces/fax/documents/index.js';
 import { AmiFake } from '../../fakes/ami-fake.js';
-import { storeJobDocument, type StoredJob } from '../../host/fax/documents/stored-job.js';
-import { readTiffPages, TIFF_COMPRESSION } from '../../host/fax/documents/tiff-directory.js';
+import { storeJobDocument, type StoredJob } from '../../host/surfaces/fax/documents/stored-job.js';
+import { readTiffPages, TIFF_COMPRESSION } from '../../host/surfaces/fax/documents/tiff-directory.js';
 
 const PASSWORD = 'amisecret';
 let fake: AmiFake;

@@ -5,9 +5,9 @@ import { WebhookRejectedError, type FaxWebhookRequest } from '../../../../core/s
 import { CONTRACT_VERSIONS } from '../../../../core/sdk/index.js';
 import { validateManifest } from '../../../../core/manifest/index.js';
 import { httpRuntimeDiagnostics } from '../../../../core/declarative/http-fax/index.js';
-import { httpFaxManifest } from '../../../host/plugins/http-fax/manifest-fixture.js';
-import { json, startRecordingProvider, type RecordingProvider } from '../../../host/plugins/http-fax/recording-provider.js';
-import { JOB_ID, startHttpFax, type HttpFaxUnderTest } from '../../../host/plugins/http-fax/harness.js';
+import { httpFaxManifest } from './manifest-fixture.js';
+import { json, startRecordingProvider, type RecordingProvider } from './recording-provider.js';
+import { JOB_ID, startHttpFax, type HttpFaxUnderTest } from './harness.js';
 
 const SECRET = 'hook-secret-value';
 

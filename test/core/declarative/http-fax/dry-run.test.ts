@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { renderDryRun, type DryRunRequest } from '../../../../core/declarative/http-fax/index.js';
-import { httpFaxManifest } from '../../../host/plugins/http-fax/manifest-fixture.js';
+import { httpFaxManifest } from './manifest-fixture.js';
 
 const manifest = httpFaxManifest({
   settings: {

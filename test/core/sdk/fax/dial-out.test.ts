@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { existsSync } from 'node:fs';
 import { FAX_STATUS_EVENT, NotAcceptedError, RejectedError, UncertainOutcomeError, type FaxStatusUpdate, type PluginLogger } from 'switchboard/sdk';
 import { dialableNumber, dialOut, FaxResultTable, LineNoReplyError, LineNotConnectedError, PbxFax } from 'switchboard/sdk/fax';
-import { storeJobDocument, type StoredJob } from '../../../host/fax/documents/stored-job.js';
+import { storeJobDocument, type StoredJob } from '../../../host/surfaces/fax/documents/stored-job.js';
 
 const logger: PluginLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const jobs: StoredJob[] = [];

@@ -1,0 +1,146 @@
+import type { Request, Response } from 'express';
+import type { ConfigRegistry } from '../config/registry.js';
+import { isLoopback } from './loopback.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { AccessGuard, GuardedRoute, RateLimitBucket } from '../http/api.js';
+import type { HttpError } from '../http/errors.js';
+import type { ApiKeyStore } from './api-key-store.js';
+import { scopesOf } from './api-key-store.js';
+import { sameSecret } from './api-key-token.js';
+import type { RateLimits } from './rate-limits.js';
+import { grants, SCOPE_NAMES } from './scopes.js';
+import { httpError } from '../http/error-catalogue.js';
+
+/**
+ * Who is calling. `key`: a minted key; `bootstrap`: the API_KEY setting; `local`: a loopback
+ * caller while nothing is secured (no API_KEY, no key minted, REQUIRE_API_KEY off);
+ * `anonymous`: no key, on a route that does not need one.
+ */
+export interface Principal {
+  kind: 'key' | 'bootstrap' | 'local' | 'anonymous';
+  keyId?: string;
+  scopes: readonly string[];
+  rateLimitRpm?: number | null;
+}
+
+const EVERY_SCOPE: readonly string[] = ['admin'];
+// Without keys configured, open routes act for a caller holding every non-management scope.
+const OPEN_SCOPES: readonly string[] = SCOPE_NAMES.filter((s) => s !== 'admin' && s !== 'keys:manage' && s !== 'plugins:manage');
+
+
+/** The principal the guard established for this request (set on every guarded route). */
+export function principalOf(res: Response): Principal {
+  return (res.locals.principal as Principal | undefined) ?? { kind: 'anonymous', scopes: [] };
+}
+
+/** Who made a change, for audit records: the key id, or the kind of caller (`local`, ...). */
+export function actorOf(res: Response): string {
+  const principal = principalOf(res);
+  return principal.keyId ?? principal.kind;
+}
+
+export interface AccessGuardDeps {
+  config: ConfigRegistry;
+  keys: ApiKeyStore;
+  limits: RateLimits;
+  audit: AuditLog;
+}
+
+/** Per-minute sampling of repeated audit events (key use, rate limiting). */
+class Once {
+  private readonly seen = new Map<string, number>();
+  firstInMinute(id: string, now = Date.now()): boolean {
+    const minute = Math.floor(now / 60_000);
+    if (this.seen.get(id) === minute) return false;
+    if (this.seen.size > 10_000) this.seen.clear();
+    this.seen.set(id, minute);
+    return true;
+  }
+}
+
+export function createAccessGuard(deps: AccessGuardDeps): { guard: AccessGuard; authRequired: () => boolean } {
+  const { config, keys, limits, audit } = deps;
+  const keyUse = new Once();
+  const limited = new Once();
+  const failed = new Once();
+  const authRequired = () => !!config.get('API_KEY') || config.get('REQUIRE_API_KEY');
+
+  /** The principal a presented X-API-Key proves; 'invalid' for a key that proves nothing. */
+  async function fromHeader(req: Request): Promise<Principal | 'invalid' | undefined> {
+    const header = req.headers['x-api-key'];
+    if (header === undefined) return undefined;
+    const token = Array.isArray(header) ? header[0] ?? '' : header;
+    const bootstrap = config.get('API_KEY');
+    if (bootstrap && sameSecret(token, bootstrap)) return { kind: 'bootstrap', keyId: 'bootstrap', scopes: EVERY_SCOPE };
+    const row = await keys.verify(token);
+    if (!row) {
+      if (failed.firstInMinute(`invalid:${req.socket.remoteAddress}`)) audit.record('auth_failed', { reason: 'invalid_key', key_id: keys.keyIdOf(token), path: req.path, ip: req.socket.remoteAddress });
+      return 'invalid';
+    }
+    return { kind: 'key', keyId: row.key_id, scopes: scopesOf(row), rateLimitRpm: row.rate_limit_rpm };
+  }
+
+  function bucketLimit(bucket: RateLimitBucket): number {
+    if (bucket === 'inbound_list') return config.get('INBOUND_LIST_RPM');
+    if (bucket === 'inbound_get') return config.get('INBOUND_GET_RPM');
+    return config.get('MAX_REQUESTS_PER_MINUTE');
+  }
+
+  async function rateLimit(route: GuardedRoute, principal: Principal, req: Request): Promise<void> {
+    if (!route.rateLimit) return;
+    const caller = principal.keyId ? `key:${principal.keyId}` : `ip:${req.socket.remoteAddress ?? 'unknown'}`;
+    const decision = await limits.consume(route.rateLimit, caller, principal.rateLimitRpm ?? bucketLimit(route.rateLimit));
+    if (decision.allowed) return;
+    if (limited.firstInMinute(`${route.rateLimit}:${caller}`)) {
+      audit.record('rate_limited', { bucket: route.rateLimit, key_id: principal.keyId, ip: principal.keyId ? undefined : req.socket.remoteAddress, path: route.path, limit: decision.limit });
+    }
+    throw httpError('rate_limited', { limit: decision.limit }).withHeaders({ 'Retry-After': String(decision.retryAfterSeconds) });
+  }
+
+  const guard: AccessGuard = async (access, req, res, route) => {
+    const presented = await fromHeader(req);
+    if (access === 'public') {
+      // A bad key does not block a public route (its own check, e.g. a token, decides).
+      const principal = presented && presented !== 'invalid' ? presented : { kind: 'anonymous' as const, scopes: authRequired() ? [] : OPEN_SCOPES };
+      res.locals.principal = principal;
+      res.locals.invalidKey = presented === 'invalid';
+      await rateLimit(route, principal, req);
+      return;
+    }
+    if (presented === 'invalid') throw httpError('unauthorized');
+    if (access === 'loopback') {
+      if (!isLoopback(req)) throw httpError('loopback_only');
+      if (!presented && authRequired()) throw missingKey(req);
+      res.locals.principal = presented ?? { kind: 'local', scopes: EVERY_SCOPE };
+      return;
+    }
+    let principal: Principal;
+    if (presented) principal = presented;
+    else if (authRequired()) throw missingKey(req);
+    else if (access.always) {
+      // Nothing secured yet: admin answers this machine only, so a first local tour works.
+      if (keys.anyMinted() || !isLoopback(req)) throw missingKey(req);
+      principal = { kind: 'local', scopes: EVERY_SCOPE };
+    } else principal = { kind: 'anonymous', scopes: OPEN_SCOPES };
+    res.locals.principal = principal;
+    await rateLimit(route, principal, req);
+    if (!grants(principal.scopes, access.scope)) {
+      // Without keys required, anonymous callers hold only the open scopes: anything else needs a key.
+      if (principal.kind === 'anonymous') throw missingKey(req);
+      audit.record('scope_denied', { key_id: principal.keyId, scope: access.scope, method: route.method.toUpperCase(), path: route.path });
+      throw httpError('insufficient_scope', { scope: access.scope });
+    }
+    if (principal.keyId) {
+      if (principal.kind === 'key') keys.touch(principal.keyId);
+      if (keyUse.firstInMinute(principal.keyId)) audit.record('key_used', { key_id: principal.keyId, method: route.method.toUpperCase(), path: route.path });
+    }
+  };
+
+  function missingKey(req: Request): HttpError {
+    // Sampled per caller and minute: a flood of bad requests must not become a flood of writes.
+    if (failed.firstInMinute(`missing:${req.socket.remoteAddress}`)) audit.record('auth_failed', { reason: 'missing_key', path: req.path, ip: req.socket.remoteAddress });
+    return httpError('unauthorized');
+  }
+
+  return { guard, authRequired };
+}

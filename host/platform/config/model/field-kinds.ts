@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { secret } from '../../../../core/sdk/settings.js';
+import { PLUGIN_ID_PATTERN, PLUGIN_ID_RULE } from '../../../../core/manifest/plugin-id.js';
+
+// Field kinds of the configuration model. Values arrive as strings from the environment and as JSON values from the config file or
+// the API; each field accepts both and stores the typed value.
+
+export function numberFromText(value: unknown): unknown {
+  return typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : value;
+}
+
+const TRUE_WORDS = new Set(['true', '1', 'yes']);
+const FALSE_WORDS = new Set(['false', '0', 'no']);
+
+export function booleanFromText(value: unknown): unknown {
+  if (value === 1) return true;
+  if (value === 0) return false;
+  if (typeof value !== 'string') return value;
+  const word = value.trim().toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  return value;
+}
+
+// An empty value of an optional key means "not set" (a cleared form field, `KEY=` in .env).
+export function emptyAsUnset(value: unknown): unknown {
+  return value === '' || value === null ? undefined : value;
+}
+
+export const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess(numberFromText, z.number().int().min(min).max(max));
+export const decimal = (min: number, max?: number) =>
+  z.preprocess(numberFromText, max === undefined ? z.number().min(min) : z.number().min(min).max(max));
+export const flag = () => z.preprocess(booleanFromText, z.boolean());
+export const text = () => z.string().min(1);
+export const optionalText = () => z.preprocess(emptyAsUnset, z.string().min(1).optional());
+export const apiSecret = (what: string) => secret(optionalText().describe(what));
+export const pluginId = () => z.string().regex(PLUGIN_ID_PATTERN, PLUGIN_ID_RULE);

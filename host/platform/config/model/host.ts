@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { secret } from '../../../../core/sdk/settings.js';
+import { integer, flag, text, optionalText, pluginId, emptyAsUnset } from './field-kinds.js';
+
+/** Configuration keys of the gateway process: port, data directory, logging, storage, cleanup, admin. */
+export const HostKeys = {
+  PORT: integer(0, 65535).default(8080).describe('TCP port the gateway listens on (0 picks a free port).'),
+  HOST: text().default('0.0.0.0').describe('Address the gateway binds to.'),
+  DATA_DIR: text().default('./data').describe('Directory for the SQLite database, artifacts and the default config files.'),
+  PUBLIC_API_URL: z
+    .preprocess(emptyAsUnset, z.url().optional())
+    .describe('Public base URL of the gateway, used in links handed to outside callers (webhooks, PDF tokens).'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('Minimum level of the structured JSON log.'),
+  DATABASE_URL: secret(
+    optionalText().describe('PostgreSQL URL (postgres://...) for shared state; unset uses the SQLite file under DATA_DIR. Secret: it may hold a password.'),
+  ),
+  STORAGE_BACKEND: pluginId().default('storage-local').describe('Plugin id of the storage provider for artifacts.'),
+  ARTIFACT_TTL_DAYS: integer(0).default(0).describe('Days stored artifacts (PDF, TIFF) are kept; 0 turns expiry off.'),
+  CLEANUP_INTERVAL_MINUTES: integer(1).default(1440).describe('Minutes between runs of the cleanup of expired artifacts and inbound faxes.'),
+  MAX_FILE_SIZE_MB: integer(1).default(10).describe('Largest accepted upload, in megabytes.'),
+  ADMIN_ALLOW_RESTART: flag().default(false).describe('Allow POST /admin/restart: the gateway answers 202, drains and exits with code 0 (a supervisor starts it again).'),
+  ADMIN_SETTINGS_PERSIST_PATH: optionalText().describe('File POST /admin/settings/persist writes the effective settings to, as an env file (e.g. /faxdata/service.env); unset turns persist off (403).'),
+};

@@ -1,0 +1,16 @@
+import { secret } from '../../../../core/sdk/settings.js';
+import { integer, flag, text, optionalText } from './field-kinds.js';
+
+/** Configuration keys of API keys, rate limits and the audit log. */
+export const SecurityKeys = {
+  API_KEY: secret(optionalText().describe('Bootstrap API key with every scope (header X-API-Key); setting it also makes every non-public route require a key.')),
+  REQUIRE_API_KEY: flag().default(false).describe('Require an API key on every non-public route.'),
+  API_KEY_CACHE_SECONDS: integer(1, 3600).default(5).describe('Seconds between reloads of the API-key cache from the database: the longest another instance keeps accepting a key revoked or rotated elsewhere.'),
+  MAX_REQUESTS_PER_MINUTE: integer(1).default(60).describe('Requests per minute to the /fax endpoints allowed to one API key or client address (a key\'s rate_limit_rpm overrides it).'),
+  AUDIT_LOG_ENABLED: flag().default(false).describe('Write an audit log of security-relevant actions.'),
+  AUDIT_LOG_FILE: optionalText().describe('File the audit log is appended to; unset writes it to the main log.'),
+  AUDIT_LOG_SYSLOG: flag().default(false).describe('Also send audit events to syslog (RFC 5424): the unix socket AUDIT_SYSLOG_SOCKET, or UDP to AUDIT_SYSLOG_HOST when that is set.'),
+  AUDIT_SYSLOG_SOCKET: text().default('/dev/log').describe('Unix datagram socket of the local syslog daemon.'),
+  AUDIT_SYSLOG_HOST: optionalText().describe('Send syslog over UDP to this loopback address instead of the unix socket (127.0.0.1 or ::1; other hosts are refused).'),
+  AUDIT_SYSLOG_PORT: integer(1, 65535).default(514).describe('UDP port of AUDIT_SYSLOG_HOST.'),
+};

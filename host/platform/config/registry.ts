@@ -1,0 +1,327 @@
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import dotenv from 'dotenv';
+import { SECRET_MASK } from '../../../core/sdk/settings.js';
+import { writeFileAtomic, type AtomicWriteOptions } from '../../../core/config/atomic-file.js';
+import { envNameOf, flattenSections, nestSections } from './sections.js';
+import { CONFIG_KEYS, ConfigModel, ENV_ONLY_KEYS, SECRET_FIELDS, isConfigKey, keySchema, type Config, type ConfigKey } from './model/index.js';
+
+/** Where a key's value comes from: `env`, the config file's base name, or `default`. */
+export type ConfigSource = 'env' | 'default' | (string & {});
+
+export interface ConfigView {
+  config: Record<string, unknown>;
+  source: Record<string, ConfigSource>;
+}
+
+export interface ConfigUpdateResult extends ConfigView {
+  /** Posted keys that were stored but stay overridden by the environment. */
+  envOverridden: string[];
+  /** Posted keys the write stored in the file (or removed from it, for `null`). */
+  written: string[];
+}
+
+export interface ConfigRegistryOptions {
+  /** Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Default: env.ENV_FILE, else `.env` in the working directory. A missing file is fine. */
+  envFile?: string;
+  /** The JSON config file (absolute path). */
+  configFile: string;
+  /** The rename step of the atomic write (tests make it fail with a chosen errno). */
+  rename?: AtomicWriteOptions['rename'];
+  /** Told when a change listener throws; the other listeners still run. */
+  onListenerError?: (err: unknown) => void;
+}
+
+export type ConfigChangeListener = (changedKeys: ConfigKey[]) => void;
+
+export interface ConfigIssue {
+  key: string;
+  message: string;
+}
+
+/** A write was refused; nothing was stored. `message` names every bad key. */
+export class ConfigValidationError extends Error {
+  constructor(readonly issues: ConfigIssue[]) {
+    super(issues.map((i) => `${i.key}: ${i.message}`).join('; '));
+    this.name = 'ConfigValidationError';
+  }
+}
+
+/** The config file exists but cannot be read as a JSON object; writing it would lose its content. */
+export class ConfigFileUnreadableError extends Error {
+  constructor(readonly file: string, reason: string) {
+    super(`config file ${path.basename(file)} cannot be read (${reason}); fix or remove it before saving configuration`);
+    this.name = 'ConfigFileUnreadableError';
+  }
+}
+
+interface LoadedState {
+  values: Config;
+  source: Record<ConfigKey, ConfigSource>;
+  problems: string[];
+}
+
+const DEFAULTS: Config = ConfigModel.parse({});
+
+/**
+ * The merged configuration: environment (process env, then the env file) > JSON config file >
+ * model defaults, with the source of every key. Invalid values never crash it: they are
+ * reported by problems() and the next source is used.
+ */
+export class ConfigRegistry {
+  readonly configFile: string;
+  readonly envFile: string;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly rename: AtomicWriteOptions['rename'];
+  private readonly onListenerError: (err: unknown) => void;
+  private readonly listeners = new Set<ConfigChangeListener>();
+  private state: LoadedState;
+  // Writes run one after the other so two updates cannot lose each other's keys.
+  private writes: Promise<unknown> = Promise.resolve();
+
+  constructor(options: ConfigRegistryOptions) {
+    this.env = options.env ?? process.env;
+    this.envFile = path.resolve(options.envFile || this.env.ENV_FILE || '.env');
+    this.configFile = path.resolve(options.configFile);
+    this.rename = options.rename;
+    this.onListenerError = options.onListenerError ?? (() => {});
+    this.state = this.load();
+  }
+
+  /**
+   * The registry of a process: ENV_FILE (default `.env`), CONFIG_FILE (default
+   * `<DATA_DIR>/switchboard.config.json`), both resolved against `cwd`.
+   */
+  static fromEnvironment(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): ConfigRegistry {
+    const envFile = path.resolve(cwd, env.ENV_FILE || '.env');
+    const fileEnv = readEnvFile(envFile, []);
+    const pick = (key: string) => env[key] || fileEnv[key] || undefined;
+    const configFile = path.resolve(cwd, pick('CONFIG_FILE') ?? path.join(pick('DATA_DIR') ?? DEFAULTS.DATA_DIR, 'switchboard.config.json'));
+    return new ConfigRegistry({ env, envFile, configFile });
+  }
+
+  get<K extends ConfigKey>(key: K): Config[K] {
+    return this.state.values[key];
+  }
+
+  all(): Readonly<Config> {
+    return Object.freeze({ ...this.state.values });
+  }
+
+  /** Raw values (secrets in clear) with their sources; for use inside the process only. */
+  effective(): ConfigView {
+    return { config: { ...this.state.values }, source: { ...this.state.source } };
+  }
+
+  /** Every key; secrets that are set show `***`, unset keys `null`. Safe to send or log. */
+  masked(): ConfigView {
+    const config: Record<string, unknown> = {};
+    for (const key of CONFIG_KEYS) {
+      const value = this.state.values[key];
+      config[key] = value === undefined ? null : SECRET_FIELDS.has(key) ? SECRET_MASK : value;
+    }
+    return { config, source: { ...this.state.source } };
+  }
+
+  /** What was ignored while loading: bad env values, bad file values, an unreadable file. */
+  problems(): string[] {
+    return [...this.state.problems];
+  }
+
+  /** Called with the keys whose effective value changed, after update() or reload(). */
+  onChange(listener: ConfigChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Re-reads the env file and the config file (the process env is read live). */
+  reload(): ConfigKey[] {
+    return this.replaceState(this.load());
+  }
+
+  /**
+   * Stores keys in the config file. The whole candidate is validated first and nothing is
+   * written when any key is bad. `***` for a secret keeps the stored secret; `null` removes a
+   * key from the file. Keys set in the environment are stored but keep their env value.
+   * Returns the masked view.
+   */
+  update(patch: Record<string, unknown>): Promise<ConfigUpdateResult> {
+    const run = this.writes.then(() => this.applyUpdate(patch));
+    this.writes = run.catch(() => {});
+    return run;
+  }
+
+  private async applyUpdate(patch: Record<string, unknown>): Promise<ConfigUpdateResult> {
+    if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
+      throw new ConfigValidationError([{ key: 'body', message: 'must be an object of configuration keys' }]);
+    }
+    patch = flattenSections(patch);
+    const issues: ConfigIssue[] = [];
+    for (const key of Object.keys(patch)) {
+      if (!isConfigKey(key)) issues.push({ key, message: 'unknown configuration key' });
+      else if (ENV_ONLY_KEYS.has(key)) issues.push({ key, message: 'can only be set in the environment (it names a path on the server)' });
+    }
+
+    const stored = await this.readStoredFile();
+    const next: Record<string, unknown> = { ...stored };
+    const written: ConfigKey[] = [];
+    for (const [key, value] of Object.entries(patch)) {
+      if (!isConfigKey(key)) continue;
+      if (SECRET_FIELDS.has(key) && value === SECRET_MASK) continue; // the mask means "unchanged"
+      if (value === null) delete next[key];
+      else next[key] = value;
+      written.push(key);
+    }
+
+    const candidate = Object.fromEntries(Object.entries(next).filter(([key]) => isConfigKey(key)));
+    const parsed = ConfigModel.safeParse(candidate);
+    if (!parsed.success) {
+      const fileName = path.basename(this.configFile);
+      for (const issue of parsed.error.issues) {
+        const key = String(issue.path[0] ?? 'config');
+        const fromFile = !Object.hasOwn(patch, key) && Object.hasOwn(stored, key);
+        issues.push({ key, message: fromFile ? `${issue.message} (stored in ${fileName})` : issue.message });
+      }
+    }
+    if (issues.length || !parsed.success) {
+      // In the order of the request, so the message reads like the body that was sent.
+      const order = Object.keys(patch);
+      const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
+      throw new ConfigValidationError(issues.sort((a, b) => rank(a.key) - rank(b.key)));
+    }
+    if (!written.length) return { ...this.masked(), envOverridden: [], written: [] };
+
+    // The file keeps its key order and any keys this version does not know; values are
+    // stored typed (as the model parsed them), never as the posted strings.
+    const output: Record<string, unknown> = {};
+    for (const key of Object.keys(next)) {
+      const value = isConfigKey(key) ? parsed.data[key] : next[key];
+      if (value !== undefined) output[key] = value;
+    }
+    await writeFileAtomic(this.configFile, `${JSON.stringify(nestSections(output), null, 2)}\n`, {
+      private: true,
+      ...(this.rename ? { rename: this.rename } : {}),
+    });
+
+    this.replaceState(this.load());
+    const envOverridden = written.filter((key) => this.state.source[key] === 'env');
+    return { ...this.masked(), envOverridden, written };
+  }
+
+  // The file as it is on disk now (it may have been edited since the last load).
+  private async readStoredFile(): Promise<Record<string, unknown>> {
+    let text: string;
+    try {
+      text = await readFile(this.configFile, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw new ConfigFileUnreadableError(this.configFile, (err as NodeJS.ErrnoException).code ?? 'read error');
+    }
+    const parsed = parseJsonObject(text);
+    if (typeof parsed === 'string') throw new ConfigFileUnreadableError(this.configFile, parsed);
+    return flattenSections(parsed);
+  }
+
+  private load(): LoadedState {
+    const problems: string[] = [];
+    const fileName = path.basename(this.configFile);
+    const fromEnvFile = readEnvFile(this.envFile, problems);
+    const fromFile = this.readFileLayer(problems);
+
+    const values: Record<string, unknown> = {};
+    const source = {} as Record<ConfigKey, ConfigSource>;
+    for (const key of CONFIG_KEYS) {
+      // An empty env value counts as unset (compose files write `KEY=${KEY}`).
+      const layers: Array<[unknown, ConfigSource, string]> = [
+        [this.env[envNameOf(key)] || undefined, 'env', 'the environment'],
+        [fromEnvFile[envNameOf(key)] || undefined, 'env', path.basename(this.envFile)],
+        [fromFile[key] ?? undefined, fileName, fileName],
+      ];
+      let chosen = false;
+      for (const [raw, origin, where] of layers) {
+        if (raw === undefined) continue;
+        const result = keySchema(key).safeParse(raw);
+        if (!result.success) {
+          problems.push(`${key}: ${result.error.issues[0]?.message ?? 'invalid value'} (in ${where}; ignored)`);
+          continue;
+        }
+        values[key] = result.data;
+        source[key] = origin;
+        chosen = true;
+        break;
+      }
+      if (!chosen) {
+        values[key] = DEFAULTS[key];
+        source[key] = 'default';
+      }
+    }
+    return { values: values as Config, source, problems };
+  }
+
+  private readFileLayer(problems: string[]): Record<string, unknown> {
+    const fileName = path.basename(this.configFile);
+    let text: string;
+    try {
+      text = readFileSync(this.configFile, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+        problems.push(`${fileName}: cannot be read (${(err as NodeJS.ErrnoException).code ?? 'read error'}); its keys use defaults`);
+      }
+      return {};
+    }
+    const parsed = parseJsonObject(text);
+    if (typeof parsed === 'string') {
+      problems.push(`${fileName}: ${parsed}; its keys use defaults`);
+      return {};
+    }
+    const flat = flattenSections(parsed);
+    for (const key of Object.keys(flat)) {
+      if (!isConfigKey(key)) problems.push(`${key}: unknown configuration key in ${fileName} (ignored)`);
+    }
+    return flat;
+  }
+
+  private replaceState(next: LoadedState): ConfigKey[] {
+    const previous = this.state as LoadedState | undefined;
+    this.state = next;
+    if (!previous) return [];
+    const changed = CONFIG_KEYS.filter((key) => !Object.is(previous.values[key], next.values[key]));
+    if (changed.length) {
+      for (const listener of [...this.listeners]) {
+        try {
+          listener(changed);
+        } catch (err) {
+          this.onListenerError(err);
+        }
+      }
+    }
+    return changed;
+  }
+}
+
+function readEnvFile(file: string, problems: string[]): Record<string, string> {
+  try {
+    return dotenv.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+      problems.push(`${path.basename(file)}: cannot be read (${(err as NodeJS.ErrnoException).code ?? 'read error'}); ignored`);
+    }
+    return {};
+  }
+}
+
+/** The object in `text`, or why there is none. */
+function parseJsonObject(text: string): Record<string, unknown> | string {
+  if (text.trim() === '') return {}; // a freshly touched file holds no keys yet
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 'not valid JSON';
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,67 @@
+import { closeSync, openSync } from 'node:fs';
+import { ensurePrivateDirSync, PRIVATE_FILE_MODE, restrictFileSync } from '../../../core/config/private-files.js';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import type pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from './kysely-runtime.js';
+import type { Database } from './schema.js';
+import { migrationProvider } from './migrations.js';
+import { withStatementCache } from './statement-cache.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface OpenedDatabase {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Where it lives, without credentials: the SQLite file or host:port/db. */
+  location: string;
+  /** The pg pool behind `db` (PostgreSQL only), for libraries that take a pg client. */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+/**
+ * The embedded default is a SQLite file under DATA_DIR; DATABASE_URL=postgres://... selects
+ * PostgreSQL so several gateway instances share jobs. Migrations run before it is returned.
+ */
+export async function openDatabase(options: { url?: string | undefined; dataDir: string; poolSize?: number }): Promise<OpenedDatabase> {
+  const url = options.url?.trim();
+  let opened: OpenedDatabase;
+  if (url && /^postgres(ql)?:\/\//.test(url)) {
+    // pg is loaded only when PostgreSQL is selected: the embedded default never needs it.
+    const { default: pgModule } = await import('pg');
+    // int8 (bigint) columns hold epoch milliseconds, which fit a JS number exactly.
+    pgModule.types.setTypeParser(20, (v: string) => Number(v));
+    const pool = new pgModule.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const parsed = new URL(url);
+    opened = { db, dialect: 'postgres', pool, location: `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`, close: () => db.destroy() };
+  } else {
+    const file = url && url.startsWith('sqlite:') ? url.replace(/^sqlite:(\/\/)?/, '') : path.join(options.dataDir, 'switchboard.sqlite');
+    // Jobs hold phone numbers: the database is 0600 in a 0700 directory. SQLite gives its
+    // -wal and -shm files the database file's mode, so the file is made before SQLite opens it.
+    if (file !== ':memory:') {
+      ensurePrivateDirSync(path.dirname(file));
+      closeSync(openSync(file, 'a', PRIVATE_FILE_MODE));
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) restrictFileSync(f);
+    }
+    const database = new SQLite(file);
+    database.pragma('journal_mode = WAL');
+    database.pragma('busy_timeout = 5000');
+    database.pragma('synchronous = NORMAL');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+    opened = { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
+  }
+  const migrator = new Migrator({ db: opened.db, provider: migrationProvider });
+  const { error } = await migrator.migrateToLatest();
+  if (error) {
+    await opened.close();
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+  return opened;
+}
+
+/** A cheap round trip, for readiness. */
+export async function pingDatabase(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
+}

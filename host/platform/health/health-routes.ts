@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import type { Registry } from 'prom-client';
+import type { Kernel } from '../../../core/kernel/kernel.js';
+import type { HttpApi } from '../http/api.js';
+import type { Readiness } from './readiness.js';
+
+const Check = z.object({ name: z.string(), ok: z.boolean(), warning: z.boolean().optional().describe('Passed with a warning: it does not make the gateway not ready'), detail: z.string().optional(), info: z.record(z.string(), z.unknown()).optional() });
+const ReadyReport = z.object({ status: z.enum(['ready', 'not_ready']), checks: z.array(Check) });
+
+export function registerHealthRoutes(api: HttpApi, deps: { kernel: Kernel; readiness: Readiness; metrics: Registry }): void {
+  api.route(
+    {
+      method: 'get',
+      path: '/health',
+      summary: 'Liveness',
+      tags: ['health'],
+      access: 'public',
+      responses: { 200: { description: 'The process is up', schema: z.object({ status: z.literal('ok') }) } },
+    },
+    () => ({ status: 'ok' }),
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/health/ready',
+      summary: 'Readiness: one check per dependency and per active plugin',
+      tags: ['health'],
+      access: 'public',
+      responses: {
+        200: { description: 'Every check passed', schema: ReadyReport },
+        503: { description: 'At least one check failed', schema: ReadyReport },
+      },
+    },
+    async ({ res }) => {
+      const health = await deps.kernel.checkHealth();
+      const pluginChecks = Object.entries(health).map(([id, h]) => ({
+        name: `plugin:${id}`,
+        ok: h.ok,
+        ...(h.detail ? { detail: h.detail } : {}),
+        ...(h.info ? { info: h.info } : {}),
+      }));
+      const report = await deps.readiness.run(pluginChecks);
+      res.status(report.status === 'ready' ? 200 : 503);
+      return report;
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/metrics',
+      summary: 'Prometheus metrics',
+      tags: ['health'],
+      access: 'public',
+      responses: { 200: { description: 'Prometheus text exposition', contentType: 'text/plain' } },
+    },
+    async ({ res }) => {
+      res.setHeader('Content-Type', deps.metrics.contentType);
+      res.send(await deps.metrics.metrics());
+    },
+  );
+}

@@ -1,0 +1,149 @@
+import type { Logger } from 'pino';
+import type { Kysely } from 'kysely';
+import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { Kernel } from '../../../../core/kernel/kernel.js';
+import type { StorageProvider } from '../../../../core/sdk/index.js';
+import type { AuditLog } from '../../../platform/audit/audit-log.js';
+import type { Database } from '../../../platform/db/schema.js';
+import { jobPrefix } from '../jobs/job-documents.js';
+import { inboundPrefix } from '../inbound/inbound-service.js';
+import { IntervalSchedule } from '../../../platform/cleanup/cleanup-schedule.js';
+import { sweepTempFiles } from '../../../platform/cleanup/temp-sweep.js';
+
+const DAY_MS = 86_400_000;
+const BATCH = 200;
+/** A file younger than this without a row may belong to a receipt or submission in flight. */
+const ORPHAN_GRACE_MS = 60 * 60_000;
+
+export interface CleanupCounts {
+  fax_jobs: number;
+  fax_files: number;
+  inbound_faxes: number;
+  inbound_files: number;
+  orphan_files: number;
+  /** Upload temp files (DATA_DIR/tmp) of requests a killed process left behind. */
+  temp_files: number;
+}
+
+/**
+ * Removes expired artifacts: files of finished fax jobs older than ARTIFACT_TTL_DAYS (the row
+ * stays, marked), inbound faxes older than INBOUND_RETENTION_DAYS (file and row), and files
+ * under fax/ or inbound/ that no row owns. Touches nothing outside those two prefixes in
+ * storage; besides, upload temp files older than the process go (as at start).
+ */
+export class ArtifactCleanup {
+  private schedule?: IntervalSchedule;
+  private running?: Promise<CleanupCounts>;
+
+  constructor(
+    private readonly deps: { db: Kysely<Database>; kernel: Kernel; config: ConfigRegistry; audit: AuditLog; logger: Logger; tmpDir: string },
+  ) {}
+
+  start(): void {
+    const minutes = this.deps.config.get('CLEANUP_INTERVAL_MINUTES');
+    // runOnce shares a pass under way, so a run still going when the next is due is not doubled
+    this.schedule = new IntervalSchedule(minutes * 60_000, () => this.runOnce());
+    this.schedule.start();
+  }
+
+  async stop(): Promise<void> {
+    this.schedule?.stop();
+    await this.running?.catch(() => undefined);
+  }
+
+  /** One pass (also what the schedule runs); concurrent calls share the pass under way. */
+  runOnce(now = Date.now()): Promise<CleanupCounts> {
+    this.running ??= this.pass(now).finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async pass(now: number): Promise<CleanupCounts> {
+    const counts: CleanupCounts = { fax_jobs: 0, fax_files: 0, inbound_faxes: 0, inbound_files: 0, orphan_files: 0, temp_files: 0 };
+    const { config, db } = this.deps;
+    try {
+      counts.temp_files = await sweepTempFiles(this.deps.tmpDir);
+      await this.deps.kernel.withProvider('storage', config.get('STORAGE_BACKEND'), async (storage) => {
+        const ttlDays = config.get('ARTIFACT_TTL_DAYS');
+        if (ttlDays > 0) await this.expireJobs(storage, new Date(now - ttlDays * DAY_MS).toISOString(), now, counts);
+        const retention = config.get('INBOUND_RETENTION_DAYS');
+        if (retention > 0) await this.expireInbound(storage, now - retention * DAY_MS, counts);
+        await this.sweepOrphans(storage, 'fax', now, counts, async (ids) => {
+          const rows = ids.length ? await db.selectFrom('fax_jobs').select(['id', 'artifacts_removed_at']).where('id', 'in', ids).execute() : [];
+          return new Set(rows.filter((r) => !r.artifacts_removed_at).map((r) => r.id));
+        });
+        await this.sweepOrphans(storage, 'inbound', now, counts, async (ids) => {
+          const rows = ids.length ? await db.selectFrom('inbound_faxes').select('id').where('id', 'in', ids).execute() : [];
+          return new Set(rows.map((r) => r.id));
+        });
+      });
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message }, 'artifact cleanup failed; next run retries');
+      throw err;
+    }
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    if (total) this.deps.audit.record('artifacts_cleaned', { ...counts });
+    return counts;
+  }
+
+  private async expireJobs(storage: StorageProvider, cutoffIso: string, now: number, counts: CleanupCounts): Promise<void> {
+    const { db } = this.deps;
+    for (;;) {
+      const jobs = await db
+        .selectFrom('fax_jobs')
+        .select('id')
+        .where('dispatch_state', '=', 'done')
+        .where('finished_at', 'is not', null)
+        .where('finished_at', '<', cutoffIso)
+        .where('artifacts_removed_at', 'is', null)
+        .limit(BATCH)
+        .execute();
+      for (const job of jobs) {
+        counts.fax_files += await this.removePrefix(storage, `${jobPrefix(job.id)}/`);
+        await db.updateTable('fax_jobs').set({ artifacts_removed_at: new Date(now).toISOString() }).where('id', '=', job.id).execute();
+        counts.fax_jobs++;
+      }
+      if (jobs.length < BATCH) return;
+    }
+  }
+
+  private async expireInbound(storage: StorageProvider, cutoff: number, counts: CleanupCounts): Promise<void> {
+    const { db } = this.deps;
+    for (;;) {
+      const rows = await db.selectFrom('inbound_faxes').select('id').where('created_at', '<', cutoff).limit(BATCH).execute();
+      for (const row of rows) {
+        counts.inbound_files += await this.removePrefix(storage, `${inboundPrefix(row.id)}/`);
+        await db.deleteFrom('inbound_faxes').where('id', '=', row.id).execute();
+        counts.inbound_faxes++;
+      }
+      if (rows.length < BATCH) return;
+    }
+  }
+
+  /** Files under `<root>/<id>/` older than the grace period whose id `owned` does not know. */
+  private async sweepOrphans(storage: StorageProvider, root: 'fax' | 'inbound', now: number, counts: CleanupCounts, owned: (ids: string[]) => Promise<Set<string>>): Promise<void> {
+    const entries = (await storage.list(`${root}/`)).filter((e) => now - e.modifiedAt.getTime() > ORPHAN_GRACE_MS);
+    const byId = new Map<string, string[]>();
+    for (const e of entries) {
+      const id = e.key.split('/')[1];
+      if (!id) continue;
+      byId.set(id, [...(byId.get(id) ?? []), e.key]);
+    }
+    const ids = [...byId.keys()];
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const chunk = ids.slice(i, i + BATCH);
+      const live = await owned(chunk);
+      for (const id of chunk) {
+        if (live.has(id)) continue;
+        for (const key of byId.get(id)!) if (await storage.delete(key)) counts.orphan_files++;
+      }
+    }
+  }
+
+  private async removePrefix(storage: StorageProvider, prefix: string): Promise<number> {
+    let removed = 0;
+    for (const entry of await storage.list(prefix)) if (await storage.delete(entry.key)) removed++;
+    return removed;
+  }
+}

@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import { PluginNotAvailableError, type Kernel } from '../../../../core/kernel/kernel.js';
+import { EgressDeniedError, NotAcceptedError, RejectedError, UncertainOutcomeError, type FaxProviderStatus } from '../../../../core/sdk/index.js';
+import type { AuditLog } from '../../../platform/audit/audit-log.js';
+import type { JobDocuments } from '../jobs/job-documents.js';
+import type { FaxJobRow, FaxJobStore } from '../jobs/job-store.js';
+import type { JobUpdates } from '../jobs/job-updates.js';
+import { publicBaseUrl } from '../../../platform/http/public-url.js';
+
+/**
+ * Sends due jobs. A job is a row claimed with a lease (renewed while worked on), so a crashed
+ * instance's jobs are taken over. A send is repeated only when the provider certainly did not
+ * accept it; an uncertain outcome is resolved by asking the provider, never by sending again.
+ */
+export class FaxDispatcher {
+  readonly owner = `dispatcher-${randomUUID()}`;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private ticking = false;
+  private wakeAgain = false;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private renewTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly deps: {
+      store: FaxJobStore;
+      kernel: Kernel;
+      documents: JobDocuments;
+      updates: JobUpdates;
+      config: ConfigRegistry;
+      audit: AuditLog;
+      logger: Logger;
+    },
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    const lease = this.deps.config.get('FAX_LEASE_MS');
+    this.renewTimer = setInterval(() => {
+      void this.deps.store.renew(this.owner, [...this.inFlight.keys()], lease).catch(() => {});
+    }, Math.max(100, Math.floor(lease / 3)));
+    this.renewTimer.unref();
+    this.schedule(0);
+  }
+
+  /** Stops claiming; waits for sends under way (they finish on their own). */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    await Promise.allSettled([...this.inFlight.values()]);
+    if (this.renewTimer) clearInterval(this.renewTimer);
+  }
+
+  /** Looks for work now (a job was just submitted). */
+  wake(): void {
+    if (!this.running) return;
+    if (this.ticking) {
+      this.wakeAgain = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), ms);
+    this.timer.unref?.();
+  }
+
+  private async tick(): Promise<void> {
+    if (!this.running || this.ticking) return;
+    this.ticking = true;
+    let claimed = 0;
+    try {
+      const free = this.deps.config.get('FAX_DISPATCH_CONCURRENCY') - this.inFlight.size;
+      if (free > 0) {
+        const jobs = await this.deps.store.claim(this.owner, free, this.deps.config.get('FAX_LEASE_MS'));
+        claimed = jobs.length;
+        for (const job of jobs) {
+          const work = this.work(job).finally(() => {
+            this.inFlight.delete(job.id);
+            this.wake();
+          });
+          this.inFlight.set(job.id, work);
+        }
+      }
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message }, 'fax dispatch claim failed');
+    } finally {
+      this.ticking = false;
+      const again = this.wakeAgain || claimed > 0;
+      this.wakeAgain = false;
+      this.schedule(again ? 0 : this.deps.config.get('FAX_DISPATCH_POLL_MS'));
+    }
+  }
+
+  private async work(job: FaxJobRow): Promise<void> {
+    try {
+      if (job.dispatch_state === 'pending') await this.send(job);
+      else await this.resolve(job);
+    } catch (err) {
+      // Bookkeeping failed (database gone): let the lease expire and the job be claimed again.
+      this.deps.logger.error({ job_id: job.id, err: (err as Error).message }, 'fax dispatch bookkeeping failed');
+    }
+  }
+
+  private retryDelay(attempts: number, hintMs?: number): number {
+    const base = this.deps.config.get('FAX_RETRY_BASE_MS');
+    return Math.max(hintMs ?? 0, Math.min(base * 2 ** Math.max(0, attempts - 1), 15 * 60_000));
+  }
+
+  private async send(job: FaxJobRow): Promise<void> {
+    const { store, kernel, documents, updates, audit, config } = this.deps;
+    const attempts = job.attempts + 1;
+    if (!kernel.isActive('fax', job.backend)) {
+      await this.notAccepted(job, attempts, `fax backend "${job.backend}" is not active (state: ${kernel.stateOf(job.backend)})`);
+      return;
+    }
+    if (!(await store.markSending(job.id, this.owner))) return;
+    audit.record('job_dispatch', { job_id: job.id, backend: job.backend, attempt: attempts });
+    let result: FaxProviderStatus & { providerSid: string };
+    try {
+      result = await kernel.withProvider('fax', job.backend, (fax) =>
+        documents.withStorage((storage) =>
+          fax.send({ jobId: job.id, to: job.to_number, document: documents.documentFor(job, storage), publicBaseUrl: publicBaseUrl(config) }),
+        ),
+      );
+    } catch (err) {
+      await this.sendFailed(job, attempts, err);
+      return;
+    }
+    await updates.applyUpdate(job, { status: result.status, pages: result.pages, providerSid: result.providerSid, error: result.error }, 'dispatch', { owner: this.owner });
+  }
+
+  private async sendFailed(job: FaxJobRow, attempts: number, err: unknown): Promise<void> {
+    const message = (err as Error)?.message ?? String(err);
+    if (err instanceof NotAcceptedError || err instanceof PluginNotAvailableError) {
+      // Sending state was recorded, but the provider certainly has nothing: back to pending.
+      await this.notAccepted(job, attempts, message, err instanceof NotAcceptedError ? err.retryAfterMs : undefined, true);
+      return;
+    }
+    if (err instanceof RejectedError || err instanceof EgressDeniedError || (err as { code?: string })?.code === 'rejected') {
+      await this.failJob(job, message);
+      return;
+    }
+    // Uncertain, or an unexpected error after the send may have gone out: never resend.
+    const recheck = Date.now() + this.deps.config.get('FAX_UNCERTAIN_RECHECK_MS');
+    await this.deps.store.markUncertain(job.id, this.owner, recheck, `send outcome unknown: ${message}`);
+    this.deps.logger.warn({ job_id: job.id, backend: job.backend, err: message, uncertain: err instanceof UncertainOutcomeError }, 'fax send outcome unknown; will look it up');
+  }
+
+  private async notAccepted(job: FaxJobRow, attempts: number, message: string, hintMs?: number, sendingRecorded = false): Promise<void> {
+    const { store, config, logger } = this.deps;
+    if (attempts >= config.get('FAX_MAX_ATTEMPTS')) {
+      await this.failJob(job, `not accepted after ${attempts} attempts: ${message}`);
+      return;
+    }
+    const at = Date.now() + this.retryDelay(attempts, hintMs);
+    // markSending counted the attempt; an attempt that never reached a provider is counted here.
+    await store.scheduleRetry(job.id, this.owner, at, message, sendingRecorded ? undefined : attempts);
+    logger.info({ job_id: job.id, attempt: attempts, retry_in_ms: at - Date.now(), err: message }, 'fax not accepted; retrying');
+  }
+
+  private async failJob(job: FaxJobRow, error: string): Promise<void> {
+    await this.deps.updates.fail(job, error, 'dispatch');
+  }
+
+  /** Uncertain sends (and sends of a dead instance): ask the provider whether it has the fax. */
+  private async resolve(job: FaxJobRow): Promise<void> {
+    const { store, kernel, config } = this.deps;
+    const recheck = Date.now() + config.get('FAX_UNCERTAIN_RECHECK_MS');
+    let found: FaxProviderStatus | null;
+    try {
+      found = await kernel.withProvider('fax', job.backend, (fax) =>
+        fax.status({ jobId: job.id, to: job.to_number, sentAt: new Date(job.sent_at ?? Date.parse(job.created_at)), ...(job.provider_sid ? { providerSid: job.provider_sid } : {}) }),
+      );
+    } catch (err) {
+      await store.release(job.id, this.owner, recheck);
+      this.deps.logger.warn({ job_id: job.id, err: (err as Error).message }, 'lookup of an uncertain send failed; will retry');
+      return;
+    }
+    if (found) {
+      await this.deps.updates.applyUpdate(job, { status: found.status, pages: found.pages, providerSid: found.providerSid ?? job.provider_sid ?? undefined, error: found.error }, 'lookup', { owner: this.owner });
+      return;
+    }
+    const since = job.sent_at ?? Date.parse(job.created_at);
+    if (Date.now() - since > config.get('FAX_UNCERTAIN_GIVE_UP_MINUTES') * 60_000) {
+      await this.failJob(job, 'send outcome unknown and the provider has no record of it; not resent to avoid a duplicate fax');
+      return;
+    }
+    await store.release(job.id, this.owner, recheck);
+  }
+}

@@ -1,0 +1,57 @@
+import type { Logger } from 'pino';
+import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { Kernel } from '../../../../core/kernel/kernel.js';
+import type { FaxJobRow, FaxJobStore } from '../jobs/job-store.js';
+import type { JobUpdates } from '../jobs/job-updates.js';
+
+/**
+ * Polls providers for accepted jobs nobody has heard of in a while, so a lost callback never
+ * leaves a job in_progress forever; fails jobs past the result timeout.
+ */
+export class FaxReconciler {
+  private timer: NodeJS.Timeout | undefined;
+  private busy: Promise<void> | undefined;
+
+  constructor(private readonly deps: { store: FaxJobStore; kernel: Kernel; config: ConfigRegistry; updates: JobUpdates; logger: Logger }) {}
+
+  start(): void {
+    const loop = () => {
+      this.timer = setTimeout(() => {
+        this.busy = this.runOnce().finally(loop);
+      }, this.deps.config.get('FAX_RECONCILE_INTERVAL_MS'));
+      this.timer.unref();
+    };
+    loop();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.busy;
+  }
+
+  async runOnce(): Promise<void> {
+    const jobs = await this.deps.store.dueForCheck(this.deps.config.get('FAX_STATUS_POLL_MS'), 50).catch(() => [] as FaxJobRow[]);
+    for (const job of jobs) await this.check(job);
+  }
+
+  /** Polls one job's provider now and applies what it says. */
+  async check(job: FaxJobRow): Promise<string> {
+    const { store, kernel, config, updates } = this.deps;
+    await store.markChecked(job.id);
+    const age = Date.now() - (job.sent_at ?? Date.parse(job.created_at));
+    try {
+      const status = await kernel.withProvider('fax', job.backend, (fax) =>
+        fax.status({ jobId: job.id, to: job.to_number, sentAt: new Date(job.sent_at ?? Date.parse(job.created_at)), ...(job.provider_sid ? { providerSid: job.provider_sid } : {}) }),
+      );
+      if (status) await updates.applyUpdate(job, { status: status.status, pages: status.pages, error: status.error, providerSid: status.providerSid }, 'poll');
+    } catch (err) {
+      this.deps.logger.warn({ job_id: job.id, err: (err as Error).message }, 'status poll failed');
+    }
+    const fresh = await store.get(job.id);
+    if (fresh && fresh.dispatch_state !== 'done' && age > config.get('FAX_RESULT_TIMEOUT_MINUTES') * 60_000) {
+      await updates.fail(job, `no result within ${config.get('FAX_RESULT_TIMEOUT_MINUTES')} minutes`, 'timeout');
+    }
+    return (await store.get(job.id))?.status ?? 'unknown';
+  }
+}

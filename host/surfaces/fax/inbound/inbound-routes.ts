@@ -1,0 +1,158 @@
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { AuditLog } from '../../../platform/audit/audit-log.js';
+import { principalOf } from '../../../platform/auth/access-guard.js';
+import { grants } from '../../../platform/auth/scopes.js';
+import type { DocumentTokens } from '../jobs/document-tokens.js';
+import { maskPhone } from '../jobs/phone.js';
+import type { HttpApi } from '../../../platform/http/api.js';
+import { decodeCursor, encodeCursor, PageQuery } from '../../../platform/http/cursor.js';
+import { sendStoredPdf } from '../../../platform/http/stored-pdf.js';
+import { INBOUND_TOKEN_SCOPE, type InboundService } from './inbound-service.js';
+import type { InboundRow, InboundStore } from './inbound-store.js';
+import { httpError } from '../../../platform/http/error-catalogue.js';
+
+export const InboundFaxSchema = z.object({
+  id: z.string().describe('Our id (UUID)'),
+  provider: z.string().describe('Id of the plugin that received it (providera, providerb, sip, ...)'),
+  provider_id: z.string().describe("The provider's id of the fax (the PBX's uniqueid)"),
+  from: z.string().nullable().describe('Calling number; masked to the last four digits unless the caller holds inbound:read'),
+  to: z.string().nullable().describe('Called number; masked like from'),
+  status: z.string().describe("The provider's status word as received (e.g. success, received)"),
+  pages: z.number().int().nullable().describe('Pages of the stored PDF'),
+  source_type: z.string().nullable().describe('pdf | tiff: what the provider delivered'),
+  size_bytes: z.number().int().nullable().describe('Size of the delivered document'),
+  received_at: z.string().describe('ISO 8601'),
+  pdf_url: z.string().optional().describe('GET /inbound/{id} only: a tokenized download link valid INBOUND_TOKEN_TTL_MINUTES'),
+});
+const Phone = z.string().trim().regex(/^\+?\d{1,20}$/, 'a number is an optional "+" and digits');
+const ListQuery = z.object({
+  to: Phone.optional(),
+  from: Phone.optional(),
+  status: z.string().max(50).optional(),
+  since: z.iso.datetime({ offset: true }).optional().describe('Received at or after (ISO 8601)'),
+  ...PageQuery,
+});
+const IdParams = z.object({ id: z.string().min(1).max(100) });
+
+export interface InboundRouteDeps {
+  service: InboundService;
+  store: InboundStore;
+  config: ConfigRegistry;
+  tokens: DocumentTokens;
+  audit: AuditLog;
+}
+
+/** The inbound listing and downloads (the hooks that receive faxes are host/webhooks). */
+export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): void {
+  const { config, service, store, audit } = deps;
+  const enabled = () => {
+    if (!config.get('INBOUND_ENABLED')) throw httpError('inbound_disabled');
+  };
+  const view = (row: InboundRow, full: boolean) => ({
+    id: row.id,
+    provider: row.provider,
+    provider_id: row.provider_id,
+    from: full ? row.from_number : row.from_number && maskPhone(row.from_number),
+    to: full ? row.to_number : row.to_number && maskPhone(row.to_number),
+    status: row.status,
+    pages: row.pages,
+    source_type: row.source_type,
+    size_bytes: row.size_bytes,
+    received_at: row.received_at,
+  });
+
+  api.route(
+    {
+      method: 'get',
+      path: '/inbound',
+      summary: 'Inbound faxes, newest first (numbers masked unless the caller also holds inbound:read)',
+      tags: ['inbound'],
+      access: { scope: 'inbound:list' },
+      rateLimit: 'inbound_list',
+      query: ListQuery,
+      responses: {
+        200: { description: 'A page', schema: z.object({ faxes: z.array(InboundFaxSchema), next_cursor: z.string().nullable() }) },
+        400: { description: 'Bad filter or cursor' },
+        404: { description: 'Inbound is disabled' },
+      },
+    },
+    async ({ query, res }) => {
+      enabled();
+      const full = grants(principalOf(res).scopes, 'inbound:read');
+      // Filtering by a number would confirm the number the masked listing hides.
+      if ((query.to || query.from) && !full) throw httpError('insufficient_scope', { scope: 'inbound:read', use: 'filtering by number' });
+      const cursor = decodeCursor<number>(query.cursor, 'number');
+      const rows = await store.list({ to: query.to, from: query.from, status: query.status, since: query.since ? Date.parse(query.since) : undefined }, query.limit + 1, cursor);
+      const page = rows.slice(0, query.limit);
+      const last = page[page.length - 1];
+      return { faxes: page.map((r) => view(r, full)), next_cursor: rows.length > query.limit && last ? encodeCursor(last.created_at, last.id) : null };
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/inbound/:id',
+      summary: 'One inbound fax, numbers in full, with a short-lived download link',
+      tags: ['inbound'],
+      access: { scope: 'inbound:read' },
+      rateLimit: 'inbound_get',
+      params: IdParams,
+      responses: { 200: { description: 'The fax', schema: InboundFaxSchema }, 404: { description: 'Not found, or inbound is disabled' } },
+    },
+    async ({ params, res }) => {
+      enabled();
+      const row = await store.get(params.id);
+      if (!row) throw httpError('inbound_fax_not_found', { id: params.id });
+      audit.record('inbound_read', { inbound_id: row.id, by: principalOf(res).keyId ?? principalOf(res).kind });
+      const token = deps.tokens.issue(INBOUND_TOKEN_SCOPE, row.id, config.get('INBOUND_TOKEN_TTL_MINUTES') * 60_000);
+      return { ...view(row, true), pdf_url: `/inbound/${encodeURIComponent(row.id)}/pdf?token=${token}` };
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/inbound/:id/pdf',
+      summary: 'The PDF of an inbound fax, by `?token=` or by an API key with inbound:read',
+      description: 'Access: a token from GET /inbound/{id} (valid INBOUND_TOKEN_TTL_MINUTES), or header X-API-Key with scope `inbound:read`.',
+      tags: ['inbound'],
+      access: 'public',
+      rateLimit: 'inbound_get',
+      params: IdParams,
+      query: z.object({ token: z.string().max(200).optional() }),
+      responses: {
+        200: { description: 'The PDF', contentType: 'application/pdf' },
+        401: { description: 'No token and no valid API key' },
+        403: { description: 'Token invalid or expired, or the key lacks inbound:read' },
+        404: { description: 'Not found, or inbound is disabled' },
+      },
+    },
+    async ({ params, query, req, res }) => {
+      enabled();
+      const row = await store.get(params.id);
+      const byToken = !!row && deps.tokens.verify(INBOUND_TOKEN_SCOPE, row.id, query.token);
+      if (!byToken) requireInboundRead(req, res, query.token !== undefined);
+      if (!row || !row.pdf_key) throw httpError('inbound_fax_not_found', { id: params.id });
+      await service.withStorage((storage) => sendStoredPdf(storage, row.pdf_key!, res, { filename: `inbound-${row.id}.pdf`, disposition: 'inline' }));
+      audit.record('inbound_pdf_served', { inbound_id: row.id, via: byToken ? 'token' : 'key', by: principalOf(res).keyId });
+    },
+  );
+
+  /** Without a valid token the caller needs a key with inbound:read (or open mode without keys). */
+  function requireInboundRead(req: Request, res: Response, tokenGiven: boolean): void {
+    const principal = principalOf(res);
+    if (res.locals.invalidKey) throw httpError('unauthorized');
+    if (principal.kind === 'anonymous') {
+      if (tokenGiven) throw httpError('token_invalid');
+      if (principal.scopes.includes('inbound:read')) return; // no keys required: open, as /inbound/{id}
+      throw httpError('unauthorized');
+    }
+    if (!grants(principal.scopes, 'inbound:read')) {
+      audit.record('scope_denied', { key_id: principal.keyId, scope: 'inbound:read', method: 'GET', path: req.route?.path as string | undefined });
+      throw httpError('insufficient_scope', { scope: 'inbound:read' });
+    }
+  }
+}

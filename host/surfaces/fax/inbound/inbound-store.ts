@@ -1,0 +1,46 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, InboundFaxTable } from '../../../platform/db/schema.js';
+
+export type InboundRow = Selectable<InboundFaxTable>;
+
+export interface InboundFilter {
+  to?: string | undefined;
+  from?: string | undefined;
+  status?: string | undefined;
+  /** Epoch ms: created at or after. */
+  since?: number | undefined;
+}
+
+/** Inbound faxes as rows; (provider, provider_id) is unique, which makes receipt idempotent. */
+export class InboundStore {
+  constructor(readonly db: Kysely<Database>) {}
+
+  get(id: string): Promise<InboundRow | undefined> {
+    return this.db.selectFrom('inbound_faxes').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  byProviderId(provider: string, providerId: string): Promise<InboundRow | undefined> {
+    return this.db.selectFrom('inbound_faxes').selectAll().where('provider', '=', provider).where('provider_id', '=', providerId).executeTakeFirst();
+  }
+
+  /** Inserts the row; false when (provider, provider_id) already exists (a concurrent replay). */
+  async insert(row: InboundRow): Promise<boolean> {
+    const r = await this.db
+      .insertInto('inbound_faxes')
+      .values(row)
+      .onConflict((oc) => oc.columns(['provider', 'provider_id']).doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+  }
+
+  /** Newest first, keyset-paginated on (created_at, id). */
+  list(filter: InboundFilter, limit: number, cursor?: { created: number; id: string }): Promise<InboundRow[]> {
+    let q = this.db.selectFrom('inbound_faxes').selectAll();
+    if (filter.to) q = q.where('to_number', '=', filter.to);
+    if (filter.from) q = q.where('from_number', '=', filter.from);
+    if (filter.status) q = q.where('status', '=', filter.status);
+    if (filter.since !== undefined) q = q.where('created_at', '>=', filter.since);
+    if (cursor) q = q.where((eb) => eb.or([eb('created_at', '<', cursor.created), eb.and([eb('created_at', '=', cursor.created), eb('id', '<', cursor.id)])]));
+    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  }
+}

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import type { AuditLog } from '../../../platform/audit/audit-log.js';
+import type { HttpApi } from '../../../platform/http/api.js';
+import { decodeCursor, encodeCursor, PageQuery } from '../../../platform/http/cursor.js';
+import { sendStoredPdf } from '../../../platform/http/stored-pdf.js';
+import type { JobDocuments } from './job-documents.js';
+import type { FaxJobRow, FaxJobStore } from './job-store.js';
+import { maskPhone } from './phone.js';
+import { maskNumbers } from '../../../../core/sdk/index.js';
+import { principalOf } from '../../../platform/auth/access-guard.js';
+import { httpError } from '../../../platform/http/error-catalogue.js';
+
+const ADMIN = { scope: 'admin', always: true } as const;
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export const AdminJobSummary = z.object({
+  id: z.string(),
+  to: z.string().describe('Masked: last four digits'),
+  status: z.string(),
+  error: z.string().nullable(),
+  pages: z.number().int().nullable(),
+  backend: z.string(),
+  provider_sid: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export const AdminJobDetail = AdminJobSummary.extend({
+  source_type: z.string().describe('pdf | text | png | jpeg | tiff: what was uploaded'),
+  size_bytes: z.number().int(),
+  dispatch_state: z.string().describe('pending | sending | accepted | uncertain | done'),
+  attempts: z.number().int(),
+  next_attempt_at: z.string().nullable(),
+  lease_owner: z.string().nullable(),
+  lease_until: z.string().nullable(),
+  sent_at: z.string().nullable(),
+  last_checked_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  artifacts_removed_at: z.string().nullable().describe('Set when cleanup removed the PDF (ARTIFACT_TTL_DAYS)'),
+  pdf_available: z.boolean(),
+});
+const ListQuery = z.object({
+  status: z.enum(['queued', 'in_progress', 'SUCCESS', 'FAILED', 'disabled']).optional(),
+  backend: z.string().max(64).optional(),
+  since: z.iso.datetime({ offset: true }).optional().describe('created_at >= since (ISO 8601)'),
+  until: z.iso.datetime({ offset: true }).optional().describe('created_at < until (ISO 8601)'),
+  ...PageQuery,
+});
+const JobParams = z.object({ id: z.string().min(1).max(100) });
+
+function summary(row: FaxJobRow): z.infer<typeof AdminJobSummary> {
+  return {
+    id: row.id,
+    to: maskPhone(row.to_number),
+    status: row.status,
+    // Rows stored before errors were masked at write still show no number here.
+    error: row.error === null ? null : maskNumbers(row.error),
+    pages: row.pages,
+    backend: row.backend,
+    provider_sid: row.provider_sid,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** GET /admin/fax-jobs, /admin/fax-jobs/:id and its PDF. Numbers are masked in every view. */
+export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore; documents: JobDocuments; audit: AuditLog }): void {
+  const { store } = deps;
+
+  api.route(
+    {
+      method: 'get',
+      path: '/admin/fax-jobs',
+      summary: 'Fax jobs, newest first, filterable; numbers masked',
+      tags: ['admin', 'fax'],
+      access: ADMIN,
+      query: ListQuery,
+      responses: {
+        200: { description: 'A page of jobs', schema: z.object({ jobs: z.array(AdminJobSummary), next_cursor: z.string().nullable() }) },
+        400: { description: 'Bad filter or cursor' },
+      },
+    },
+    async ({ query }) => {
+      const cursor = decodeCursor<string>(query.cursor, 'string');
+      const since = query.since ? new Date(query.since).toISOString() : undefined;
+      const until = query.until ? new Date(query.until).toISOString() : undefined;
+      const rows = await store.list(
+        { ...(query.status ? { status: query.status } : {}), ...(query.backend ? { backend: query.backend } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}) },
+        query.limit + 1,
+        cursor ? { createdAt: cursor.created, id: cursor.id } : undefined,
+      );
+      const page = rows.slice(0, query.limit);
+      const last = page[page.length - 1];
+      return { jobs: page.map(summary), next_cursor: rows.length > query.limit && last ? encodeCursor(last.created_at, last.id) : null };
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/admin/fax-jobs/:id',
+      summary: 'A fax job as operators see it: dispatch state, attempts, provider id, timestamps; number masked',
+      tags: ['admin', 'fax'],
+      access: ADMIN,
+      params: JobParams,
+      responses: { 200: { description: 'The job', schema: AdminJobDetail }, 404: { description: 'Job not found' } },
+    },
+    async ({ params }) => {
+      const row = await store.get(params.id);
+      if (!row) throw httpError('fax_job_not_found', { id: params.id });
+      return {
+        ...summary(row),
+        source_type: row.source_type,
+        size_bytes: row.size_bytes,
+        dispatch_state: row.dispatch_state,
+        attempts: row.attempts,
+        next_attempt_at: row.dispatch_state === 'done' ? null : iso(row.next_attempt_at),
+        lease_owner: row.lease_owner,
+        lease_until: iso(row.lease_until),
+        sent_at: iso(row.sent_at),
+        last_checked_at: iso(row.last_checked_at),
+        finished_at: row.finished_at,
+        artifacts_removed_at: row.artifacts_removed_at,
+        pdf_available: !row.artifacts_removed_at,
+      };
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/admin/fax-jobs/:id/pdf',
+      summary: "Download the job's outbound PDF",
+      tags: ['admin', 'fax'],
+      access: ADMIN,
+      params: JobParams,
+      responses: { 200: { description: 'The PDF', contentType: 'application/pdf' }, 404: { description: 'Job not found, or its document expired' } },
+    },
+    async ({ params, res }) => {
+      const row = await store.get(params.id);
+      if (!row) throw httpError('fax_job_not_found', { id: params.id });
+      if (row.artifacts_removed_at) throw httpError('document_expired');
+      await deps.documents.withStorage((storage) => sendStoredPdf(storage, row.pdf_key, res, { filename: `fax-${row.id}.pdf`, disposition: 'attachment' }));
+      deps.audit.record('admin_pdf_served', { job_id: row.id, by: principalOf(res).keyId ?? principalOf(res).kind });
+    },
+  );
+}

@@ -1,0 +1,257 @@
+import type { Kysely, Selectable } from 'kysely';
+import { maskNumbers, type FaxStatus } from '../../../../core/sdk/index.js';
+import type { Database, FaxJobTable } from '../../../platform/db/schema.js';
+import type { Dialect } from '../../../platform/db/database.js';
+import { isFinal, predecessorsOf, type DispatchState } from './job-states.js';
+
+export type FaxJobRow = Selectable<FaxJobTable>;
+
+export interface NewFaxJob {
+  id: string;
+  to: string;
+  backend: string;
+  pdfKey: string;
+  pages: number;
+  sourceType: string;
+  sizeBytes: number;
+  disabled: boolean;
+}
+
+export interface StatusChange {
+  status?: FaxStatus;
+  pages?: number | undefined;
+  error?: string | undefined;
+  providerSid?: string | undefined;
+}
+
+export interface JobFilter {
+  status?: string;
+  backend?: string;
+  to?: string;
+  since?: string;
+  until?: string;
+}
+
+const CLAIMABLE: DispatchState[] = ['pending', 'uncertain', 'sending'];
+
+/**
+ * Every job error passes here on its way into the table: the texts come from providers (code
+ * plugins and manifest runtimes alike), which echo destinations, so numbers are masked first.
+ */
+const storedError = (error: string): string => maskNumbers(error);
+
+/**
+ * Fax jobs as database rows. Every write that moves a job is guarded in SQL (lease owner,
+ * allowed predecessor statuses), so concurrent instances and late callbacks cannot undo one
+ * another's work.
+ */
+export class FaxJobStore {
+  constructor(
+    readonly db: Kysely<Database>,
+    readonly dialect: Dialect,
+  ) {}
+
+  async insert(job: NewFaxJob, now = new Date()): Promise<FaxJobRow> {
+    const iso = now.toISOString();
+    const row: FaxJobTable = {
+      id: job.id,
+      to_number: job.to,
+      status: job.disabled ? 'disabled' : 'queued',
+      error: null,
+      pages: job.pages,
+      backend: job.backend,
+      provider_sid: null,
+      pdf_key: job.pdfKey,
+      source_type: job.sourceType,
+      size_bytes: job.sizeBytes,
+      created_at: iso,
+      updated_at: iso,
+      dispatch_state: job.disabled ? 'done' : 'pending',
+      attempts: 0,
+      next_attempt_at: now.getTime(),
+      lease_owner: null,
+      lease_until: null,
+      sent_at: null,
+      last_checked_at: null,
+      finished_at: job.disabled ? iso : null,
+      artifacts_removed_at: null,
+    };
+    await this.db.insertInto('fax_jobs').values(row).execute();
+    return row;
+  }
+
+  async get(id: string): Promise<FaxJobRow | undefined> {
+    return this.db.selectFrom('fax_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * Claims up to `limit` jobs whose send is due (pending, uncertain, or `sending` under an
+   * expired lease: a sender that died). With PostgreSQL the candidates are locked with
+   * SKIP LOCKED, so instances never claim the same row.
+   */
+  async claim(owner: string, limit: number, leaseMs: number, now = Date.now()): Promise<FaxJobRow[]> {
+    let candidates = this.db
+      .selectFrom('fax_jobs')
+      .select('id')
+      .where('dispatch_state', 'in', CLAIMABLE)
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .orderBy('next_attempt_at')
+      .limit(limit);
+    if (this.dialect === 'postgres') candidates = candidates.forUpdate().skipLocked();
+    return this.db
+      .updateTable('fax_jobs')
+      .set({ lease_owner: owner, lease_until: now + leaseMs })
+      .where('id', 'in', candidates)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .returningAll()
+      .execute();
+  }
+
+  /** Extends the leases `owner` holds, so a long send is not taken over. */
+  async renew(owner: string, ids: string[], leaseMs: number, now = Date.now()): Promise<void> {
+    if (!ids.length) return;
+    await this.db.updateTable('fax_jobs').set({ lease_until: now + leaseMs }).where('lease_owner', '=', owner).where('id', 'in', ids).execute();
+  }
+
+  /** Records, before calling the provider, that a send is under way: a crash after this is "uncertain". */
+  async markSending(id: string, owner: string, now = Date.now()): Promise<boolean> {
+    const r = await this.db
+      .updateTable('fax_jobs')
+      .set((eb) => ({ dispatch_state: 'sending', sent_at: now, attempts: eb('attempts', '+', 1), updated_at: new Date(now).toISOString() }))
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('dispatch_state', 'in', ['pending'])
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** The provider accepted (or a lookup found) the fax: results come by callback or polling now. True when anything changed. */
+  async markAccepted(id: string, owner: string | null, change: StatusChange, now = Date.now()): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      let q = trx
+        .updateTable('fax_jobs')
+        .set({ dispatch_state: 'accepted', provider_sid: change.providerSid ?? null, lease_owner: null, lease_until: null, last_checked_at: now, updated_at: new Date(now).toISOString() })
+        .where('id', '=', id)
+        .where('dispatch_state', '!=', 'done');
+      if (owner) q = q.where('lease_owner', '=', owner);
+      const accepted = Number((await q.executeTakeFirst()).numUpdatedRows) === 1;
+      const applied = await new FaxJobStore(trx, this.dialect).applyChange(id, { ...change, status: change.status === 'queued' ? 'in_progress' : change.status }, now);
+      return accepted || applied;
+    });
+  }
+
+  /** The outcome is unknown: resolve later by asking the provider, never by sending again. */
+  async markUncertain(id: string, owner: string, retryAt: number, error: string, now = Date.now()): Promise<void> {
+    await this.db
+      .updateTable('fax_jobs')
+      .set({ dispatch_state: 'uncertain', next_attempt_at: retryAt, lease_owner: null, lease_until: null, error: storedError(error), updated_at: new Date(now).toISOString() })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .execute();
+    await this.applyChange(id, { status: 'in_progress' }, now);
+  }
+
+  /** The provider certainly did not accept: try again at `retryAt` (`attempts` when no send was recorded). */
+  async scheduleRetry(id: string, owner: string, retryAt: number, error: string, attempts?: number, now = Date.now()): Promise<void> {
+    await this.db
+      .updateTable('fax_jobs')
+      .set({ dispatch_state: 'pending', next_attempt_at: retryAt, lease_owner: null, lease_until: null, error: storedError(error), updated_at: new Date(now).toISOString(), ...(attempts === undefined ? {} : { attempts }) })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+
+  /** Lets go of a claimed job without changing it (shutdown, or nothing to do yet). */
+  async release(id: string, owner: string, retryAt?: number): Promise<void> {
+    await this.db
+      .updateTable('fax_jobs')
+      .set(retryAt === undefined ? { lease_owner: null, lease_until: null } : { lease_owner: null, lease_until: null, next_attempt_at: retryAt })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+
+  /** Fails a job for good (and ends its dispatch). */
+  async fail(id: string, error: string, now = Date.now()): Promise<boolean> {
+    return this.applyChange(id, { status: 'FAILED', error }, now);
+  }
+
+  /**
+   * Applies a provider's word on a job, forward only. A final status ends dispatch. A repeated
+   * final status may still fill in the page count and provider id. True when anything changed.
+   */
+  async applyChange(id: string, change: StatusChange, now = Date.now()): Promise<boolean> {
+    const iso = new Date(now).toISOString();
+    if (change.status) {
+      const from = predecessorsOf(change.status);
+      if (from.length) {
+        const final = isFinal(change.status);
+        const set: Partial<FaxJobTable> = { status: change.status, updated_at: iso };
+        if (change.pages !== undefined) set.pages = change.pages;
+        if (change.error !== undefined) set.error = storedError(change.error);
+        else if (change.status === 'SUCCESS') set.error = null;
+        if (change.providerSid) set.provider_sid = change.providerSid;
+        if (final) {
+          set.dispatch_state = 'done';
+          set.finished_at = iso;
+          set.lease_owner = null;
+          set.lease_until = null;
+        }
+        const r = await this.db.updateTable('fax_jobs').set(set).where('id', '=', id).where('status', 'in', from).executeTakeFirst();
+        if (Number(r.numUpdatedRows) === 1) return true;
+      }
+    }
+    // Same status again (a duplicate or late callback): only refine pages and provider id.
+    const refine: Partial<FaxJobTable> = {};
+    if (change.pages !== undefined) refine.pages = change.pages;
+    if (change.providerSid) refine.provider_sid = change.providerSid;
+    if (!Object.keys(refine).length || !change.status) return false;
+    const r = await this.db
+      .updateTable('fax_jobs')
+      .set({ ...refine, updated_at: iso })
+      .where('id', '=', id)
+      .where('status', '=', change.status)
+      .where((eb) => {
+        const differs = [];
+        if (change.pages !== undefined) differs.push(eb('pages', 'is', null), eb('pages', '!=', change.pages));
+        if (change.providerSid) differs.push(eb('provider_sid', 'is', null), eb('provider_sid', '!=', change.providerSid));
+        return eb.or(differs);
+      })
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Accepted, unfinished jobs not heard of for `staleMs`: the reconciler asks their provider. */
+  async dueForCheck(staleMs: number, limit: number, now = Date.now()): Promise<FaxJobRow[]> {
+    return this.db
+      .selectFrom('fax_jobs')
+      .selectAll()
+      .where('dispatch_state', '=', 'accepted')
+      .where((eb) => eb.or([eb('last_checked_at', 'is', null), eb('last_checked_at', '<', now - staleMs)]))
+      .orderBy('last_checked_at')
+      .limit(limit)
+      .execute();
+  }
+
+  async markChecked(id: string, now = Date.now()): Promise<void> {
+    await this.db.updateTable('fax_jobs').set({ last_checked_at: now }).where('id', '=', id).execute();
+  }
+
+  /** Newest first, keyset-paginated on (created_at, id). */
+  async list(filter: JobFilter, limit: number, cursor?: { createdAt: string; id: string }): Promise<FaxJobRow[]> {
+    let q = this.db.selectFrom('fax_jobs').selectAll();
+    if (filter.status) q = q.where('status', '=', filter.status);
+    if (filter.backend) q = q.where('backend', '=', filter.backend);
+    if (filter.to) q = q.where('to_number', '=', filter.to);
+    if (filter.since) q = q.where('created_at', '>=', filter.since);
+    if (filter.until) q = q.where('created_at', '<', filter.until);
+    if (cursor) q = q.where((eb) => eb.or([eb('created_at', '<', cursor.createdAt), eb.and([eb('created_at', '=', cursor.createdAt), eb('id', '<', cursor.id)])]));
+    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  async countByStatus(): Promise<Record<string, number>> {
+    const rows = await this.db.selectFrom('fax_jobs').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  }
+}

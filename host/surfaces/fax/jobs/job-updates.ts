@@ -1,0 +1,39 @@
+import type { AuditLog } from '../../../platform/audit/audit-log.js';
+import type { FaxJobRow, FaxJobStore, StatusChange } from './job-store.js';
+
+/** Who reported a status: kept in the audit record. */
+export type UpdateSource = 'callback' | 'event' | 'poll' | 'dispatch' | 'lookup' | 'timeout';
+
+/**
+ * The one path every status writer takes (provider callbacks, plugin events, polling, the
+ * dispatcher and admin refresh): apply the provider's word forward-only, then audit it when it
+ * changed something. A result arriving twice (callback and event, say) is applied and audited once.
+ */
+export class JobUpdates {
+  constructor(private readonly deps: { store: FaxJobStore; audit: AuditLog }) {}
+
+  /**
+   * Applies `change` to the job. `accepted` marks a send the provider took (the dispatcher's send
+   * or lookup): dispatch moves on to waiting for results. True when anything changed.
+   */
+  async applyUpdate(job: Pick<FaxJobRow, 'id' | 'backend'>, change: StatusChange, via: UpdateSource, accepted?: { owner: string | null }): Promise<boolean> {
+    const changed = accepted ? await this.deps.store.markAccepted(job.id, accepted.owner, change) : await this.deps.store.applyChange(job.id, change);
+    if (!changed) return false;
+    const failed = change.status === 'FAILED';
+    this.deps.audit.record(failed ? 'job_failed' : 'job_updated', {
+      job_id: job.id,
+      backend: job.backend,
+      status: change.status,
+      via,
+      ...(change.pages !== undefined ? { pages: change.pages } : {}),
+      ...(change.providerSid ? { provider_sid: change.providerSid } : {}),
+      ...(failed ? { error: change.error ?? 'failed' } : {}),
+    });
+    return true;
+  }
+
+  /** Fails a job for good (ends its dispatch); audited once. */
+  fail(job: Pick<FaxJobRow, 'id' | 'backend'>, error: string, via: UpdateSource): Promise<boolean> {
+    return this.applyUpdate(job, { status: 'FAILED', error }, via);
+  }
+}

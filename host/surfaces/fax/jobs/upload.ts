@@ -1,0 +1,161 @@
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import busboy from 'busboy';
+import type { Request } from 'express';
+import { HttpError } from '../../../platform/http/errors.js';
+import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
+
+export interface ReceivedUpload {
+  fields: Record<string, string>;
+  file?: { size: number; filename: string; /** The whole file: from memory, or read back from its temp file. */ bytes(): Promise<Buffer> };
+  /** Removes the temp file, if the upload needed one. */
+  discard(): Promise<void>;
+}
+
+/**
+ * Uploads up to this size stay in memory; a larger one is written to a temp file as it arrives.
+ * A fax of a few pages never touches the disk before storage (no temp file to create, read back
+ * and remove), while sixteen concurrent uploads hold at most 4 MB between them.
+ */
+export const SPILL_BYTES = 256 * 1024;
+
+/**
+ * Receives a multipart upload, counting bytes: past `maxBytes` it answers 413 at once and drops
+ * the rest, so the gateway never holds a large upload in memory. Past SPILL_BYTES the file goes
+ * to a temp file as it arrives. A file of exactly `maxBytes` is accepted. Every failure (limits,
+ * a body cut off mid-part, an aborted request, a disk error) rejects with an HttpError only
+ * after the temp file is gone.
+ */
+export async function receiveUpload(req: Request, options: { maxBytes: number; tmpDir: string; fileField: string }): Promise<ReceivedUpload> {
+  const contentType = req.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data/i.test(contentType)) throw httpError('multipart_required');
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (Number.isFinite(declared) && declared > options.maxBytes + 64 * 1024) {
+    req.resume();
+    throw tooLarge(options.maxBytes);
+  }
+  let tmp: string | undefined;
+  let out: WriteStream | undefined;
+  // The write stream opens its file asynchronously: it is closed before the file is removed,
+  // or a late open would create the file again after the removal.
+  const discard = async () => {
+    if (out && !out.closed) {
+      const closed = new Promise<void>((resolve) => out!.once('close', () => resolve()));
+      out.destroy();
+      await closed;
+    }
+    if (tmp) await rm(tmp, { force: true });
+  };
+  return new Promise<ReceivedUpload>((resolve, reject) => {
+    let settled = false;
+    const fail = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      req.unpipe();
+      req.resume();
+      discard().then(
+        () => reject(err),
+        () => reject(err),
+      );
+    };
+    let bb: busboy.Busboy;
+    try {
+      // One byte over the limit: busboy reports `limit` when a file *reaches* fileSize, and a
+      // file of exactly maxBytes is allowed.
+      bb = busboy({ headers: req.headers, limits: { fileSize: options.maxBytes + 1, files: 1, fields: 20, fieldSize: 4096, parts: 25 } });
+    } catch (err) {
+      reject(httpError('malformed_multipart', { reason: (err as Error).message }));
+      return;
+    }
+    const malformed = (err: unknown) => fail(httpError('malformed_multipart', { reason: (err as Error).message }));
+    const fields: Record<string, string> = {};
+    let file: ReceivedUpload['file'];
+    let writing: Promise<void> | undefined;
+    bb.on('field', (name, value, info) => {
+      if (info.valueTruncated) return fail(invalid(name, 'too long', 400));
+      fields[name] = value;
+    });
+    bb.on('file', (name, stream, info) => {
+      // A body cut off inside a file part destroys the part's stream with "Unexpected end of
+      // form"; without a listener that error would end the process.
+      stream.on('error', malformed);
+      if (name !== options.fileField) {
+        stream.resume();
+        return;
+      }
+      let size = 0;
+      let over = false;
+      const held: Buffer[] = [];
+      const spill = () => {
+        tmp = path.join(options.tmpDir, `upload-${randomBytes(8).toString('hex')}.part`);
+        // Synchronous, once per large upload: one syscall when the directory exists.
+        mkdirSync(options.tmpDir, { recursive: true, mode: 0o700 });
+        const target = createWriteStream(tmp, { mode: 0o600 });
+        out = target;
+        writing = new Promise((res, rej) => {
+          target.on('finish', res);
+          target.on('error', rej);
+        });
+        // A disk error is the server's fault, not the caller's (after `fail`, this is a no-op).
+        writing.catch(() => fail(httpError('upload_not_stored')));
+        for (const chunk of held.splice(0)) target.write(chunk);
+      };
+      stream.on('data', (chunk: Buffer) => {
+        if (over || settled) return;
+        size += chunk.length;
+        if (!out) {
+          held.push(chunk);
+          try {
+            if (size > SPILL_BYTES) spill();
+          } catch {
+            // The temp dir cannot be made (permissions, a full disk): the server's fault.
+            fail(httpError('upload_not_stored'));
+          }
+        } else if (!out.write(chunk)) {
+          // Back-pressure: the sender waits for the disk rather than the gateway buffering.
+          stream.pause();
+          out.once('drain', () => stream.resume());
+        }
+      });
+      stream.on('limit', () => {
+        over = true;
+        stream.resume();
+        fail(tooLarge(options.maxBytes));
+      });
+      stream.on('end', () => {
+        if (over || settled) return;
+        if (out) {
+          const spilled = tmp!;
+          out.end();
+          file = { size, filename: info.filename ?? 'upload', bytes: () => readFile(spilled) };
+        } else {
+          const whole = held.length === 1 ? held[0]! : Buffer.concat(held, size);
+          file = { size, filename: info.filename ?? 'upload', bytes: async () => whole };
+        }
+      });
+    });
+    bb.on('filesLimit', () => fail(httpError('malformed_multipart', { reason: 'only one file may be uploaded' })));
+    bb.on('partsLimit', () => fail(httpError('malformed_multipart', { reason: 'too many parts in the multipart request' })));
+    bb.on('fieldsLimit', () => fail(httpError('malformed_multipart', { reason: 'too many fields in the multipart request' })));
+    bb.on('error', malformed);
+    bb.on('close', () => {
+      if (settled) return;
+      Promise.resolve(writing)
+        .then(() => {
+          if (settled) return;
+          settled = true;
+          resolve({ fields, ...(file ? { file } : {}), discard });
+        })
+        .catch(fail);
+    });
+    req.on('aborted', () => fail(httpError('malformed_multipart', { reason: 'upload aborted' })));
+    req.on('error', () => fail(httpError('malformed_multipart', { reason: 'upload aborted' })));
+    req.pipe(bb);
+  });
+}
+
+function tooLarge(maxBytes: number): HttpError {
+  return httpError('payload_too_large', { what: 'file', limit: `${Math.round(maxBytes / 1024 / 1024)} MB` }).withHeaders({ Connection: 'close' });
+}

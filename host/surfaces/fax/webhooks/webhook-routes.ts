@@ -1,0 +1,78 @@
+import type { Request } from 'express';
+import { z } from 'zod';
+import type { FaxWebhookKind } from '../../../../core/sdk/index.js';
+import type { HttpApi, ResponseSpec } from '../../../platform/http/api.js';
+import type { InboundReceiver } from '../inbound/inbound-receiver.js';
+import type { CallbackReceiver } from './callback-receiver.js';
+import { WEBHOOK_ALIASES } from './spec-aliases.js';
+import { webhookRequest } from './webhook-request.js';
+
+const PluginParams = z.object({ pluginId: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'plugin ids are lowercase letters, digits and dashes') });
+const CallbackAnswer = z.object({ ok: z.boolean(), status: z.string().describe("The job's status after the callback") });
+const InboundAnswer = z.object({ ok: z.literal(true), id: z.string(), duplicate: z.boolean().describe('True for a replay: nothing new was stored') });
+
+const common: Record<number, ResponseSpec> = {
+  400: { description: 'Body is not JSON, or a malformed callback' },
+  401: { description: 'Bad or missing signature, credentials or X-Internal-Secret' },
+  413: { description: 'Body (or document) too large' },
+  503: { description: 'The plugin is not active, or a secret its check needs is not configured' },
+};
+const RESPONSES: Record<FaxWebhookKind, Record<number, ResponseSpec>> = {
+  callback: {
+    ...common,
+    200: { description: 'Applied (or already applied: a late or duplicate result never moves a finished job)', schema: CallbackAnswer },
+    404: { description: 'Unknown job, or the plugin takes no callbacks' },
+    409: { description: 'The callback names another fax than the job' },
+    422: { description: 'Malformed result' },
+  },
+  inbound: {
+    ...common,
+    200: { description: 'Stored, or already stored (a replay)', schema: InboundAnswer },
+    403: { description: 'A spool path outside the spool' },
+    404: { description: 'Inbound is disabled, or the plugin takes no inbound faxes' },
+    422: { description: 'Malformed notice, a media URL on a host the plugin does not allow, or a document that is neither PDF nor TIFF' },
+    502: { description: 'The media host failed' },
+  },
+};
+const DESCRIPTION =
+  'The plugin checks the credentials with its own settings (docs/providers) and parses the body; the host applies the result. Idempotent.';
+
+/** `POST /webhooks/{pluginId}/callback|inbound`, and the spec's fixed paths as aliases of them. */
+export function registerWebhookRoutes(api: HttpApi, deps: { callbacks: CallbackReceiver; inbound: InboundReceiver; publicBaseUrl: () => string }): void {
+  const handle = async (req: Request, pluginId: string, kind: FaxWebhookKind) => {
+    if (kind === 'inbound') deps.inbound.requireEnabled();
+    const webhook = await webhookRequest(req, kind, deps.publicBaseUrl());
+    return kind === 'callback' ? deps.callbacks.receive(pluginId, webhook) : deps.inbound.receive(pluginId, webhook);
+  };
+  for (const kind of ['callback', 'inbound'] as const) {
+    api.route(
+      {
+        method: 'post',
+        path: `/webhooks/:pluginId/${kind}`,
+        summary: kind === 'callback' ? "A fax plugin's status callback" : "A fax plugin's inbound-fax notice",
+        description: DESCRIPTION,
+        tags: ['webhooks', kind === 'callback' ? 'fax' : 'inbound'],
+        access: 'public',
+        params: PluginParams,
+        rawBody: { contentType: 'application/octet-stream', description: "The provider's body, untouched" },
+        responses: RESPONSES[kind],
+      },
+      ({ req, params }) => handle(req, params.pluginId, kind),
+    );
+  }
+  for (const alias of WEBHOOK_ALIASES) {
+    api.route(
+      {
+        method: 'post',
+        path: alias.path,
+        summary: alias.summary,
+        description: `Alias of POST /webhooks/${alias.pluginId}/${alias.kind}. ${DESCRIPTION}`,
+        tags: ['webhooks', alias.kind === 'callback' ? 'fax' : 'inbound'],
+        access: 'public',
+        rawBody: { contentType: alias.contentType },
+        responses: RESPONSES[alias.kind],
+      },
+      ({ req }) => handle(req, alias.pluginId, alias.kind),
+    );
+  }
+}

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import type { HttpApi } from '../../../platform/http/api.js';
+import type { AuditLog } from '../../../platform/audit/audit-log.js';
+import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { IndexRunStore } from './index-run-store.js';
+import type { IndexRuns } from './index-runs.js';
+import { statusLines } from './index-status.js';
+import type { Repositories } from '../repositories/repositories.js';
+import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
+import { ErrorBody } from '../../../platform/http/errors.js';
+import type { RunAccountStore } from '../../workbench/accounting/run-account-store.js';
+
+
+const StartBody = z
+  .object({
+    enrich: z.boolean().optional().describe('Also enrich chunks (the indexer gets ENRICH_CODE_CHUNKS=true).'),
+    repo: z.string().optional().describe('Repository name (a key of REPOS); defaults to REPO.'),
+  })
+  .strict();
+
+const RunBody = z.object({
+  id: z.string(),
+  repo: z.string(),
+  kind: z.string().describe('index (not yet known), full or incremental'),
+  state: z.enum(['running', 'finished', 'failed', 'interrupted']),
+  files_seen: z.number().int(),
+  files_changed: z.number().int(),
+  files_removed: z.number().int(),
+  files_skipped: z.number().int(),
+  chunks: z.number().int(),
+  vectors: z.number().int(),
+  error: z.string().nullable(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+
+const StatusBody = z.object({
+  status: z.array(z.string()).describe('Ordered human-readable progress lines.'),
+  metadata: z.object({
+    repo: z.string(),
+    started_at: z.string().nullable().describe('ISO 8601; null when the repository was never indexed.'),
+    finished_at: z.string().nullable().describe('ISO 8601; null while running (or never indexed).'),
+  }),
+  run: RunBody.nullable().describe('The durable row of the latest run (beyond the spec).'),
+});
+
+export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store: IndexRunStore; repositories: Repositories; config: ConfigRegistry; audit: AuditLog; accounts?: RunAccountStore }): void {
+  api.route(
+    {
+      method: 'post',
+      path: '/api/index/start',
+      summary: 'Start indexing a repository',
+      description:
+        'Starts a run in the background (a worker thread supervising an indexer child process) and answers at once. ' +
+        'One run per repository at a time; progress via GET /api/index/status. The body is optional.',
+      tags: ['code-search'],
+      access: { scope: 'search:index' },
+      rawBody: { contentType: 'application/json', schema: StartBody, description: 'Optional: {enrich?, repo?}' },
+      responses: {
+        202: { description: 'Run started', schema: z.object({ id: z.string(), repo: z.string(), started_at: z.string(), state: z.literal('running') }) },
+        404: { description: 'Unknown repository', schema: ErrorBody },
+        409: { description: 'A run of this repository is already running (detail names it)', schema: ErrorBody },
+        422: { description: 'Invalid body or repository name', schema: ErrorBody },
+        503: { description: 'The retrieval backend is not active', schema: ErrorBody },
+      },
+    },
+    async ({ req, res }) => {
+      const body = await readOptionalJson(req);
+      const parsed = StartBody.safeParse(body ?? {});
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        throw invalid(issue.path.join('.') || 'body', issue.message);
+      }
+      const run = await deps.runs.start(parsed.data.repo, parsed.data.enrich ?? false);
+      await deps.audit.record('index_started', { repo: run.repo, run: run.id, enrich: !!run.enrich });
+      res.status(202).json({ id: run.id, repo: run.repo, started_at: run.started_at, state: 'running' });
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/index/status',
+      summary: 'Progress of the latest indexing run',
+      tags: ['code-search'],
+      access: { scope: 'search:read' },
+      query: z.object({ repo: z.string().optional().describe('Repository name; defaults to REPO.') }),
+      queryErrorStatus: 422,
+      responses: {
+        200: { description: 'Status lines and timestamps of the latest run', schema: StatusBody },
+        404: { description: 'Unknown repository, or its index was deleted', schema: ErrorBody },
+        422: { description: 'Repository name is not a plain name', schema: ErrorBody },
+      },
+    },
+    async ({ query }) => {
+      const repo = deps.repositories.resolve(query.repo);
+      // A deleted corpus has no current state (its run records stay readable by id).
+      if (await deps.accounts?.isDeleted(repo.name)) throw httpError('corpus_deleted', { corpus: repo.name, hint: 'index it again with POST /api/index/start' });
+      const run = await deps.store.latest(repo.name);
+      if (!run) return { status: [`Repository ${repo.name} has not been indexed yet (POST /api/index/start)`], metadata: { repo: repo.name, started_at: null, finished_at: null }, run: null };
+      const { heartbeat_at: _h, enrich: _e, ...view } = run;
+      return {
+        status: statusLines(run, deps.config.get('EMBEDDING_MODEL')),
+        metadata: { repo: run.repo, started_at: run.started_at, finished_at: run.finished_at },
+        run: view,
+      };
+    },
+  );
+}
+
+/** The body is optional: none, an empty one, or JSON. Anything else is a 422. */
+async function readOptionalJson(req: import('express').Request): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > 64 * 1024) {
+      throw httpError('payload_too_large', { what: 'body', limit: '64 KB' });
+    }
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalid('body', 'must be JSON ({"enrich": true, "repo": "name"})');
+  }
+}

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, IndexRunTable } from '../../../platform/db/schema.js';
+import type { Dialect } from '../../../platform/db/database.js';
+
+export type IndexRun = Selectable<IndexRunTable>;
+export type RunCounts = Pick<IndexRun, 'files_seen' | 'files_changed' | 'files_removed' | 'files_skipped' | 'chunks' | 'vectors'>;
+
+/** A running row whose heartbeat is older than this was left by a gateway that died. */
+export const STALE_RUN_MS = 30_000;
+
+export class RunAlreadyRunningError extends Error {
+  constructor(readonly run: IndexRun) {
+    super(`repository "${run.repo}" is already being indexed by run ${run.id} (started ${run.started_at})`);
+    this.name = 'RunAlreadyRunningError';
+  }
+}
+
+/** Indexing runs as durable rows, so a restart mid-run shows the run interrupted, never finished. */
+export class IndexRunStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /**
+   * At start: with SQLite this process is the only writer, so every running row is an orphan; with
+   * PostgreSQL other instances may be indexing, so only rows with a stale heartbeat are.
+   */
+  async recoverAtStart(now = Date.now()): Promise<number> {
+    let q = this.db.updateTable('index_runs').set({ state: 'interrupted', error: 'the gateway stopped during the run', finished_at: new Date(now).toISOString() }).where('state', '=', 'running');
+    if (this.dialect === 'postgres') q = q.where('heartbeat_at', '<', now - STALE_RUN_MS);
+    const result = await q.executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /** Marks running rows of `repo` with a stale heartbeat interrupted. */
+  async sweepStale(repo: string, now = Date.now()): Promise<void> {
+    await this.db
+      .updateTable('index_runs')
+      .set({ state: 'interrupted', error: 'the run stopped reporting (its gateway died)', finished_at: new Date(now).toISOString() })
+      .where('repo', '=', repo)
+      .where('state', '=', 'running')
+      .where('heartbeat_at', '<', now - STALE_RUN_MS)
+      .execute();
+  }
+
+  async create(repo: string, enrich: boolean): Promise<IndexRun> {
+    await this.sweepStale(repo);
+    const now = new Date();
+    const row: IndexRun = {
+      id: randomUUID(),
+      repo,
+      kind: 'index',
+      state: 'running',
+      enrich: enrich ? 1 : 0,
+      files_seen: 0,
+      files_changed: 0,
+      files_removed: 0,
+      files_skipped: 0,
+      chunks: 0,
+      vectors: 0,
+      error: null,
+      started_at: now.toISOString(),
+      finished_at: null,
+      heartbeat_at: now.getTime(),
+    };
+    try {
+      await this.db.insertInto('index_runs').values(row).execute();
+    } catch (err) {
+      const running = await this.running(repo);
+      if (running) throw new RunAlreadyRunningError(running);
+      throw err;
+    }
+    return row;
+  }
+
+  async running(repo: string): Promise<IndexRun | undefined> {
+    return this.db.selectFrom('index_runs').selectAll().where('repo', '=', repo).where('state', '=', 'running').executeTakeFirst();
+  }
+
+  async latest(repo: string): Promise<IndexRun | undefined> {
+    await this.sweepStale(repo);
+    return this.db.selectFrom('index_runs').selectAll().where('repo', '=', repo).orderBy('started_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  }
+
+  async get(id: string): Promise<IndexRun | undefined> {
+    return this.db.selectFrom('index_runs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async progress(id: string, counts: Partial<RunCounts> & { kind?: string }): Promise<void> {
+    await this.db.updateTable('index_runs').set({ ...counts, heartbeat_at: Date.now() }).where('id', '=', id).where('state', '=', 'running').execute();
+  }
+
+  async heartbeat(id: string): Promise<void> {
+    await this.db.updateTable('index_runs').set({ heartbeat_at: Date.now() }).where('id', '=', id).where('state', '=', 'running').execute();
+  }
+
+  /** Ends a running run; a run already ended (interrupted by a sweep, say) keeps its outcome. */
+  async finish(id: string, state: 'finished' | 'failed' | 'interrupted', error: string | null, counts: Partial<RunCounts> = {}): Promise<void> {
+    const now = Date.now();
+    await this.db
+      .updateTable('index_runs')
+      .set({ ...counts, state, error, finished_at: new Date(now).toISOString(), heartbeat_at: now })
+      .where('id', '=', id)
+      .where('state', '=', 'running')
+      .execute();
+  }
+}

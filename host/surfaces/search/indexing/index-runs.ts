@@ -1,0 +1,201 @@
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import type { Kernel } from '../../../../core/kernel/kernel.js';
+import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import { type IndexRun, type IndexRunStore, type RunCounts } from './index-run-store.js';
+import type { IndexJob, IndexerMessage } from './indexer/protocol.js';
+import type { Repositories, Repository } from '../repositories/repositories.js';
+import { retrievalBackendId } from '../retrieval/retrieval-backend.js';
+import type { WorkerInput } from './indexer-worker.js';
+import { httpError } from '../../../platform/http/error-catalogue.js';
+import type { RunAccounting } from '../../workbench/accounting/run-accounting.js';
+import type { CensusParentMessage } from '../../workbench/accounting/ipc-census.js';
+import { walkRepository } from './indexer/file-walk.js';
+
+export interface IndexRunsDeps {
+  store: IndexRunStore;
+  repositories: Repositories;
+  kernel: Kernel;
+  config: ConfigRegistry;
+  logger: Logger;
+  dataDir: string;
+  packageRoot: string;
+  /** The plugin config store the indexer child reads the backend's settings from (SERVICE_CONFIG_PATH). */
+  configStorePath: string;
+  /** The environment plugins see; the child gets it too, so settings resolve as in the kernel. */
+  pluginEnv: NodeJS.ProcessEnv;
+  /** Run accounting: the record, its frozen estimate and the census the child writes through us. */
+  accounting?: RunAccounting;
+}
+
+interface Active {
+  run: IndexRun;
+  worker: Worker;
+  heartbeat: NodeJS.Timeout;
+  childPid?: number;
+  done: Promise<void>;
+}
+
+/**
+ * Starts indexing runs (one per repository at a time) and keeps their rows current. Each run is
+ * a worker thread supervising an indexer child process; this class only moves messages to rows.
+ */
+export class IndexRuns {
+  private readonly active = new Map<string, Active>();
+  private stopping = false;
+
+  constructor(private readonly deps: IndexRunsDeps) {}
+
+  async start(repoName: string | undefined, enrich: boolean, options: { includeDependencies?: boolean } = {}): Promise<IndexRun> {
+    if (this.stopping) throw httpError('shutting_down');
+    const repo = this.deps.repositories.resolve(repoName);
+    const job = this.jobFor(repo, enrich, options.includeDependencies);
+    // RunAlreadyRunningError answers 409 index_run_running through the domain mapping
+    const run = await this.deps.store.create(repo.name, enrich);
+    job.runId = run.id;
+    if (this.deps.accounting) {
+      try {
+        await this.deps.accounting.store.undelete(repo.name);
+        await this.deps.accounting.openIndexRun(run.id, repo.name, enrich && !!job.generation, run.started_at, await this.sizeOf(repo, job));
+      } catch (err) {
+        // No run dispatches without its accounting record.
+        await this.deps.store.finish(run.id, 'failed', `run accounting could not open: ${(err as Error).message}`);
+        throw err;
+      }
+    }
+    this.launch(run, job);
+    return run;
+  }
+
+  /** What the pre-run estimate is based on: the files the run would read. */
+  private async sizeOf(repo: Repository, job: IndexJob): Promise<{ chunks: number; chars: number }> {
+    const walked = await walkRepository(repo.dir, { maxBytes: job.maxFileBytes, skipDependencies: !job.includeDependencies }).catch(() => ({ files: [] as Array<{ size: number }> }));
+    let chars = 0;
+    let chunks = 0;
+    for (const f of walked.files) {
+      chars += f.size;
+      chunks += Math.max(1, Math.ceil(f.size / Math.max(1, job.chunk.size - job.chunk.overlap)));
+    }
+    return { chunks, chars };
+  }
+
+  /** Pid of the indexer child of a running run (tests kill it). */
+  childPid(runId: string): number | undefined {
+    return [...this.active.values()].find((a) => a.run.id === runId)?.childPid;
+  }
+
+  /** Resolves when the run's worker has ended (or at once when it is not running here). */
+  async settled(runId: string): Promise<void> {
+    await [...this.active.values()].find((a) => a.run.id === runId)?.done;
+  }
+
+  /** Stops every run of this process; their rows say interrupted. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(
+      [...this.active.values()].map(async (a) => {
+        await this.deps.store.finish(a.run.id, 'interrupted', 'the gateway stopped during the run').catch(() => {});
+        await this.deps.accounting?.store.finish(a.run.id, 'interrupted', 'the gateway stopped during the run').catch(() => {});
+        a.worker.postMessage({ type: 'stop' });
+        await Promise.race([a.done, new Promise((r) => setTimeout(r, 5000))]);
+        await a.worker.terminate();
+      }),
+    );
+  }
+
+  private jobFor(repo: Repository, enrich: boolean, includeDependencies?: boolean): IndexJob {
+    const { kernel, config } = this.deps;
+    const pluginId = retrievalBackendId(config);
+    const view = kernel.get(pluginId);
+    if (!view?.manifest_path || !kernel.isActive('retrieval', pluginId)) {
+      throw httpError('retrieval_backend_unavailable', { backend: pluginId, reason: `not active (state: ${kernel.stateOf(pluginId)})` });
+    }
+    const model = config.get('EMBEDDING_MODEL');
+    const apiKey = config.get('LLM_GATEWAY_API_KEY');
+    return {
+      runId: '',
+      repo: repo.name,
+      repoDir: repo.dir,
+      enrich,
+      maxFileBytes: config.get('INDEX_MAX_FILE_BYTES'),
+      chunk: { size: config.get('CHUNK_SIZE'), overlap: Math.min(config.get('CHUNK_OVERLAP'), config.get('CHUNK_SIZE') - 1) },
+      backend: { pluginId, manifestPath: view.manifest_path, configStorePath: this.deps.configStorePath, dataDir: this.deps.dataDir, packageRoot: this.deps.packageRoot },
+      ...(model ? { embedding: { baseUrl: config.get('LLM_GATEWAY_URL'), ...(apiKey ? { apiKey } : {}), model, batchSize: config.get('EMBEDDING_BATCH_SIZE') } } : {}),
+      ...(model && enrich && config.get('GEN_MODEL') ? { generation: { model: config.get('GEN_MODEL')!, timeoutMs: config.get('GEN_TIMEOUT') * 1000 } } : {}),
+      embeddingAttempts: config.get('embedding.embedding_retry_max'),
+      census: !!this.deps.accounting,
+      ...(includeDependencies ? { includeDependencies } : {}),
+    };
+  }
+
+  private launch(run: IndexRun, job: IndexJob): void {
+    const { store, logger, packageRoot } = this.deps;
+    // Only the variables the retrieval plugin declares for its settings, so the child resolves
+    // them (declared env > the config store > defaults) exactly as the kernel does; the host
+    // never reads a plugin's settings itself, and the child gets no other secret.
+    const declared = this.deps.kernel.settingsVariablesOf(job.backend.pluginId);
+    const env: Record<string, string> = {
+      ...Object.fromEntries(declared.flatMap((name) => (typeof this.deps.pluginEnv[name] === 'string' ? [[name, this.deps.pluginEnv[name]!]] : []))),
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      REPO: job.repo,
+      REPO_ROOT: packageRoot,
+      NODE_PATH: path.join(packageRoot, 'node_modules'),
+    };
+    if (job.enrich) env.ENRICH_CODE_CHUNKS = 'true';
+    const input: WorkerInput = { job, script: path.join(packageRoot, 'dist/host/surfaces/search/indexing/indexer/main.js'), env };
+    const worker = new Worker(new URL('./indexer-worker.js', import.meta.url), { workerData: input });
+    let resolveDone!: () => void;
+    const done = new Promise<void>((r) => (resolveDone = r));
+    const heartbeat = setInterval(() => void store.heartbeat(run.id).catch(() => {}), 5000);
+    heartbeat.unref();
+    const entry: Active = { run, worker, heartbeat, done };
+    this.active.set(run.id, entry);
+    let writes = Promise.resolve();
+    // Row updates run in message order, so a late progress write never follows the final one.
+    const queue = (fn: () => Promise<void>) => {
+      writes = writes.then(fn).catch((err: unknown) => logger.error({ err: (err as Error).message, run: run.id }, 'index run row update failed'));
+    };
+    let counts: RunCounts | undefined;
+    let ended = false;
+    const end = (state: 'finished' | 'failed', error: string | null) => {
+      if (ended) return;
+      ended = true;
+      queue(() => store.finish(run.id, state, error, counts ?? {}));
+      const accounts = this.deps.accounting?.store;
+      if (accounts) queue(() => accounts.finish(run.id, state, error));
+      logger.info({ run: run.id, repo: run.repo, state, error, counts }, 'index run ended');
+    };
+    const accounts = this.deps.accounting?.store;
+    worker.on('message', (m: IndexerMessage | { type: 'spawned'; pid: number } | { type: 'exited' }) => {
+      if (m.type === 'spawned') entry.childPid = m.pid;
+      else if (m.type === 'admit') {
+        // The row is written before the child may dispatch: it waits for this answer.
+        const answer = (reply: CensusParentMessage) => worker.postMessage(reply);
+        if (!accounts) answer({ type: 'admit_failed', seq: m.seq, reason: 'run accounting is not configured' });
+        else accounts.admit(run.id, m.lane, m.model).then((requestId) => answer({ type: 'admitted', seq: m.seq, requestId }), (err: Error) => answer({ type: 'admit_failed', seq: m.seq, reason: err.message }));
+      } else if (m.type === 'settle') {
+        if (accounts) queue(() => accounts.settle(m.requestId, m.outcome));
+      } else if (m.type === 'census_closed') {
+        if (accounts) queue(() => accounts.closeCensus(run.id));
+      }
+      else if (m.type === 'progress') {
+        counts = m.counts;
+        queue(() => store.progress(run.id, { ...m.counts, ...(m.kind ? { kind: m.kind } : {}) }));
+      } else if (m.type === 'done') {
+        counts = m.counts;
+        end('finished', null);
+      } else if (m.type === 'failed') {
+        counts = m.counts ?? counts;
+        end('failed', m.reason);
+      }
+    });
+    worker.on('error', (err) => end('failed', `indexer supervisor failed: ${err.message}`));
+    worker.on('exit', () => {
+      end('failed', 'the indexer supervisor stopped before the run ended');
+      clearInterval(heartbeat);
+      this.active.delete(run.id);
+      void writes.then(resolveDone);
+    });
+  }
+}

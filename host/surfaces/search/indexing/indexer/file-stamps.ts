@@ -1,0 +1,28 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { writeFileAtomic } from '../../../../../core/config/atomic-file.js';
+
+/** What a file looked like when it was last indexed: size, mtime and the content hash. */
+export type Stamp = [size: number, mtimeMs: number, hash: string];
+
+/**
+ * The indexer's stat cache (as git's index does): a file whose size and mtime are unchanged and
+ * whose recorded hash is the one the index holds is not read again. The content hash in the
+ * index stays the authority; a missing or unreadable cache only costs a full read.
+ */
+export function stampsFile(dataDir: string, repo: string): string {
+  return path.join(dataDir, 'index-stamps', `${repo}.json`);
+}
+
+export async function readStamps(file: string): Promise<Map<string, Stamp>> {
+  try {
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as Record<string, Stamp>;
+    return new Map(Object.entries(parsed));
+  } catch {
+    return new Map();
+  }
+}
+
+export async function writeStamps(file: string, stamps: Map<string, Stamp>): Promise<void> {
+  await writeFileAtomic(file, JSON.stringify(Object.fromEntries(stamps)), { mode: 0o600 });
+}

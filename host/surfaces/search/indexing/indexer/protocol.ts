@@ -1,0 +1,30 @@
+import type { CensusChildMessage } from '../../../workbench/accounting/ipc-census.js';
+import type { RunCounts } from '../index-run-store.js';
+
+/** What the supervisor sends the indexer child over IPC (not the environment: it may hold a key). */
+export interface IndexJob {
+  runId: string;
+  repo: string;
+  repoDir: string;
+  enrich: boolean;
+  maxFileBytes: number;
+  chunk: { size: number; overlap: number };
+  /** The retrieval backend, loaded in the child from its manifest. */
+  backend: { pluginId: string; manifestPath: string; configStorePath: string; dataDir: string; packageRoot: string };
+  /** Set when EMBEDDING_MODEL is: chunk vectors come from the LLM gateway. */
+  embedding?: { baseUrl: string; apiKey?: string; model: string; batchSize: number; dimensions?: number };
+  /** Set when enrich is asked and GEN_MODEL is set: one semantic_kg chat call per chunk. */
+  generation?: { model: string; timeoutMs: number };
+  /** Admit every dispatch through the supervisor's census (run accounting is on). */
+  census?: boolean;
+  /** embedding.embedding_retry_max: the whole attempt budget of one embedding request. */
+  embeddingAttempts?: number;
+  /** Walk node_modules too (the benchmark indexes a dependency tree). */
+  includeDependencies?: boolean;
+}
+
+export type IndexerMessage =
+  | CensusChildMessage
+  | { type: 'progress'; kind?: 'full' | 'incremental'; counts: RunCounts }
+  | { type: 'done'; counts: RunCounts }
+  | { type: 'failed'; reason: string; counts?: RunCounts };

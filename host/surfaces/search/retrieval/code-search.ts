@@ -1,0 +1,139 @@
+import type { Logger } from 'pino';
+import { PluginNotAvailableError, type Kernel } from '../../../../core/kernel/kernel.js';
+import { HttpError } from '../../../platform/http/errors.js';
+import type { RetrievalHit, RetrievalSearchOptions } from '../../../../core/sdk/index.js';
+import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import { randomUUID } from 'node:crypto';
+import { LlmGatewayClient, runIdentity, type RunIdentity } from '../../../platform/llm/gateway-client.js';
+import type { Repositories } from '../repositories/repositories.js';
+import { retrievalBackendId } from './retrieval-backend.js';
+import { httpError } from '../../../platform/http/error-catalogue.js';
+
+export interface SearchResult {
+  score: number;
+  path: string;
+  start_line: number;
+  end_line: number;
+  snippet: string;
+}
+
+export interface SearchOptions {
+  /** Discriminative keywords and their multiplier (KEYWORDS_BOOST), applied by the backend's re-scoring. */
+  boostTerms?: { terms: string[]; factor: number };
+  /** Run identity of the query embedding (answers pass their run id, lane retrieval_embeddings). */
+  identity?: RunIdentity;
+}
+
+/** Where the discriminative keywords of a repository come from (host/keywords/keyword-store.ts). */
+export interface KeywordSource {
+  termsForRanking(repo: string): Promise<Set<string>>;
+  settings(): { boost: number };
+}
+
+export interface SearchOutcome {
+  query: string;
+  repo: string;
+  top_k: number;
+  results: SearchResult[];
+  /** The backend's hits with their per-signal scores, for traces. */
+  hits: RetrievalHit[];
+  /** Whether a query vector was fused (EMBEDDING_MODEL set and the gateway answered). */
+  dense: boolean;
+  /** Why dense retrieval was skipped for this query, when it was wanted. */
+  denseError?: string;
+  ms: number;
+}
+
+/** Longest snippet returned per result, in characters. */
+const SNIPPET_CHARS = 1200;
+
+/**
+ * Code search: resolves the repository, embeds the query when a model is configured, asks the
+ * retrieval backend with the fusion settings and maps hits to the API's results.
+ */
+export class CodeSearch {
+  private client?: { key: string; client: LlmGatewayClient };
+
+  constructor(private readonly deps: { kernel: Kernel; config: ConfigRegistry; repositories: Repositories; logger: Logger; keywords?: KeywordSource }) {}
+
+  async search(q: string, repoName: string | undefined, topK: number | undefined, options: SearchOptions = {}): Promise<SearchOutcome> {
+    const started = performance.now();
+    const { config, kernel } = this.deps;
+    const repo = this.deps.repositories.resolve(repoName);
+    const k = topK ?? config.get('FINAL_K');
+    const backend = retrievalBackendId(config);
+    const searchOptions: RetrievalSearchOptions = {
+      fusion: {
+        kDiv: config.get('RRF_K_DIV'),
+        sparseWeight: config.get('BM25_WEIGHT'),
+        denseWeight: config.get('VECTOR_WEIGHT'),
+        topKSparse: config.get('TOPK_SPARSE'),
+        topKDense: config.get('TOPK_DENSE'),
+      },
+    };
+    const boostTerms = options.boostTerms ?? (await this.keywordBoost(repo.name));
+    if (boostTerms) searchOptions.boostTerms = boostTerms;
+    let denseError: string | undefined;
+    const model = config.get('EMBEDDING_MODEL');
+    if (model) {
+      try {
+        const [vector] = await this.llm().embed(model, [q], { identity: options.identity ?? runIdentity(`search-${randomUUID()}`, repo.name, 'retrieval_embeddings'), attempts: config.get('embedding.embedding_retry_max') });
+        searchOptions.queryVector = vector!;
+      } catch (err) {
+        // Dense retrieval is an addition: BM25 still answers when the gateway does not.
+        denseError = (err as Error).message;
+        this.deps.logger.warn({ err: denseError, repo: repo.name }, 'query embedding failed; BM25 alone answers');
+      }
+    }
+    let hits: RetrievalHit[];
+    try {
+      hits = await kernel.withProvider('retrieval', backend, (p) => p.search(repo.name, q, k, searchOptions));
+    } catch (err) {
+      if (err instanceof PluginNotAvailableError) throw httpError('retrieval_backend_unavailable', { backend, reason: err.message });
+      if (err instanceof HttpError) throw err;
+      // A backend failure (a locked or damaged index file, say) is the backend's state, not a bug
+      // of the request: 503 with the reason, never a 500.
+      this.deps.logger.error({ err: (err as Error).message, repo: repo.name, backend }, 'retrieval backend search failed');
+      throw httpError('retrieval_backend_failed', { backend, reason: (err as Error).message });
+    }
+    return {
+      query: q,
+      repo: repo.name,
+      top_k: k,
+      results: hits.slice(0, k).map(toResult),
+      hits,
+      dense: !!searchOptions.queryVector,
+      ...(denseError ? { denseError } : {}),
+      ms: performance.now() - started,
+    };
+  }
+
+  // The repository's discriminative keywords, when built, multiply a hit holding one (KEYWORDS_BOOST).
+  private async keywordBoost(repo: string): Promise<SearchOptions['boostTerms']> {
+    const keywords = this.deps.keywords;
+    if (!keywords) return undefined;
+    const factor = keywords.settings().boost;
+    const terms = factor === 1 ? [] : [...(await keywords.termsForRanking(repo))];
+    return terms.length ? { terms, factor } : undefined;
+  }
+
+  private llm(): LlmGatewayClient {
+    const baseUrl = this.deps.config.get('LLM_GATEWAY_URL');
+    const apiKey = this.deps.config.get('LLM_GATEWAY_API_KEY');
+    const key = `${baseUrl}\n${apiKey ?? ''}`;
+    if (this.client?.key !== key) this.client = { key, client: new LlmGatewayClient({ baseUrl, ...(apiKey ? { apiKey } : {}), timeoutMs: 10_000, attempts: 2 }) };
+    return this.client.client;
+  }
+}
+
+function toResult(h: RetrievalHit): SearchResult {
+  const m = h.metadata ?? {};
+  const start = Number.isInteger(m.start_line) ? (m.start_line as number) : 1;
+  return {
+    score: h.score,
+    path: typeof m.path === 'string' ? m.path : h.id,
+    start_line: start,
+    end_line: Number.isInteger(m.end_line) ? (m.end_line as number) : start,
+    snippet: h.text.length > SNIPPET_CHARS ? `${h.text.slice(0, SNIPPET_CHARS)}…` : h.text,
+  };
+}

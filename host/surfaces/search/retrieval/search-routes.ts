@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import type { HttpApi } from '../../../platform/http/api.js';
+import type { CodeSearch, SearchOutcome } from './code-search.js';
+import type { TraceStore } from '../traces/trace-store.js';
+import { ErrorBody } from '../../../platform/http/errors.js';
+
+
+const SearchQuery = z.object({
+  q: z
+    .string({ error: 'q is required' })
+    .refine((v) => v.trim().length > 0, 'q cannot be empty')
+    .refine((v) => v.length <= 1000, 'q is longer than 1000 characters')
+    .describe('Query text: a question in plain English or an identifier. Any characters; nothing is query syntax.'),
+  repo: z.string().optional().describe('Repository name (a key of REPOS); defaults to REPO.'),
+  top_k: z
+    .string()
+    .regex(/^\s*\d+\s*$/, 'top_k must be an integer from 1 to 100')
+    .transform((v) => Number(v))
+    .refine((n) => n >= 1 && n <= 100, 'top_k must be an integer from 1 to 100')
+    .optional()
+    .describe('Results to return, 1..100; defaults to FINAL_K.'),
+  trace: z
+    .enum(['true', 'false', '1', '0'], { error: 'trace must be true or false' })
+    .transform((v) => v === 'true' || v === '1')
+    .optional()
+    .describe('true: write this search as a trace under out/<repo>/traces/ (TRACE_RETENTION newest kept) and name it in the answer.'),
+});
+
+export const SearchResultBody = z.object({
+  score: z.number(),
+  path: z.string().describe('Relative to the repository root.'),
+  start_line: z.number().int().describe('1-based, inclusive.'),
+  end_line: z.number().int().describe('1-based, inclusive.'),
+  snippet: z.string(),
+});
+
+export const SearchResponseBody = z.object({
+  query: z.string(),
+  repo: z.string(),
+  top_k: z.number().int().describe('The resolved value (top_k, else FINAL_K).'),
+  results: z.array(SearchResultBody),
+  trace: z.string().optional().describe('With trace=true: the trace file written, relative to DATA_DIR.'),
+});
+
+/** GET /api/search: retrieval only, no LLM call (an embedding call when EMBEDDING_MODEL is set). */
+export function registerSearchRoutes(api: HttpApi, deps: { search: CodeSearch; traces?: TraceStore }): void {
+  api.route(
+    {
+      method: 'get',
+      path: '/api/search',
+      summary: 'Search a repository\'s code',
+      description:
+        'Retrieval only. BM25 over code-aware terms (identifiers split and kept whole, path segments, symbol names), re-scored, ' +
+        'fused with dense retrieval when EMBEDDING_MODEL is set; at most 3 chunks per file. top_k defaults to FINAL_K ' +
+        '(LANGGRAPH_FINAL_K is the answer graph\'s). See docs/code-search.md.',
+      tags: ['code-search'],
+      access: { scope: 'search:read' },
+      query: SearchQuery,
+      queryErrorStatus: 422,
+      responses: {
+        200: { description: 'Results, best first', schema: SearchResponseBody },
+        404: { description: 'Unknown repository', schema: ErrorBody },
+        422: { description: 'Invalid parameter (q missing, empty or over 1000 characters; top_k not 1..100; repo not a plain name); detail names the field', schema: ErrorBody },
+        503: { description: 'The retrieval backend is not active or failed (detail says why)', schema: ErrorBody },
+      },
+    },
+    async ({ query }) => {
+      const outcome = await deps.search.search(query.q, query.repo, query.top_k);
+      const trace = query.trace && deps.traces ? await traceSearch(deps.traces, outcome) : null;
+      return { query: outcome.query, repo: outcome.repo, top_k: outcome.top_k, results: outcome.results, ...(trace ? { trace } : {}) };
+    },
+  );
+}
+
+/** One search as a trace: the request, every hit with its per-signal scores, the timing. */
+export async function traceSearch(traces: TraceStore, outcome: SearchOutcome): Promise<string | null> {
+  const trace = traces.start(outcome.repo, outcome.query);
+  trace.event('search.request', { repo: outcome.repo, top_k: outcome.top_k, dense: outcome.dense, ...(outcome.denseError ? { dense_error: outcome.denseError } : {}) });
+  trace.event('search.hits', outcome.hits.map((h, i) => ({ rank: i + 1, path: h.metadata?.path ?? h.id, start_line: h.metadata?.start_line, end_line: h.metadata?.end_line, symbol: h.metadata?.symbol, score: h.score, signals: h.signals ?? {} })));
+  trace.event('search.done', { results: outcome.results.length, ms: Math.round(outcome.ms * 100) / 100 });
+  return trace.finish();
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import type { TraceStore } from './trace-store.js';
+import type { HttpApi } from '../../../platform/http/api.js';
+import { RepoQuery, type RepositoryResolver } from '../repositories/repo-query.js';
+import { ErrorBody } from '../../../platform/http/errors.js';
+import { httpError } from '../../../platform/http/error-catalogue.js';
+
+const TraceListing = z.object({
+  repo: z.string(),
+  files: z.array(z.object({ path: z.string().describe('Relative to DATA_DIR: out/<repo>/traces/<name>'), name: z.string(), mtime: z.string() })).describe('Newest first'),
+});
+const Trace = z.object({
+  repo: z.string(),
+  id: z.string(),
+  question: z.string(),
+  started_at: z.string(),
+  finished_at: z.string(),
+  events: z.array(z.object({ ts: z.string(), kind: z.string(), data: z.unknown() })),
+});
+
+export interface TraceRouteDeps {
+  traces: TraceStore;
+  repositories: RepositoryResolver;
+}
+
+/** GET /api/traces and GET /api/traces/latest over DATA_DIR/out/<repo>/traces. */
+export function registerTraceRoutes(api: HttpApi, deps: TraceRouteDeps): void {
+  api.route(
+    {
+      method: 'get',
+      path: '/api/traces',
+      summary: 'Trace files of a repository, newest first',
+      tags: ['code-search'],
+      access: { scope: 'search:read' },
+      query: RepoQuery,
+      queryErrorStatus: 422,
+      responses: {
+        200: { description: 'Trace listing', schema: TraceListing },
+        404: { description: 'Unknown repository', schema: ErrorBody },
+        422: { description: 'repo is not a plain repository name', schema: ErrorBody },
+      },
+    },
+    async ({ query }) => {
+      const repo = deps.repositories.resolve(query.repo).name;
+      return { repo, files: await deps.traces.list(repo) };
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/traces/latest',
+      summary: 'The latest trace of a repository',
+      description: 'When the repository has no readable trace yet the answer is 404 `{"detail", "code": "trace_not_found"}`.',
+      tags: ['code-search'],
+      access: { scope: 'search:read' },
+      query: RepoQuery,
+      queryErrorStatus: 422,
+      responses: {
+        200: { description: 'The trace document', schema: Trace },
+        404: { description: 'Unknown repository (code repository_not_found), or no readable trace yet (code trace_not_found)', schema: ErrorBody },
+        422: { description: 'repo is not a plain repository name', schema: ErrorBody },
+      },
+    },
+    async ({ query }) => {
+      const repo = deps.repositories.resolve(query.repo).name;
+      const latest = await deps.traces.latest(repo);
+      if (latest.ok) return latest.trace;
+      throw httpError('trace_not_found', { repo });
+    },
+  );
+}

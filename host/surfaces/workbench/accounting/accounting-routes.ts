@@ -1,0 +1,198 @@
+import { z } from 'zod';
+import type { HttpApi } from '../../../platform/http/api.js';
+import { httpError } from '../../../platform/http/error-catalogue.js';
+import type { AuditLog } from '../../../platform/audit/audit-log.js';
+import type { Kernel } from '../../../../core/kernel/kernel.js';
+import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { Repositories } from '../../search/repositories/repositories.js';
+import { isRepoName } from '../../search/repositories/repositories.js';
+import { retrievalBackendId } from '../../search/retrieval/retrieval-backend.js';
+import type { IndexRunStore } from '../../search/indexing/index-run-store.js';
+import type { RunAccounting } from './run-accounting.js';
+import type { SchemaProposals } from './schema-proposal.js';
+
+import { ErrorBody } from '../../../platform/http/errors.js';
+
+const LaneCensusBody = z.object({
+  lane: z.string(),
+  status: z.enum(['open', 'closed', 'interrupted']),
+  started: z.number().int(),
+  completed: z.number().int().describe('Settled requests; completed + in_flight = started.'),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  uncertain: z.number().int(),
+  in_flight: z.number().int(),
+});
+
+const ReasonBody = z.object({ code: z.string(), lane: z.string().optional(), detail: z.string() });
+
+const CostsBody = z.object({
+  state: z.enum(['complete', 'pending', 'incomplete']),
+  reasons: z.array(ReasonBody),
+  known_usd: z.number().describe('Charges known so far (kept when incomplete).'),
+  known_display: z.string().describe('"< $0.01" below one cent, "$0.00 (metered zero)" for metered zero spend.'),
+  lanes: z.array(z.object({ lane: z.string(), native_rows: z.number().int(), expected_rows: z.number().int(), known_usd: z.number(), unpriced_rows: z.number().int() })),
+  native_rows: z.number().int(),
+  reconciled_at: z.string(),
+  benchmark: z
+    .object({ generation_usd: z.number(), by_model: z.record(z.string(), z.number()), excluded_lanes: z.array(z.string()) })
+    .optional()
+    .describe('Answer runs: answer-generation cost only; shared retrieval explicitly excluded.'),
+});
+
+export const RunRecordBody = z.object({
+  run_id: z.string(),
+  corpus_id: z.string(),
+  run_kind: z.enum(['index', 'schema_proposal', 'search', 'answer']),
+  state: z.enum(['running', 'finished', 'failed', 'interrupted']),
+  error: z.string().nullable(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  lanes: z.array(LaneCensusBody).describe('The durable request census of each declared lane.'),
+  not_applicable: z.record(z.string(), z.string()).describe('Lanes this run does not have, and why.'),
+  coverage_reasons: z.array(z.string()),
+  estimate: z.unknown().nullable().describe('The frozen pre-run estimate with the config (prices) it ran under.'),
+  costs: CostsBody.nullable(),
+  check_error: z.string().optional(),
+  label: z.enum(['Pending', 'Complete', 'Incomplete', 'Incomplete · Interrupted', 'Check failed', 'Unavailable']),
+  result: z.unknown().optional(),
+  corpus_deleted: z.boolean(),
+});
+
+const CorpusParams = z.object({ corpus_id: z.string().refine(isRepoName, 'corpus_id must be a repository name') });
+const RunParams = CorpusParams.extend({ run_id: z.string().regex(/^[A-Za-z0-9-]{1,100}$/, 'run_id must be a run id') });
+
+export function registerAccountingRoutes(
+  api: HttpApi,
+  deps: { accounting: RunAccounting; proposals: SchemaProposals; repositories: Repositories; indexRuns: IndexRunStore; kernel: Kernel; config: ConfigRegistry; audit: AuditLog },
+): void {
+  api.route(
+    {
+      method: 'get',
+      path: '/api/index/:corpus_id/runs/latest',
+      summary: 'Latest run of a corpus with its accounting',
+      description: 'run_kind=schema_proposal selects proposals. By default the run is reconciled against the spend ledger first; finalize=false is a pure read. 404 once the corpus was deleted.',
+      tags: ['run-accounting'],
+      access: { scope: 'search:read' },
+      params: CorpusParams,
+      query: z.object({
+        run_kind: z.enum(['index', 'schema_proposal']).optional(),
+        finalize: z.enum(['true', 'false']).optional().describe('false: read the saved record only.'),
+      }),
+      queryErrorStatus: 422,
+      responses: {
+        200: { description: 'The run record', schema: RunRecordBody },
+        404: { description: 'No such run, or the corpus was deleted', schema: ErrorBody },
+        400: { description: 'Invalid path parameter', schema: ErrorBody },
+        422: { description: 'Invalid query parameter', schema: ErrorBody },
+      },
+    },
+    async ({ params, query }) => deps.accounting.latest(params.corpus_id, query.run_kind ?? 'index', query.finalize !== 'false'),
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/index/:corpus_id/runs/:run_id',
+      summary: 'One index or schema-proposal run with its saved accounting',
+      description: 'A pure read. Remains readable after the index or the corpus is deleted.',
+      tags: ['run-accounting'],
+      access: { scope: 'search:read' },
+      params: RunParams,
+      responses: {
+        200: { description: 'The run record', schema: RunRecordBody },
+        404: { description: 'No such run of this corpus', schema: ErrorBody },
+        400: { description: 'Invalid path parameter', schema: ErrorBody },
+        422: { description: 'Invalid query parameter', schema: ErrorBody },
+      },
+    },
+    async ({ params }) => deps.accounting.view(params.corpus_id, params.run_id),
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/api/index/:corpus_id/runs/:run_id/costs/reconcile',
+      summary: "Refresh a run's native spend from the gateway ledger",
+      description: 'Reads GET /spend/logs/v2 for the run\'s session and classifies the rows against the census. Pending results are not saved (a pure read); a failed ledger read answers 200 with check_error and label "Check failed".',
+      tags: ['run-accounting'],
+      access: { scope: 'search:index' },
+      params: RunParams,
+      responses: {
+        200: { description: 'The run record with its reconciled costs', schema: RunRecordBody },
+        404: { description: 'No such run of this corpus', schema: ErrorBody },
+        400: { description: 'Invalid path parameter', schema: ErrorBody },
+        422: { description: 'Invalid query parameter', schema: ErrorBody },
+      },
+    },
+    async ({ params }) => deps.accounting.reconcile(params.corpus_id, params.run_id),
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/api/index/:corpus_id/schema-proposal',
+      summary: 'Propose an entity/relation schema for a corpus',
+      description: 'One chat call through the LLM gateway (lane schema_proposal, GEN_MODEL). The proposal is saved as a run even when it fails; read it back with GET /api/index/{corpus_id}/runs/latest?run_kind=schema_proposal.',
+      tags: ['run-accounting'],
+      access: { scope: 'search:index' },
+      params: CorpusParams,
+      responses: {
+        201: { description: 'The saved proposal run (state finished or failed)', schema: RunRecordBody },
+        404: { description: 'Unknown or deleted corpus', schema: ErrorBody },
+        400: { description: 'Invalid path parameter', schema: ErrorBody },
+        422: { description: 'Invalid query parameter', schema: ErrorBody },
+      },
+    },
+    async ({ params, res }) => {
+      const repo = deps.repositories.resolve(params.corpus_id);
+      if (await deps.accounting.store.isDeleted(repo.name)) throw httpError('corpus_deleted', { corpus: repo.name, hint: 'index it again with POST /api/index/start' });
+      const view = await deps.proposals.propose(repo);
+      await deps.audit.record('schema_proposed', { corpus: repo.name, run: view.run_id, state: view.state });
+      res.status(201).json(view);
+    },
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/api/index/:corpus_id',
+      summary: "Delete a corpus's index",
+      description: 'Drops the retrieval index of the repository. Run records stay readable by id; current-state reads (status, latest run, search) answer 404 until the corpus is indexed again.',
+      tags: ['run-accounting'],
+      access: { scope: 'search:index' },
+      params: CorpusParams,
+      responses: {
+        200: { description: 'Deleted', schema: z.object({ corpus_id: z.string(), deleted: z.literal(true) }) },
+        404: { description: 'Unknown repository', schema: ErrorBody },
+        409: { description: 'A run of this corpus is running', schema: ErrorBody },
+        400: { description: 'Invalid path parameter', schema: ErrorBody },
+        422: { description: 'Invalid query parameter', schema: ErrorBody },
+        503: { description: 'The retrieval backend is not active', schema: ErrorBody },
+      },
+    },
+    async ({ params }) => {
+      const repo = deps.repositories.resolve(params.corpus_id);
+      const running = await deps.indexRuns.running(repo.name);
+      if (running) throw httpError('index_run_running', { reason: `run ${running.id} of "${repo.name}" is running; delete after it ends` });
+      const backend = retrievalBackendId(deps.config);
+      if (!deps.kernel.isActive('retrieval', backend)) throw httpError('retrieval_backend_unavailable', { backend, reason: `state ${deps.kernel.stateOf(backend)}` });
+      await deps.kernel.withProvider('retrieval', backend, async (p) => {
+        if (p.openSession) {
+          const session = await p.openSession(repo.name);
+          try {
+            const sources = await session.sources();
+            if (sources.length) await session.deleteSources(sources.map((s) => s.path));
+            await session.commit();
+          } catch (err) {
+            await session.abort().catch(() => {});
+            throw err;
+          }
+        }
+      });
+      await deps.accounting.store.markDeleted(repo.name);
+      await deps.audit.record('index_deleted', { corpus: repo.name });
+      return { corpus_id: repo.name, deleted: true as const };
+    },
+  );
+}

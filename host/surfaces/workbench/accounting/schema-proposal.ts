@@ -1,0 +1,55 @@
+import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import { LlmGatewayClient, runIdentity } from '../../../platform/llm/gateway-client.js';
+import { walkRepository } from '../../search/indexing/indexer/file-walk.js';
+import type { Repository } from '../../search/repositories/repositories.js';
+import { tokensOf } from './estimate.js';
+import type { RunAccounting, RunRecordView } from './run-accounting.js';
+
+/** Paths shown to the model: enough to see the corpus's shape, small enough for one call. */
+const MAX_PATHS = 200;
+
+/**
+ * The schema_proposal lane: one chat call proposing an entity/relation schema for a corpus from
+ * its file layout. The run is saved whatever happens: a failed proposal is a run too.
+ */
+export class SchemaProposals {
+  constructor(private readonly deps: { accounting: RunAccounting; config: ConfigRegistry }) {}
+
+  async propose(repo: Repository): Promise<RunRecordView> {
+    const { config, accounting } = this.deps;
+    const model = config.get('GEN_MODEL');
+    const walked = await walkRepository(repo.dir, { maxBytes: config.get('INDEX_MAX_FILE_BYTES'), skipDependencies: true }).catch(() => ({ files: [] as Array<{ rel: string }> }));
+    const paths = walked.files.slice(0, MAX_PATHS).map((f) => f.rel);
+    const prompt = `Corpus "${repo.name}" holds these files:\n${paths.join('\n')}\n\nPropose an entity/relation schema for a knowledge graph of this corpus. Answer JSON: {"entities":[{"name","description"}],"relations":[{"name","from","to"}]}.`;
+    if (!model) {
+      const runId = await accounting.openRun(repo.name, 'schema_proposal', {}, { schema_proposal: 'GEN_MODEL is unset: no proposal call' });
+      await accounting.store.closeCensus(runId);
+      await accounting.store.finish(runId, 'failed', 'GEN_MODEL is unset', { error: 'GEN_MODEL is unset: set a model to propose a schema' });
+      return accounting.view(repo.name, runId);
+    }
+    const runId = await accounting.openRun(repo.name, 'schema_proposal', { schema_proposal: { model, input_tokens: tokensOf(prompt.length), output_tokens: 800 } });
+    const apiKey = config.get('LLM_GATEWAY_API_KEY');
+    const client = new LlmGatewayClient({ baseUrl: config.get('LLM_GATEWAY_URL'), ...(apiKey ? { apiKey } : {}), attempts: 1 });
+    try {
+      const answer = await client.chat({ model, messages: [{ role: 'user', content: prompt }], temperature: 0, maxTokens: 800, identity: runIdentity(runId, repo.name, 'schema_proposal', accounting.store.sink(runId)), timeoutMs: config.get('GEN_TIMEOUT') * 1000 });
+      await accounting.store.closeCensus(runId);
+      await accounting.store.finish(runId, 'finished', null, { proposal: parseProposal(answer.text), text: answer.text.slice(0, 20_000) });
+    } catch (err) {
+      const message = (err as Error).message;
+      await accounting.store.closeCensus(runId);
+      await accounting.store.finish(runId, 'failed', message, { error: message });
+    }
+    return accounting.view(repo.name, runId);
+  }
+}
+
+function parseProposal(text: string): unknown {
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start < 0 || end <= start) return null;
+  try {
+    return JSON.parse(text.slice(start, end + 1));
+  } catch {
+    return null;
+  }
+}

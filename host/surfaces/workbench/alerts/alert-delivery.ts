@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { Counter, type Registry } from 'prom-client';
+import type { Kernel } from '../../../../core/kernel/kernel.js';
+import type { Alert } from '../../../../core/sdk/contracts/alert-sink.js';
+import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { AlertNotice } from './alert-notice.js';
+import type { AlertOutbox, DeliveryRow } from './alert-outbox.js';
+import { parseWebhookTargets, type WebhookTarget } from './alert-targets.js';
+import type { TransportOutcome, WebhookTransport } from './webhook-transport.js';
+
+const LEASE_MS = 60_000;
+const POLL_MS = 500;
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+/** Every target a notice goes to now: WEBHOOK_TARGETS, and each active alert-sink plugin. */
+export function currentTargets(config: ConfigRegistry, kernel: Kernel): { webhooks: WebhookTarget[]; plugins: string[]; problems: string[] } {
+  const { targets, problems } = parseWebhookTargets(config.get('WEBHOOK_TARGETS'), config.get('ALERT_ALLOW_HTTP_LOOPBACK'));
+  const plugins = kernel.providersOf('alert-sink').filter((id) => kernel.isActive('alert-sink', id));
+  return { webhooks: targets, plugins, problems };
+}
+
+export function targetIds(config: ConfigRegistry, kernel: Kernel): string[] {
+  const { webhooks, plugins } = currentTargets(config, kernel);
+  return [...webhooks.map((t) => t.id), ...plugins.map((id) => `plugin:${id}`)];
+}
+
+/**
+ * Delivers the outbox: claims due rows with a lease, posts each notice (2xx delivered, 4xx
+ * failed for good, 5xx or no answer retried with backoff up to ALERT_DELIVERY_MAX_ATTEMPTS).
+ * Rows of one target are sent one after the other in the order they were written; a retry
+ * waiting for its backoff lets newer notices of that target pass (documented).
+ */
+export class AlertDelivery {
+  readonly owner = `alerts-${randomUUID()}`;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private ticking: Promise<void> | undefined;
+  private again = false;
+  private readonly outcomes: Counter<'outcome'>;
+
+  constructor(
+    private readonly deps: { outbox: AlertOutbox; transport: WebhookTransport; config: ConfigRegistry; kernel: Kernel; logger: Logger; metrics: Registry },
+  ) {
+    this.outcomes = new Counter({ name: 'switchboard_alert_deliveries_total', help: 'Alert delivery attempts by outcome (delivered, retry, failed).', labelNames: ['outcome'], registers: [deps.metrics] });
+  }
+
+  start(): void {
+    this.running = true;
+    this.timer = setInterval(() => this.wake(), POLL_MS);
+    this.timer.unref();
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearInterval(this.timer);
+    await this.ticking;
+    await this.deps.transport.close();
+  }
+
+  wake(): void {
+    if (!this.running) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = this.drain()
+      .catch((err) => this.deps.logger.error({ err: (err as Error).message }, 'alert delivery failed'))
+      .finally(() => {
+        this.ticking = undefined;
+        if (this.again && this.running) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const rows = await this.deps.outbox.claim(this.owner, 32, LEASE_MS);
+      if (!rows.length) return;
+      const byTarget = new Map<string, DeliveryRow[]>();
+      for (const row of rows) byTarget.set(row.target_id, [...(byTarget.get(row.target_id) ?? []), row]);
+      await Promise.all(
+        [...byTarget.values()].map(async (list) => {
+          for (const row of list) await this.deliver(row);
+        }),
+      );
+      if (!this.running) return;
+    }
+  }
+
+  private async deliver(row: DeliveryRow): Promise<void> {
+    const { outbox, config, logger } = this.deps;
+    const notice = JSON.parse(row.notice) as AlertNotice;
+    const outcome = await this.send(row.target_id, notice);
+    if (outcome.kind === 'delivered') {
+      await outbox.delivered(row.id, this.owner, outcome.status);
+      this.outcomes.inc({ outcome: 'delivered' });
+      return;
+    }
+    const attempts = row.attempts + 1;
+    if (outcome.kind === 'permanent' || attempts >= config.get('ALERT_DELIVERY_MAX_ATTEMPTS')) {
+      await outbox.failed(row.id, this.owner, outcome.detail, outcome.status);
+      this.outcomes.inc({ outcome: 'failed' });
+      logger.warn({ alert: notice.id, target: row.target_id, attempts, detail: outcome.detail }, 'alert delivery failed');
+      return;
+    }
+    const delay = Math.min(MAX_BACKOFF_MS, config.get('ALERT_RETRY_BASE_MS') * 2 ** row.attempts);
+    await outbox.retryLater(row.id, this.owner, delay, outcome.detail, outcome.status);
+    this.outcomes.inc({ outcome: 'retry' });
+  }
+
+  private async send(targetId: string, notice: AlertNotice): Promise<TransportOutcome> {
+    const { config, kernel, transport } = this.deps;
+    if (targetId.startsWith('webhook:')) {
+      const target = currentTargets(config, kernel).webhooks.find((t) => t.id === targetId);
+      if (!target) return { kind: 'permanent', status: 0, detail: 'the target is no longer in WEBHOOK_TARGETS' };
+      return transport.post(target.url, JSON.stringify(notice), {
+        'idempotency-key': notice.event_id,
+        'x-switchboard-alert-id': notice.id,
+        'x-switchboard-event-id': notice.event_id,
+      });
+    }
+    const pluginId = targetId.slice('plugin:'.length);
+    if (!kernel.isActive('alert-sink', pluginId)) return { kind: 'transient', detail: `alert-sink plugin ${pluginId} is ${kernel.stateOf(pluginId)}` };
+    try {
+      const result = await kernel.withProvider('alert-sink', pluginId, (sink) => sink.deliver(toSinkAlert(notice), AbortSignal.timeout(config.get('ALERT_WEBHOOK_TIMEOUT') * 1000)));
+      if (result.ok) return { kind: 'delivered', status: 200 };
+      return result.permanent ? { kind: 'permanent', status: 0, detail: result.detail ?? 'refused' } : { kind: 'transient', detail: result.detail ?? 'failed' };
+    } catch (err) {
+      return { kind: 'transient', detail: (err as Error)?.message ?? String(err) };
+    }
+  }
+}
+
+/** The alert-sink contract's view of a notice. */
+export function toSinkAlert(notice: AlertNotice): Alert {
+  return {
+    id: notice.id,
+    eventId: notice.event_id,
+    type: notice.type,
+    category: notice.category,
+    severity: notice.severity,
+    status: notice.status,
+    title: notice.title,
+    labels: notice.labels,
+    startsAt: notice.starts_at,
+    ...(notice.ends_at ? { endsAt: notice.ends_at } : {}),
+    context: notice.context,
+  };
+}

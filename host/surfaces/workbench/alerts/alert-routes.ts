@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Kernel } from '../../../../core/kernel/kernel.js';
+import type { HttpApi } from '../../../platform/http/api.js';
+import type { AuditLog } from '../../../platform/audit/audit-log.js';
+import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import { principalOf } from '../../../platform/auth/access-guard.js';
+import type { AlertEngine } from './alert-engine.js';
+import type { AlertOutbox } from './alert-outbox.js';
+import { currentTargets } from './alert-delivery.js';
+import { maskTargetUrl, parseWebhookTargets } from './alert-targets.js';
+import type { AlertNotice } from './alert-notice.js';
+import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
+import { ErrorBody } from '../../../platform/http/errors.js';
+
+const ADMIN = { scope: 'admin', always: true } as const;
+const ActiveAlert = z.object({ id: z.string(), type: z.string(), severity: z.string(), title: z.string(), labels: z.record(z.string(), z.string()), fired_at: z.string(), context: z.record(z.string(), z.unknown()) });
+const Delivery = z.object({
+  id: z.string(),
+  alert_id: z.string(),
+  event_id: z.string(),
+  status: z.enum(['firing', 'resolved']),
+  target: z.string(),
+  state: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.number().int(),
+  last_status: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+const Target = z.object({ id: z.string(), kind: z.enum(['webhook', 'plugin']), receiver: z.string() });
+const Targets = z.object({ targets: z.array(Target), problems: z.array(z.string()) });
+
+/** Alerts for operators: active alerts, recent deliveries, a test alert, and the webhook targets. */
+export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; outbox: AlertOutbox; config: ConfigRegistry; kernel: Kernel; audit: AuditLog; wake: () => void }): void {
+  const targetsView = () => {
+    const { webhooks, plugins, problems } = currentTargets(deps.config, deps.kernel);
+    return {
+      targets: [
+        ...webhooks.map((t) => ({ id: t.id, kind: 'webhook' as const, receiver: maskTargetUrl(t.url) })),
+        ...plugins.map((id) => ({ id: `plugin:${id}`, kind: 'plugin' as const, receiver: id })),
+      ],
+      problems,
+    };
+  };
+
+  api.route(
+    { method: 'get', path: '/admin/alerts', summary: 'Alerts firing now', tags: ['admin: alerts'], access: ADMIN, responses: { 200: { description: 'Active alerts', schema: z.object({ alerts: z.array(ActiveAlert) }) } } },
+    async () => ({
+      alerts: (await deps.engine.active()).map((row) => {
+        const { category: _category, ...context } = JSON.parse(row.context) as Record<string, unknown>;
+        return { id: row.id, type: row.type, severity: row.severity, title: row.title, labels: JSON.parse(row.labels), fired_at: new Date(Number(row.fired_at)).toISOString(), context };
+      }),
+    }),
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/admin/alerts/deliveries',
+      summary: 'Recent alert deliveries and their outcomes',
+      tags: ['admin: alerts'],
+      access: ADMIN,
+      query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }).strict(),
+      responses: { 200: { description: 'Newest first', schema: z.object({ deliveries: z.array(Delivery) }) }, 400: { description: 'Bad limit', schema: ErrorBody } },
+    },
+    async ({ query }) => ({
+      deliveries: (await deps.outbox.recent(query.limit)).map((row) => {
+        const notice = JSON.parse(row.notice) as AlertNotice;
+        return {
+          id: row.id,
+          alert_id: row.alert_id,
+          event_id: notice.event_id,
+          status: notice.status,
+          target: row.target_id,
+          state: row.state as 'pending' | 'delivered' | 'failed',
+          attempts: row.attempts,
+          last_status: row.last_status,
+          last_error: row.last_error,
+          created_at: new Date(Number(row.created_at)).toISOString(),
+          finished_at: row.finished_at === null ? null : new Date(Number(row.finished_at)).toISOString(),
+        };
+      }),
+    }),
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/admin/alerts/test',
+      summary: 'Send a test alert to one target',
+      description: 'Writes one notice of type "test" (severity info, not filtered) to the outbox for the target; follow it in /admin/alerts/deliveries.',
+      tags: ['admin: alerts'],
+      access: ADMIN,
+      body: z.object({ target: z.string().min(1).describe('A target id from GET /admin/integrations/webhooks') }).strict(),
+      responses: { 202: { description: 'Queued', schema: z.object({ alert_id: z.string(), event_id: z.string(), target: z.string() }) }, 404: { description: 'No such target', schema: ErrorBody } },
+    },
+    async ({ body, res }) => {
+      if (!targetsView().targets.some((t) => t.id === body.target)) throw httpError('alert_target_not_found', { target: body.target });
+      const now = new Date();
+      const key = `test:${randomUUID()}`;
+      const notice: AlertNotice = { id: 'test:switchboard', event_id: `test:switchboard/${key}`, type: 'test', category: 'test', severity: 'info', status: 'firing', title: 'Switchboard test alert', labels: {}, starts_at: now.toISOString(), ends_at: null, sent_at: now.toISOString(), context: { requested_by: principalOf(res).keyId ?? principalOf(res).kind } };
+      await deps.outbox.enqueue(notice, key, [body.target]);
+      deps.audit.record('alert_test_sent', { target: body.target, by: principalOf(res).keyId ?? principalOf(res).kind });
+      deps.wake();
+      res.status(202);
+      return { alert_id: notice.id, event_id: notice.event_id, target: body.target };
+    },
+  );
+
+  api.route(
+    { method: 'get', path: '/admin/integrations/webhooks', summary: 'Alert targets: WEBHOOK_TARGETS (masked) and active alert-sink plugins', tags: ['admin: alerts'], access: ADMIN, responses: { 200: { description: 'Targets', schema: Targets } } },
+    () => targetsView(),
+  );
+
+  api.route(
+    {
+      method: 'put',
+      path: '/admin/integrations/webhooks',
+      summary: 'Replace WEBHOOK_TARGETS',
+      description: 'HTTPS URLs only (plain http only for loopback with ALERT_ALLOW_HTTP_LOOPBACK). Stored in the JSON config file; an environment value still wins. URLs are secrets: the answer masks them.',
+      tags: ['admin: alerts'],
+      access: ADMIN,
+      body: z.object({ targets: z.array(z.string().min(1).max(2048)).max(50) }).strict(),
+      responses: { 200: { description: 'Stored', schema: Targets.extend({ env_overridden: z.boolean() }) }, 422: { description: 'A URL is refused (named by its id)', schema: ErrorBody } },
+    },
+    async ({ body, res }) => {
+      const joined = body.targets.join(',');
+      const { problems } = parseWebhookTargets(joined, deps.config.get('ALERT_ALLOW_HTTP_LOOPBACK'));
+      if (problems.length) throw invalid('targets', `refused: ${problems.join('; ')}`);
+      if (body.targets.some((t) => t.includes(','))) throw invalid('targets', 'a target URL must not contain a comma');
+      const result = await deps.config.update({ WEBHOOK_TARGETS: body.targets.length ? joined : null });
+      deps.audit.record('settings_changed', { keys: 'WEBHOOK_TARGETS', by: principalOf(res).keyId ?? principalOf(res).kind });
+      return { ...targetsView(), env_overridden: result.envOverridden.includes('WEBHOOK_TARGETS') };
+    },
+  );
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import type { HttpApi } from '../../../platform/http/api.js';
+import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { LabRuns } from './lab-runs.js';
+import { httpError } from '../../../platform/http/error-catalogue.js';
+import { ErrorBody } from '../../../platform/http/errors.js';
+
+const LAB = { scope: 'judge:run' } as const;
+export const MAX_LAB_ROWS = 200;
+
+const Row = z.object({ question: z.string().min(1).max(4000), quote: z.string().min(1).max(20000), expected_answer: z.string().min(1).max(4000) }).strict();
+const StartBody = z
+  .object({
+    rows: z.array(Row).min(1).max(MAX_LAB_ROWS),
+    gate_min: z.number().min(0).max(1).optional().describe('Minimum probability of yes of each gating question; default LAB_GATE_MIN'),
+  })
+  .strict();
+const Scores = z.object({ reader_question: z.number(), answer_supported: z.number(), answer_cued_in_question: z.number() });
+export const LabRun = z.object({
+  id: z.string(),
+  state: z.enum(['running', 'succeeded', 'failed']),
+  attempts: z.number().int(),
+  request: z.object({ rows: z.array(Row), gate_min: z.number() }),
+  results: z.array(z.object({ index: z.number().int(), scores: Scores, passed: z.boolean() })).nullable(),
+  summary: z.object({ rows: z.number().int(), passed: z.number().int(), cued: z.number().int() }).nullable(),
+  error: z.object({ outcome: z.string(), detail: z.string() }).nullable().describe('The typed reason a judge could not answer (SystemOneError outcome)'),
+  created_at: z.string(),
+  updated_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+const IdParam = z.object({ id: z.uuid('must be a run id') });
+
+/** The synthetic-data lab over HTTP: judge grounded rows, read a run, retry a failed run. */
+export function registerLabRoutes(api: HttpApi, deps: { runs: LabRuns; config: ConfigRegistry }): void {
+  api.route(
+    {
+      method: 'post',
+      path: '/api/lab/runs',
+      summary: 'Judge grounded evaluation rows (question, quote, expected answer) with the three lab questions',
+      description:
+        'Each row is asked reader_question and answer_supported (both gate at gate_min) and answer_cued_in_question (reported only) by the judge of system_one.provider. A judge that cannot answer fails the run with the typed reason; the run is stored either way and a failed run can be retried.',
+      tags: ['workbench: judgment'],
+      access: LAB,
+      body: StartBody,
+      responses: {
+        201: { description: 'The finished run: succeeded, or failed with error.outcome', schema: LabRun },
+        422: { description: 'Invalid rows', schema: ErrorBody },
+      },
+    },
+    async ({ body, res }) => {
+      const run = await deps.runs.start({ rows: body.rows, gate_min: body.gate_min ?? deps.config.get('LAB_GATE_MIN') });
+      res.status(201);
+      return run;
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/lab/runs/:id',
+      summary: 'One lab run',
+      tags: ['workbench: judgment'],
+      access: LAB,
+      params: IdParam,
+      responses: { 200: { description: 'The run', schema: LabRun }, 400: { description: 'Not a run id', schema: ErrorBody }, 404: { description: 'No such run', schema: ErrorBody } },
+    },
+    async ({ params }) => {
+      const run = await deps.runs.get(params.id);
+      if (!run) throw httpError('lab_run_not_found', { id: params.id });
+      return run;
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/api/lab/runs/:id/retry',
+      summary: 'Retry a failed lab run: replays the request stored on the run',
+      tags: ['workbench: judgment'],
+      access: LAB,
+      params: IdParam,
+      responses: {
+        200: { description: 'The run after the retry', schema: LabRun },
+        400: { description: 'Not a run id', schema: ErrorBody },
+        404: { description: 'No such run', schema: ErrorBody },
+        409: { description: 'The run did not fail', schema: ErrorBody },
+      },
+    },
+    async ({ params }) => {
+      const run = await deps.runs.retry(params.id);
+      if (run === 'not_found') throw httpError('lab_run_not_found', { id: params.id });
+      if (run === 'not_failed') throw httpError('lab_run_not_failed', { id: params.id });
+      return run;
+    },
+  );
+}

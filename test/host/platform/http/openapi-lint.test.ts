@@ -1,0 +1,82 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { json, ROOT, startGateway, tempDir, type TestGateway } from '../../../support/gateway.js';
+
+const run = promisify(execFile);
+let gw: TestGateway;
+let doc: any;
+
+test.before(async () => {
+  gw = await startGateway();
+  doc = await json(await fetch(`${gw.url}/openapi.json`));
+});
+test.after(async () => {
+  await gw.close();
+});
+
+// readiness probes answer 503 with their full report, not an error body
+const REPORTS = new Set(['GET /health/ready 503', 'GET /api/ready 503']);
+
+const operations = () =>
+  Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, ops]) => Object.entries(ops).map(([method, op]) => ({ name: `${method.toUpperCase()} ${p}`, op })));
+
+test('redocly lint (recommended rules, redocly.yaml) finds no error and no warning', async () => {
+  const file = path.join(tempDir('openapi-lint-'), 'openapi.json');
+  writeFileSync(file, JSON.stringify(doc));
+  const cli = path.join(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
+  const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+  // lint exits non-zero on errors; the JSON report is on stdout either way
+  const out = await run(process.execPath, [cli, 'lint', '--config', path.join(ROOT, 'redocly.yaml'), '--format=json', file], { env, maxBuffer: 32 * 1024 * 1024 }).catch((err) => err);
+  const report = JSON.parse(out.stdout);
+  const problems = report.problems.map((p: any) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer}`);
+  assert.equal(problems, []);
+  assert.equal(report.totals, { errors: 0, warnings: 0, ignored: 0 });
+});
+
+test('every operation has a unique operationId', () => {
+  const ids = operations().map(({ op }) => op.operationId);
+  assert.ok(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]*$/.test(id)), 'camelCase ids');
+  assert.is(new Set(ids).size, ids.length);
+  assert.is(doc.paths['/plugins/{id}/config'].put.operationId, 'putPluginsByIdConfig');
+});
+
+test('every error answer is the ErrorBody component; keyed, parameterised and validated routes document 401/403/404/400/422', () => {
+  assert.equal(Object.keys(doc.components.schemas.ErrorBody.properties).sort(), ['code', 'detail']);
+  for (const { name, op } of operations()) {
+    for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+      if (Number(status) < 400 || !response.content?.['application/json'] || REPORTS.has(`${name} ${status}`)) continue;
+      const schema = response.content['application/json'].schema;
+      // either the component itself, or the component extended (the registry's 422 adds diagnostics)
+      const refs = schema.$ref ? [schema.$ref] : (schema.allOf ?? []).map((s: any) => s.$ref);
+      assert.ok(refs.includes('#/components/schemas/ErrorBody'), `${name} ${status}: ${JSON.stringify(schema).slice(0, 120)}`);
+    }
+    const codes = Object.keys(op.responses);
+    if (op.security?.length) assert.ok(codes.includes('401') && codes.includes('403'), `${name} documents 401 and 403`);
+    if ((op.parameters ?? []).some((p: any) => p.in === 'path')) assert.ok(codes.includes('404'), `${name} documents 404`);
+    if (op.requestBody?.content?.['application/json']) assert.ok(codes.includes('422') || codes.includes('400'), `${name} documents its validation answer`);
+    if (op.security?.length || op.parameters?.length || op.requestBody) assert.ok(codes.some((c) => c.startsWith('4')), `${name} documents a 4xx`);
+  }
+});
+
+test('a route keeps its own description of an error the defaults also cover', () => {
+  assert.is(doc.paths['/fax'].post.responses['400'].description, 'Invalid number, parameters or PDF');
+});
+
+test('POST /fax takes its document as a binary multipart field (a file picker in /docs)', () => {
+  const schema = doc.paths['/fax'].post.requestBody.content['multipart/form-data'].schema;
+  assert.is(schema.properties.file.type, 'string');
+  assert.is(schema.properties.file.format, 'binary');
+});
+
+test('errors on the wire carry a catalogued code', async () => {
+  const missing = await json(await fetch(`${gw.url}/fax/00000000-0000-4000-8000-000000000000`));
+  assert.equal(missing, { detail: 'fax job "00000000-0000-4000-8000-000000000000" not found', code: 'fax_job_not_found' });
+  const route = await json(await fetch(`${gw.url}/no/such/route`));
+  assert.is(route.code, 'route_not_found');
+});
+
+test.run();

@@ -1,0 +1,254 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { copyFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, startGateway, json, until, tempDir, removeDir, type TestGateway } from '../../../../support/gateway.js';
+import { startAlertReceiver, type AlertReceiver } from '../../../../fakes/alert-receiver.js';
+import { webhookTargetId } from '../../../../../host/surfaces/workbench/alerts/alert-targets.js';
+import { startSystemOneFake } from '../../../../fakes/system-one-fake.js';
+
+const QUIET = { ALERT_EVAL_INTERVAL_SECONDS: '3600', ALERT_RETRY_BASE_MS: '50', ALERT_WEBHOOK_TIMEOUT: '0.5' };
+
+let receiver: AlertReceiver;
+let gw: TestGateway;
+
+const admin = (g: TestGateway, method: string, p: string, body?: unknown) =>
+  fetch(`${g.url}${p}`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+const deliveries = async (g: TestGateway) => (await json(await fetch(`${g.url}/admin/alerts/deliveries`))).deliveries as any[];
+
+async function keyfaxActive(g: TestGateway): Promise<void> {
+  copyFileSync(path.join(ROOT, 'registry/manifests/keyfax.json'), path.join(g.pluginsDir, 'keyfax.json'));
+  await until(async () => (await json(await fetch(`${g.url}/plugins`))).plugins.some((p: any) => p.id === 'keyfax'));
+  const res = await admin(g, 'PUT', '/plugins/keyfax/config', { settings: { account_sid: 'AC1', api_key: 'k', from: '+15550001111' } });
+  assert.is(res.status, 200);
+  await until(async () => (await json(await fetch(`${g.url}/plugins`))).plugins.find((p: any) => p.id === 'keyfax')?.state === 'active');
+}
+const setKeyfaxEnabled = async (g: TestGateway, enabled: boolean) => {
+  assert.is((await admin(g, 'PUT', '/plugins/keyfax/config', { enabled })).status, 200);
+  await until(async () => ((await json(await fetch(`${g.url}/plugins`))).plugins.find((p: any) => p.id === 'keyfax')?.state === 'active') === enabled);
+};
+
+test.before(async () => {
+  receiver = await startAlertReceiver();
+  gw = await startGateway({ ...QUIET, WEBHOOK_TARGETS: receiver.url, ALERT_WEBHOOK_CA_FILE: receiver.caFile!, AUDIT_LOG_ENABLED: 'true' });
+});
+test.after(async () => {
+  await gw?.close();
+  await receiver?.close();
+});
+
+test('a test alert reaches an HTTPS receiver trusted through ALERT_WEBHOOK_CA_FILE, with an idempotency header', async () => {
+  const targets = await json(await fetch(`${gw.url}/admin/integrations/webhooks`));
+  const id = webhookTargetId(receiver.url);
+  assert.equal(targets.targets.map((t: any) => t.id), [id]);
+  assert.not.ok(JSON.stringify(targets).includes('/hooks/alerts'), 'the URL path is masked');
+  const res = await admin(gw, 'POST', '/admin/alerts/test', { target: id });
+  assert.is(res.status, 202);
+  const { event_id } = await json(res);
+  await until(() => receiver.received.length === 1);
+  const got = receiver.received[0]!;
+  assert.is(got.headers['content-type'], 'application/json');
+  assert.is(got.headers['idempotency-key'], event_id);
+  assert.is(got.body.type, 'test');
+  assert.is(got.body.status, 'firing');
+  for (const field of ['id', 'event_id', 'category', 'severity', 'title', 'starts_at', 'sent_at', 'context']) assert.ok(field in got.body, field);
+  await until(async () => (await deliveries(gw))[0]?.state === 'delivered');
+  assert.is((await admin(gw, 'POST', '/admin/alerts/test', { target: 'webhook:nope' })).status, 404);
+});
+
+test('a provider leaving active fires once, is not repeated within the interval, and resolves once', async () => {
+  receiver.received.length = 0;
+  await keyfaxActive(gw);
+  await gw.gateway.alerts!.engine.tick();
+  assert.is(receiver.received.length, 0, 'active: nothing fires');
+  await setKeyfaxEnabled(gw, false);
+  await gw.gateway.alerts!.engine.tick();
+  await gw.gateway.alerts!.engine.tick();
+  await until(() => receiver.received.length >= 1);
+  const active = await json(await fetch(`${gw.url}/admin/alerts`));
+  assert.equal(active.alerts.map((a: any) => [a.type, a.labels.plugin]), [['fax_provider_inactive', 'keyfax']]);
+  await setKeyfaxEnabled(gw, true);
+  await gw.gateway.alerts!.engine.tick();
+  await until(() => receiver.received.length >= 2);
+  await new Promise((r) => setTimeout(r, 200));
+  const notices = receiver.received.map((r) => r.body);
+  assert.equal(notices.map((n) => [n.type, n.status, n.severity]), [['fax_provider_inactive', 'firing', 'warning'], ['fax_provider_inactive', 'resolved', 'warning']]);
+  assert.is(notices[0].id, notices[1].id, 'one stable id per condition instance');
+  assert.is.not(notices[0].event_id, notices[1].event_id);
+  assert.ok(notices[1].ends_at);
+  assert.equal((await json(await fetch(`${gw.url}/admin/alerts`))).alerts, []);
+});
+
+test('a firing alert repeats on its interval; with ALERT_INCLUDE_RESOLVED=0 no resolved notice is sent', async () => {
+  receiver.received.length = 0;
+  const res = await admin(gw, 'POST', '/api/config', { ALERT_REPEAT_MINUTES: 0.01, ALERT_INCLUDE_RESOLVED: false });
+  assert.is(res.status, 200);
+  try {
+    await setKeyfaxEnabled(gw, false);
+    await gw.gateway.alerts!.engine.tick();
+    await new Promise((r) => setTimeout(r, 700));
+    await gw.gateway.alerts!.engine.tick();
+    await until(() => receiver.received.length >= 2);
+    const [first, repeat] = receiver.received.map((r) => r.body);
+    assert.is(first.status, 'firing');
+    assert.is(repeat.status, 'firing');
+    assert.is(first.id, repeat.id);
+    assert.is.not(first.event_id, repeat.event_id);
+    await setKeyfaxEnabled(gw, true);
+    const before = receiver.received.length;
+    await gw.gateway.alerts!.engine.tick();
+    await new Promise((r) => setTimeout(r, 300));
+    assert.is(receiver.received.length, before, 'no resolved notice');
+  } finally {
+    await admin(gw, 'POST', '/api/config', { ALERT_REPEAT_MINUTES: null, ALERT_INCLUDE_RESOLVED: null });
+  }
+});
+
+test('the severity filter: a severity not selected is not delivered and is counted', async () => {
+  receiver.received.length = 0;
+  await admin(gw, 'POST', '/api/config', { ALERT_NOTIFY_SEVERITIES: 'critical' });
+  try {
+    await setKeyfaxEnabled(gw, false);
+    await gw.gateway.alerts!.engine.tick();
+    await new Promise((r) => setTimeout(r, 300));
+    assert.is(receiver.received.length, 0);
+    const metrics = await (await fetch(`${gw.url}/metrics`)).text();
+    assert.match(metrics, /switchboard_alerts_filtered_total\{severity="warning",reason="not_selected"\} [1-9]/);
+  } finally {
+    await setKeyfaxEnabled(gw, true);
+    await gw.gateway.alerts!.engine.tick();
+    await admin(gw, 'POST', '/api/config', { ALERT_NOTIFY_SEVERITIES: null });
+  }
+});
+
+test('5xx, a hang and a crash mid-delivery are retried; a 4xx fails at once', async () => {
+  receiver.received.length = 0;
+  const id = webhookTargetId(receiver.url);
+  await admin(gw, 'POST', '/api/config', { ALERT_DELIVERY_MAX_ATTEMPTS: 20 });
+  receiver.next(503, 'hang', 'crash');
+  const { event_id } = await json(await admin(gw, 'POST', '/admin/alerts/test', { target: id }));
+  await until(async () => (await deliveries(gw)).find((d) => d.event_id === event_id)?.state === 'delivered', 30_000);
+  const row = (await deliveries(gw)).find((d) => d.event_id === event_id);
+  assert.ok(row.attempts >= 4, `three transient failures, then delivered (attempts ${row.attempts})`);
+  const answered = receiver.received.map((r) => r.answered);
+  assert.equal(answered.slice(0, 3), [503, 'hang', 'crash']);
+  assert.is(answered[answered.length - 1], 200);
+  assert.ok(receiver.received.every((r) => r.headers['idempotency-key'] === event_id), 'every attempt carries the same idempotency key');
+
+  receiver.next(410);
+  const second = await json(await admin(gw, 'POST', '/admin/alerts/test', { target: id }));
+  await until(async () => (await deliveries(gw)).find((d) => d.event_id === second.event_id)?.state === 'failed');
+  const failed = (await deliveries(gw)).find((d) => d.event_id === second.event_id);
+  assert.is(failed.attempts, 1);
+  assert.is(failed.last_status, 410);
+});
+
+test('webhook targets: https only, plain http refused without the development flag, URLs masked everywhere', async () => {
+  let res = await admin(gw, 'PUT', '/admin/integrations/webhooks', { targets: ['http://example.com/hook'] });
+  assert.is(res.status, 422);
+  res = await admin(gw, 'PUT', '/admin/integrations/webhooks', { targets: ['http://127.0.0.1:9/hook'] });
+  assert.is(res.status, 422);
+  assert.match((await json(res)).detail, /ALERT_ALLOW_HTTP_LOOPBACK/);
+  res = await admin(gw, 'PUT', '/admin/integrations/webhooks', { targets: ['https://hooks.example.net/secret-path-123', receiver.url] });
+  assert.is(res.status, 200);
+  const body = await json(res);
+  assert.is(body.env_overridden, true, 'the environment still wins');
+  for (const p of ['/api/config', '/admin/settings', '/admin/integrations/webhooks']) {
+    const text = await (await fetch(`${gw.url}${p}`)).text();
+    assert.not.ok(text.includes('secret-path-123') || text.includes('/hooks/alerts'), p);
+  }
+});
+
+test('a chat receiver dropped as a declarative alert manifest gets {text}', async () => {
+  const chat = await startAlertReceiver({ tls: false });
+  try {
+    assert.is((await admin(gw, 'PUT', '/plugins/alert-slack/config', { settings: { url: chat.url } })).status, 200);
+    await until(async () => (await json(await fetch(`${gw.url}/plugins`))).plugins.find((p: any) => p.id === 'alert-slack')?.state === 'active');
+    const res = await admin(gw, 'POST', '/admin/alerts/test', { target: 'plugin:alert-slack' });
+    assert.is(res.status, 202);
+    await until(() => chat.received.length === 1);
+    assert.equal(Object.keys(chat.received[0]!.body), ['text']);
+    assert.match(chat.received[0]!.body.text, /^\[info\] firing: Switchboard test alert/);
+  } finally {
+    await admin(gw, 'PUT', '/plugins/alert-slack/config', { enabled: false });
+    await chat.close();
+  }
+});
+
+test('a restart between firing and delivery loses nothing: the next instance delivers from the outbox', async () => {
+  const dataDir = tempDir();
+  const flaky = await startAlertReceiver();
+  const port = Number(new URL(flaky.url).port);
+  const url = flaky.url;
+  const ca = flaky.caFile!;
+  const first = await startGateway({ ...QUIET, ALERT_RETRY_BASE_MS: '1500', WEBHOOK_TARGETS: url, ALERT_WEBHOOK_CA_FILE: ca }, { dataDir });
+  await flaky.close();
+  const { event_id } = await json(await admin(first, 'POST', '/admin/alerts/test', { target: webhookTargetId(url) }));
+  await until(async () => (await deliveries(first)).find((d) => d.event_id === event_id)?.attempts === 1);
+  await first.gateway.close();
+  const back = await startAlertReceiver({ port });
+  const second = await startGateway({ ...QUIET, WEBHOOK_TARGETS: url, ALERT_WEBHOOK_CA_FILE: back.caFile! }, { dataDir });
+  try {
+    await until(() => back.received.length === 1, 10_000);
+    assert.is(back.received[0]!.body.event_id, event_id);
+    await until(async () => (await deliveries(second)).find((d) => d.event_id === event_id)?.state === 'delivered');
+  } finally {
+    await second.close();
+    await back.close();
+    removeDir(dataDir);
+  }
+});
+
+test('bad input: unknown fields 422, bad limits 400, no admin from elsewhere is tested with the scope table', async () => {
+  assert.is((await admin(gw, 'POST', '/admin/alerts/test', { target: 'x', extra: 1 })).status, 422);
+  assert.is((await admin(gw, 'POST', '/admin/alerts/test', {})).status, 422);
+  assert.is((await fetch(`${gw.url}/admin/alerts/deliveries?limit=0`)).status, 400);
+  assert.is((await admin(gw, 'PUT', '/admin/integrations/webhooks', { targets: 'https://x' })).status, 422);
+});
+
+test('judges: the hosted error rate, and the self-hosted judge unscrapable while it had traffic', async () => {
+  const judgeFake = await startSystemOneFake();
+  const hooks = await startAlertReceiver();
+  const g = await startGateway({
+    ...QUIET,
+    WEBHOOK_TARGETS: hooks.url,
+    ALERT_WEBHOOK_CA_FILE: hooks.caFile!,
+    SYSTEM_ONE__HOSTED_URL: judgeFake.url,
+    HOSTED_JUDGE_API_KEY: 'k',
+    SYSTEM_ONE__MAX_RETRIES: '0',
+    ALERT_JUDGE_MIN_CALLS: '2',
+    ALERT_JUDGE_ERROR_RATE: '0.5',
+    ALERT_SELFHOSTED_UNSCRAPABLE_MINUTES: '0.01',
+    SELFHOSTED_HTTP_PORT: '9',
+  });
+  const row = { question: 'q', quote: 'q', expected_answer: 'a' };
+  const lab = () => admin(g, 'POST', '/api/lab/runs', { rows: [row] });
+  try {
+    await until(async () => (await json(await fetch(`${g.url}/plugins`))).plugins.find((p: any) => p.id === 'judge-hosted')?.state === 'active');
+    judgeFake.script({ status: 500 }, { status: 500 });
+    await lab();
+    await lab();
+    await g.gateway.alerts!.engine.tick();
+    await until(() => hooks.received.some((r) => r.body.type === 'judge_error_rate'));
+    const rate = hooks.received.find((r) => r.body.type === 'judge_error_rate')!.body;
+    assert.is(rate.severity, 'warning');
+    assert.is(rate.context.errors, 2);
+
+    await g.gateway.alerts!.engine.tick();
+    assert.not.ok(hooks.received.some((r) => r.body.type === 'judge_selfhosted_unscrapable'), 'no traffic to the self-hosted judge yet: silent');
+    await admin(g, 'POST', '/api/config', { system_one: { provider: 'selfhosted' } });
+    await until(async () => (await json(await fetch(`${g.url}/plugins`))).plugins.find((p: any) => p.id === 'judge-selfhosted')?.state === 'active');
+    assert.is((await json(await lab())).error.outcome, 'unavailable', 'nothing listens on the self-hosted port');
+    await g.gateway.alerts!.engine.tick();
+    await new Promise((r) => setTimeout(r, 700));
+    await g.gateway.alerts!.engine.tick();
+    await until(() => hooks.received.some((r) => r.body.type === 'judge_selfhosted_unscrapable'));
+    assert.is(hooks.received.find((r) => r.body.type === 'judge_selfhosted_unscrapable')!.body.severity, 'critical');
+  } finally {
+    await g.close();
+    await hooks.close();
+    await judgeFake.close();
+  }
+});
+
+test.run();

@@ -1,0 +1,212 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { rmSync } from 'node:fs';
+import { startGateway, json, tempDir, until, type TestGateway } from '../../../../support/gateway.js';
+import { startSystemOneFake } from '../../../../fakes/system-one-fake.js';
+import { writeTinyCheckpoint } from '../../../../support/judge-checkpoint.js';
+import { startJudgeServerProcess, type JudgeServerProcess } from '../../../../support/judge-server-process.js';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { main } from '../../../../../host/cli/main.js';
+
+type Fake = Awaited<ReturnType<typeof startSystemOneFake>>;
+let fake: Fake;
+let gw: TestGateway;
+let server: JudgeServerProcess;
+const checkpoints = tempDir('switchboard-checkpoints-');
+writeTinyCheckpoint(checkpoints, 'english', { yes: [0, 4], no: [4, 0] });
+
+const ROWS = [
+  { question: 'What does the reload queue coalesce?', quote: 'Reloads of one plugin are coalesced.', expected_answer: 'yes reloads' },
+  { question: 'Who signs the callback?', quote: 'Provider A signs the body.', expected_answer: 'no one' },
+];
+
+const post = (path: string, body?: unknown) =>
+  fetch(`${gw.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+const metric = async (pattern: RegExp) => pattern.exec(await (await fetch(`${gw.url}/metrics`)).text())?.[1];
+
+test.before(async () => {
+  fake = await startSystemOneFake();
+  server = await startJudgeServerProcess({ SELFHOSTED_CHECKPOINTS_DIR: checkpoints, SELFHOSTED_PINNED_CHECKPOINT: 'english' });
+  gw = await startGateway({
+    SYSTEM_ONE__HOSTED_URL: fake.url,
+    HOSTED_JUDGE_API_KEY: 'hk_live_secret',
+    SELFHOSTED_HTTP_PORT: String(server.port),
+    SYSTEM_ONE__MODEL: 'english',
+    SYSTEM_ONE__TIMEOUT_S: '2',
+  });
+  await until(async () => (await json(await fetch(`${gw.url}/plugins`))).plugins.find((p: any) => p.id === 'judge-hosted')?.state === 'active');
+});
+test.after(async () => {
+  await gw?.close();
+  await fake?.close();
+  await server?.stop();
+  rmSync(checkpoints, { recursive: true, force: true });
+});
+test.before.each(() => fake.reset());
+
+test('a lab run judges each row with the three questions through the hosted backend; two gate, one is reported', async () => {
+  fake.script(
+    { body: { model: 'english', answers: { reader_question: { type: 'noul', noul: 0.9 }, answer_supported: { type: 'noul', noul: 0.8 }, answer_cued_in_question: { type: 'noul', noul: 0.9 } }, usage: { input_tokens: 5, output_tokens: 1 } } },
+    { body: { model: 'english', answers: { reader_question: { type: 'noul', noul: 0.9 }, answer_supported: { type: 'noul', noul: 0.2 }, answer_cued_in_question: { type: 'noul', noul: 0.1 } }, usage: { input_tokens: 5, output_tokens: 1 } } },
+  );
+  const res = await post('/api/lab/runs', { rows: ROWS.slice(0, 1) });
+  assert.is(res.status, 201);
+  const run = await json(res);
+  assert.is(run.state, 'succeeded');
+  assert.is(run.results[0].passed, true, 'both gating scores are over 0.7; the cue score does not gate');
+  const second = await json(await post('/api/lab/runs', { rows: ROWS.slice(1) }));
+  assert.is(second.results[0].passed, false, 'answer_supported 0.2 fails the gate');
+  assert.equal(second.summary, { rows: 1, passed: 0, cued: 0 });
+  const sent = fake.requests[0]!;
+  assert.is(sent.headers.authorization, 'Bearer hk_live_secret');
+  assert.equal(Object.keys(sent.body.questions), ['reader_question', 'answer_supported', 'answer_cued_in_question']);
+  assert.equal(sent.body.state, ROWS[0]);
+  assert.is(sent.body.model, 'english', 'system_one.model is sent');
+  assert.ok(Number(await metric(/switchboard_system_one_requests_total\{provider="hosted",outcome="ok"\} (\d+)/)) >= 2);
+  assert.match(await (await fetch(`${gw.url}/metrics`)).text(), /switchboard_system_one_latency_seconds_count\{provider="hosted"\} \d+/);
+});
+
+test('a judge that cannot answer fails the run with the typed reason; a retry replays the stored request', async () => {
+  fake.script({ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
+  await post('/api/config', { system_one: { max_retries: 1 } });
+  try {
+    const run = await json(await post('/api/lab/runs', { rows: ROWS.slice(0, 1), gate_min: 0.5 }));
+    assert.is(run.state, 'failed');
+    assert.is(run.error.outcome, 'http_error');
+    assert.is(run.results, null, 'no default answer is recorded');
+    const firstBody = fake.requests[0]!.body;
+    fake.reset();
+    const retried = await json(await post(`/api/lab/runs/${run.id}/retry`));
+    assert.is(retried.state, 'succeeded');
+    assert.is(retried.attempts, 2);
+    assert.is(retried.request.gate_min, 0.5);
+    assert.equal(fake.requests[0]!.body, firstBody, 'the stored request is replayed as it was');
+    assert.is((await post(`/api/lab/runs/${run.id}/retry`)).status, 409, 'a succeeded run is not retried');
+    assert.ok(Number(await metric(/switchboard_system_one_requests_total\{provider="hosted",outcome="http_error"\} (\d+)/)) >= 1);
+  } finally {
+    await post('/api/config', { system_one: { max_retries: null } });
+  }
+});
+
+test('system_one.provider switches live: the next run goes to the self-hosted judge server', async () => {
+  let res = await post('/api/config', { system_one: { provider: 'selfhosted' } });
+  assert.is(res.status, 200);
+  try {
+    await until(async () => (await json(await fetch(`${gw.url}/plugins`))).plugins.find((p: any) => p.id === 'judge-selfhosted')?.state === 'active');
+    const run = await json(await post('/api/lab/runs', { rows: [{ question: 'yes yes', quote: 'yes yes', expected_answer: 'yes yes' }] }));
+    assert.is(run.state, 'succeeded', JSON.stringify(run.error));
+    assert.ok(run.results[0].scores.reader_question > 0.5, 'scored by the tiny english checkpoint');
+    assert.is(fake.requests.length, 0, 'nothing went to the hosted backend');
+    assert.ok(Number(await metric(/switchboard_system_one_requests_total\{provider="selfhosted",outcome="ok"\} (\d+)/)) >= 1);
+    res = await fetch(`${gw.url}/api/ready`);
+    assert.is(res.status, 200);
+    const ready = await json(res);
+    assert.equal(ready.dependencies.map((d: any) => d.name), ['database', 'judge-selfhosted']);
+    assert.equal(ready.dependencies[1].info.loaded, ['english']);
+  } finally {
+    await post('/api/config', { system_one: { provider: null } });
+  }
+  const ready = await json(await fetch(`${gw.url}/api/ready`));
+  assert.equal(ready.dependencies.map((d: any) => d.name), ['database'], 'the self-hosted judge is listed only while it is the provider');
+});
+
+test('readiness: an empty self-hosted judge is not ready, with the hint', async () => {
+  const empty = tempDir('switchboard-checkpoints-');
+  const bare = await startJudgeServerProcess({ SELFHOSTED_CHECKPOINTS_DIR: empty, SELFHOSTED_PINNED_CHECKPOINT: 'none' });
+  const other = await startGateway({ SYSTEM_ONE__PROVIDER: 'selfhosted', SELFHOSTED_HTTP_PORT: String(bare.port) });
+  try {
+    const res = await fetch(`${other.url}/api/ready`);
+    assert.is(res.status, 503);
+    const body = await json(res);
+    assert.equal(body.missing, ['judge-selfhosted']);
+    assert.match(body.dependencies[1].hint, /start the managed service .* or set system_one.provider to hosted/);
+    const run = await json(await fetch(`${other.url}/api/lab/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows: ROWS.slice(0, 1) }) }));
+    assert.is(run.state, 'failed');
+    assert.is(run.error.outcome, 'http_error', 'the empty server answers 503 and the run fails with it');
+  } finally {
+    await other.close();
+    await bare.stop();
+    rmSync(empty, { recursive: true, force: true });
+  }
+});
+
+test('without HOSTED_JUDGE_API_KEY the hosted judge waits for config and nothing is sent', async () => {
+  const keyless = await startGateway({ SYSTEM_ONE__HOSTED_URL: fake.url });
+  try {
+    const run = await json(await fetch(`${keyless.url}/api/lab/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows: ROWS.slice(0, 1) }) }));
+    assert.is(run.state, 'failed');
+    assert.is(run.error.outcome, 'unavailable');
+    assert.is(fake.requests.length, 0);
+  } finally {
+    await keyless.close();
+  }
+});
+
+test('system_one.hosted_url from the JSON config file reaches the hosted judge plugin', async () => {
+  const fileOnly = await startGateway({ HOSTED_JUDGE_API_KEY: 'k2' });
+  try {
+    const plugin = async () => (await json(await fetch(`${fileOnly.url}/plugins`))).plugins.find((p: any) => p.id === 'judge-hosted');
+    assert.is((await plugin()).state, 'needs-config');
+    await fetch(`${fileOnly.url}/api/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ system_one: { hosted_url: fake.url } }) });
+    await until(async () => (await plugin()).state === 'active');
+    const run = await json(await fetch(`${fileOnly.url}/api/lab/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows: ROWS.slice(0, 1) }) }));
+    assert.is(run.state, 'succeeded');
+    assert.is(fake.requests[0]!.headers.authorization, 'Bearer k2');
+  } finally {
+    await fileOnly.close();
+  }
+});
+
+test('max_concurrency bounds the calls in flight per caller', async () => {
+  await post('/api/config', { system_one: { max_concurrency: 2 } });
+  try {
+    for (let i = 0; i < 6; i++) fake.script({ delayMs: 150 });
+    const rows = Array.from({ length: 6 }, (_, i) => ({ ...ROWS[0]!, question: `q${i}` }));
+    const run = await json(await post('/api/lab/runs', { rows }));
+    assert.is(run.state, 'succeeded');
+    assert.is(fake.requests.length, 6);
+    assert.is(fake.maxInFlight() <= 2, true, `in flight at once: ${fake.maxInFlight()}`);
+    assert.is(fake.maxInFlight(), 2);
+  } finally {
+    await post('/api/config', { system_one: { max_concurrency: null } });
+  }
+});
+
+test('the credential never leaves the server: config and plugin views mask or omit it', async () => {
+  for (const path of ['/api/config', '/plugins/judge-hosted/config', '/plugins', '/admin/settings']) {
+    const text = await (await fetch(`${gw.url}${path}`)).text();
+    assert.not.ok(text.includes('hk_live_secret'), path);
+  }
+});
+
+test('bad lab input: 422 for empty or oversized rows, 400 for a bad id, 404 for an unknown run', async () => {
+  assert.is((await post('/api/lab/runs', { rows: [] })).status, 422);
+  assert.is((await post('/api/lab/runs', { rows: [{ question: 'x' }] })).status, 422);
+  assert.is((await post('/api/lab/runs', { rows: Array.from({ length: 201 }, () => ROWS[0]) })).status, 422);
+  assert.is((await post('/api/lab/runs', { rows: ROWS, gate_min: 2 })).status, 422);
+  assert.is((await fetch(`${gw.url}/api/lab/runs/not-an-id`)).status, 400);
+  assert.is((await fetch(`${gw.url}/api/lab/runs/00000000-0000-4000-8000-000000000000`)).status, 404);
+  assert.is((await post('/api/lab/runs/00000000-0000-4000-8000-000000000000/retry')).status, 404);
+});
+
+test('the CLI runs the lab against a gateway and retries a failed run', async () => {
+  const file = path.join(gw.dataDir, 'rows.json');
+  writeFileSync(file, JSON.stringify(ROWS));
+  const lines: string[] = [];
+  const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(`ERR ${l}`) };
+  assert.is(await main(['lab', 'run', file, '--url', gw.url], io), 0, lines.join('\n'));
+  assert.match(lines.join('\n'), /passed 2 of 2/);
+  lines.length = 0;
+  fake.script({ status: 400 });
+  assert.is(await main(['lab', 'run', file, '--url', gw.url, '--gate-min', '0.9'], io), 1);
+  const id = /run (\S+): failed/.exec(lines.join('\n'))?.[1];
+  assert.ok(id, lines.join('\n'));
+  assert.match(lines.join('\n'), /failed: http_error/);
+  lines.length = 0;
+  assert.is(await main(['lab', 'retry', id!, '--url', gw.url], io), 0, lines.join('\n'));
+  assert.match(lines.join('\n'), /succeeded \(attempt 2\)/);
+  assert.is(await main(['lab', 'run', path.join(gw.dataDir, 'missing.json'), '--url', gw.url], io), 2);
+});
+
+test.run();
