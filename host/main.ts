@@ -1,10 +1,10 @@
-import { Gateway } from './platform/gateway/gateway.js';
+import { createGateway } from './surfaces/gateway.js';
 import { installProcessFaultHandlers } from './platform/runtime/process-faults.js';
 import { limitHeapGrowth, settleHeapWhenIdle } from './platform/runtime/heap-footprint.js';
 
 /** `npm start`: the gateway on PORT with state under DATA_DIR, stopped cleanly on SIGTERM/SIGINT. */
 limitHeapGrowth();
-const gateway = await Gateway.create();
+const gateway = await createGateway();
 // Installed once the gateway exists: a failure while starting still ends the process.
 installProcessFaultHandlers({ logger: gateway.logger, metrics: gateway.metrics });
 await gateway.listen();

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { Gateway } from '../platform/gateway/gateway.js';
+import { createGateway } from '../surfaces/gateway.js';
 import type { EvalHost } from './eval-command.js';
 
 /**
@@ -8,8 +8,8 @@ import type { EvalHost } from './eval-command.js';
  */
 export async function openGatewayEvalHost(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Promise<EvalHost> {
   const quiet = new Writable({ write: (_c, _e, cb) => cb() });
-  const gateway = await Gateway.create({ env, cwd, logDestination: quiet, watch: false });
-  const { repositories, runs, runStore, search, keywords, traces } = gateway.codeSearch;
+  const gateway = await createGateway({ env, cwd, logDestination: quiet, watch: false });
+  const { repositories, runs, runStore, search, keywords, traces } = gateway.surfaces.search;
   const prepared = new Set<string>();
   return {
     traces,

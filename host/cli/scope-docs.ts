@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { Gateway } from '../platform/gateway/gateway.js';
+import { createGateway } from '../surfaces/gateway.js';
 import { renderScopeTable, withScopeTable } from '../platform/auth/scope-table.js';
 
 /** The route table of a gateway built on a throwaway DATA_DIR (nothing listens). */
@@ -12,7 +12,7 @@ async function currentRoutes(): Promise<string> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-scope-docs-'));
   const quiet = new Writable({ write: (_c, _e, cb) => cb() });
   try {
-    const gateway = await Gateway.create({ env: { DATA_DIR: dataDir, ENV_FILE: path.join(dataDir, 'none.env'), LOG_LEVEL: 'silent' }, cwd: dataDir, logDestination: quiet, watch: false });
+    const gateway = await createGateway({ env: { DATA_DIR: dataDir, ENV_FILE: path.join(dataDir, 'none.env'), LOG_LEVEL: 'silent' }, cwd: dataDir, logDestination: quiet, watch: false });
     try {
       return renderScopeTable(gateway.api.routes);
     } finally {

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Writable } from 'node:stream';
-import { Gateway } from '../../host/platform/gateway/gateway.js';
+import { createGateway, type SwitchboardGateway } from '../../host/surfaces/gateway.js';
 import { packageRoot } from '../../host/platform/runtime/paths.js';
 
 export const ROOT = packageRoot();
 
 export interface TestGateway {
-  gateway: Gateway;
+  gateway: SwitchboardGateway;
   url: string;
   dataDir: string;
   /** A PLUGINS_PATH directory of this gateway, for dropping manifests. */
@@ -56,7 +56,7 @@ export async function startGateway(env: Record<string, string> = {}, options: { 
       cb();
     },
   });
-  const gateway = await Gateway.create({ env: fullEnv, cwd: dataDir, logDestination: destination, watch: options.watch ?? true });
+  const gateway = await createGateway({ env: fullEnv, cwd: dataDir, logDestination: destination, watch: options.watch ?? true });
   const address = await gateway.listen(port, '127.0.0.1');
   return {
     gateway,

@@ -4,10 +4,8 @@ import type { Readiness } from '../health/readiness.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { DatabaseAuditSink } from '../audit/db-sink.js';
 import type { OpenedDatabase } from '../db/database.js';
-import type { JobDocuments } from '../../surfaces/fax/jobs/job-documents.js';
-import type { FaxJobStore } from '../../surfaces/fax/jobs/job-store.js';
+import type { Ports } from '../ports/ports.js';
 import type { HttpApi } from '../http/api.js';
-import { registerAdminJobRoutes } from '../../surfaces/fax/jobs/admin-job-routes.js';
 import { LogTails, registerAdminLogRoutes } from './log-routes.js';
 import { registerAdminSettingsRoutes } from './settings-routes.js';
 import { registerAdminStatusRoutes } from './status-routes.js';
@@ -17,8 +15,7 @@ export interface AdminDeps {
   kernel: Kernel;
   readiness: Readiness;
   database: OpenedDatabase;
-  store: FaxJobStore;
-  documents: JobDocuments;
+  ports: Ports;
   audit: AuditLog;
   auditSink: DatabaseAuditSink;
   version: string;
@@ -32,6 +29,5 @@ export function registerAdmin(api: HttpApi, deps: AdminDeps): { closeStreams(): 
   registerAdminSettingsRoutes(api, deps);
   registerAdminStatusRoutes(api, deps);
   registerAdminLogRoutes(api, { audit: deps.audit, sink: deps.auditSink, tails });
-  registerAdminJobRoutes(api, deps);
   return { closeStreams: () => tails.closeAll() };
 }

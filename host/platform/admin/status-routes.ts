@@ -5,8 +5,7 @@ import type { Readiness } from '../health/readiness.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { principalOf } from '../auth/access-guard.js';
 import { pingDatabase, type OpenedDatabase } from '../db/database.js';
-import type { FaxJobStore } from '../../surfaces/fax/jobs/job-store.js';
-import { ghostscriptVersion } from '../../surfaces/fax/documents/index.js';
+import type { Ports } from '../ports/ports.js';
 import type { HttpApi } from '../http/api.js';
 import { httpError } from '../http/error-catalogue.js';
 
@@ -40,7 +39,7 @@ export interface StatusRouteDeps {
   kernel: Kernel;
   readiness: Readiness;
   database: OpenedDatabase;
-  store: FaxJobStore;
+  ports: Ports;
   audit: AuditLog;
   version: string;
   authRequired: () => boolean;
@@ -73,7 +72,7 @@ export function registerAdminStatusRoutes(api: HttpApi, deps: StatusRouteDeps): 
         ...base,
         connected: true,
         latency_ms: latency,
-        jobs_by_status: await deps.store.countByStatus(),
+        jobs_by_status: (await deps.ports.get('faxStatus')?.jobsByStatus()) ?? {},
         inbound_count: await count('inbound_faxes'),
         api_keys: await count('api_keys'),
         audit_events: await count('audit_events'),
@@ -118,7 +117,7 @@ export function registerAdminStatusRoutes(api: HttpApi, deps: StatusRouteDeps): 
     },
     async () => ({
       generated_at: new Date().toISOString(),
-      versions: { host: deps.version, node: process.version, ghostscript: (await ghostscriptVersion()) ?? null },
+      versions: { host: deps.version, node: process.version, ghostscript: (await deps.ports.get('faxStatus')?.rendererVersion()) ?? null },
       readiness: await healthStatus(),
       database: await dbStatus(),
       config_problems: config.problems(),

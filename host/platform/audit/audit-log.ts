@@ -2,8 +2,7 @@ import { appendFile, chmod } from 'node:fs/promises';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../../core/config/private-files.js';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { maskPhone } from '../../surfaces/fax/jobs/phone.js';
-import { maskRecordNumbers } from '../logging/text-masking.js';
+import { maskPhone, maskRecordNumbers } from '../logging/text-masking.js';
 
 export type AuditFields = Record<string, string | number | boolean | null | undefined>;
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { httpErrorWithStatus, invalid } from './error-catalogue.js';
 import { ErrorBody } from './errors.js';
+import { DomainErrors } from './domain-errors.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
@@ -68,6 +69,8 @@ export class HttpApi {
   readonly registry = new OpenAPIRegistry();
   readonly router = express.Router();
   readonly routes: GuardedRoute[] = [];
+  /** Domain errors as HTTP answers: the platform's, plus each surface's mapper. */
+  readonly domainErrors = new DomainErrors();
   private guard: AccessGuard = async () => {};
 
   setGuard(guard: AccessGuard): void {

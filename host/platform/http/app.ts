@@ -39,6 +39,6 @@ export function createExpressApp(api: HttpApi, deps: { logger: Logger; metrics: 
   app.get('/docs/init.js', (_req, res) => void res.type('application/javascript').send(DOCS_INIT));
   app.use('/docs/assets', express.static(swaggerDir, { index: false, fallthrough: false }));
   app.use(notFoundHandler);
-  app.use(errorHandler((err) => deps.logger.error({ err }, 'unhandled error')));
+  app.use(errorHandler((err) => deps.logger.error({ err }, 'unhandled error'), (err) => api.domainErrors.toHttp(err)));
   return app;
 }

@@ -10,10 +10,10 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 
 /**
  * Turns every thrown error into `{"detail", "code"}`: HttpErrors as they are, domain errors
- * through their one mapping (domain-errors.ts), express' own parser errors by status. Unknown
+ * through the platform's and the surfaces' mappers (domain-errors.ts), express' own parser errors by status. Unknown
  * errors are logged and answered with a generic 500 so internals never leak.
  */
-export function errorHandler(log: (err: unknown) => void = () => {}): ErrorRequestHandler {
+export function errorHandler(log: (err: unknown) => void = () => {}, toHttp: (err: unknown) => HttpError | undefined = domainErrorToHttp): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) {
       res.end();
@@ -25,7 +25,7 @@ export function errorHandler(log: (err: unknown) => void = () => {}): ErrorReque
       res.destroy();
       return;
     }
-    const answer = err instanceof HttpError ? err : (domainErrorToHttp(err) ?? fromExpress(err, req));
+    const answer = err instanceof HttpError ? err : (toHttp(err) ?? fromExpress(err, req));
     if (!answer) log(err);
     const sent = answer ?? httpError('internal_error');
     for (const [k, v] of Object.entries(sent.headers)) res.setHeader(k, v);

@@ -27,3 +27,10 @@ export function maskRecordNumbers<T>(value: T, key?: string, depth = 0): T {
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = maskRecordNumbers(v, k, depth + 1);
   return out as T;
 }
+
+/** What logs and admin views show of a number: its last four digits. */
+export function maskPhone(number: string | null | undefined): string {
+  if (!number) return '';
+  const digits = number.replace(/\D/g, '');
+  return `***${digits.slice(-4)}`;
+}

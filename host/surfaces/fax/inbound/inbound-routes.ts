@@ -5,7 +5,7 @@ import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import { principalOf } from '../../../platform/auth/access-guard.js';
 import { grants } from '../../../platform/auth/scopes.js';
 import type { DocumentTokens } from '../jobs/document-tokens.js';
-import { maskPhone } from '../jobs/phone.js';
+import { maskPhone } from '../../../platform/logging/text-masking.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import { decodeCursor, encodeCursor, PageQuery } from '../../../platform/http/cursor.js';
 import { sendStoredPdf } from '../../../platform/http/stored-pdf.js';

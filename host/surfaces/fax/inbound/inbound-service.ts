@@ -5,7 +5,7 @@ import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { StorageProvider } from '../../../../core/sdk/index.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import { detectDocumentType, imageToPdf, inspectPdf, InvalidDocumentError } from '../documents/index.js';
-import { maskPhone } from '../jobs/phone.js';
+import { maskPhone } from '../../../platform/logging/text-masking.js';
 import type { InboundRow, InboundStore } from './inbound-store.js';
 import { invalid } from '../../../platform/http/error-catalogue.js';
 

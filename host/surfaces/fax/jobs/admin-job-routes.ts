@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor, PageQuery } from '../../../platform/http/cu
 import { sendStoredPdf } from '../../../platform/http/stored-pdf.js';
 import type { JobDocuments } from './job-documents.js';
 import type { FaxJobRow, FaxJobStore } from './job-store.js';
-import { maskPhone } from './phone.js';
+import { maskPhone } from '../../../platform/logging/text-masking.js';
 import { maskNumbers } from '../../../../core/sdk/index.js';
 import { principalOf } from '../../../platform/auth/access-guard.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';

@@ -7,7 +7,8 @@ import { maskNumbers } from '../../../../core/sdk/index.js';
 import { normalizeToPdf } from '../documents/index.js';
 import { jobPrefix, type JobDocuments } from './job-documents.js';
 import type { FaxJobRow, FaxJobStore } from './job-store.js';
-import { maskPhone, normalizePhone, PHONE_RULE } from './phone.js';
+import { normalizePhone, PHONE_RULE } from './phone.js';
+import { maskPhone } from '../../../platform/logging/text-masking.js';
 import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
 
 export interface FaxJobOut {

@@ -6,10 +6,3 @@ export function normalizePhone(input: unknown): string | null {
   const compact = input.trim().replace(/[\s\-.()[\]]/g, '');
   return /^\+?\d{6,20}$/.test(compact) ? compact : null;
 }
-
-/** What logs and admin views show of a number: its last four digits. */
-export function maskPhone(number: string | null | undefined): string {
-  if (!number) return '';
-  const digits = number.replace(/\D/g, '');
-  return `***${digits.slice(-4)}`;
-}

@@ -5,6 +5,7 @@ import { LlmGatewayClient, runIdentity, type CensusSink, type ChatMessage, type 
 import type { CodeSearch, SearchOutcome, SearchResult } from '../retrieval/code-search.js';
 import type { Repositories } from '../repositories/repositories.js';
 import type { TraceRecorder, TraceStore } from '../traces/trace-store.js';
+import type { AnswerAccounting } from '../../../platform/ports/run-accounting.js';
 import { AnswerCache, type CachedAnswer } from './answer-cache.js';
 import { AnswerGraph, type GraphState } from './answer-graph.js';
 import { answerMessages, citationsOf, condenseMessages, contentTerms, extractiveAnswer, relevance, rewriteMessages, type Citation } from './answer-prompt.js';
@@ -75,11 +76,6 @@ interface RunContext {
   census?: CensusSink;
 }
 
-/** Run accounting of answers (host/accounting): a record per answer run, its census, its end. */
-export interface AnswerAccounting {
-  open(repo: string, runId: string, lanes: string[]): Promise<CensusSink>;
-  close(runId: string, state: 'finished' | 'failed' | 'interrupted', error?: string): Promise<void>;
-}
 
 /**
  * Answers questions over a repository: the answer graph when a model is configured (built on

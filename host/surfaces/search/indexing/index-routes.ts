@@ -8,7 +8,7 @@ import { statusLines } from './index-status.js';
 import type { Repositories } from '../repositories/repositories.js';
 import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
 import { ErrorBody } from '../../../platform/http/errors.js';
-import type { RunAccountStore } from '../../workbench/accounting/run-account-store.js';
+import type { RunLedger } from '../../../platform/ports/run-accounting.js';
 
 
 const StartBody = z
@@ -44,7 +44,7 @@ const StatusBody = z.object({
   run: RunBody.nullable().describe('The durable row of the latest run (beyond the spec).'),
 });
 
-export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store: IndexRunStore; repositories: Repositories; config: ConfigRegistry; audit: AuditLog; accounts?: RunAccountStore }): void {
+export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store: IndexRunStore; repositories: Repositories; config: ConfigRegistry; audit: AuditLog; accounts?: RunLedger }): void {
   api.route(
     {
       method: 'post',

@@ -9,8 +9,8 @@ import type { Repositories, Repository } from '../repositories/repositories.js';
 import { retrievalBackendId } from '../retrieval/retrieval-backend.js';
 import type { WorkerInput } from './indexer-worker.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
-import type { RunAccounting } from '../../workbench/accounting/run-accounting.js';
-import type { CensusParentMessage } from '../../workbench/accounting/ipc-census.js';
+import type { RunAccountingPort } from '../../../platform/ports/run-accounting.js';
+import type { CensusParentMessage } from '../../../platform/llm/ipc-census.js';
 import { walkRepository } from './indexer/file-walk.js';
 
 export interface IndexRunsDeps {
@@ -26,7 +26,7 @@ export interface IndexRunsDeps {
   /** The environment plugins see; the child gets it too, so settings resolve as in the kernel. */
   pluginEnv: NodeJS.ProcessEnv;
   /** Run accounting: the record, its frozen estimate and the census the child writes through us. */
-  accounting?: RunAccounting;
+  accounting?: RunAccountingPort;
 }
 
 interface Active {

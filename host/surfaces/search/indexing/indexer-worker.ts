@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { IndexJob, IndexerMessage } from './indexer/protocol.js';
-import type { CensusParentMessage } from '../../workbench/accounting/ipc-census.js';
+import type { CensusParentMessage } from '../../../platform/llm/ipc-census.js';
 
 /**
  * The worker thread that supervises one indexer child process, so the gateway's event loop

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
-import { REPO_NAME } from '../../../platform/config/model/search.js';
+import { isRepoName } from '../../../platform/ports/code-search.js';
 import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
 
 export interface Repository {
@@ -36,6 +36,3 @@ export class Repositories {
   }
 }
 
-export function isRepoName(name: string): boolean {
-  return REPO_NAME.test(name) && !name.includes('..');
-}

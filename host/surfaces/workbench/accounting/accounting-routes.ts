@@ -2,12 +2,7 @@ import { z } from 'zod';
 import type { HttpApi } from '../../../platform/http/api.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
-import type { Kernel } from '../../../../core/kernel/kernel.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
-import type { Repositories } from '../../search/repositories/repositories.js';
-import { isRepoName } from '../../search/repositories/repositories.js';
-import { retrievalBackendId } from '../../search/retrieval/retrieval-backend.js';
-import type { IndexRunStore } from '../../search/indexing/index-run-store.js';
+import { isRepoName, type CodeSearchPort } from '../../../platform/ports/code-search.js';
 import type { RunAccounting } from './run-accounting.js';
 import type { SchemaProposals } from './schema-proposal.js';
 
@@ -64,7 +59,7 @@ const RunParams = CorpusParams.extend({ run_id: z.string().regex(/^[A-Za-z0-9-]{
 
 export function registerAccountingRoutes(
   api: HttpApi,
-  deps: { accounting: RunAccounting; proposals: SchemaProposals; repositories: Repositories; indexRuns: IndexRunStore; kernel: Kernel; config: ConfigRegistry; audit: AuditLog },
+  deps: { accounting: RunAccounting; proposals: SchemaProposals; codeSearch: () => CodeSearchPort; audit: AuditLog },
 ): void {
   api.route(
     {
@@ -145,7 +140,7 @@ export function registerAccountingRoutes(
       },
     },
     async ({ params, res }) => {
-      const repo = deps.repositories.resolve(params.corpus_id);
+      const repo = deps.codeSearch().resolve(params.corpus_id);
       if (await deps.accounting.store.isDeleted(repo.name)) throw httpError('corpus_deleted', { corpus: repo.name, hint: 'index it again with POST /api/index/start' });
       const view = await deps.proposals.propose(repo);
       await deps.audit.record('schema_proposed', { corpus: repo.name, run: view.run_id, state: view.state });
@@ -172,24 +167,8 @@ export function registerAccountingRoutes(
       },
     },
     async ({ params }) => {
-      const repo = deps.repositories.resolve(params.corpus_id);
-      const running = await deps.indexRuns.running(repo.name);
-      if (running) throw httpError('index_run_running', { reason: `run ${running.id} of "${repo.name}" is running; delete after it ends` });
-      const backend = retrievalBackendId(deps.config);
-      if (!deps.kernel.isActive('retrieval', backend)) throw httpError('retrieval_backend_unavailable', { backend, reason: `state ${deps.kernel.stateOf(backend)}` });
-      await deps.kernel.withProvider('retrieval', backend, async (p) => {
-        if (p.openSession) {
-          const session = await p.openSession(repo.name);
-          try {
-            const sources = await session.sources();
-            if (sources.length) await session.deleteSources(sources.map((s) => s.path));
-            await session.commit();
-          } catch (err) {
-            await session.abort().catch(() => {});
-            throw err;
-          }
-        }
-      });
+      const repo = deps.codeSearch().resolve(params.corpus_id);
+      await deps.codeSearch().dropIndex(repo);
       await deps.accounting.store.markDeleted(repo.name);
       await deps.audit.record('index_deleted', { corpus: repo.name });
       return { corpus_id: repo.name, deleted: true as const };

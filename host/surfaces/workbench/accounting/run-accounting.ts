@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
-import type { IndexRunStore } from '../../search/indexing/index-run-store.js';
+import type { CodeSearchPort } from '../../../platform/ports/code-search.js';
 import type { CensusSink } from '../../../platform/llm/gateway-client.js';
 import { buildEstimate, tokensOf, type Estimate } from './estimate.js';
 import { censusOf, reconcile, type LaneCensus, type NativeRunCosts } from './reconcile.js';
@@ -39,7 +39,7 @@ export interface RunRecordView {
  */
 export class RunAccounting {
   constructor(
-    private readonly deps: { store: RunAccountStore; indexRuns: IndexRunStore; config: ConfigRegistry; logger: Logger },
+    private readonly deps: { store: RunAccountStore; indexRuns: CodeSearchPort['indexRuns']; config: ConfigRegistry; logger: Logger },
   ) {}
 
   get store(): RunAccountStore {

@@ -1,7 +1,6 @@
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
 import { LlmGatewayClient, runIdentity } from '../../../platform/llm/gateway-client.js';
-import { walkRepository } from '../../search/indexing/indexer/file-walk.js';
-import type { Repository } from '../../search/repositories/repositories.js';
+import type { CodeSearchPort, RepositoryRef } from '../../../platform/ports/code-search.js';
 import { tokensOf } from './estimate.js';
 import type { RunAccounting, RunRecordView } from './run-accounting.js';
 
@@ -13,13 +12,12 @@ const MAX_PATHS = 200;
  * its file layout. The run is saved whatever happens: a failed proposal is a run too.
  */
 export class SchemaProposals {
-  constructor(private readonly deps: { accounting: RunAccounting; config: ConfigRegistry }) {}
+  constructor(private readonly deps: { accounting: RunAccounting; config: ConfigRegistry; codeSearch: () => CodeSearchPort }) {}
 
-  async propose(repo: Repository): Promise<RunRecordView> {
+  async propose(repo: RepositoryRef): Promise<RunRecordView> {
     const { config, accounting } = this.deps;
     const model = config.get('GEN_MODEL');
-    const walked = await walkRepository(repo.dir, { maxBytes: config.get('INDEX_MAX_FILE_BYTES'), skipDependencies: true }).catch(() => ({ files: [] as Array<{ rel: string }> }));
-    const paths = walked.files.slice(0, MAX_PATHS).map((f) => f.rel);
+    const paths = await this.deps.codeSearch().listFiles(repo, MAX_PATHS);
     const prompt = `Corpus "${repo.name}" holds these files:\n${paths.join('\n')}\n\nPropose an entity/relation schema for a knowledge graph of this corpus. Answer JSON: {"entities":[{"name","description"}],"relations":[{"name","from","to"}]}.`;
     if (!model) {
       const runId = await accounting.openRun(repo.name, 'schema_proposal', {}, { schema_proposal: 'GEN_MODEL is unset: no proposal call' });

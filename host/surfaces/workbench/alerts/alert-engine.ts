@@ -5,12 +5,9 @@ import type { ConfigRegistry } from '../../../platform/config/registry.js';
 import type { Database, AlertActiveTable } from '../../../platform/db/schema.js';
 import { SEVERITY_LABELS, alertIdOf, type AlertNotice, type FiringCondition } from './alert-notice.js';
 import type { AlertOutbox } from './alert-outbox.js';
+import type { ConditionSource } from '../../../platform/ports/alert-conditions.js';
+export type { ConditionSource };
 
-/** A condition: what holds now. An instance absent from the answer has cleared. */
-export interface ConditionSource {
-  name: string;
-  evaluate(now: number): Promise<FiringCondition[]> | FiringCondition[];
-}
 
 /**
  * The alert engine: evaluates the conditions, keeps one durable row per alert instance, and
@@ -33,7 +30,7 @@ export class AlertEngine {
       config: ConfigRegistry;
       logger: Logger;
       metrics: Registry;
-      sources: ConditionSource[];
+      sources: readonly ConditionSource[];
       /** Ids of every target a notice goes to now. */
       targets: () => string[];
       /** Called when notices were written, so delivery starts at once. */

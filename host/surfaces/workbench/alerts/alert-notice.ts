@@ -1,18 +1,7 @@
 import { createHash } from 'node:crypto';
 
-/** The severity labels conditions emit; ALERT_NOTIFY_SEVERITIES must use these words. */
-export const SEVERITY_LABELS = ['critical', 'warning', 'info'] as const;
-export type Severity = (typeof SEVERITY_LABELS)[number];
-
-/** What a condition reports while it holds. The instance is (type, labels). */
-export interface FiringCondition {
-  type: string;
-  category: 'fax' | 'judge' | 'evaluation' | 'accounting' | 'plugins' | 'test';
-  severity: string;
-  labels: Record<string, string>;
-  title: string;
-  context: Record<string, unknown>;
-}
+import type { FiringCondition } from '../../../platform/ports/alert-conditions.js';
+export { SEVERITY_LABELS, type Severity, type FiringCondition } from '../../../platform/ports/alert-conditions.js';
 
 /** The JSON body every receiver gets (the generic webhook format). */
 export interface AlertNotice {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { HttpApi } from '../../../platform/http/api.js';
 import { ErrorBody, HttpError } from '../../../platform/http/errors.js';
-import { domainErrorToHttp } from '../../../platform/http/domain-errors.js';
+import { workbenchErrorToHttp } from '../workbench-errors.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
 import { ContainerControls, type ContainerAction } from './container-controls.js';
@@ -113,7 +113,7 @@ export function registerContainerRoutes(api: HttpApi, deps: { config: ConfigRegi
         deps.audit.record('container_action', { service: params.service, action, result: 'ok', by });
         return result;
       } catch (err) {
-        const status = (err instanceof HttpError ? err : domainErrorToHttp(err))?.status ?? 500;
+        const status = (err instanceof HttpError ? err : workbenchErrorToHttp(err))?.status ?? 500;
         deps.audit.record('container_action', { service: params.service, action, result: status === 409 || status === 404 || status === 403 ? 'refused' : 'failed', status, by });
         throw err;
       }

@@ -1,6 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { domainErrorToHttp } from '../../../../host/platform/http/domain-errors.js';
+import { DomainErrors, domainErrorToHttp } from '../../../../host/platform/http/domain-errors.js';
+import { faxErrorToHttp } from '../../../../host/surfaces/fax/fax-errors.js';
+import { searchErrorToHttp } from '../../../../host/surfaces/search/search-errors.js';
+import { workbenchErrorToHttp } from '../../../../host/surfaces/workbench/workbench-errors.js';
+import { RunAlreadyRunningError } from '../../../../host/surfaces/search/indexing/index-run-store.js';
 import { PluginNotAvailableError, SettingsValidationError } from '../../../../core/kernel/kernel.js';
 import { StorageNotFoundError, WebhookRejectedError } from '../../../../core/sdk/index.js';
 import { SystemOneError } from '../../../../core/sdk/judge/index.js';
@@ -9,8 +13,13 @@ import { InvalidDocumentError, UnsupportedDocumentError } from '../../../../host
 import { ContainerControlError } from '../../../../host/surfaces/workbench/containers/container-controls.js';
 import { ERROR_CATALOGUE } from '../../../../host/platform/http/error-catalogue.js';
 
+// The gateway's mapping: the platform's own errors, then each surface's mapper.
+const errors = new DomainErrors();
+errors.add(faxErrorToHttp);
+errors.add(searchErrorToHttp);
+errors.add(workbenchErrorToHttp);
 const answer = (err: unknown) => {
-  const http = domainErrorToHttp(err);
+  const http = errors.toHttp(err);
   return http && { status: http.status, code: http.code, detail: http.detail };
 };
 
@@ -42,11 +51,20 @@ test('documents, storage, webhooks, containers and judges map to their catalogue
   assert.equal(answer(new SystemOneError('timeout', 'no answer within 30 s')), { status: 502, code: 'judge_timeout', detail: 'the judge could not answer (timeout): no answer within 30 s' });
 });
 
+test('each surface maps only its own errors; the platform mapper knows none of theirs', () => {
+  assert.is(domainErrorToHttp(new InvalidDocumentError('x')), undefined);
+  assert.is(domainErrorToHttp(new ContainerControlError('not_found', 'x')), undefined);
+  assert.is(faxErrorToHttp(new ContainerControlError('not_found', 'x')), undefined);
+  assert.is(workbenchErrorToHttp(new InvalidDocumentError('x')), undefined);
+  assert.is(answer(new RunAlreadyRunningError({ id: 'r1', repo: 'switchboard', started_at: '2026-01-01T00:00:00Z' } as never))?.code, 'index_run_running');
+  assert.is(searchErrorToHttp(new InvalidDocumentError('x')), undefined);
+});
+
 test('every mapped code is in the catalogue; unknown errors are left to the 500 path', () => {
   assert.is(answer(new Error('boom')), undefined);
   assert.is(answer('a string'), undefined);
   for (const kind of ['not_found', 'ambiguous', 'confirmation_required', 'ownership_changed', 'engine_unreachable', 'action_failed'] as const) {
-    const code = domainErrorToHttp(new ContainerControlError(kind, 'x'))!.code;
+    const code = errors.toHttp(new ContainerControlError(kind, 'x'))!.code;
     assert.ok(code in ERROR_CATALOGUE, code);
   }
 });

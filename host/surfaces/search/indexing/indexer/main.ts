@@ -1,6 +1,6 @@
 import type { RetrievalDocument, RetrievalWriteSession } from '../../../../../core/sdk/index.js';
 import { LlmGatewayClient, runIdentity } from '../../../../platform/llm/gateway-client.js';
-import { IpcCensus, type CensusParentMessage } from '../../../workbench/accounting/ipc-census.js';
+import { IpcCensus, type CensusParentMessage } from '../../../../platform/llm/ipc-census.js';
 import { languageOf } from '../chunking/languages.js';
 import type { RunCounts } from '../index-run-store.js';
 import { walkRepository } from './file-walk.js';

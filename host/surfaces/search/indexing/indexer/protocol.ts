@@ -1,4 +1,4 @@
-import type { CensusChildMessage } from '../../../workbench/accounting/ipc-census.js';
+import type { CensusChildMessage } from '../../../../platform/llm/ipc-census.js';
 import type { RunCounts } from '../index-run-store.js';
 
 /** What the supervisor sends the indexer child over IPC (not the environment: it may hold a key). */

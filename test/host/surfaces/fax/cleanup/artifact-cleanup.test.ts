@@ -45,7 +45,7 @@ test('cleanup removes exactly the expired artifacts: old finished jobs, old inbo
     await s.put('keep/unrelated.txt', Buffer.from('x'));
   });
   // Orphans younger than the grace period stay; run two hours in the future to see them go.
-  const counts = await gw.gateway.cleanup.runOnce(now + 2 * 3600_000);
+  const counts = await gw.gateway.surfaces.fax.cleanup.runOnce(now + 2 * 3600_000);
   assert.equal(counts, { fax_jobs: 1, fax_files: 1, inbound_faxes: 1, inbound_files: 1, orphan_files: 2, temp_files: 0 });
   const keys = await storage((s) => s.list(''));
   const names = keys.map((k) => k.key).filter((k) => !k.startsWith('.'));
@@ -61,12 +61,12 @@ test('cleanup removes exactly the expired artifacts: old finished jobs, old inbo
   assert.is((await db.selectFrom('inbound_faxes').select('id').execute()).map((r) => r.id).join(), 'in-new');
   // the job row stays; its document link answers "document expired"
   assert.is((await fetch(`${gw.url}/fax/${oldJob}`)).status, 200);
-  const token = gw.gateway.fax.documents.documentUrl(oldJob).split('token=')[1];
+  const token = gw.gateway.surfaces.fax.documents.documentUrl(oldJob).split('token=')[1];
   const pdf = await fetch(`${gw.url}/fax/${oldJob}/pdf?token=${token}`);
   assert.is(pdf.status, 404);
   assert.is((await json(pdf)).detail, 'document expired');
   // a second pass finds nothing
-  assert.equal(await gw.gateway.cleanup.runOnce(now + 2 * 3600_000), { fax_jobs: 0, fax_files: 0, inbound_faxes: 0, inbound_files: 0, orphan_files: 0, temp_files: 0 });
+  assert.equal(await gw.gateway.surfaces.fax.cleanup.runOnce(now + 2 * 3600_000), { fax_jobs: 0, fax_files: 0, inbound_faxes: 0, inbound_files: 0, orphan_files: 0, temp_files: 0 });
   await gw.gateway.audit.flush();
   const audit = await db.selectFrom('audit_events').select('record').where('event', '=', 'artifacts_cleaned').execute();
   assert.is(audit.length, 1);
@@ -81,7 +81,7 @@ test('a pass removes upload temp files older than the process and keeps newer on
   writeFileSync(current, 'an upload of this process');
   const before = new Date(PROCESS_STARTED_AT - 60_000);
   utimesSync(stale, before, before);
-  const counts = await gw.gateway.cleanup.runOnce();
+  const counts = await gw.gateway.surfaces.fax.cleanup.runOnce();
   assert.is(counts.temp_files, 1);
   assert.equal(readdirSync(tmp), ['upload-current.part']);
   rmSync(current);

@@ -138,7 +138,7 @@ for (const [id, start] of Object.entries(providers)) {
       assert.not.match(JSON.stringify(detail), CLEAR);
 
       // Stored: the row itself holds no number, whoever reads the database.
-      const row = await g.gateway.fax.store.get(created.id);
+      const row = await g.gateway.surfaces.fax.store.get(created.id);
       assert.ok(row?.error?.includes('***6601'), row?.error ?? 'no error stored');
       assert.not.match(row!.error!, CLEAR);
 

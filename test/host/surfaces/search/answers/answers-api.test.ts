@@ -166,7 +166,7 @@ test('simple: a failing model call in the graph falls back to one generate call'
 
 test('a graph that cannot be built: the simple path answers', async () => {
   const { config, logger } = gw.gateway;
-  const { search, repositories, traces } = gw.gateway.codeSearch;
+  const { search, repositories, traces } = gw.gateway.surfaces.search;
   const service = new AnswerService({
     config, search, repositories, traces, logger,
     indexGeneration: async () => 'fixed',
@@ -262,7 +262,7 @@ test('a new indexing run invalidates cached answers', async () => {
   writeRepoFile(demo, 'src/extra.ts', 'export const extra = 1;\n');
   await startRun(gw.url);
   await until(async () => {
-    const run = await gw.gateway.codeSearch.runStore.latest('demo');
+    const run = await gw.gateway.surfaces.search.runStore.latest('demo');
     return run && run.state !== 'running' ? run : undefined;
   }, 60_000, 50);
   await waitForRun(gw.url, 'demo');

@@ -35,7 +35,7 @@ test.before(async () => {
     { REPOS: JSON.stringify({ books: repoDir }), REPO: 'books', WEBHOOK_TARGETS: hooks.url, ALERT_WEBHOOK_CA_FILE: hooks.caFile!, ALERT_EVAL_INTERVAL_SECONDS: '3600' },
     { watch: false },
   );
-  const { runs } = gw.gateway.codeSearch;
+  const { runs } = gw.gateway.surfaces.search;
   const run = await runs.start('books', false);
   await runs.settled(run.id);
 });
@@ -49,12 +49,12 @@ test('a named evaluation below its baseline by more than ALERT_EVAL_DROP fires e
   let res = await evalRun({ golden: GOOD, name: 'nightly', save_as_baseline: true });
   assert.is(res.status, 200, await res.clone().text());
   assert.is((await res.json()).summary.mrr_at_10, 1);
-  await gw.gateway.alerts!.engine.tick();
+  await gw.gateway.surfaces.workbench.alerts.engine.tick();
   assert.is(hooks.received.length, 0, 'only a baseline: nothing to compare');
 
   res = await evalRun({ golden: WORSE, name: 'nightly' });
   assert.is(res.status, 200);
-  await gw.gateway.alerts!.engine.tick();
+  await gw.gateway.surfaces.workbench.alerts.engine.tick();
   await until(() => hooks.received.length === 1);
   const notice = hooks.received[0]!.body;
   assert.is(notice.type, 'eval_regression');
@@ -63,7 +63,7 @@ test('a named evaluation below its baseline by more than ALERT_EVAL_DROP fires e
   assert.ok(notice.context.deltas.mrr_at_10 < -0.05, JSON.stringify(notice.context));
 
   res = await evalRun({ golden: GOOD, name: 'nightly' });
-  await gw.gateway.alerts!.engine.tick();
+  await gw.gateway.surfaces.workbench.alerts.engine.tick();
   await until(() => hooks.received.length === 2);
   assert.is(hooks.received[1]!.body.status, 'resolved');
   assert.is(hooks.received[1]!.body.id, notice.id);
@@ -73,7 +73,7 @@ test('a run of another name, or an unnamed run, is never compared; save_as_basel
   const before = hooks.received.length;
   assert.is((await evalRun({ golden: WORSE })).status, 200);
   assert.is((await evalRun({ golden: WORSE, name: 'other' })).status, 200);
-  await gw.gateway.alerts!.engine.tick();
+  await gw.gateway.surfaces.workbench.alerts.engine.tick();
   await new Promise((r) => setTimeout(r, 200));
   assert.is(hooks.received.length, before);
   assert.is((await evalRun({ golden: GOOD, save_as_baseline: true })).status, 422);

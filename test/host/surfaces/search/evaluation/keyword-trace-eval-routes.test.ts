@@ -26,7 +26,7 @@ const post = (p: string, body?: unknown) =>
 
 test.before(async () => {
   gw = await startGateway({ REPOS: JSON.stringify({ billing: repoDir }), REPO: 'billing', KEYWORDS_MIN_FREQ: '2', KEYWORDS_MAX_PER_REPO: '5', TRACE_RETENTION: '3', LLM_GATEWAY_API_KEY: 'sk-trace-secret-0123456789' }, { watch: false });
-  const { runs, runStore } = gw.gateway.codeSearch;
+  const { runs, runStore } = gw.gateway.surfaces.search;
   const run = await runs.start('billing', false);
   await runs.settled(run.id);
   assert.is((await runStore.get(run.id))?.state, 'finished');
@@ -62,7 +62,7 @@ test('POST /api/keywords/rebuild regenerates inside the window; GET serves the c
 test('keyword settings are cached until POST /api/keywords/reload', async () => {
   const update = await fetch(`${gw.url}/api/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ KEYWORDS_BOOST: 2 }) });
   assert.ok(update.status < 300, `config update ${update.status}`);
-  assert.is(gw.gateway.codeSearch.keywords.settings().boost, 1.3, 'not re-read by a config write');
+  assert.is(gw.gateway.surfaces.search.keywords.settings().boost, 1.3, 'not re-read by a config write');
   const reload = await post('/api/keywords/reload');
   assert.is(reload.status, 200);
   assert.equal(await reload.json(), { max_per_repo: 5, min_freq: 2, boost: 2, refresh_hours: 24 });

@@ -17,7 +17,7 @@ const FLOORS = {
 let gw: TestGateway;
 
 async function indexed(repo: string): Promise<void> {
-  const { runs, runStore } = gw.gateway.codeSearch;
+  const { runs, runStore } = gw.gateway.surfaces.search;
   const run = await runs.start(repo, false);
   await runs.settled(run.id);
   assert.is((await runStore.get(run.id))?.state, 'finished', `indexing ${repo}`);

@@ -26,7 +26,7 @@ const post = (body: unknown) => fetch(`${gw.url}/api/eval/rerank-ab`, { method: 
 test.before(async () => {
   fake = await startSystemOneFake();
   gw = await startGateway({ REPOS: JSON.stringify({ books: repoDir }), REPO: 'books', SYSTEM_ONE__HOSTED_URL: fake.url, HOSTED_JUDGE_API_KEY: 'k', SYSTEM_ONE__MAX_RETRIES: '0' }, { watch: false });
-  const { runs } = gw.gateway.codeSearch;
+  const { runs } = gw.gateway.surfaces.search;
   const run = await runs.start('books', false);
   await runs.settled(run.id);
   await until(async () => (await json(await fetch(`${gw.url}/plugins`))).plugins.find((p: any) => p.id === 'judge-hosted')?.state === 'active');

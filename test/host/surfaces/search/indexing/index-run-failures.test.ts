@@ -45,7 +45,7 @@ test('SIGKILL of the indexer child fails the run with the reason, the last good 
   for (let i = 0; i < 600; i += 7) writeRepoFile(big, `src/part${i % 50}/module${i}.ts`, `export const changed${i} = ${i};\n`);
   const started = await startRun(gw.url, { repo: 'big' });
   assert.is(started.status, 202);
-  const pid = await until(() => gw.gateway.codeSearch.runs.childPid(started.body.id), 60_000, 5);
+  const pid = await until(() => gw.gateway.surfaces.search.runs.childPid(started.body.id), 60_000, 5);
   await until(async () => (await statusOf(gw.url, 'big')).run.files_seen > 0, 60_000, 5);
   process.kill(pid, 'SIGKILL');
   const failed = await waitForRun(gw.url, 'big');
@@ -67,7 +67,7 @@ test('a gateway stopped mid-run leaves the run interrupted, never finished, and 
   const first = await startGateway(env, { dataDir });
   const started = await startRun(first.url);
   await until(async () => (await statusOf(first.url, 'big')).run.files_seen > 0, 60_000, 5);
-  const pid = first.gateway.codeSearch.runs.childPid(started.body.id)!;
+  const pid = first.gateway.surfaces.search.runs.childPid(started.body.id)!;
   await first.gateway.close();
   assert.throws(() => process.kill(pid, 0), 'the indexer child is gone with its gateway');
   const second = await startGateway(env, { dataDir });

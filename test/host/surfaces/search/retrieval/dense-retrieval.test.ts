@@ -52,7 +52,7 @@ test('a search embeds the query and fuses dense with BM25; the key never shows i
   assert.is(res.body.results[0].path, 'core/kernel/reload-queue.ts');
   const query = fake.requests.slice(before).find((r) => r.path === '/v1/embeddings');
   assert.equal(query?.body.input, ['where is the reload queue coalesced']);
-  const outcome = await gw.gateway.codeSearch.search.search('where is the reload queue coalesced', 'demo', 5);
+  const outcome = await gw.gateway.surfaces.search.search.search('where is the reload queue coalesced', 'demo', 5);
   assert.ok(outcome.dense);
   assert.ok(outcome.hits.some((h) => typeof h.signals?.dense_rank === 'number'), 'dense ranks fused');
   const config = await (await fetch(`${gw.url}/api/config`)).text();

@@ -38,7 +38,7 @@ test('PostgreSQL: a run completes, then stays readable after its corpus is delet
 
 test('PostgreSQL: a SIGKILLed indexer leaves its lane interrupted and the run incomplete', async () => {
   const started = await startRun(gw.url, { repo: 'big' });
-  const pid = await until(() => gw.gateway.codeSearch.runs.childPid(started.body.id), 60_000, 5);
+  const pid = await until(() => gw.gateway.surfaces.search.runs.childPid(started.body.id), 60_000, 5);
   await until(async () => ((await latestRun(gw.url, 'big', '?finalize=false')).body.lanes?.[0]?.started ?? 0) >= 1 || undefined, 60_000, 5);
   process.kill(pid, 'SIGKILL');
   assert.is((await waitForRun(gw.url, 'big')).run.state, 'failed');

@@ -89,7 +89,7 @@ test('a killed indexer (SIGKILL of the child) leaves the lane interrupted, never
   await setting({ 'accounting.ledger_settle_s': 0 });
   const started = await startRun(gw.url, { repo: 'big' });
   const runId = started.body.id;
-  const pid = await until(() => gw.gateway.codeSearch.runs.childPid(runId), 60_000, 5);
+  const pid = await until(() => gw.gateway.surfaces.search.runs.childPid(runId), 60_000, 5);
   await until(async () => ((await latestRun(gw.url, 'big', '?finalize=false')).body.lanes?.[0]?.completed ?? 0) >= 2 || undefined, 60_000, 5);
   const running = await reconcileRun(gw.url, 'big', runId);
   if (running.body.state === 'running') {
@@ -180,8 +180,8 @@ test('a metered zero reads $0.00, distinct from a sub-cent spend; a failing ledg
   await setting({ 'accounting.ledger_max_page_bytes': 1024 * 1024, LLM_GATEWAY_URL: fake.url });
   await own.close();
   assert.is((await runRecord(gw.url, 'done', runId)).body.costs.state, 'complete', 'a failed check keeps the saved costs');
-  const legacy = await gw.gateway.codeSearch.runStore.create('kg', false);
-  await gw.gateway.codeSearch.runStore.finish(legacy.id, 'finished', null);
+  const legacy = await gw.gateway.surfaces.search.runStore.create('kg', false);
+  await gw.gateway.surfaces.search.runStore.finish(legacy.id, 'finished', null);
   const old = await runRecord(gw.url, 'kg', legacy.id);
   assert.is(old.status, 200);
   assert.is(old.body.label, 'Unavailable');

@@ -93,7 +93,7 @@ test('PostgreSQL: two gateways evaluating the same condition deliver each notice
     const res = await postFax(gateways[0]!.url, '+15551234567', 'a letter that waits');
     assert.is(res.status, 202);
     await new Promise((r) => setTimeout(r, 800));
-    for (let i = 0; i < 3; i++) await Promise.all(gateways.map((g) => g.gateway.alerts!.engine.tick()));
+    for (let i = 0; i < 3; i++) await Promise.all(gateways.map((g) => g.gateway.surfaces.workbench.alerts.engine.tick()));
     await until(() => receiver.received.length >= 1);
     await new Promise((r) => setTimeout(r, 1000));
     // One notice; a receiver that answered too slowly for the client may see it again, always

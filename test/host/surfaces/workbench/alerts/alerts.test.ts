@@ -59,16 +59,16 @@ test('a test alert reaches an HTTPS receiver trusted through ALERT_WEBHOOK_CA_FI
 test('a provider leaving active fires once, is not repeated within the interval, and resolves once', async () => {
   receiver.received.length = 0;
   await keyfaxActive(gw);
-  await gw.gateway.alerts!.engine.tick();
+  await gw.gateway.surfaces.workbench.alerts.engine.tick();
   assert.is(receiver.received.length, 0, 'active: nothing fires');
   await setKeyfaxEnabled(gw, false);
-  await gw.gateway.alerts!.engine.tick();
-  await gw.gateway.alerts!.engine.tick();
+  await gw.gateway.surfaces.workbench.alerts.engine.tick();
+  await gw.gateway.surfaces.workbench.alerts.engine.tick();
   await until(() => receiver.received.length >= 1);
   const active = await json(await fetch(`${gw.url}/admin/alerts`));
   assert.equal(active.alerts.map((a: any) => [a.type, a.labels.plugin]), [['fax_provider_inactive', 'keyfax']]);
   await setKeyfaxEnabled(gw, true);
-  await gw.gateway.alerts!.engine.tick();
+  await gw.gateway.surfaces.workbench.alerts.engine.tick();
   await until(() => receiver.received.length >= 2);
   await new Promise((r) => setTimeout(r, 200));
   const notices = receiver.received.map((r) => r.body);
@@ -85,9 +85,9 @@ test('a firing alert repeats on its interval; with ALERT_INCLUDE_RESOLVED=0 no r
   assert.is(res.status, 200);
   try {
     await setKeyfaxEnabled(gw, false);
-    await gw.gateway.alerts!.engine.tick();
+    await gw.gateway.surfaces.workbench.alerts.engine.tick();
     await new Promise((r) => setTimeout(r, 700));
-    await gw.gateway.alerts!.engine.tick();
+    await gw.gateway.surfaces.workbench.alerts.engine.tick();
     await until(() => receiver.received.length >= 2);
     const [first, repeat] = receiver.received.map((r) => r.body);
     assert.is(first.status, 'firing');
@@ -96,7 +96,7 @@ test('a firing alert repeats on its interval; with ALERT_INCLUDE_RESOLVED=0 no r
     assert.is.not(first.event_id, repeat.event_id);
     await setKeyfaxEnabled(gw, true);
     const before = receiver.received.length;
-    await gw.gateway.alerts!.engine.tick();
+    await gw.gateway.surfaces.workbench.alerts.engine.tick();
     await new Promise((r) => setTimeout(r, 300));
     assert.is(receiver.received.length, before, 'no resolved notice');
   } finally {
@@ -109,14 +109,14 @@ test('the severity filter: a severity not selected is not delivered and is count
   await admin(gw, 'POST', '/api/config', { ALERT_NOTIFY_SEVERITIES: 'critical' });
   try {
     await setKeyfaxEnabled(gw, false);
-    await gw.gateway.alerts!.engine.tick();
+    await gw.gateway.surfaces.workbench.alerts.engine.tick();
     await new Promise((r) => setTimeout(r, 300));
     assert.is(receiver.received.length, 0);
     const metrics = await (await fetch(`${gw.url}/metrics`)).text();
     assert.match(metrics, /switchboard_alerts_filtered_total\{severity="warning",reason="not_selected"\} [1-9]/);
   } finally {
     await setKeyfaxEnabled(gw, true);
-    await gw.gateway.alerts!.engine.tick();
+    await gw.gateway.surfaces.workbench.alerts.engine.tick();
     await admin(gw, 'POST', '/api/config', { ALERT_NOTIFY_SEVERITIES: null });
   }
 });
@@ -228,20 +228,20 @@ test('judges: the hosted error rate, and the self-hosted judge unscrapable while
     judgeFake.script({ status: 500 }, { status: 500 });
     await lab();
     await lab();
-    await g.gateway.alerts!.engine.tick();
+    await g.gateway.surfaces.workbench.alerts.engine.tick();
     await until(() => hooks.received.some((r) => r.body.type === 'judge_error_rate'));
     const rate = hooks.received.find((r) => r.body.type === 'judge_error_rate')!.body;
     assert.is(rate.severity, 'warning');
     assert.is(rate.context.errors, 2);
 
-    await g.gateway.alerts!.engine.tick();
+    await g.gateway.surfaces.workbench.alerts.engine.tick();
     assert.not.ok(hooks.received.some((r) => r.body.type === 'judge_selfhosted_unscrapable'), 'no traffic to the self-hosted judge yet: silent');
     await admin(g, 'POST', '/api/config', { system_one: { provider: 'selfhosted' } });
     await until(async () => (await json(await fetch(`${g.url}/plugins`))).plugins.find((p: any) => p.id === 'judge-selfhosted')?.state === 'active');
     assert.is((await json(await lab())).error.outcome, 'unavailable', 'nothing listens on the self-hosted port');
-    await g.gateway.alerts!.engine.tick();
+    await g.gateway.surfaces.workbench.alerts.engine.tick();
     await new Promise((r) => setTimeout(r, 700));
-    await g.gateway.alerts!.engine.tick();
+    await g.gateway.surfaces.workbench.alerts.engine.tick();
     await until(() => hooks.received.some((r) => r.body.type === 'judge_selfhosted_unscrapable'));
     assert.is(hooks.received.find((r) => r.body.type === 'judge_selfhosted_unscrapable')!.body.severity, 'critical');
   } finally {

@@ -26,12 +26,12 @@ test.after(async () => {
 });
 
 test('an index run whose costs stay unsettled past the window fires run_costs_unsettled; a completed reconciliation resolves it', async () => {
-  const { runs } = gw.gateway.codeSearch;
+  const { runs } = gw.gateway.surfaces.search;
   const run = await runs.start('books', false);
   await runs.settled(run.id);
-  await gw.gateway.alerts!.engine.tick();
+  await gw.gateway.surfaces.workbench.alerts.engine.tick();
   await new Promise((r) => setTimeout(r, 800));
-  await gw.gateway.alerts!.engine.tick();
+  await gw.gateway.surfaces.workbench.alerts.engine.tick();
   await until(() => hooks.received.length === 1);
   const notice = hooks.received[0]!.body;
   assert.is(notice.type, 'run_costs_unsettled');
@@ -43,7 +43,7 @@ test('an index run whose costs stay unsettled past the window fires run_costs_un
   assert.is(res.status, 200, await res.clone().text());
   const reconciled = await json(res);
   assert.is(reconciled.costs.state, 'complete', JSON.stringify(reconciled.costs));
-  await gw.gateway.alerts!.engine.tick();
+  await gw.gateway.surfaces.workbench.alerts.engine.tick();
   await until(() => hooks.received.length === 2);
   assert.is(hooks.received[1]!.body.status, 'resolved');
   assert.is(hooks.received[1]!.body.id, notice.id);

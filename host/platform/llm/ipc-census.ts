@@ -1,4 +1,4 @@
-import type { AttemptOutcome, CensusSink } from '../../../platform/llm/gateway-client.js';
+import type { AttemptOutcome, CensusSink } from './gateway-client.js';
 
 /** Census messages between the indexer child and its supervisor (over the worker thread). */
 export type CensusChildMessage =

@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { ConfigRegistry } from '../../../../platform/config/registry.js';
-import type { Database } from '../../../../platform/db/schema.js';
-import type { Kernel } from '../../../../../core/kernel/kernel.js';
-import type { ConditionSource } from '../alert-engine.js';
-import type { FiringCondition } from '../alert-notice.js';
+import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { Database } from '../../../platform/db/schema.js';
+import type { Kernel } from '../../../../core/kernel/kernel.js';
+import type { ConditionSource, FiringCondition } from '../../../platform/ports/alert-conditions.js';
 
 /** Fax failure rate over a window (critical) and dispatch backlog age (warning), read from the job table. */
 export function faxConditions(deps: { db: Kysely<Database>; config: ConfigRegistry }): ConditionSource {

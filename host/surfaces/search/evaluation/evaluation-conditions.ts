@@ -1,7 +1,6 @@
-import type { ConfigRegistry } from '../../../../platform/config/registry.js';
-import { CANARY_METRICS, type EvalCanaries } from '../../../search/evaluation/eval-canaries.js';
-import type { ConditionSource } from '../alert-engine.js';
-import type { FiringCondition } from '../alert-notice.js';
+import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import { CANARY_METRICS, type EvalCanaries } from './eval-canaries.js';
+import type { ConditionSource, FiringCondition } from '../../../platform/ports/alert-conditions.js';
 
 /**
  * Evaluation regression (warning): the latest run of a named evaluation (a canary, or a model

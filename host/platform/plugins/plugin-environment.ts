@@ -1,5 +1,5 @@
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
-import { envNameOf } from '../../../platform/config/sections.js';
+import type { ConfigRegistry } from '../config/registry.js';
+import { envNameOf } from '../config/sections.js';
 
 /** Host configuration keys that plugins read through their declared environment variables. */
 const BRIDGED = new Map<string, 'system_one.hosted_url'>([[envNameOf('system_one.hosted_url'), 'system_one.hosted_url']]);

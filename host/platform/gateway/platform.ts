@@ -1,0 +1,145 @@
+import 'reflect-metadata';
+import path from 'node:path';
+import type { DestinationStream, Logger } from 'pino';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { PluginConfigStore } from '../../../core/config/plugin-config-store.js';
+import { ensurePrivateDirSync } from '../../../core/config/private-files.js';
+import { Kernel } from '../../../core/kernel/kernel.js';
+import { installAuditSinks } from '../audit/audit-sinks.js';
+import { AuditLog } from '../audit/audit-log.js';
+import type { DatabaseAuditSink } from '../audit/db-sink.js';
+import { createAuth, type Auth } from '../auth/auth.js';
+import { sweepTempFiles } from '../cleanup/temp-sweep.js';
+import { ConfigRegistry } from '../config/registry.js';
+import { openDatabase, pingDatabase, type OpenedDatabase } from '../db/database.js';
+import { Readiness } from '../health/readiness.js';
+import { HttpApi } from '../http/api.js';
+import { createLogger } from '../logging/logger.js';
+import { hostDeclarativeRuntimes } from '../plugins/declarative-runtimes.js';
+import { pluginEnvironment } from '../plugins/plugin-environment.js';
+import { RegistryCatalogue } from '../plugins/registry-catalogue.js';
+import { Ports } from '../ports/ports.js';
+import { hostVersion, packageRoot } from '../runtime/paths.js';
+
+export interface GatewayOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Relative paths (DATA_DIR, ENV_FILE, ...) resolve against it. Default: process.cwd(). */
+  cwd?: string;
+  logDestination?: DestinationStream;
+  /** Hot reload through file watching (default on). */
+  watch?: boolean;
+}
+
+/**
+ * What every surface is installed on: configuration, the kernel, the route DSL, readiness,
+ * the database, audit, auth, and the ports where surfaces meet. A surface registers its
+ * background work with `onStart` and its shutdown steps with `onStop`.
+ */
+export interface Platform {
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  /** The package root (built-in manifests, registry/, dist/). */
+  readonly root: string;
+  readonly version: string;
+  readonly config: ConfigRegistry;
+  readonly logger: Logger;
+  readonly metrics: Registry;
+  readonly dataDir: string;
+  /** Upload temp files (DATA_DIR/tmp); swept of an earlier process's leftovers at start. */
+  readonly tmpDir: string;
+  readonly configStorePath: string;
+  readonly manifestsDir: string;
+  readonly kernel: Kernel;
+  /** The environment plugins see (a few host keys bridged in). */
+  readonly pluginEnv: NodeJS.ProcessEnv;
+  readonly api: HttpApi;
+  readonly readiness: Readiness;
+  readonly database: OpenedDatabase;
+  readonly audit: AuditLog;
+  readonly auditSink: DatabaseAuditSink;
+  readonly auth: Auth;
+  readonly catalogue: RegistryCatalogue;
+  readonly ports: Ports;
+  /** Runs once every surface is installed and the kernel has started. */
+  onStart(step: () => void): void;
+  /** Runs at shutdown, after the server stopped taking requests, before the kernel stops. */
+  onStop(name: string, step: () => Promise<void> | void): void;
+}
+
+export interface PlatformLifecycle {
+  starts: Array<() => void>;
+  stops: Array<[string, () => Promise<void> | void]>;
+}
+
+/** Builds the platform: everything but the surfaces, in the order each part needs the others. */
+export async function buildPlatform(options: GatewayOptions): Promise<{ platform: Platform; lifecycle: PlatformLifecycle }> {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const root = packageRoot();
+  const version = hostVersion(root);
+  const config = ConfigRegistry.fromEnvironment(env, cwd);
+  const logger = createLogger(config.get('LOG_LEVEL'), options.logDestination);
+  for (const problem of config.problems()) logger.warn({ problem }, 'configuration value ignored');
+  const dataDir = path.resolve(cwd, config.get('DATA_DIR'));
+  // Jobs, documents and plugin secrets live here: 0700 when the gateway creates it.
+  ensurePrivateDirSync(dataDir);
+  const metrics = new Registry();
+  collectDefaultMetrics({ register: metrics, prefix: 'switchboard_' });
+  const configStorePath = path.resolve(cwd, config.get('SERVICE_CONFIG_PATH') ?? path.join(dataDir, 'plugins.config.json'));
+  const configStore = new PluginConfigStore(configStorePath);
+  // Dropped and registry-installed manifests are state: DATA_DIR/manifests unless MANIFESTS_DIR
+  // says otherwise. The package's manifests/ (the built-ins) is never written.
+  const manifestsDir = path.resolve(cwd, config.get('MANIFESTS_DIR') ?? path.join(dataDir, 'manifests'));
+  ensurePrivateDirSync(manifestsDir);
+  const pluginsPath = config.get('PLUGINS_PATH').split(path.delimiter).filter(Boolean).map((p) => path.resolve(cwd, p));
+  const pluginEnv = pluginEnvironment(env, config);
+  const audit = new AuditLog({ enabled: () => config.get('AUDIT_LOG_ENABLED'), file: () => config.get('AUDIT_LOG_FILE'), logger });
+  const kernel = new Kernel({
+    hostVersion: version,
+    searchPaths: [...new Set([path.join(root, 'manifests'), manifestsDir, ...pluginsPath])],
+    roots: { packageRoot: root, buildRoot: path.join(root, 'dist') },
+    configStore,
+    env: pluginEnv.env,
+    dataDir,
+    logger,
+    metrics,
+    timeouts: {
+      startMs: config.get('PLUGIN_START_TIMEOUT_MS'),
+      stopMs: config.get('PLUGIN_STOP_TIMEOUT_MS'),
+      drainMs: config.get('PLUGIN_DRAIN_TIMEOUT_MS'),
+      healthMs: config.get('PLUGIN_HEALTH_TIMEOUT_MS'),
+    },
+    backoff: { initialMs: config.get('PLUGIN_RETRY_INITIAL_MS'), maxMs: config.get('PLUGIN_RETRY_MAX_MS') },
+    watch: options.watch ?? true,
+    declarative: hostDeclarativeRuntimes(),
+    onEgressDenied: (pluginId, url) => audit.record('egress_denied', { plugin: pluginId, host: url.host }),
+  });
+  pluginEnv.onChange(() => void kernel.rescan());
+  const api = new HttpApi();
+  const readiness = new Readiness();
+  readiness.add('config', () => {
+    const problems = [...config.problems(), ...configStore.problems()];
+    return problems.length ? { ok: false, detail: problems.join('; ') } : { ok: true };
+  });
+  const database = await openDatabase({ url: config.get('DATABASE_URL'), dataDir });
+  const auditSink = installAuditSinks(audit, { config, db: database.db, logger });
+  const auth = await createAuth(api, { config, db: database.db, pool: database.pool, audit, logger });
+  readiness.add('database', async () => {
+    await pingDatabase(database.db);
+    return { ok: true, info: { dialect: database.dialect } };
+  });
+  const tmpDir = path.join(dataDir, 'tmp');
+  // Upload temp files of requests a killed process left behind; none of this process exists yet.
+  const swept = await sweepTempFiles(tmpDir);
+  if (swept) logger.info({ files: swept, dir: tmpDir }, 'removed temp files left by an earlier process');
+  const lifecycle: PlatformLifecycle = { starts: [], stops: [] };
+  const platform: Platform = {
+    env, cwd, root, version, config, logger, metrics, dataDir, tmpDir, configStorePath, manifestsDir, kernel,
+    pluginEnv: pluginEnv.env, api, readiness, database, audit, auditSink, auth,
+    catalogue: new RegistryCatalogue(path.join(root, 'registry')),
+    ports: new Ports(),
+    onStart: (step) => lifecycle.starts.push(step),
+    onStop: (name, step) => lifecycle.stops.push([name, step]),
+  };
+  return { platform, lifecycle };
+}

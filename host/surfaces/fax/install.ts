@@ -1,0 +1,75 @@
+import { publicBaseUrl } from '../../platform/http/public-url.js';
+import type { Platform } from '../../platform/gateway/platform.js';
+import type { Surface } from '../../platform/gateway/surface.js';
+import { ArtifactCleanup } from './cleanup/artifact-cleanup.js';
+import { faxBackendCheck } from './dispatch/backend-readiness.js';
+import { FaxDispatcher } from './dispatch/dispatcher.js';
+import { faxConditions, providerLeftActiveCondition } from './dispatch/fax-conditions.js';
+import { applyPluginStatusEvents } from './dispatch/plugin-status-events.js';
+import { FaxReconciler } from './dispatch/reconciler.js';
+import { ghostscriptVersion } from './documents/index.js';
+import { faxErrorToHttp } from './fax-errors.js';
+import { InboundReceiver } from './inbound/inbound-receiver.js';
+import { registerInboundRoutes } from './inbound/inbound-routes.js';
+import { InboundService } from './inbound/inbound-service.js';
+import { InboundStore } from './inbound/inbound-store.js';
+import { registerAdminJobRoutes } from './jobs/admin-job-routes.js';
+import { DocumentTokens } from './jobs/document-tokens.js';
+import { registerFaxRoutes } from './jobs/fax-routes.js';
+import { FaxService } from './jobs/fax-service.js';
+import { JobDocuments } from './jobs/job-documents.js';
+import { FaxJobStore } from './jobs/job-store.js';
+import { JobUpdates } from './jobs/job-updates.js';
+import { CallbackReceiver } from './webhooks/callback-receiver.js';
+import { registerWebhookRoutes } from './webhooks/webhook-routes.js';
+
+/** The fax gateway: jobs, dispatch, documents, inbound faxes, provider webhooks, artifact cleanup. */
+export const faxSurface = {
+  name: 'fax',
+  async install(platform: Platform) {
+    const { api, kernel, config, audit, logger, database, readiness } = platform;
+    api.domainErrors.add(faxErrorToHttp);
+    const tokens = await DocumentTokens.load(database.db);
+    const store = new FaxJobStore(database.db, database.dialect);
+    const documents = new JobDocuments({ kernel, config, tokens });
+    const updates = new JobUpdates({ store, audit });
+    let dispatcher: FaxDispatcher | undefined;
+    const service = new FaxService({ store, kernel, config, documents, audit, logger, onSubmitted: () => dispatcher?.wake() });
+    dispatcher = new FaxDispatcher({ store, kernel, documents, updates, config, audit, logger });
+    const reconciler = new FaxReconciler({ store, kernel, config, updates, logger });
+    applyPluginStatusEvents({ kernel, store, updates, logger });
+    readiness.add('fax_backend', () => faxBackendCheck({ config, kernel, service }));
+    readiness.add('storage', () => {
+      const id = config.get('STORAGE_BACKEND');
+      return kernel.isActive('storage', id) ? { ok: true, info: { backend: id } } : { ok: false, detail: `storage backend "${id}" is not active (state: ${kernel.stateOf(id)})` };
+    });
+    readiness.add('pdf_renderer', async () => {
+      const version = await ghostscriptVersion();
+      return version ? { ok: true, info: { ghostscript: version } } : { ok: false, detail: 'ghostscript (gs) not found: install the ghostscript package' };
+    });
+    registerFaxRoutes(api, { service, documents, store, kernel, config, tokens, audit, reconciler, tmpDir: platform.tmpDir });
+    const inboundStore = new InboundStore(database.db);
+    const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger });
+    registerInboundRoutes(api, { service: inbound, store: inboundStore, config, tokens, audit });
+    registerWebhookRoutes(api, {
+      callbacks: new CallbackReceiver({ kernel, audit, store, updates }),
+      inbound: new InboundReceiver({ kernel, audit, config, service: inbound }),
+      publicBaseUrl: () => publicBaseUrl(config),
+    });
+    registerAdminJobRoutes(api, { store, documents, audit });
+    platform.ports.provide('faxStatus', { jobsByStatus: () => store.countByStatus(), rendererVersion: async () => (await ghostscriptVersion()) ?? null });
+    platform.ports.addAlertConditions(faxConditions({ db: database.db, config }), providerLeftActiveCondition({ kernel }));
+    const cleanup = new ArtifactCleanup({ db: database.db, kernel, config, audit, logger, tmpDir: platform.tmpDir });
+    platform.onStart(() => {
+      dispatcher.start();
+      reconciler.start();
+      if (config.get('ARTIFACT_TTL_DAYS') > 0 || config.get('INBOUND_RETENTION_DAYS') > 0) cleanup.start();
+    });
+    platform.onStop('dispatcher', () => dispatcher.stop());
+    platform.onStop('reconciler', () => reconciler.stop());
+    platform.onStop('cleanup', () => cleanup.stop());
+    return { store, service, documents, dispatcher, reconciler, cleanup, inbound: { store: inboundStore, service: inbound } };
+  },
+} satisfies Surface<unknown>;
+
+export type FaxSurface = Awaited<ReturnType<typeof faxSurface.install>>;

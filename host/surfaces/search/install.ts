@@ -1,0 +1,89 @@
+import type { Platform } from '../../platform/gateway/platform.js';
+import type { Surface } from '../../platform/gateway/surface.js';
+import type { AnswerAccounting, RunAccountingPort, RunLedger } from '../../platform/ports/run-accounting.js';
+import { registerAnswerRoutes } from './answers/answer-routes.js';
+import { AnswerService } from './answers/answer-service.js';
+import { EvalCanaries } from './evaluation/eval-canaries.js';
+import { registerEvalRoutes } from './evaluation/eval-routes.js';
+import { evaluationConditions } from './evaluation/evaluation-conditions.js';
+import { registerRerankRoutes } from './evaluation/rerank-routes.js';
+import { registerIndexRoutes } from './indexing/index-routes.js';
+import { IndexRunStore } from './indexing/index-run-store.js';
+import { IndexRuns } from './indexing/index-runs.js';
+import { registerKeywordRoutes } from './keywords/keyword-routes.js';
+import { KeywordStore } from './keywords/keyword-store.js';
+import { repositoryTexts } from './keywords/repository-texts.js';
+import { codeSearchPort } from './repositories/code-search-port.js';
+import { Repositories } from './repositories/repositories.js';
+import { CodeSearch } from './retrieval/code-search.js';
+import { registerSearchRoutes } from './retrieval/search-routes.js';
+import { searchErrorToHttp } from './search-errors.js';
+import { secretValuesOf } from '../../platform/config/secret-values.js';
+import { registerTraceRoutes } from './traces/trace-routes.js';
+import { TraceStore } from './traces/trace-store.js';
+
+/** Code search: repositories, indexing runs, retrieval, keywords, traces, answers and evaluation. */
+export const searchSurface = {
+  name: 'search',
+  async install(platform: Platform) {
+    const { api, kernel, config, audit, logger, database, dataDir, ports } = platform;
+    api.domainErrors.add(searchErrorToHttp);
+    // Run accounting is the workbench's: reached through its port when a run records into it.
+    const accounting: RunAccountingPort = {
+      get store(): RunLedger {
+        return ports.require('runAccounting').store;
+      },
+      openIndexRun: (...args) => ports.require('runAccounting').openIndexRun(...args),
+      answerAccounting: () => ports.require('runAccounting').answerAccounting(),
+    };
+    const answerAccounting: AnswerAccounting = {
+      open: (...args) => accounting.answerAccounting().open(...args),
+      close: (...args) => accounting.answerAccounting().close(...args),
+    };
+    const repositories = new Repositories(config, platform.root, platform.cwd);
+    const runStore = new IndexRunStore(database.db, database.dialect);
+    await runStore.recoverAtStart();
+    const runs = new IndexRuns({ store: runStore, repositories, kernel, config, logger, dataDir, packageRoot: platform.root, configStorePath: platform.configStorePath, pluginEnv: platform.pluginEnv, accounting });
+    const keywords = new KeywordStore({
+      dataDir,
+      readSettings: () => ({
+        maxPerRepo: config.get('KEYWORDS_MAX_PER_REPO'),
+        minFreq: config.get('KEYWORDS_MIN_FREQ'),
+        boost: config.get('KEYWORDS_BOOST'),
+        refreshHours: config.get('KEYWORDS_REFRESH_HOURS'),
+      }),
+      sourceFiles: (repo) => repositoryTexts(repositories.resolve(repo).dir, config.get('INDEX_MAX_FILE_BYTES')),
+      onError: (repo, err) => logger.warn({ repo, err: (err as Error).message }, 'keyword refresh failed; the previous keywords stay in use'),
+    });
+    const traces = new TraceStore({ dataDir, retention: () => config.get('TRACE_RETENTION'), secretValues: () => secretValuesOf(config) });
+    const search = new CodeSearch({ kernel, config, repositories, logger, keywords });
+    registerSearchRoutes(api, { search, traces });
+    const answers = new AnswerService({
+      config, search, repositories, traces, logger,
+      accounting: answerAccounting,
+      // The latest run and its state: a new run (or one finishing) makes every cached answer of the repository stale.
+      indexGeneration: async (repo) => {
+        const run = await runStore.latest(repo);
+        return run ? `${run.id}:${run.state}:${run.finished_at ?? ''}` : 'never-indexed';
+      },
+    });
+    registerAnswerRoutes(api, { answers });
+    registerKeywordRoutes(api, { keywords, repositories, audit });
+    registerTraceRoutes(api, { traces, repositories });
+    const canaries = new EvalCanaries(database.db);
+    const prepare = async (repo: string) => {
+      await keywords.get(repo);
+    };
+    const searchResults = async (q: string, repo: string, topK: number) => (await search.search(q, repo, topK)).results;
+    registerEvalRoutes(api, { canaries, repositories, traces, prepare, search: searchResults });
+    registerIndexRoutes(api, { runs, store: runStore, repositories, config, audit, accounts: { isDeleted: (corpus) => accounting.store.isDeleted(corpus) } as RunLedger });
+    registerRerankRoutes(api, { judge: { ask: (request, caller) => ports.require('judge').ask(request, caller) }, repositories, traces, prepare, search: searchResults });
+    ports.provide('codeSearch', codeSearchPort({ repositories, runs: runStore, kernel, config }));
+    ports.addAlertConditions(evaluationConditions({ canaries, config }));
+    platform.onStop('index runs', () => runs.stop());
+    platform.onStop('keyword builds', () => keywords.drain());
+    return { repositories, runs, runStore, search, keywords, traces, answers, canaries };
+  },
+} satisfies Surface<unknown>;
+
+export type SearchSurface = Awaited<ReturnType<typeof searchSurface.install>>;

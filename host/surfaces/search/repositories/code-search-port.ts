@@ -1,0 +1,43 @@
+import type { Kernel } from '../../../../core/kernel/kernel.js';
+import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import { httpError } from '../../../platform/http/error-catalogue.js';
+import type { CodeSearchPort, RepositoryRef } from '../../../platform/ports/code-search.js';
+import type { IndexRunStore } from '../indexing/index-run-store.js';
+import { walkRepository } from '../indexing/indexer/file-walk.js';
+import { retrievalBackendId } from '../retrieval/retrieval-backend.js';
+import type { Repositories } from './repositories.js';
+
+/** Code search as the workbench's run accounting sees it (platform/ports/code-search.ts). */
+export function codeSearchPort(deps: { repositories: Repositories; runs: IndexRunStore; kernel: Kernel; config: ConfigRegistry }): CodeSearchPort {
+  const { repositories, runs, kernel, config } = deps;
+  return {
+    resolve: (name) => repositories.resolve(name),
+    indexRuns: {
+      get: (runId) => runs.get(runId),
+      latest: (corpusId) => runs.latest(corpusId),
+      running: (corpusId) => runs.running(corpusId),
+    },
+    async listFiles(repo: RepositoryRef, max: number) {
+      const walked = await walkRepository(repo.dir, { maxBytes: config.get('INDEX_MAX_FILE_BYTES'), skipDependencies: true }).catch(() => ({ files: [] as Array<{ rel: string }> }));
+      return walked.files.slice(0, max).map((f) => f.rel);
+    },
+    async dropIndex(repo: RepositoryRef) {
+      const running = await runs.running(repo.name);
+      if (running) throw httpError('index_run_running', { reason: `run ${running.id} of "${repo.name}" is running; delete after it ends` });
+      const backend = retrievalBackendId(config);
+      if (!kernel.isActive('retrieval', backend)) throw httpError('retrieval_backend_unavailable', { backend, reason: `state ${kernel.stateOf(backend)}` });
+      await kernel.withProvider('retrieval', backend, async (p) => {
+        if (!p.openSession) return;
+        const session = await p.openSession(repo.name);
+        try {
+          const sources = await session.sources();
+          if (sources.length) await session.deleteSources(sources.map((s) => s.path));
+          await session.commit();
+        } catch (err) {
+          await session.abort().catch(() => {});
+          throw err;
+        }
+      });
+    },
+  };
+}

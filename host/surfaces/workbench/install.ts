@@ -1,0 +1,75 @@
+import { pingDatabase } from '../../platform/db/database.js';
+import type { Platform } from '../../platform/gateway/platform.js';
+import type { Surface } from '../../platform/gateway/surface.js';
+import type { CodeSearchPort } from '../../platform/ports/code-search.js';
+import { registerAccountingRoutes } from './accounting/accounting-routes.js';
+import { accountingConditions } from './alerts/conditions/accounting-conditions.js';
+import { RunAccountStore } from './accounting/run-account-store.js';
+import { RunAccounting } from './accounting/run-accounting.js';
+import { SchemaProposals } from './accounting/schema-proposal.js';
+import { AlertDelivery, targetIds } from './alerts/alert-delivery.js';
+import { AlertEngine } from './alerts/alert-engine.js';
+import { AlertOutbox } from './alerts/alert-outbox.js';
+import { registerAlertRoutes } from './alerts/alert-routes.js';
+import { judgeConditions } from './alerts/conditions/judge-conditions.js';
+import { WebhookTransport } from './alerts/webhook-transport.js';
+import { registerContainerRoutes } from './containers/container-routes.js';
+import { JudgeService } from './judges/judge-service.js';
+import { registerLabRoutes } from './lab/lab-routes.js';
+import { LabRuns } from './lab/lab-runs.js';
+import { registerDevStatusRoute } from './status/dev-status.js';
+import { registerWorkbenchReadyRoute } from './status/ready-route.js';
+import { workbenchErrorToHttp } from './workbench-errors.js';
+
+/** The workbench: judges and the lab, containers, dev status and readiness, run accounting, alerts. */
+export const workbenchSurface = {
+  name: 'workbench',
+  async install(platform: Platform) {
+    const { api, kernel, config, audit, logger, database, metrics, ports } = platform;
+    api.domainErrors.add(workbenchErrorToHttp);
+    // Code search is another surface: reached through its port when accounting reads a corpus.
+    const codeSearch = (): CodeSearchPort => ports.require('codeSearch');
+    const runAccounts = new RunAccountStore(database.db);
+    // In-process runs (schema proposals) of a stopped SQLite gateway were its own; with
+    // PostgreSQL another instance may own them, and index runs follow index_runs' recovery.
+    if (database.dialect === 'sqlite') await runAccounts.interruptRunning();
+    const indexRuns: CodeSearchPort['indexRuns'] = {
+      get: (runId) => codeSearch().indexRuns.get(runId),
+      latest: (corpusId) => codeSearch().indexRuns.latest(corpusId),
+      running: (corpusId) => codeSearch().indexRuns.running(corpusId),
+    };
+    const accounting = new RunAccounting({ store: runAccounts, indexRuns, config, logger });
+    ports.provide('runAccounting', accounting);
+    registerAccountingRoutes(api, { accounting, proposals: new SchemaProposals({ accounting, config, codeSearch }), codeSearch, audit });
+    registerContainerRoutes(api, { config, audit });
+    registerDevStatusRoute(api, { config, packageRoot: platform.root });
+    const judge = new JudgeService({ kernel, config, metrics });
+    ports.provide('judge', judge);
+    registerLabRoutes(api, { runs: new LabRuns({ db: database.db, judge }), config });
+    registerWorkbenchReadyRoute(api, { kernel, config, pingDatabase: () => pingDatabase(database.db) });
+    ports.addAlertConditions(judgeConditions({ judge, kernel, config }), accountingConditions({ db: database.db, config }));
+    const outbox = new AlertOutbox(database.db, database.dialect);
+    const transport = new WebhookTransport(() => ({ timeoutMs: config.get('ALERT_WEBHOOK_TIMEOUT') * 1000, caFile: config.get('ALERT_WEBHOOK_CA_FILE') }));
+    const delivery = new AlertDelivery({ outbox, transport, config, kernel, logger, metrics });
+    const engine = new AlertEngine({
+      db: database.db,
+      outbox,
+      config,
+      logger,
+      metrics,
+      sources: ports.alertConditions(),
+      targets: () => targetIds(config, kernel),
+      onEnqueued: () => delivery.wake(),
+    });
+    registerAlertRoutes(api, { engine, outbox, config, kernel, audit, wake: () => delivery.wake() });
+    platform.onStart(() => {
+      delivery.start();
+      engine.start();
+    });
+    platform.onStop('alert engine', () => engine.stop());
+    platform.onStop('alert delivery', () => delivery.stop());
+    return { judge, accounting, alerts: { engine, delivery, outbox } };
+  },
+} satisfies Surface<unknown>;
+
+export type WorkbenchSurface = Awaited<ReturnType<typeof workbenchSurface.install>>;

@@ -1,0 +1,81 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ROOT } from '../../support/gateway.js';
+
+// The layering of design.md, read from the sources: host -> core <- plugins; inside host/,
+// platform/ imports no surface and a surface imports no other surface (they meet through
+// platform/ports). host/surfaces/gateway.ts is the composition root that installs all three.
+
+function sourcesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(path.join(ROOT, dir))) {
+    const rel = path.posix.join(dir, entry);
+    if (statSync(path.join(ROOT, rel)).isDirectory()) out.push(...sourcesUnder(rel));
+    else if (/\.(ts|mts)$/.test(entry) && !entry.endsWith('.d.ts')) out.push(rel);
+  }
+  return out;
+}
+
+const SPECIFIER = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'"`;]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** Every module a file imports: repository-relative paths for relative imports, package names otherwise. */
+export function importsOf(file: string, source: string): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const out: string[] = [];
+  for (const m of code.matchAll(SPECIFIER)) {
+    const spec = (m[1] ?? m[2])!;
+    out.push(spec.startsWith('.') ? path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)) : spec);
+  }
+  return out;
+}
+
+/** The rule an edge breaks, or undefined when the edge is allowed. */
+export function layeringViolation(from: string, to: string): string | undefined {
+  const surfaceOf = (p: string) => /^host\/surfaces\/([^/]+)\//.exec(p)?.[1];
+  if (from.startsWith('core/') && (to.startsWith('host/') || to.startsWith('plugins/'))) return 'core imports nothing of host/ or plugins/';
+  if (from.startsWith('plugins/') && (to.startsWith('host/') || (to.startsWith('core/') && !to.startsWith('core/sdk/')))) return 'plugins use only the SDK';
+  if (from.startsWith('host/platform/') && to.startsWith('host/surfaces/')) return 'platform imports no surface';
+  const a = surfaceOf(from);
+  const b = surfaceOf(to);
+  if (a && b && a !== b) return `surface ${a} reaches surface ${b} only through a port in host/platform/ports`;
+  return undefined;
+}
+
+test('the rules refuse the edges they name (so the scan below can fail)', () => {
+  assert.ok(layeringViolation('host/platform/admin/admin.ts', 'host/surfaces/fax/jobs/job-store.ts'));
+  assert.ok(layeringViolation('host/surfaces/search/indexing/index-runs.ts', 'host/surfaces/workbench/accounting/run-accounting.ts'));
+  assert.ok(layeringViolation('core/kernel/kernel.ts', 'host/platform/db/database.ts'));
+  assert.ok(layeringViolation('plugins/providera/index.ts', 'core/kernel/kernel.ts'));
+  assert.is(layeringViolation('host/surfaces/search/indexing/index-runs.ts', 'host/platform/ports/run-accounting.ts'), undefined);
+  assert.is(layeringViolation('host/surfaces/gateway.ts', 'host/surfaces/fax/install.ts'), undefined);
+  assert.equal(importsOf('host/platform/x.ts', "import type { A } from '../surfaces/fax/a.js';\n// import { B } from '../surfaces/b.js';\nconst m = await import('./m.js');"), ['host/surfaces/fax/a.js', 'host/platform/m.js']);
+});
+
+test('host/ holds platform/, surfaces/, cli/, bin/ and main.ts, and nothing else', () => {
+  assert.equal(readdirSync(path.join(ROOT, 'host')).sort(), ['bin', 'cli', 'main.ts', 'platform', 'surfaces']);
+  assert.equal(readdirSync(path.join(ROOT, 'host/surfaces')).filter((e) => statSync(path.join(ROOT, 'host/surfaces', e)).isDirectory()).sort(), ['fax', 'search', 'workbench']);
+});
+
+test('no import in core, plugins or host runs against the layering', () => {
+  const broken: string[] = [];
+  for (const file of [...sourcesUnder('core'), ...sourcesUnder('plugins'), ...sourcesUnder('host')]) {
+    for (const to of importsOf(file, readFileSync(path.join(ROOT, file), 'utf8'))) {
+      const rule = layeringViolation(file, to);
+      if (rule) broken.push(`${file} -> ${to}: ${rule}`);
+    }
+  }
+  assert.equal(broken, []);
+});
+
+test('each surface exports one install and the composition root installs every surface', () => {
+  const root = readFileSync(path.join(ROOT, 'host/surfaces/gateway.ts'), 'utf8');
+  for (const surface of ['fax', 'search', 'workbench']) {
+    const install = readFileSync(path.join(ROOT, `host/surfaces/${surface}/install.ts`), 'utf8');
+    assert.match(install, /install\(platform: Platform\)/, surface);
+    assert.ok(root.includes(`./${surface}/install.js`), `host/surfaces/gateway.ts installs ${surface}`);
+  }
+});
+
+test.run();
