@@ -51,7 +51,7 @@ for (const [abs, rel] of sources) {
 console.log(`tree: ${sources.length} files, ${(bytes / 1e6).toFixed(1)} MB of TypeScript/JavaScript`);
 
 const gw = await startGateway({ REPOS: JSON.stringify({ tree }), REPO: 'tree', LOG_LEVEL: 'warn' });
-const runs = gw.gateway.codeSearch.runs;
+const runs = gw.gateway.surfaces.search.runs;
 
 /** Runs one index of the tree (node_modules included) and samples the child's peak RSS. */
 async function indexOnce(): Promise<{ seconds: number; status: any; peakRss: number; cpuSeconds: number }> {
