@@ -30,7 +30,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS docs_vocab USING fts5vocab(docs_fts, 'row');
 /**
  * Bumped when the stored terms change meaning; an older file is emptied and rebuilt by the next
  * indexing run (the index is derived data: its sources table empties too, so that run is full).
- * 2: terms are stemmed in JS (terms.ts), so document frequencies can be looked up exactly.
+ * 2: terms are stemmed in JS (indexTerms of switchboard/sdk/retrieval), so document frequencies can be looked up exactly.
  */
 const SCHEMA_VERSION = 2;
 

@@ -1,7 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { RetrievalHit, RetrievalSearchOptions } from 'switchboard/sdk';
-import { queryTerms, stem } from './terms.js';
-import { diversify, fuse, rescoreSparse, type Candidate, type Scored } from './rescore.js';
+import { diversifyByFile, fuseRankings, queryTerms, rescoreSparse, stem, type Candidate, type Scored } from 'switchboard/sdk/retrieval';
 import { cosineTopK, type VectorCache } from './vector-cache.js';
 
 /** Candidates FTS5 hands to the re-scoring step when the caller gives no TOPK_SPARSE. */
@@ -124,10 +123,10 @@ export function searchCollection(db: SQLite.Database, vectors: VectorCache, quer
           for (const r of extra) rows.set(r.rowid, r);
         }
         const denseCandidates: Candidate[] = dense.filter((d) => rows.has(d.rowid)).map((d) => ({ ...rows.get(d.rowid)!, bm25: 0, cosine: d.cosine }));
-        ranked = fuse(ranked, denseCandidates, { kDiv: options.fusion.kDiv, sparseWeight: options.fusion.sparseWeight, denseWeight: options.fusion.denseWeight });
+        ranked = fuseRankings(ranked, denseCandidates, { kDiv: options.fusion.kDiv, sparseWeight: options.fusion.sparseWeight, denseWeight: options.fusion.denseWeight });
       }
     }
-    return diversify(ranked, topK).map((s) => toHit({ ...rows.get(s.rowid), ...s }));
+    return diversifyByFile(ranked, topK).map((s) => toHit({ ...rows.get(s.rowid), ...s }));
   });
   return read.deferred();
 }

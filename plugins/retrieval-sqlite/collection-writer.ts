@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { RetrievalDocument, RetrievalSource, RetrievalStats } from 'switchboard/sdk';
-import { indexTerms, pathTerms, stem } from './terms.js';
+import { indexTerms, pathTerms, stem } from 'switchboard/sdk/retrieval';
 
 /** Writes documents and their terms; the caller owns the transaction. */
 export class CollectionWriter {

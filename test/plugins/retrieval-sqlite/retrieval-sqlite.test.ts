@@ -2,7 +2,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { conformance } from 'switchboard/sdk/testing';
 import retrievalSqlite, { createSqliteRetrieval } from '../../../plugins/retrieval-sqlite/index.js';
-import { identifierTerms, queryTerms, stem } from '../../../plugins/retrieval-sqlite/terms.js';
 import { ftsQuery } from '../../../plugins/retrieval-sqlite/collection-search.js';
 import { removeDir, tempDir } from '../../support/gateway.js';
 import { fakeEmbedding } from '../../fakes/llm-gateway-fake.js';
@@ -21,16 +20,6 @@ const doc = (path: string, text: string, extra: Record<string, unknown> = {}): R
   id: `${path}#${String(extra.start_line ?? 1)}`,
   text,
   metadata: { path, start_line: 1, end_line: text.split('\n').length, language: 'typescript', ...extra },
-});
-
-test('identifiers are split at camelCase, snake_case and kebab-case and kept whole', () => {
-  assert.equal(identifierTerms('parseHttpHeader'), ['parse', 'http', 'header', 'parsehttpheader']);
-  assert.equal(identifierTerms('parse_http_header'), ['parse', 'http', 'header', 'parsehttpheader']);
-  assert.equal(identifierTerms('reload-queue'), ['reload', 'queue', 'reloadqueue']);
-  assert.equal(identifierTerms('HTTPServer'), ['http', 'server', 'httpserver']);
-  assert.equal(queryTerms('where is the reload queue coalesced?'), ['reload', 'queue', 'coalesced']);
-  assert.is(stem('coalesced'), stem('coalescing'));
-  assert.is(stem('classes'), stem('class'));
 });
 
 test('an identifier query finds the definition whether written camelCase, snake_case or as words', async () => {

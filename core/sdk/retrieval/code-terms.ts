@@ -1,8 +1,9 @@
 /**
- * Code-aware terms. FTS5 cannot run a tokenizer written in JS, so identifiers are split here,
- * before insert and at query time alike: `parseHttpHeader`, `parse_http_header` and
+ * Code-aware terms. A store that cannot run a tokenizer written in JS (FTS5) gets its terms from
+ * here, before insert and at query time alike: `parseHttpHeader`, `parse_http_header` and
  * `parse-http-header` all give `parse http header` plus the whole word `parsehttpheader`.
  */
+import { stem } from './stem.js';
 
 const WORD = /[A-Za-z0-9_$]+(?:-[A-Za-z0-9_$]+)*/g;
 const CAMEL = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g;
@@ -70,24 +71,6 @@ export function queryTerms(query: string, max = 32): string[] {
   return [...new Set(kept.length ? kept : all)].slice(0, max);
 }
 
-/**
- * A light suffix stripper for matching query terms to document terms in JS, where FTS5's
- * porter stemmer is out of reach: `coalesced`, `coalescing`, `coalesce` all give `coalesc`.
- */
-export function stem(term: string): string {
-  if (term.length <= 3) return term;
-  let t = term;
-  if (t.endsWith('sses')) t = t.slice(0, -2);
-  else if (t.endsWith('ies') && t.length > 4) return t.slice(0, -3) + 'y';
-  else if (t.endsWith('ing') && t.length > 5) t = t.slice(0, -3);
-  else if (t.endsWith('ed') && t.length > 4) t = t.slice(0, -2);
-  else if (/(?:[sxz]|ch|sh)es$/.test(t)) t = t.slice(0, -2);
-  else if (t.endsWith('s') && !t.endsWith('ss')) t = t.slice(0, -1);
-  if (t.endsWith('e') && t.length > 3) t = t.slice(0, -1);
-  return t;
-}
-
-
 // Words repeat across chunks and queries: their stemmed terms are remembered (bounded).
 const WORD_CACHE_LIMIT = 100_000;
 const wordCache = new Map<string, string[]>();
@@ -102,7 +85,7 @@ function stemmedTermsOfWord(word: string): string[] {
   return terms;
 }
 
-/** Terms as stored in the index and looked up in it: code-aware, then stemmed (duplicates kept for BM25). */
+/** Terms as stored in an index and looked up in it: code-aware, then stemmed (duplicates kept for BM25). */
 export function indexTerms(text: string): string {
   const out: string[] = [];
   WORD.lastIndex = 0;

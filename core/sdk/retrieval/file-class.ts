@@ -1,0 +1,42 @@
+/** What kind of file a chunk comes from, and how much people searching code want that kind. */
+import { stem } from './stem.js';
+
+/** People searching code want code: other kinds of file are multiplied down. */
+export const FILE_CLASS_FACTORS = { code: 1, declaration: 0.6, test: 0.5, support: 0.6, prose: 0.6, data: 0.5, vendored: 0.3 } as const;
+export type FileClass = keyof typeof FILE_CLASS_FACTORS;
+
+const PROSE = new Set(['markdown', 'text', 'rst', 'asciidoc']);
+const DATA_EXT = /\.(json|ya?ml|toml|csv|tsv|xml|ini|lock|svg|txt|map|snap)$/i;
+const TEST_PATH = /(^|\/)(test|tests|__tests__|spec|specs|testdata|fixtures)\/|\.(test|spec)\.[a-z]+$|_test\.(go|py)$|(^|\/)test_[^/]*\.py$/i;
+const SUPPORT_PATH = /(^|\/)(bench|benchmarks?|examples?|samples?)\/|\.bench\.[a-z]+$/i;
+const DECLARATION = /\.d\.[cm]?ts$|\.pyi$/i;
+const VENDORED = /(^|\/)(node_modules|vendor|third_party|bower_components|dist|build)\/|\.min\.[a-z]+$/i;
+
+export function fileClass(filePath: string | null, language: string | null): FileClass {
+  const p = filePath ?? '';
+  if (VENDORED.test(p)) return 'vendored';
+  if (TEST_PATH.test(p)) return 'test';
+  // Benchmarks and examples call the code a question is about; they are rarely its answer.
+  if (SUPPORT_PATH.test(p)) return 'support';
+  if ((language && PROSE.has(language)) || /\.(md|mdx|rst|adoc)$/i.test(p)) return 'prose';
+  if (DATA_EXT.test(p)) return 'data';
+  // Type declarations and stubs restate an implementation that lives elsewhere; people want that one.
+  if (DECLARATION.test(p)) return 'declaration';
+  return 'code';
+}
+
+// Words by which a question asks for tests, benchmarks or examples, or type declarations by name;
+// then those files are what it wants and lose their down-weighting. Prose never does: people
+// searching code want code whatever the wording.
+const CLASS_INTENTS: Array<[FileClass, string[]]> = [
+  ['test', ['test', 'tests', 'spec', 'specs', 'fixture', 'fixtures']],
+  ['support', ['bench', 'benchmark', 'benchmarks', 'example', 'examples', 'sample', 'samples']],
+  ['declaration', ['typescript', 'declaration', 'declarations', 'typings', 'stub', 'stubs']],
+];
+
+/** The file classes a query asks for by name, given the query's stemmed terms. */
+export function classesAskedFor(queryStems: Set<string>): Set<FileClass> {
+  const asked = new Set<FileClass>();
+  for (const [cls, words] of CLASS_INTENTS) if (words.some((w) => queryStems.has(stem(w)))) asked.add(cls);
+  return asked;
+}

@@ -1,0 +1,115 @@
+/**
+ * Re-scoring of a store's full-text candidates with signals BM25 cannot express: how much of the
+ * query the chunk, its path, file name and symbol hold, what kind of file it is, the query's
+ * keywords, and what the file's chunks answer together (docs/code-search.md explains each).
+ */
+import type { RetrievalSearchOptions } from '../contracts/retrieval.js';
+import type { Candidate, Scored } from './candidate.js';
+import { identifierTerms, pathTerms, stemmedTermSet } from './code-terms.js';
+import { FILE_CLASS_FACTORS, classesAskedFor, fileClass } from './file-class.js';
+import { stem } from './stem.js';
+
+export interface RescoreOptions {
+  /** The query's terms as queryTerms() gives them (unstemmed). */
+  terms: string[];
+  /** Terms that multiply a hit's score by `factor` when present (discriminative keywords). */
+  boostTerms?: RetrievalSearchOptions['boostTerms'];
+}
+
+/** Weights of the sparse score's signals. */
+export const WEIGHTS = {
+  bm25: 0.35,
+  /** Share of the query's terms found anywhere in the chunk (symbol, path, body). */
+  coverage: 0.35,
+  /** Share of the query's terms in the file's path (directories and name). */
+  path: 0.15,
+  /** Share of the query's terms in the file name alone. */
+  name: 0.15,
+  /** Share of the query's terms in the chunk's symbol (the definition's name). */
+  symbol: 0.2,
+  /** Share of the file name's words the query names: "reload queue" for reload-queue.ts is 1. */
+  named: 0.1,
+  /** Share of the query's terms found across all the file's candidate chunks together. */
+  file: 0.15,
+};
+
+// File names that say nothing about what a file holds.
+const GENERIC_NAMES = new Set(['index', 'main', 'mod', 'init', '__init__']);
+
+/** The words of a file name without its extension: `reload-queue.ts` → reload, queue. */
+export function nameWords(fileName: string): string[] {
+  const base = fileName.replace(/\.[^.]*$/, '').replace(/\.(d|test|spec|bench)$/i, '');
+  if (GENERIC_NAMES.has(base.toLowerCase())) return [];
+  return base.split(/[^A-Za-z0-9]+/).flatMap((w) => {
+    const parts = identifierTerms(w);
+    return parts.length > 1 ? parts.slice(0, -1) : parts;
+  });
+}
+
+function coverage(wanted: Set<string>, have: Set<string>): number {
+  if (!wanted.size) return 0;
+  let n = 0;
+  for (const t of wanted) if (have.has(t)) n++;
+  return n / wanted.size;
+}
+
+const stems = (terms: string[]) => new Set(terms.map(stem));
+
+/** Sparse score of every candidate, best first. */
+export function rescoreSparse(candidates: Candidate[], options: RescoreOptions): Scored[] {
+  const wanted = stems(options.terms);
+  // A keyword boosts only when the query asks for it: a repository's keywords are in most of its
+  // chunks, so "the chunk holds a keyword" alone would lift everything alike.
+  const asked = options.boostTerms?.terms.length ? [...stems(options.boostTerms.terms)].filter((t) => wanted.has(t)) : [];
+  const boost = asked.length ? { terms: new Set(asked), factor: options.boostTerms!.factor } : undefined;
+  const maxBm25 = Math.max(1e-9, ...candidates.map((c) => c.bm25));
+  const matched = new Map<number, string[]>();
+  const intents = classesAskedFor(wanted);
+  const scored = candidates.map((c): Scored => {
+    const pathSet = stems(c.path ? pathTerms(c.path) : []);
+    const name = c.path ? c.path.slice(c.path.lastIndexOf('/') + 1) : '';
+    const nameSet = stems(pathTerms(name));
+    const symbolSet = c.symbol ? stemmedTermSet(c.symbol) : new Set<string>();
+    const bodySet = stemmedTermSet(c.text);
+    const all = new Set([...pathSet, ...symbolSet, ...bodySet]);
+    const cls = fileClass(c.path, c.language);
+    const signals: Record<string, number> = {
+      bm25: c.bm25 / maxBm25,
+      coverage: coverage(wanted, all),
+      path: coverage(wanted, pathSet),
+      name: coverage(wanted, nameSet),
+      symbol: coverage(wanted, symbolSet),
+      named: coverage(stems(nameWords(name)), wanted),
+      class: intents.has(cls) ? 1 : FILE_CLASS_FACTORS[cls],
+    };
+    let score =
+      WEIGHTS.bm25 * signals.bm25! +
+      WEIGHTS.coverage * signals.coverage! +
+      WEIGHTS.path * signals.path! +
+      WEIGHTS.name * signals.name! +
+      WEIGHTS.symbol * signals.symbol! +
+      WEIGHTS.named * signals.named!;
+    score *= signals.class!;
+    if (boost && [...boost.terms].some((t) => all.has(t))) {
+      signals.keyword_boost = boost.factor;
+      score *= boost.factor;
+    }
+    matched.set(c.rowid, [...wanted].filter((t) => all.has(t)));
+    return { ...c, score, signals };
+  });
+  // A file is judged by its chunks together too: one answering half the question and another
+  // the other half make a better file than either chunk alone says.
+  const byFile = new Map<string, Set<string>>();
+  for (const c of scored) {
+    const key = c.path ?? c.id;
+    const set = byFile.get(key) ?? new Set<string>();
+    for (const t of matched.get(c.rowid) ?? []) set.add(t);
+    byFile.set(key, set);
+  }
+  for (const c of scored) {
+    const fileCoverage = wanted.size ? byFile.get(c.path ?? c.id)!.size / wanted.size : 0;
+    c.signals.file = fileCoverage;
+    c.score += WEIGHTS.file * fileCoverage * c.signals.class! * (c.signals.keyword_boost ?? 1);
+  }
+  return scored.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+}

@@ -1,0 +1,89 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { WEIGHTS, nameWords, rescoreSparse, type Candidate } from '../../../../core/sdk/retrieval/index.js';
+
+let nextRow = 1;
+const candidate = (path: string, text: string, extra: Partial<Candidate> = {}): Candidate => ({
+  rowid: nextRow++,
+  id: `${path}#${nextRow}`,
+  path,
+  symbol: null,
+  language: 'typescript',
+  text,
+  bm25: 1,
+  ...extra,
+});
+const close = (actual: number, expected: number, what: string) => assert.ok(Math.abs(actual - expected) < 1e-9, `${what}: ${actual} != ${expected}`);
+
+test('file name words leave out the extension, test/spec/d suffixes and names that say nothing', () => {
+  assert.equal(nameWords('reload-queue.ts'), ['reload', 'queue']);
+  assert.equal(nameWords('reloadQueue.test.ts'), ['reload', 'queue']);
+  assert.equal(nameWords('index.ts'), []);
+  assert.equal(nameWords('__init__.py'), []);
+});
+
+test('a chunk that names every query term everywhere scores the sum of the weights', () => {
+  const [hit] = rescoreSparse([candidate('src/reload-queue.ts', 'class ReloadQueue {}', { symbol: 'ReloadQueue', bm25: 4 })], { terms: ['reload', 'queue'] });
+  assert.equal(
+    { bm25: hit!.signals.bm25, coverage: hit!.signals.coverage, path: hit!.signals.path, name: hit!.signals.name, symbol: hit!.signals.symbol, named: hit!.signals.named, file: hit!.signals.file, class: hit!.signals.class },
+    { bm25: 1, coverage: 1, path: 1, name: 1, symbol: 1, named: 1, file: 1, class: 1 },
+  );
+  const sum = WEIGHTS.bm25 + WEIGHTS.coverage + WEIGHTS.path + WEIGHTS.name + WEIGHTS.symbol + WEIGHTS.named + WEIGHTS.file;
+  close(hit!.score, sum, 'score');
+});
+
+test('bm25 is divided by the best candidate, and shares count stemmed terms', () => {
+  const ranked = rescoreSparse(
+    [candidate('a/x.ts', 'nothing here', { bm25: 1 }), candidate('a/y.ts', 'the queues coalesced', { bm25: 4 })],
+    { terms: ['queue', 'coalescing'] },
+  );
+  assert.equal(ranked.map((r) => r.path), ['a/y.ts', 'a/x.ts']);
+  assert.is(ranked[0]!.signals.bm25, 1);
+  assert.is(ranked[1]!.signals.bm25, 0.25);
+  assert.is(ranked[0]!.signals.coverage, 1);
+  assert.is(ranked[1]!.signals.coverage, 0);
+});
+
+test('other kinds of file are multiplied down unless the query asks for them', () => {
+  const text = 'export function expireArtifacts() {}';
+  const make = () => [candidate('test/cleanup.test.ts', text), candidate('src/cleanup.ts', text)];
+  const plain = rescoreSparse(make(), { terms: ['expire', 'artifacts'] });
+  assert.equal(plain.map((r) => r.path), ['src/cleanup.ts', 'test/cleanup.test.ts']);
+  assert.is(plain[1]!.signals.class, 0.5);
+  close(plain[1]!.score, plain[0]!.score * 0.5, 'a test scores half the same code');
+  const askingForTests = rescoreSparse(make(), { terms: ['expire', 'artifacts', 'tests'] });
+  const testHit = askingForTests.find((r) => r.path === 'test/cleanup.test.ts')!;
+  assert.is(testHit.signals.class, 1);
+});
+
+test('a keyword boosts a chunk only when the query names it', () => {
+  const make = () => [candidate('a/plain.ts', 'queue worker'), candidate('a/kw.ts', 'queue worker reconciler')];
+  const boostTerms = { terms: ['reconciler'], factor: 2 };
+  const notNamed = rescoreSparse(make(), { terms: ['queue'], boostTerms });
+  assert.ok(notNamed.every((r) => r.signals.keyword_boost === undefined));
+  close(notNamed[0]!.score, notNamed[1]!.score, 'no boost, same score');
+  const named = rescoreSparse(make(), { terms: ['queue', 'reconciler'], boostTerms });
+  assert.is(named[0]!.path, 'a/kw.ts');
+  assert.is(named[0]!.signals.keyword_boost, 2);
+  assert.is(named[1]!.signals.keyword_boost, undefined);
+});
+
+test('a file is judged by its chunks together: two halves make a whole file', () => {
+  const ranked = rescoreSparse(
+    [candidate('a/split.ts', 'alpha only'), candidate('a/split.ts', 'beta only'), candidate('a/half.ts', 'alpha again')],
+    { terms: ['alpha', 'beta'] },
+  );
+  const split = ranked.filter((r) => r.path === 'a/split.ts');
+  assert.ok(split.every((r) => r.signals.file === 1 && r.signals.coverage === 0.5));
+  assert.is(ranked.find((r) => r.path === 'a/half.ts')!.signals.file, 0.5);
+  assert.ok(ranked.find((r) => r.path === 'a/half.ts')!.score < split[0]!.score);
+});
+
+test('equal scores keep the order of row numbers', () => {
+  const a = candidate('a/one.ts', 'same words');
+  const b = candidate('a/two.ts', 'same words');
+  const ranked = rescoreSparse([{ ...b, rowid: 2 }, { ...a, rowid: 1 }], { terms: ['same'] });
+  assert.equal(ranked.map((r) => r.rowid), [1, 2]);
+});
+
+test.run();
