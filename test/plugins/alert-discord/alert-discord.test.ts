@@ -1,0 +1,42 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Alert } from '../../../core/sdk/contracts/alert-sink.js';
+import { startAlertReceiver, type AlertReceiver } from '../../fakes/alert-receiver.js';
+import { startManifestAlertSink } from '../../support/manifest-alert-sink.js';
+
+let receiver: AlertReceiver;
+let started: Awaited<ReturnType<typeof startManifestAlertSink>>;
+
+test.before(async () => {
+  receiver = await startAlertReceiver({ tls: false });
+  started = await startManifestAlertSink('alert-discord', { url: receiver.url });
+});
+test.after(async () => {
+  await started?.plugin.stop();
+  await receiver?.close();
+});
+
+test('a notice reaches the Discord webhook as {content} with the severity in bold', async () => {
+  const alert: Alert = {
+    id: 'provider_down:sip',
+    eventId: 'provider_down:sip:resolved:1',
+    type: 'provider_down',
+    severity: 'critical',
+    status: 'resolved',
+    title: 'Fax provider sip is active again',
+    startsAt: '2025-01-02T03:04:05.000Z',
+    endsAt: '2025-01-02T03:10:00.000Z',
+  };
+  assert.equal(await started.sink.deliver(alert), { ok: true });
+  assert.is(receiver.received.length, 1);
+  assert.equal(receiver.received[0]!.body, { content: '**critical** resolved: Fax provider sip is active again (provider_down, since 2025-01-02T03:04:05.000Z)' });
+  assert.is(receiver.received[0]!.headers['idempotency-key'], alert.eventId);
+});
+
+test('Discord rate limiting (429) is transient: the outbox retries it', async () => {
+  receiver.next(429);
+  const outcome = await started.sink.deliver({ id: 'a', type: 't', severity: 'info', status: 'firing', title: 'x', startsAt: '2025-01-01T00:00:00.000Z' });
+  assert.equal(outcome, { ok: false, permanent: false, detail: 'receiver answered HTTP 429' });
+});
+
+test.run();

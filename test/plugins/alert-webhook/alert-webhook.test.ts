@@ -1,0 +1,91 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Alert } from '../../../core/sdk/contracts/alert-sink.js';
+import { startAlertReceiver, type AlertReceiver } from '../../fakes/alert-receiver.js';
+import { startManifestAlertSink } from '../../support/manifest-alert-sink.js';
+
+let receiver: AlertReceiver;
+let started: Awaited<ReturnType<typeof startManifestAlertSink>>;
+
+const ALERT: Alert = {
+  id: 'provider_down:providera',
+  eventId: 'provider_down:providera:firing:1',
+  type: 'provider_down',
+  category: 'fax',
+  severity: 'critical',
+  status: 'firing',
+  title: 'Fax provider providera is not active',
+  startsAt: '2025-01-02T03:04:05.000Z',
+  labels: { provider: 'providera' },
+  context: { state: 'failed', attempts: 3 },
+};
+
+test.before(async () => {
+  receiver = await startAlertReceiver({ tls: false });
+  started = await startManifestAlertSink('alert-webhook', { url: receiver.url });
+});
+test.after(async () => {
+  await started?.plugin.stop();
+  await receiver?.close();
+});
+test.before.each(() => {
+  receiver.received.length = 0;
+});
+
+test('delivers the generic JSON notice, labels and context as JSON objects, with the idempotency key', async () => {
+  assert.equal(await started.sink.deliver(ALERT), { ok: true });
+  assert.is(receiver.received.length, 1);
+  const [got] = receiver.received;
+  assert.is(got!.headers['content-type'], 'application/json');
+  assert.is(got!.headers['idempotency-key'], ALERT.eventId);
+  assert.equal(got!.body, {
+    id: ALERT.id,
+    event_id: ALERT.eventId,
+    type: 'provider_down',
+    category: 'fax',
+    severity: 'critical',
+    status: 'firing',
+    title: ALERT.title,
+    labels: { provider: 'providera' },
+    starts_at: ALERT.startsAt,
+    ends_at: null,
+    context: { state: 'failed', attempts: 3 },
+  });
+});
+
+test('receiver answers map to outcomes: 2xx delivered, 4xx permanent, 408, 429 and 5xx transient', async () => {
+  receiver.next(204, 404, 408, 429, 503);
+  assert.equal(await started.sink.deliver(ALERT), { ok: true });
+  assert.equal(await started.sink.deliver(ALERT), { ok: false, permanent: true, detail: 'receiver answered HTTP 404' });
+  for (const status of [408, 429, 503]) {
+    assert.equal(await started.sink.deliver(ALERT), { ok: false, permanent: false, detail: `receiver answered HTTP ${status}` }, String(status));
+  }
+  assert.is(receiver.received.length, 5);
+});
+
+test('a receiver that drops the connection is a transient failure', async () => {
+  receiver.next('crash');
+  const outcome = await started.sink.deliver(ALERT);
+  assert.is(outcome.ok, false);
+  assert.not.ok(outcome.permanent);
+});
+
+test('the health view masks the receiver URL, which authorises posting', async () => {
+  const health = await started.plugin.instance.health!();
+  assert.equal(health, { ok: true, info: { receiver: `${new URL(receiver.url).protocol}//${new URL(receiver.url).host}/***` } });
+  assert.not.match(JSON.stringify(health), /hooks\/alerts/);
+});
+
+test('without a receiver URL the plugin does not start', async () => {
+  let failed: unknown;
+  try {
+    const other = await startManifestAlertSink('alert-webhook', {});
+    await other.plugin.stop();
+  } catch (err) {
+    failed = err;
+  }
+  assert.ok(failed, 'a missing url refuses to start');
+  assert.match(String(failed), /url/);
+});
+
+test.run();

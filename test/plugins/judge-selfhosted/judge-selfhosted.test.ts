@@ -1,0 +1,72 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { rmSync } from 'node:fs';
+import { startPlugin, type StartedPlugin } from '../../../core/sdk/testing/index.js';
+import { SystemOneError } from '../../../core/sdk/judge/index.js';
+import type { JudgeProvider, JudgeRequest } from '../../../core/sdk/contracts/judge.js';
+import selfhosted from '../../../plugins/judge-selfhosted/index.js';
+import { freePort, tempDir } from '../../support/gateway.js';
+import { writeTinyCheckpoint } from '../../support/judge-checkpoint.js';
+import { startJudgeServerProcess, type JudgeServerProcess } from '../../support/judge-server-process.js';
+
+// The real judge server (switchboard judge-server) with a tiny checkpoint that scores "yes" high.
+const checkpoints = tempDir('switchboard-checkpoints-');
+writeTinyCheckpoint(checkpoints, 'english', { yes: [0, 4], no: [4, 0] });
+let server: JudgeServerProcess;
+let plugin: StartedPlugin;
+const judge = (p: StartedPlugin) => p.instance.providers.judge as JudgeProvider;
+const QUESTIONS: JudgeRequest['questions'] = { reader_question: { type: 'noul', instructions: 'Would a reader ask this?' } };
+
+test.before(async () => {
+  server = await startJudgeServerProcess({ SELFHOSTED_CHECKPOINTS_DIR: checkpoints, SELFHOSTED_PINNED_CHECKPOINT: 'english' });
+  plugin = await startPlugin(selfhosted, { pluginId: 'judge-selfhosted', env: { SELFHOSTED_HTTP_PORT: String(server.port) } });
+});
+test.after(async () => {
+  await plugin?.stop();
+  await server?.stop();
+  rmSync(checkpoints, { recursive: true, force: true });
+});
+
+test('asks the loopback judge server with the default model "english" and gets a probability per question', async () => {
+  const yes = await judge(plugin).ask({ state: 'yes yes', questions: QUESTIONS, timeoutMs: 5000 });
+  const no = await judge(plugin).ask({ state: 'no no', questions: QUESTIONS, timeoutMs: 5000 });
+  assert.ok(yes.answers.reader_question! > 0.5, `yes scored ${yes.answers.reader_question}`);
+  assert.ok(no.answers.reader_question! < 0.5, `no scored ${no.answers.reader_question}`);
+});
+
+test('health reports the server reachable with its resident checkpoint', async () => {
+  const health = await plugin.instance.health!();
+  assert.equal(health, { ok: true, info: { url: `http://127.0.0.1:${server.port}`, reachable: true, resident: true, loaded: ['english'] } });
+});
+
+test('with no server on the port the plugin stays healthy, says why in detail, and a call is unavailable', async () => {
+  const port = await freePort();
+  const absent = await startPlugin(selfhosted, { pluginId: 'judge-selfhosted', env: { SELFHOSTED_HTTP_PORT: String(port) } });
+  try {
+    const health = await absent.instance.health!();
+    assert.is(health?.ok, true);
+    assert.match(health?.detail ?? '', /does not answer .*start the managed service \(switchboard judge-server\) or set system_one.provider to hosted/);
+    assert.equal((health as { info?: unknown }).info, { url: `http://127.0.0.1:${port}`, reachable: false, resident: false, loaded: [] });
+    let failure: unknown;
+    try {
+      await judge(absent).ask({ state: 's', questions: QUESTIONS, timeoutMs: 1200, maxRetries: 0 });
+    } catch (err) {
+      failure = err;
+    }
+    assert.instance(failure, SystemOneError);
+    assert.is((failure as SystemOneError).outcome, 'unavailable');
+  } finally {
+    await absent.stop();
+  }
+});
+
+test('the port defaults to 58180', async () => {
+  const defaulted = await startPlugin(selfhosted, { pluginId: 'judge-selfhosted' });
+  try {
+    assert.is((defaulted.ctx.settings as { port: number }).port, 58180);
+  } finally {
+    await defaulted.stop();
+  }
+});
+
+test.run();

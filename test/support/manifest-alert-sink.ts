@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { CONTRACT_VERSIONS } from '../../core/sdk/index.js';
+import type { AlertSinkProvider } from '../../core/sdk/contracts/alert-sink.js';
+import { startPlugin, type StartedPlugin } from '../../core/sdk/testing/index.js';
+import { parseManifestText, type Manifest } from '../../core/manifest/index.js';
+import { createAlertSinkPlugin } from '../../core/declarative/alert-sink.js';
+import { resolveEgress } from '../../core/kernel/egress.js';
+
+/** manifests/<id>.json of the package, validated as the host validates it; throws on any diagnostic. */
+export function builtinAlertManifest(id: string): Manifest {
+  // dist/test/support/ -> the project root, where manifests/ lives (not compiled).
+  const text = readFileSync(fileURLToPath(new URL(`../../../manifests/${id}.json`, import.meta.url)), 'utf8');
+  const { manifest, diagnostics } = parseManifestText(text, { hostVersion: '0.1.0', contracts: CONTRACT_VERSIONS, declarativeBlocks: ['http', 'alert'] });
+  if (!manifest || diagnostics.length > 0) throw new Error(`manifests/${id}.json: ${JSON.stringify(diagnostics)}`);
+  return manifest;
+}
+
+/**
+ * A built-in alert-sink manifest started through the real declarative runtime, with the egress
+ * its manifest declares resolved against the settings, as the kernel resolves it.
+ */
+export async function startManifestAlertSink(id: string, settings: Record<string, unknown>): Promise<{ plugin: StartedPlugin; sink: AlertSinkProvider }> {
+  const manifest = builtinAlertManifest(id);
+  const plugin = await startPlugin(createAlertSinkPlugin(manifest), { pluginId: id, settings, egress: resolveEgress(manifest.egress ?? [], settings) });
+  return { plugin, sink: plugin.instance.providers['alert-sink'] as AlertSinkProvider };
+}
