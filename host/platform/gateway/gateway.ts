@@ -40,7 +40,7 @@ import { InboundService } from '../../surfaces/fax/inbound/inbound-service.js';
 import { registerInboundRoutes } from '../../surfaces/fax/inbound/inbound-routes.js';
 import { InboundReceiver } from '../../surfaces/fax/inbound/inbound-receiver.js';
 import { CallbackReceiver } from '../../surfaces/fax/webhooks/callback-receiver.js';
-import { registerWebhookRoutes } from '../../surfaces/fax/webhooks/webhook-routes.js';
+import { registerWebhookAliasRoutes, registerWebhookRoutes } from '../../surfaces/fax/webhooks/webhook-routes.js';
 import { JobDocuments } from '../../surfaces/fax/jobs/job-documents.js';
 import { JobUpdates } from '../../surfaces/fax/jobs/job-updates.js';
 import { publicBaseUrl } from '../http/public-url.js';
@@ -296,11 +296,12 @@ export class Gateway {
     const inboundStore = new InboundStore(database.db);
     const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger });
     registerInboundRoutes(api, { service: inbound, store: inboundStore, config, tokens, audit });
-    registerWebhookRoutes(api, {
+    const webhooks = {
       callbacks: new CallbackReceiver({ kernel, audit, store, updates }),
       inbound: new InboundReceiver({ kernel, audit, config, service: inbound }),
       publicBaseUrl: () => publicBaseUrl(config),
-    });
+    };
+    registerWebhookRoutes(api, webhooks);
     let gateway: Gateway | undefined;
     const admin = registerAdmin(api, {
       config, kernel, readiness, database, store, documents, audit, auditSink, version,
@@ -317,6 +318,12 @@ export class Gateway {
     });
     const cleanup = new ArtifactCleanup({ db: database.db, kernel, config, audit, logger, tmpDir });
     await kernel.start();
+    // Alias paths come from the manifests just loaded, so they are routed after the first scan.
+    registerWebhookAliasRoutes(api, {
+      ...webhooks,
+      kernel,
+      onSkipped: (aliasPath, pluginId) => logger.warn({ path: aliasPath, plugin: pluginId }, 'webhook alias path clashes with a route of the host; not routed'),
+    });
     const app = createExpressApp(api, { logger, metrics, version });
     dispatcher.start();
     reconciler.start();
