@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import { container as rootContainer } from 'tsyringe';
 import { CONTRACT_VERSIONS, type HealthResult, type ProviderKind } from '../sdk/index.js';
 import type { PluginConfigStore } from '../config/plugin-config-store.js';
+import type { Manifest } from '../manifest/index.js';
 import { DeclarativeRuntimes, type DeclarativeFactory } from './declarative-runtimes.js';
 import type { EntryRoots } from './entry-loader.js';
 import type { Lease } from './generation.js';
@@ -194,6 +195,27 @@ export class Kernel {
   settingsVariablesOf(pluginId: string): string[] {
     const envMap = this.records.get(pluginId)?.resolved?.envMap ?? {};
     return [...new Set(Object.values(envMap).filter((v): v is string => typeof v === 'string' && v !== ''))];
+  }
+
+  // ---- manifests ----
+
+  /** The valid manifests the kernel knows now (every state), in scan order. */
+  manifests(): Manifest[] {
+    return this.records.all().flatMap((r) => (r.manifest ? [r.manifest] : []));
+  }
+
+  /** The manifest of `pluginId`, when the last scan found it valid (or it still serves). */
+  manifestOf(pluginId: string): Manifest | undefined {
+    return this.records.get(pluginId)?.manifest;
+  }
+
+  /**
+   * The plugin a setting's value names: a plugin id, or an alias a manifest declares
+   * (`aliases`); undefined when no manifest claims it.
+   */
+  pluginIdFor(name: string): string | undefined {
+    if (this.records.get(name)?.manifest) return name;
+    return this.manifests().find((m) => m.aliases?.includes(name))?.id;
   }
 
   // ---- views ----

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isPluginId, parseManifestText, type Manifest, type ManifestDiagnostic, type ValidateManifestOptions } from '../manifest/index.js';
+import { isPluginId, manifestDiagnostic, parseManifestText, type Manifest, type ManifestDiagnostic, type ValidateManifestOptions } from '../manifest/index.js';
 import type { ManifestFile } from './manifest-source.js';
 
 export interface ScannedManifest {
@@ -33,7 +33,37 @@ export function scanManifests(files: readonly ManifestFile[], facts: ValidateMan
     seen.set(id, file);
     out.push({ file, id, diagnostics: result.diagnostics, ...(result.manifest ? { manifest: result.manifest } : {}) });
   }
+  refuseClaimsTaken(out);
   return out;
+}
+
+/**
+ * Names and paths are shared by every manifest: an alias may not be another plugin's id or an
+ * earlier manifest's alias, a webhook alias path not an earlier manifest's path. The later
+ * manifest is refused, as with a duplicate id.
+ */
+function refuseClaimsTaken(scanned: ScannedManifest[]): void {
+  const names = new Map<string, string>(scanned.filter((p) => p.manifest).map((p) => [p.id, p.id]));
+  const paths = new Map<string, string>();
+  for (const p of scanned) {
+    if (!p.manifest) continue;
+    const taken: ManifestDiagnostic[] = [];
+    p.manifest.aliases?.forEach((alias, i) => {
+      const owner = names.get(alias);
+      if (owner !== undefined && owner !== p.id) taken.push(manifestDiagnostic('alias-taken', `aliases.${i}`, JSON.stringify(alias), owner));
+    });
+    p.manifest.webhookAliases?.forEach((alias, i) => {
+      const owner = paths.get(alias.path.toLowerCase());
+      if (owner !== undefined) taken.push(manifestDiagnostic('webhook-alias-taken', `webhookAliases.${i}.path`, JSON.stringify(alias.path), owner));
+    });
+    if (taken.length) {
+      p.diagnostics = [...p.diagnostics, ...taken];
+      delete p.manifest;
+      continue;
+    }
+    for (const alias of p.manifest.aliases ?? []) names.set(alias, p.id);
+    for (const alias of p.manifest.webhookAliases ?? []) paths.set(alias.path.toLowerCase(), p.id);
+  }
 }
 
 function rawId(text: string): string | undefined {

@@ -44,6 +44,18 @@ export function crossFieldFindings(input: unknown): CrossFieldFinding[] {
     }
   });
 
+  const kinds = new Set(provides.map((item) => (isRecord(item) ? item.kind : undefined)));
+  const aliases = Array.isArray(input.aliases) ? input.aliases : [];
+  aliases.forEach((alias, i) => {
+    if (alias === input.id || aliases.indexOf(alias) !== i) add('alias-taken', ['aliases', i], JSON.stringify(alias), input.id);
+  });
+  const webhookAliases = Array.isArray(input.webhookAliases) ? input.webhookAliases : [];
+  if (webhookAliases.length && !kinds.has('fax')) add('invalid-webhook-alias', ['webhookAliases'], 'webhook aliases are routes of a fax plugin: this manifest does not provide kind "fax"');
+  const paths = webhookAliases.map((a) => (isRecord(a) && typeof a.path === 'string' ? a.path.toLowerCase() : undefined));
+  paths.forEach((p, i) => {
+    if (p !== undefined && paths.indexOf(p) !== i) add('invalid-webhook-alias', ['webhookAliases', i, 'path'], `alias path ${JSON.stringify(p)} is listed twice`);
+  });
+
   const settings = isRecord(input.settings) ? input.settings : {};
   const egress = Array.isArray(input.egress) ? input.egress.filter((e): e is string => typeof e === 'string') : [];
   for (const block of blocks) {

@@ -58,6 +58,10 @@ export const MANIFEST_DIAGNOSTICS = {
   'setting-default-invalid': { severity: 'error', message: 'default %s does not fit the field (%s)' },
   'setting-enum-invalid': { severity: 'error', message: '%s' },
   'secret-default': { severity: 'warning', message: 'secret setting "%s" has a default value in the manifest; secrets belong in the environment or the config store' },
+  'invalid-alias': { severity: 'error', message: 'an alias follows the plugin id rule (1-64 characters of a-z, 0-9 and "-"); got %s' },
+  'alias-taken': { severity: 'error', message: 'alias %s is already the id or an alias of plugin "%s"' },
+  'invalid-webhook-alias': { severity: 'error', message: '%s' },
+  'webhook-alias-taken': { severity: 'error', message: 'webhook alias path %s is already claimed by plugin "%s"' },
   'deprecated-plugin': { severity: 'warning', message: 'this plugin is marked deprecated' },
 } as const satisfies Record<string, DiagnosticDefinition>;
 

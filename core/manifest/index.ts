@@ -12,6 +12,7 @@ export {
   HttpResponseMapSchema,
   HttpCallbackSchema,
   AlertBlockSchema,
+  WebhookAliasSchema,
   JsonTemplateSchema,
   HTTP_FAX_STATUSES,
   SETTING_TYPES,
@@ -27,6 +28,7 @@ export {
   type HttpCallback,
   type HttpFaxStatus,
   type AlertBlock,
+  type WebhookAlias,
   type JsonTemplate,
   type SettingType,
 } from './schema.js';
@@ -38,6 +40,7 @@ export {
 } from './diagnostics.js';
 export { validateManifest, parseManifestText, type ValidateManifestOptions, type ManifestValidation } from './validate.js';
 export { DECLARATIVE_BLOCKS, type HostFacts } from './compatibility.js';
+export { RESERVED_PATH_ROOTS, webhookAliasPathProblem } from './webhook-alias.js';
 export { PLUGIN_ID_PATTERN, PLUGIN_ID_RULE, isPluginId } from './plugin-id.js';
 export { settingsSchemaFromManifest, envMapFromManifest } from './settings-schema.js';
 export { responsePathSteps, valueAtPath, type ResponsePathStep } from './response-path.js';

@@ -5,6 +5,7 @@ import { isSemver, pinsMajor, splitContract, validRange } from './ranges.js';
 import { crossFieldFindings } from './cross-field.js';
 import { responsePathSteps } from './response-path.js';
 import { isPluginId } from './plugin-id.js';
+import { webhookAliasPathProblem } from './webhook-alias.js';
 
 /** Adds a catalogue diagnostic as a zod issue; validate.ts turns it back into that diagnostic. */
 export function flag(
@@ -50,7 +51,12 @@ const Contract = z.string().superRefine((contract, ctx) => {
 });
 
 export const ProvidedContractSchema = z
-  .strictObject({ kind: ProviderKindSchema, contract: Contract })
+  .strictObject({
+    kind: ProviderKindSchema,
+    contract: Contract,
+    /** The backend the host uses for this kind when its setting is unset; read from built-in manifests only. */
+    default: z.boolean().optional(),
+  })
   .superRefine((entry, ctx) => {
     const parts = splitContract(entry.contract);
     if (parts && parts.kind !== entry.kind) flag(ctx, 'contract-kind-mismatch', ['contract'], quoted(entry.contract), parts.kind, entry.kind);
@@ -226,6 +232,23 @@ export const AlertBlockSchema = z.strictObject({
   body: JsonTemplateSchema,
 });
 
+/** Another name a setting may use for this plugin (`system_one.provider: "hosted"`); same rule as ids. */
+const Alias = z.string().superRefine((alias, ctx) => {
+  if (!isPluginId(alias)) flag(ctx, 'invalid-alias', [], quoted(alias));
+});
+
+/** A fixed path the host also routes to `POST /webhooks/<id>/<kind>` (rules in webhook-alias.ts). */
+export const WebhookAliasSchema = z.strictObject({
+  path: z.string().superRefine((path, ctx) => {
+    const problem = webhookAliasPathProblem(path);
+    if (problem) flag(ctx, 'invalid-webhook-alias', [], problem);
+  }),
+  kind: z.enum(['callback', 'inbound']),
+  /** The body's media type, for the API document. */
+  contentType: z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/i, 'contentType must be a media type like "application/json"'),
+  summary: z.string().min(1, 'summary must not be empty'),
+});
+
 /** Field by field rules; rules that relate fields live in cross-field.ts. */
 export const ManifestShapeSchema = z.strictObject({
   manifestVersion: z.literal(1),
@@ -237,6 +260,8 @@ export const ManifestShapeSchema = z.strictObject({
   host: HostRange,
   provides: z.array(ProvidedContractSchema).min(1, 'provides must list at least one {kind, contract}'),
   capabilities: z.array(z.string().min(1, 'capabilities must not be empty strings')).default([]),
+  aliases: z.array(Alias).optional(),
+  webhookAliases: z.array(WebhookAliasSchema).optional(),
   entry: Entry.optional(),
   http: HttpBlockSchema.optional(),
   alert: AlertBlockSchema.optional(),
@@ -264,4 +289,5 @@ export type HttpResponseMap = z.infer<typeof HttpResponseMapSchema>;
 export type HttpCallback = z.infer<typeof HttpCallbackSchema>;
 export type HttpFaxStatus = (typeof HTTP_FAX_STATUSES)[number];
 export type AlertBlock = z.infer<typeof AlertBlockSchema>;
+export type WebhookAlias = z.infer<typeof WebhookAliasSchema>;
 export type SettingType = (typeof SETTING_TYPES)[number];

@@ -15,7 +15,7 @@ export function renderConfigTable(): string {
     return [
       envNameOf(key) === key ? `\`${key}\`` : `\`${key}\` (env \`${envNameOf(key)}\`)`,
       cell(doc.type),
-      doc.default === undefined ? '(unset)' : doc.default === '' ? '(empty)' : `\`${typeof doc.default === 'object' ? JSON.stringify(doc.default) : String(doc.default)}\``,
+      doc.defaultFromManifest ? `the built-in manifest marked default for kind \`${doc.defaultFromManifest}\` (\`${String(doc.default)}\`)` : doc.default === undefined ? '(unset)' : doc.default === '' ? '(empty)' : `\`${typeof doc.default === 'object' ? JSON.stringify(doc.default) : String(doc.default)}\``,
       doc.secret ? 'yes' : 'no',
       cell(doc.description),
     ];

@@ -86,7 +86,7 @@ export function createHttpFaxProvider(block: HttpBlock, ctx: PluginContext, secr
           to: request.to,
           document_url: request.document.url,
           job_id: request.jobId,
-          ...(block.callback ? { callback_url: callbackUrl(request.publicBaseUrl, ctx.pluginId, request.jobId) } : {}),
+          ...(block.callback ? { callback_url: request.callbackUrl ?? callbackUrl(request.publicBaseUrl, ctx.pluginId, request.jobId) } : {}),
         },
         request.signal,
         () => request.document.read(),

@@ -32,6 +32,12 @@ export interface FaxSendRequest {
   document: FaxDocument;
   /** PUBLIC_API_URL: base of callback URLs handed to the provider (no trailing slash). */
   publicBaseUrl: string;
+  /**
+   * Where the provider should post this job's status callback: the plugin's callback alias
+   * declared in its manifest (`webhookAliases`) or else `/webhooks/<pluginId>/callback`, under
+   * PUBLIC_API_URL, with `?job_id=`. Set by hosts from 0.1 on; absent, ask for no callback.
+   */
+  callbackUrl?: string;
   signal?: AbortSignal;
 }
 

@@ -1,6 +1,13 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { sql } from './kysely-runtime.js';
 
+/**
+ * History, not configuration: migration 0004 renamed the PBX hook's rows to the id the plugin
+ * that owns the hook had when it was written. A migration that ran must keep its meaning, so
+ * these values are frozen here and never read from the manifests.
+ */
+const MIGRATION_0004 = { storedAs: 'pbx', pluginId: 'sip' } as const;
+
 /** Migrations in code, run at start by every instance (Kysely's migrator locks). */
 const migrations: Record<string, Migration> = {
   '0001_fax_jobs': {
@@ -96,7 +103,7 @@ const migrations: Record<string, Migration> = {
     async up(db: Kysely<any>) {
       // Inbound faxes are keyed by the id of the plugin that received them; the PBX hook's faxes
       // were stored as "pbx" before the sip plugin owned that hook. Renamed so replays stay idempotent.
-      await db.updateTable('inbound_faxes').set({ provider: 'sip' }).where('provider', '=', 'pbx').execute();
+      await db.updateTable('inbound_faxes').set({ provider: MIGRATION_0004.pluginId }).where('provider', '=', MIGRATION_0004.storedAs).execute();
     },
   },
   '0005_index_runs': {

@@ -21,7 +21,7 @@ import { JobDocuments } from './jobs/job-documents.js';
 import { FaxJobStore } from './jobs/job-store.js';
 import { JobUpdates } from './jobs/job-updates.js';
 import { CallbackReceiver } from './webhooks/callback-receiver.js';
-import { registerWebhookRoutes } from './webhooks/webhook-routes.js';
+import { registerWebhookAliasRoutes, registerWebhookRoutes } from './webhooks/webhook-routes.js';
 
 /** The fax gateway: jobs, dispatch, documents, inbound faxes, provider webhooks, artifact cleanup. */
 export const faxSurface = {
@@ -51,16 +51,23 @@ export const faxSurface = {
     const inboundStore = new InboundStore(database.db);
     const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger });
     registerInboundRoutes(api, { service: inbound, store: inboundStore, config, tokens, audit });
-    registerWebhookRoutes(api, {
+    const webhooks = {
       callbacks: new CallbackReceiver({ kernel, audit, store, updates }),
       inbound: new InboundReceiver({ kernel, audit, config, service: inbound }),
       publicBaseUrl: () => publicBaseUrl(config),
-    });
+    };
+    registerWebhookRoutes(api, webhooks);
     registerAdminJobRoutes(api, { store, documents, audit });
     platform.ports.provide('faxStatus', { jobsByStatus: () => store.countByStatus(), rendererVersion: async () => (await ghostscriptVersion()) ?? null });
     platform.ports.addAlertConditions(faxConditions({ db: database.db, config }), providerLeftActiveCondition({ kernel }));
     const cleanup = new ArtifactCleanup({ db: database.db, kernel, config, audit, logger, tmpDir: platform.tmpDir });
     platform.onStart(() => {
+      // Alias paths come from the manifests the kernel's first scan loaded.
+      registerWebhookAliasRoutes(api, {
+        ...webhooks,
+        kernel,
+        onSkipped: (aliasPath, pluginId) => logger.warn({ path: aliasPath, plugin: pluginId }, 'webhook alias path clashes with a route of the host; not routed'),
+      });
       dispatcher.start();
       reconciler.start();
       if (config.get('ARTIFACT_TTL_DAYS') > 0 || config.get('INBOUND_RETENTION_DAYS') > 0) cleanup.start();

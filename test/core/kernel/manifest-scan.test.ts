@@ -39,4 +39,38 @@ test('an invalid manifest with a readable id is named by it, only when the id ob
   assert.is(badId[0]!.id, 'invalid:z.json');
 });
 
+const faxManifest = (id: string, extra: Record<string, unknown>) =>
+  JSON.stringify({
+    manifestVersion: 1, id, name: id, version: '1.0.0', description: 'd', author: 'a', host: '^0.1.0',
+    provides: [{ kind: 'fax', contract: 'fax@^1' }], entry: 'index.js', ...extra,
+  });
+
+test('an alias another plugin has as id or an earlier manifest claimed refuses the later manifest', () => {
+  const scanned = scanManifests(
+    [
+      file('/a/one.json', faxManifest('one', { aliases: ['first'] })),
+      file('/a/two.json', faxManifest('two', { aliases: ['first'] })),
+      file('/a/three.json', faxManifest('three', { aliases: ['one'] })),
+      file('/a/four.json', faxManifest('four', { aliases: ['fourth'] })),
+    ],
+    facts,
+    new Map(),
+  );
+  assert.equal(scanned.map((p) => [p.id, Boolean(p.manifest), p.diagnostics.map((d) => d.code)]), [
+    ['one', true, []],
+    ['two', false, ['alias-taken']],
+    ['three', false, ['alias-taken']],
+    ['four', true, []],
+  ]);
+  assert.match(scanned[1]!.diagnostics[0]!.message, /"first" is already the id or an alias of plugin "one"/);
+});
+
+test('a webhook alias path an earlier manifest claimed refuses the later manifest (paths compare case-insensitively)', () => {
+  const hook = (path: string) => ({ webhookAliases: [{ path, kind: 'callback', contentType: 'application/json', summary: 's' }] });
+  const scanned = scanManifests([file('/a/one.json', faxManifest('one', hook('/hook'))), file('/a/two.json', faxManifest('two', hook('/HOOK')))], facts, new Map());
+  assert.ok(scanned[0]!.manifest);
+  assert.is(scanned[1]!.manifest, undefined);
+  assert.equal(scanned[1]!.diagnostics.map((d) => [d.code, d.path]), [['webhook-alias-taken', 'webhookAliases.0.path']]);
+});
+
 test.run();

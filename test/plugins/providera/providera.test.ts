@@ -60,7 +60,8 @@ async function withProviderA(
 
 async function sendRequest(jobId: string, pages: number, to = '+15551230001') {
   const pdf = await makePdf(pages);
-  return { jobId, to, document: documents.document(jobId, pdf, pages), publicBaseUrl: PUBLIC };
+  // The callback URL the host hands this plugin: its manifest's callback alias under PUBLIC_API_URL.
+  return { jobId, to, document: documents.document(jobId, pdf, pages), publicBaseUrl: PUBLIC, callbackUrl: `${PUBLIC}/providera-callback?job_id=${encodeURIComponent(jobId)}` };
 }
 
 function webhook(jobId: string, callback: { url: string; body: Buffer; headers: Record<string, string> }): FaxWebhookRequest {
@@ -99,6 +100,15 @@ test('send posts to, content_url[], callback_url and tag[job_id] with Basic auth
     assert.equal(result, { providerSid: String(stored.id), status: 'queued' });
     const status = await fax.status({ jobId: 'job-a1', to: '+15551230001', providerSid: result.providerSid, sentAt: new Date() });
     assert.equal(status, { providerSid: result.providerSid, status: 'queued', pages: 3, raw: 'queued' });
+  });
+});
+
+test('send without a callback URL from the host asks the provider for no callback (callback_url left out)', async () => {
+  await withProviderA({}, async ({ fake, fax }) => {
+    const { callbackUrl: _omitted, ...request } = await sendRequest('job-nocb', 1);
+    await fax.send(request);
+    assert.is(fake.sends.length, 1);
+    assert.not.ok(Object.hasOwn(fake.sends[0]!.fields, 'callback_url'));
   });
 });
 

@@ -61,7 +61,8 @@ async function withProviderC(
 
 async function sendRequest(jobId: string, pages: number, to = TO) {
   const pdf = await makePdf(pages);
-  return { jobId, to, document: documents.document(jobId, pdf, pages), publicBaseUrl: PUBLIC };
+  // The callback URL the host hands this plugin: its manifest's callback alias under PUBLIC_API_URL.
+  return { jobId, to, document: documents.document(jobId, pdf, pages), publicBaseUrl: PUBLIC, callbackUrl: `${PUBLIC}/providerc-callback?job_id=${encodeURIComponent(jobId)}` };
 }
 
 function webhook(jobId: string, callback: { url: string; body: Buffer; headers: Record<string, string> }): FaxWebhookRequest {
@@ -93,6 +94,15 @@ test('send posts To, From, MediaUrl and StatusCallback with Basic project:token;
     assert.equal(result, { providerSid: stored.sid, status: 'queued', pages: 3, raw: 'queued' });
     const status = await fax.status({ jobId: 'job-c1', to: TO, providerSid: stored.sid, sentAt: new Date() });
     assert.equal(status, { providerSid: stored.sid, status: 'queued', pages: 3, raw: 'queued' });
+  });
+});
+
+test('send without a callback URL from the host asks the provider for no callback (StatusCallback left out)', async () => {
+  await withProviderC({}, async ({ fake, fax }) => {
+    const { callbackUrl: _omitted, ...request } = await sendRequest('job-nocb', 1);
+    await fax.send(request);
+    assert.is(fake.sends.length, 1);
+    assert.not.ok(Object.hasOwn(fake.sends[0]!.fields, 'StatusCallback'));
   });
 });
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { integer, flag, pluginId } from './field-kinds.js';
+import { backendId, integer, flag } from './field-kinds.js';
 
 /** Configuration keys of outbound and inbound fax. */
 export const FaxKeys = {
-  FAX_BACKEND: pluginId().default('providera').describe('Plugin id of the fax provider outbound faxes are sent with.'),
+  FAX_BACKEND: backendId('fax', 'Plugin id of the fax provider outbound faxes are sent with.'),
   FAX_DISABLED: flag().default(false).describe('Accept and store faxes without sending them: new jobs get status "disabled".'),
   FAX_DISPATCH_CONCURRENCY: integer(1, 256).default(4).describe('Fax jobs dispatched to the provider at the same time.'),
   FAX_PAPER_SIZE: z

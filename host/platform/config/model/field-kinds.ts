@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { secret } from '../../../../core/sdk/settings.js';
 import { PLUGIN_ID_PATTERN, PLUGIN_ID_RULE } from '../../../../core/manifest/plugin-id.js';
+import type { ProviderKind } from '../../../../core/sdk/contracts/index.js';
+import { builtInDefaultNameOf, builtInDefaultOf } from '../../plugins/built-in-manifests.js';
 
 // Field kinds of the configuration model. Values arrive as strings from the environment and as JSON values from the config file or
 // the API; each field accepts both and stores the typed value.
@@ -36,3 +38,23 @@ export const text = () => z.string().min(1);
 export const optionalText = () => z.preprocess(emptyAsUnset, z.string().min(1).optional());
 export const apiSecret = (what: string) => secret(optionalText().describe(what));
 export const pluginId = () => z.string().regex(PLUGIN_ID_PATTERN, PLUGIN_ID_RULE);
+
+const manifestDefaults = new WeakMap<z.ZodType, ProviderKind>();
+
+/** The kind whose built-in manifest marked `default` gives this key its default, if any. */
+export function manifestDefaultKindOf(schema: z.ZodType): ProviderKind | undefined {
+  return manifestDefaults.get(schema);
+}
+
+/**
+ * The plugin id of the backend of `kind`. Unset, it is the built-in manifest marked `default` for
+ * the kind (`named`: shown by that manifest's first alias, as the spec names the judges).
+ */
+export function backendId(kind: ProviderKind, description: string, options: { named?: boolean } = {}) {
+  const fallback = () => (options.named ? builtInDefaultNameOf(kind) : builtInDefaultOf(kind));
+  // Empty means unset; a spec name (`hosted`) is trimmed and lowercased as before, an id is taken as written.
+  const read = (v: unknown) => (options.named && typeof v === 'string' ? emptyAsUnset(v.trim().toLowerCase()) : emptyAsUnset(v));
+  const schema = z.preprocess(read, pluginId().default(fallback)).describe(description);
+  manifestDefaults.set(schema, kind);
+  return schema;
+}

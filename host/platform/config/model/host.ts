@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { secret } from '../../../../core/sdk/settings.js';
-import { integer, flag, text, optionalText, pluginId, emptyAsUnset } from './field-kinds.js';
+import { backendId, integer, flag, text, optionalText, pluginId, emptyAsUnset } from './field-kinds.js';
 
 /** Configuration keys of the gateway process: port, data directory, logging, storage, cleanup, admin. */
 export const HostKeys = {
@@ -17,7 +17,7 @@ export const HostKeys = {
   DATABASE_URL: secret(
     optionalText().describe('PostgreSQL URL (postgres://...) for shared state; unset uses the SQLite file under DATA_DIR. Secret: it may hold a password.'),
   ),
-  STORAGE_BACKEND: pluginId().default('storage-local').describe('Plugin id of the storage provider for artifacts.'),
+  STORAGE_BACKEND: backendId('storage', 'Plugin id of the storage provider for artifacts.'),
   ARTIFACT_TTL_DAYS: integer(0).default(0).describe('Days stored artifacts (PDF, TIFF) are kept; 0 turns expiry off.'),
   CLEANUP_INTERVAL_MINUTES: integer(1).default(1440).describe('Minutes between runs of the cleanup of expired artifacts and inbound faxes.'),
   MAX_FILE_SIZE_MB: integer(1).default(10).describe('Largest accepted upload, in megabytes.'),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { isSecretSchema } from '../../../../core/sdk/settings.js';
+import type { ProviderKind } from '../../../../core/sdk/contracts/index.js';
+import { manifestDefaultKindOf } from './field-kinds.js';
 import { HostKeys } from './host.js';
 import { PluginsKeys } from './plugins.js';
 import { SecurityKeys } from './security.js';
@@ -67,6 +69,8 @@ export interface KeyDoc {
   type: string;
   /** The built-in default; undefined when the key is optional and unset by default. */
   default: unknown;
+  /** Set when the default is the built-in manifest marked `default` for this kind. */
+  defaultFromManifest?: ProviderKind;
   optional: boolean;
   secret: boolean;
   description: string;
@@ -100,6 +104,7 @@ function describeKey(schema: z.ZodType): KeyDoc {
     default: fallback,
     optional,
     secret: isSecretSchema(schema),
+    ...(manifestDefaultKindOf(schema) ? { defaultFromManifest: manifestDefaultKindOf(schema)! } : {}),
     description: schema.description ?? '',
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { integer, decimal, flag, pluginId, emptyAsUnset } from './field-kinds.js';
+import { backendId, integer, decimal, flag, pluginId, emptyAsUnset } from './field-kinds.js';
 
 /** A repository name: what requests and REPO use; never a path. */
 export const REPO_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -35,9 +35,7 @@ export const SearchKeys = {
       'Repositories that can be indexed and searched: a JSON object mapping a name to a directory, e.g. {"billing":"/srv/billing"}. ' +
         'Empty (the default) maps "switchboard" to the gateway\'s own package root. Environment or config file only (names server paths).',
     ),
-  RETRIEVAL_BACKEND: z
-    .preprocess(emptyAsUnset, pluginId().optional())
-    .describe('Plugin id of the retrieval provider used by search, indexing and answers; unset means the built-in retrieval-sqlite.'),
+  RETRIEVAL_BACKEND: backendId('retrieval', 'Plugin id of the retrieval provider used by search, indexing and answers.'),
   INDEX_MAX_FILE_BYTES: integer(1).default(1048576).describe('Files larger than this many bytes are skipped by indexing.'),
   FINAL_K: integer(1, 1000).default(10).describe('Results returned by search when top_k is not given.'),
   LANGGRAPH_FINAL_K: integer(1, 1000).default(20).describe('Chunks the answer graph retrieves for a RAG answer.'),

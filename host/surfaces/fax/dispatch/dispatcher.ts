@@ -8,6 +8,7 @@ import type { JobDocuments } from '../jobs/job-documents.js';
 import type { FaxJobRow, FaxJobStore } from '../jobs/job-store.js';
 import type { JobUpdates } from '../jobs/job-updates.js';
 import { publicBaseUrl } from '../../../platform/http/public-url.js';
+import { callbackUrlFor } from '../webhooks/webhook-aliases.js';
 
 /**
  * Sends due jobs. A job is a row claimed with a lease (renewed while worked on), so a crashed
@@ -126,7 +127,13 @@ export class FaxDispatcher {
     try {
       result = await kernel.withProvider('fax', job.backend, (fax) =>
         documents.withStorage((storage) =>
-          fax.send({ jobId: job.id, to: job.to_number, document: documents.documentFor(job, storage), publicBaseUrl: publicBaseUrl(config) }),
+          fax.send({
+            jobId: job.id,
+            to: job.to_number,
+            document: documents.documentFor(job, storage),
+            publicBaseUrl: publicBaseUrl(config),
+            callbackUrl: callbackUrlFor(kernel, job.backend, publicBaseUrl(config), job.id),
+          }),
         ),
       );
     } catch (err) {

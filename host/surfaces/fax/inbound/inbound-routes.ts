@@ -15,7 +15,7 @@ import { httpError } from '../../../platform/http/error-catalogue.js';
 
 export const InboundFaxSchema = z.object({
   id: z.string().describe('Our id (UUID)'),
-  provider: z.string().describe('Id of the plugin that received it (providera, providerb, sip, ...)'),
+  provider: z.string().describe('Id of the fax plugin that received it (GET /plugins lists them)'),
   provider_id: z.string().describe("The provider's id of the fax (the PBX's uniqueid)"),
   from: z.string().nullable().describe('Calling number; masked to the last four digits unless the caller holds inbound:read'),
   to: z.string().nullable().describe('Called number; masked like from'),

@@ -2,9 +2,11 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import type { FaxWebhookKind } from '../../../../core/sdk/index.js';
 import type { HttpApi, ResponseSpec } from '../../../platform/http/api.js';
+import { httpError } from '../../../platform/http/error-catalogue.js';
 import type { InboundReceiver } from '../inbound/inbound-receiver.js';
 import type { CallbackReceiver } from './callback-receiver.js';
-import { WEBHOOK_ALIASES } from './spec-aliases.js';
+import type { Kernel } from '../../../../core/kernel/kernel.js';
+import { declaredWebhookAliases } from './webhook-aliases.js';
 import { webhookRequest } from './webhook-request.js';
 
 const PluginParams = z.object({ pluginId: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'plugin ids are lowercase letters, digits and dashes') });
@@ -37,13 +39,23 @@ const RESPONSES: Record<FaxWebhookKind, Record<number, ResponseSpec>> = {
 const DESCRIPTION =
   'The plugin checks the credentials with its own settings (docs/providers) and parses the body; the host applies the result. Idempotent.';
 
-/** `POST /webhooks/{pluginId}/callback|inbound`, and the spec's fixed paths as aliases of them. */
-export function registerWebhookRoutes(api: HttpApi, deps: { callbacks: CallbackReceiver; inbound: InboundReceiver; publicBaseUrl: () => string }): void {
-  const handle = async (req: Request, pluginId: string, kind: FaxWebhookKind) => {
+interface WebhookDeps {
+  callbacks: CallbackReceiver;
+  inbound: InboundReceiver;
+  publicBaseUrl: () => string;
+}
+
+function webhookHandler(deps: WebhookDeps) {
+  return async (req: Request, pluginId: string, kind: FaxWebhookKind) => {
     if (kind === 'inbound') deps.inbound.requireEnabled();
     const webhook = await webhookRequest(req, kind, deps.publicBaseUrl());
     return kind === 'callback' ? deps.callbacks.receive(pluginId, webhook) : deps.inbound.receive(pluginId, webhook);
   };
+}
+
+/** `POST /webhooks/{pluginId}/callback|inbound`. */
+export function registerWebhookRoutes(api: HttpApi, deps: WebhookDeps): void {
+  const handle = webhookHandler(deps);
   for (const kind of ['callback', 'inbound'] as const) {
     api.route(
       {
@@ -60,19 +72,39 @@ export function registerWebhookRoutes(api: HttpApi, deps: { callbacks: CallbackR
       ({ req, params }) => handle(req, params.pluginId, kind),
     );
   }
-  for (const alias of WEBHOOK_ALIASES) {
+}
+
+/**
+ * The fixed paths fax manifests declare (`webhookAliases`) as aliases of
+ * `POST /webhooks/{pluginId}/{kind}`: the same handler, the same answers. A path is routed from
+ * the manifests the kernel loaded at start (a new path needs a restart); each request goes to
+ * the plugin whose manifest claims the path now, so an edited or removed manifest takes effect
+ * at once. A path that clashes with a route already registered is skipped and reported.
+ */
+export function registerWebhookAliasRoutes(api: HttpApi, deps: WebhookDeps & { kernel: Kernel; onSkipped: (path: string, pluginId: string) => void }): void {
+  const handle = webhookHandler(deps);
+  const taken = new Set(api.routes.filter((r) => r.method === 'post').map((r) => r.path.toLowerCase()));
+  for (const alias of declaredWebhookAliases(deps.kernel)) {
+    if (taken.has(alias.path.toLowerCase())) {
+      deps.onSkipped(alias.path, alias.pluginId);
+      continue;
+    }
     api.route(
       {
         method: 'post',
         path: alias.path,
         summary: alias.summary,
-        description: `Alias of POST /webhooks/${alias.pluginId}/${alias.kind}. ${DESCRIPTION}`,
+        description: `Alias of POST /webhooks/${alias.pluginId}/${alias.kind}, declared in that plugin's manifest. ${DESCRIPTION}`,
         tags: ['webhooks', alias.kind === 'callback' ? 'fax' : 'inbound'],
         access: 'public',
         rawBody: { contentType: alias.contentType },
         responses: RESPONSES[alias.kind],
       },
-      ({ req }) => handle(req, alias.pluginId, alias.kind),
+      ({ req }) => {
+        const current = declaredWebhookAliases(deps.kernel).find((a) => a.path.toLowerCase() === alias.path.toLowerCase() && a.kind === alias.kind);
+        if (!current) throw httpError('webhook_not_taken', { pluginId: alias.pluginId, kind: alias.kind === 'callback' ? 'callbacks' : 'inbound faxes' });
+        return handle(req, current.pluginId, current.kind);
+      },
     );
   }
 }

@@ -1,8 +1,6 @@
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
 
-/** The built-in backend serves code search when RETRIEVAL_BACKEND is unset. */
-export const DEFAULT_RETRIEVAL_BACKEND = 'retrieval-sqlite';
-
+/** The retrieval plugin in force: RETRIEVAL_BACKEND, whose default is the built-in manifest marked default. */
 export function retrievalBackendId(config: ConfigRegistry): string {
-  return config.get('RETRIEVAL_BACKEND') ?? DEFAULT_RETRIEVAL_BACKEND;
+  return config.get('RETRIEVAL_BACKEND');
 }

@@ -5,9 +5,6 @@ import type { JudgeAnswer, JudgeRequest } from '../../../../core/sdk/contracts/j
 import { SystemOneError, isSystemOneError } from '../../../../core/sdk/judge/index.js';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
 
-/** The judge plugin serving each value of system_one.provider. */
-export const JUDGE_PLUGINS = { hosted: 'judge-hosted', selfhosted: 'judge-selfhosted' } as const;
-
 /**
  * Typed judgment for the host's consumers (the synthetic-data lab, the reranker harness): the
  * backend chosen live by system_one.provider, system_one.* as the call's budget, at most
@@ -16,8 +13,8 @@ export const JUDGE_PLUGINS = { hosted: 'judge-hosted', selfhosted: 'judge-selfho
  */
 export class JudgeService {
   private readonly limits = new Map<string, { concurrency: number; limit: LimitFunction }>();
-  /** Recent calls per backend (time, ok), for alert conditions; trimmed to the last hour. */
-  private readonly recent: Record<keyof typeof JUDGE_PLUGINS, Array<{ at: number; ok: boolean }>> = { hosted: [], selfhosted: [] };
+  /** Recent calls per backend name (time, ok), for alert conditions; trimmed to the last hour. */
+  private readonly recent = new Map<string, Array<{ at: number; ok: boolean }>>();
   private readonly requests: Counter<'provider' | 'outcome'>;
   private readonly latency: Histogram<'provider'>;
 
@@ -39,10 +36,21 @@ export class JudgeService {
     });
   }
 
-  /** The backend in force now and its plugin. */
-  backend(): { provider: keyof typeof JUDGE_PLUGINS; pluginId: string } {
-    const provider = this.deps.config.get('system_one.provider');
-    return { provider, pluginId: JUDGE_PLUGINS[provider] };
+  /**
+   * The backend in force now: system_one.provider names a judge plugin by id or by an alias its
+   * manifest declares. `provider` is the name reports use, the manifest's first alias (the spec's
+   * `hosted`, `selfhosted`) or else the id; `pluginId` is undefined when no manifest claims the name.
+   */
+  backend(): { provider: string; pluginId: string | undefined } {
+    const configured = this.deps.config.get('system_one.provider');
+    const pluginId = this.deps.kernel.pluginIdFor(configured);
+    const provider = (pluginId && this.deps.kernel.manifestOf(pluginId)?.aliases?.[0]) ?? pluginId ?? configured;
+    return { provider, pluginId };
+  }
+
+  /** The judge plugin a name (an id or a manifest alias such as `selfhosted`) stands for. */
+  pluginIdFor(name: string): string | undefined {
+    return this.deps.kernel.pluginIdFor(name);
   }
 
   async ask(request: Omit<JudgeRequest, 'timeoutMs' | 'maxRetries'>, caller: string): Promise<JudgeAnswer> {
@@ -51,6 +59,7 @@ export class JudgeService {
     const started = process.hrtime.bigint();
     try {
       const answer = await this.limitFor(caller)(async () => {
+        if (pluginId === undefined) throw new SystemOneError('unavailable', `no judge plugin is named "${provider}" (system_one.provider): no manifest has that id or alias`);
         if (!kernel.isActive('judge', pluginId)) {
           const view = kernel.get(pluginId);
           const why = view?.last_error ? `: ${view.last_error}` : '';
@@ -79,14 +88,15 @@ export class JudgeService {
   }
 
   /** Calls to a backend since `since` (epoch ms) and how many failed. */
-  stats(provider: keyof typeof JUDGE_PLUGINS, since: number): { calls: number; errors: number } {
-    const calls = this.recent[provider].filter((c) => c.at >= since);
+  stats(provider: string, since: number): { calls: number; errors: number } {
+    const calls = (this.recent.get(provider) ?? []).filter((c) => c.at >= since);
     return { calls: calls.length, errors: calls.filter((c) => !c.ok).length };
   }
 
-  private remember(provider: keyof typeof JUDGE_PLUGINS, ok: boolean): void {
+  private remember(provider: string, ok: boolean): void {
     const now = Date.now();
-    const list = this.recent[provider];
+    let list = this.recent.get(provider);
+    if (!list) this.recent.set(provider, (list = []));
     list.push({ at: now, ok });
     while (list.length && (list[0]!.at < now - 3_600_000 || list.length > 10_000)) list.shift();
   }

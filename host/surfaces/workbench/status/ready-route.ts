@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
-import { JUDGE_PLUGINS } from '../judges/judge-service.js';
 
 const Dependency = z.object({ name: z.string(), ready: z.boolean(), detail: z.string().optional(), hint: z.string().optional(), info: z.record(z.string(), z.unknown()).optional() });
 const ReadyBody = z.object({ ready: z.boolean(), dependencies: z.array(Dependency), missing: z.array(z.string()) });
@@ -29,16 +28,17 @@ export function registerWorkbenchReadyRoute(api: HttpApi, deps: { kernel: Kernel
       } catch (err) {
         dependencies.push({ name: 'database', ready: false, detail: `the data store does not answer: ${(err as Error).message}`, hint: 'check DATABASE_URL (or DATA_DIR for SQLite)' });
       }
-      if (deps.config.get('system_one.provider') === 'selfhosted') {
-        const id = JUDGE_PLUGINS.selfhosted;
+      // The manifests say which plugin the spec's `selfhosted` is; the dependency is named by its id.
+      const id = deps.kernel.pluginIdFor('selfhosted');
+      if (id !== undefined && deps.kernel.pluginIdFor(deps.config.get('system_one.provider')) === id) {
         const hint = 'start the managed service (switchboard judge-server) or set system_one.provider to hosted';
         if (!deps.kernel.isActive('judge', id)) {
-          dependencies.push({ name: 'judge-selfhosted', ready: false, detail: `plugin ${id} is ${deps.kernel.stateOf(id)}`, hint });
+          dependencies.push({ name: id, ready: false, detail: `plugin ${id} is ${deps.kernel.stateOf(id)}`, hint });
         } else {
           // The plugin reports the server behind it: ready once a checkpoint is resident.
           const health = (await deps.kernel.checkHealth(id))[id];
           const ready = Boolean(health?.ok && health.info?.resident === true);
-          dependencies.push({ name: 'judge-selfhosted', ready, ...(health?.detail ? { detail: health.detail } : {}), ...(ready ? {} : { hint }), ...(health?.info ? { info: health.info } : {}) });
+          dependencies.push({ name: id, ready, ...(health?.detail ? { detail: health.detail } : {}), ...(ready ? {} : { hint }), ...(health?.info ? { info: health.info } : {}) });
         }
       }
       const missing = dependencies.filter((d) => !d.ready).map((d) => d.name);

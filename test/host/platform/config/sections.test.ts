@@ -41,7 +41,8 @@ test('the environment spells a nested key SECTION__KEY and wins over the file, e
   assert.is(registry.effective().source['system_one.provider'], 'env');
   assert.is(registry.get('system_one.max_retries'), 5);
   assert.is(registry.effective().source['system_one.max_retries'], 'env');
-  env.SYSTEM_ONE__PROVIDER = 'nonsense';
+  // Any plugin id or alias is a valid name (checked against the manifests when used); this is not one.
+  env.SYSTEM_ONE__PROVIDER = 'not a plugin id';
   registry.reload();
   assert.is(registry.get('system_one.provider'), 'selfhosted', 'an invalid env value falls through to the file');
   assert.ok(registry.problems().some((p) => p.startsWith('system_one.provider:')));
@@ -62,7 +63,7 @@ test('updates take nested objects or dotted keys, validate, and store nested obj
   assert.is(registry.get('system_one.timeout_s'), 9);
   let err: unknown;
   try {
-    await registry.update({ system_one: { provider: 'elsewhere', nosuch: true } });
+    await registry.update({ system_one: { provider: 'else/where', nosuch: true } });
   } catch (e) {
     err = e;
   }

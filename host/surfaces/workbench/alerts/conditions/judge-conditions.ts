@@ -1,7 +1,6 @@
 import type { Kernel } from '../../../../../core/kernel/kernel.js';
 import type { ConfigRegistry } from '../../../../platform/config/registry.js';
 import type { JudgeService } from '../../judges/judge-service.js';
-import { JUDGE_PLUGINS } from '../../judges/judge-service.js';
 import type { ConditionSource } from '../alert-engine.js';
 import type { FiringCondition } from '../alert-notice.js';
 
@@ -32,9 +31,9 @@ export function judgeConditions(deps: { judge: JudgeService; kernel: Kernel; con
         });
       }
       const selfhosted = judge.stats('selfhosted', now - config.get('ALERT_SELFHOSTED_TRAFFIC_MINUTES') * 60_000);
-      const id = JUDGE_PLUGINS.selfhosted;
+      const id = judge.pluginIdFor('selfhosted');
       let scrapable = false;
-      if (kernel.isActive('judge', id)) {
+      if (id !== undefined && kernel.isActive('judge', id)) {
         const health = (await kernel.checkHealth(id))[id];
         scrapable = health?.info?.reachable === true;
       }

@@ -111,6 +111,30 @@ test('system_one.provider switches live: the next run goes to the self-hosted ju
   assert.equal(ready.dependencies.map((d: any) => d.name), ['database'], 'the self-hosted judge is listed only while it is the provider');
 });
 
+test('system_one.provider takes a judge plugin id as well as the alias its manifest declares; reports keep the alias', async () => {
+  const config = await json(await fetch(`${gw.url}/api/config`));
+  assert.is(config.config['system_one.provider'] ?? config.config.system_one?.provider, 'hosted', 'unset, the default judge shows by its alias');
+  let res = await post('/api/config', { system_one: { provider: 'judge-selfhosted' } });
+  assert.is(res.status, 200);
+  try {
+    await until(async () => (await json(await fetch(`${gw.url}/plugins`))).plugins.find((p: any) => p.id === 'judge-selfhosted')?.state === 'active');
+    const before = Number((await metric(/switchboard_system_one_requests_total\{provider="selfhosted",outcome="ok"\} (\d+)/)) ?? 0);
+    const run = await json(await post('/api/lab/runs', { rows: [{ question: 'yes yes', quote: 'yes yes', expected_answer: 'yes yes' }] }));
+    assert.is(run.state, 'succeeded', JSON.stringify(run.error));
+    assert.is(fake.requests.length, 0, 'nothing went to the hosted backend');
+    assert.ok(Number(await metric(/switchboard_system_one_requests_total\{provider="selfhosted",outcome="ok"\} (\d+)/)) > before, 'counted under the spec name');
+    const ready = await json(await fetch(`${gw.url}/api/ready`));
+    assert.equal(ready.dependencies.map((d: any) => d.name), ['database', 'judge-selfhosted'], 'the id is the same judge as selfhosted');
+    res = await post('/api/config', { system_one: { provider: 'no-such-judge' } });
+    assert.is(res.status, 200, 'any plugin id is a valid setting');
+    const failed = await json(await post('/api/lab/runs', { rows: ROWS.slice(0, 1) }));
+    assert.is(failed.state, 'failed');
+    assert.equal([failed.error.outcome, /no judge plugin is named "no-such-judge"/.test(failed.error.detail)], ['unavailable', true], failed.error.detail);
+  } finally {
+    await post('/api/config', { system_one: { provider: null } });
+  }
+});
+
 test('readiness: an empty self-hosted judge is not ready, with the hint', async () => {
   const empty = tempDir('switchboard-checkpoints-');
   const bare = await startJudgeServerProcess({ SELFHOSTED_CHECKPOINTS_DIR: empty, SELFHOSTED_PINNED_CHECKPOINT: 'none' });
