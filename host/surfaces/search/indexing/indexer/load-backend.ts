@@ -6,7 +6,7 @@ import { Registry } from 'prom-client';
 import { container } from 'tsyringe';
 import { loadEntry, locateEntry } from '../../../../../core/kernel/entry-loader.js';
 import { PluginMetricsFactory } from '../../../../../core/kernel/plugin-metrics.js';
-import { startGeneration, type GenerationRequest } from '../../../../../core/kernel/plugin-runner.js';
+import { startGeneration } from '../../../../../core/kernel/plugin-runner.js';
 import type { RetrievalProvider } from '../../../../../core/sdk/index.js';
 import { PluginConfigStore } from '../../../../../core/config/plugin-config-store.js';
 import type { IndexJob } from './protocol.js';
@@ -16,10 +16,7 @@ import type { IndexJob } from './protocol.js';
  * plugin runner (settings, `settings:` egress entries, start deadline as in the kernel), so
  * indexing writes through the retrieval contract like any caller.
  */
-export async function loadBackend(
-  backend: IndexJob['backend'],
-  options: { env?: NodeJS.ProcessEnv; timeouts?: GenerationRequest['timeouts'] } = {},
-): Promise<{ provider: RetrievalProvider; stop(): Promise<void> }> {
+export async function loadBackend(backend: IndexJob['backend'], env: NodeJS.ProcessEnv = process.env): Promise<{ provider: RetrievalProvider; stop(): Promise<void> }> {
   const manifest = JSON.parse(readFileSync(backend.manifestPath, 'utf8')) as { entry?: string; egress?: string[] };
   if (!manifest.entry) throw new Error(`retrieval backend "${backend.pluginId}" has no code entry`);
   const code = locateEntry(backend.manifestPath, manifest.entry, { packageRoot: backend.packageRoot, buildRoot: path.join(backend.packageRoot, 'dist') });
@@ -29,14 +26,14 @@ export async function loadBackend(
     definition: await loadEntry(code),
     // Settings resolved here, in the child, from the same sources as the kernel's.
     stored: new PluginConfigStore(backend.configStorePath).get(backend.pluginId).settings,
-    env: options.env ?? process.env,
+    env,
     egress: manifest.egress ?? [],
     dataDir: backend.dataDir,
     logger: pino({ level: 'warn' }, pino.destination(2)),
     metrics: new PluginMetricsFactory(new Registry()),
     container: container.createChildContainer(),
     emit: () => {},
-    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    ...(backend.timeouts ? { timeouts: backend.timeouts } : {}),
   });
   const provider = run.instance.providers.retrieval;
   if (!provider) {

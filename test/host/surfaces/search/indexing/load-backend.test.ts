@@ -67,7 +67,7 @@ test.after(async () => {
 test('a `settings:` egress entry is resolved to the host of that setting in the indexer child', async () => {
   const manifestPath = writeBackend('settings-egress', ['settings:endpoint']);
   await new PluginConfigStore(configStorePath).put('settings-egress', { enabled: true, settings: { endpoint } });
-  const backend = await loadBackend(backendOf('settings-egress', manifestPath), { env: {} });
+  const backend = await loadBackend(backendOf('settings-egress', manifestPath), {});
   try {
     const hits = await backend.provider.search('c', 'anything', 1);
     assert.equal(hits.map((h) => h.id), ['from-the-endpoint']);
@@ -79,7 +79,7 @@ test('a `settings:` egress entry is resolved to the host of that setting in the 
 test('without an egress entry for it the same call is refused (the egress check is live)', async () => {
   const manifestPath = writeBackend('no-egress', []);
   await new PluginConfigStore(configStorePath).put('no-egress', { enabled: true, settings: { endpoint } });
-  const backend = await loadBackend(backendOf('no-egress', manifestPath), { env: {} });
+  const backend = await loadBackend(backendOf('no-egress', manifestPath), {});
   try {
     const err = await backend.provider.search('c', 'anything', 1).then(() => undefined, (e: unknown) => e as Error);
     assert.is(err?.name, 'EgressDeniedError');
@@ -94,7 +94,7 @@ test('a backend whose start never resolves fails with the start timeout instead 
   // The guard only turns a hang (the bug under test) into a failure; it asserts no duration.
   let guard: NodeJS.Timeout | undefined;
   const hung = new Promise<Error>((resolve) => (guard = setTimeout(() => resolve(new Error('loadBackend never settled')), 20_000)));
-  const loading = loadBackend(backendOf('hangs-at-start', manifestPath), { env: {}, timeouts: { startMs: 200 } }).then(
+  const loading = loadBackend({ ...backendOf('hangs-at-start', manifestPath), timeouts: { startMs: 200 } }, {}).then(
     () => undefined,
     (e: unknown) => e as Error,
   );
@@ -106,7 +106,7 @@ test('a backend whose start never resolves fails with the start timeout instead 
 test('settings that fail the backend\'s schema are refused before start', async () => {
   const manifestPath = writeBackend('bad-settings', []);
   await new PluginConfigStore(configStorePath).put('bad-settings', { enabled: true, settings: { endpoint: 42 } });
-  const err = await loadBackend(backendOf('bad-settings', manifestPath), { env: {} }).then(() => undefined, (e: unknown) => e as Error);
+  const err = await loadBackend(backendOf('bad-settings', manifestPath), {}).then(() => undefined, (e: unknown) => e as Error);
   assert.match(err?.message ?? '', 'setting "endpoint"');
 });
 
