@@ -53,7 +53,10 @@ export interface StartedGeneration {
  * a TimeoutError...), after disposing the context.
  */
 export async function startGeneration(request: GenerationRequest): Promise<StartedGeneration> {
-  const timeouts = { ...DEFAULT_RUN_TIMEOUTS, ...request.timeouts };
+  const timeouts = {
+    startMs: request.timeouts?.startMs ?? DEFAULT_RUN_TIMEOUTS.startMs,
+    stopMs: request.timeouts?.stopMs ?? DEFAULT_RUN_TIMEOUTS.stopMs,
+  };
   const { definition, pluginId } = request;
   const envMap = request.envMap ?? ((definition.env ?? {}) as Record<string, string>);
   const settings = resolveSettings(request.schema ?? definition.settings, request.stored, envMap, request.env);
