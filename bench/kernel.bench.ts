@@ -3,7 +3,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startTestKernel } from '../core/sdk/testing/index.js';
+import { startTestKernel } from '../core/testing/index.js';
 import { ROOT, baseManifest, tempDir, removeDir } from '../test/support/gateway.js';
 import { percentile, ms } from './stats.js';
 

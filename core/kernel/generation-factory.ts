@@ -1,13 +1,12 @@
 import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
 import type { Manifest } from '../manifest/index.js';
-import { Generation, withTimeout } from './generation.js';
-import { resolveEgress } from './egress.js';
-import { createPluginContext } from './plugin-context.js';
+import { Generation } from './generation.js';
 import type { PluginMetricsFactory } from './plugin-metrics.js';
 import type { ResolvedPlugin } from './plugin-definition.js';
 import type { KernelEvents } from './kernel-events.js';
-import { resolveSettings, secretValues, type SettingSource } from './settings-resolver.js';
+import { startGeneration } from './plugin-runner.js';
+import type { SettingSource } from './settings-resolver.js';
 
 export interface GenerationFactoryOptions {
   env: NodeJS.ProcessEnv;
@@ -20,44 +19,41 @@ export interface GenerationFactoryOptions {
   onEgressDenied?: (pluginId: string, url: URL) => void;
 }
 
-/** Builds generations (context, start under a deadline), stops them, and drains replaced ones. */
+/** Builds generations (through the plugin runner), stops them, and drains replaced ones. */
 export class GenerationFactory {
   constructor(private readonly options: GenerationFactoryOptions) {}
 
   /** Starts generation `number` of a plugin with `stored` settings; throws what start threw. */
   async build(pluginId: string, manifest: Manifest, resolved: ResolvedPlugin, stored: Record<string, unknown>, number: number): Promise<{ generation: Generation; sources: Record<string, SettingSource> }> {
-    const settings = resolveSettings(resolved.schema, stored, resolved.envMap, this.options.env);
-    const owned = createPluginContext({
+    const run = await startGeneration({
       pluginId,
       generation: number,
-      settings: settings.values,
-      secrets: secretValues(settings),
-      egress: resolveEgress(manifest.egress ?? [], settings.values),
+      definition: resolved.definition,
+      schema: resolved.schema,
+      envMap: resolved.envMap,
+      stored,
+      env: this.options.env,
+      egress: manifest.egress ?? [],
+      dataDir: this.options.dataDir,
       logger: this.options.logger,
       metrics: this.options.metrics,
+      container: this.options.container,
       emit: (topic, payload) => this.options.events.emit('plugin-event', { pluginId, generation: number, topic, payload }),
       ...(this.options.onEgressDenied ? { onEgressDenied: (url: URL) => this.options.onEgressDenied!(pluginId, url) } : {}),
-      dataDir: this.options.dataDir,
-      container: this.options.container,
+      timeouts: this.options.timeouts,
     });
-    try {
-      const instance = await withTimeout(Promise.resolve(resolved.definition.start(owned.ctx as never)), this.options.timeouts.startMs, `start of ${pluginId}`);
-      return { generation: new Generation(pluginId, number, instance, owned), sources: settings.sources };
-    } catch (err) {
-      await owned.dispose().catch(() => {});
-      throw err;
-    }
+    return { generation: new Generation(pluginId, number, run), sources: run.settings.sources };
   }
 
   /** Stops a generation now (stop deadline, then forced) and disposes its context. */
   async stop(gen: Generation, reason: string): Promise<void> {
     try {
-      if (gen.instance.stop) await withTimeout(Promise.resolve(gen.instance.stop(reason)), this.options.timeouts.stopMs, `stop of ${gen.pluginId}`);
+      await gen.run.stop(reason);
     } catch (err) {
       this.options.logger.warn({ plugin: gen.pluginId, generation: gen.number, err: describeError(err) }, 'plugin stop failed; forcing');
     }
     gen.state = 'stopped';
-    await gen.owned.dispose().catch((err) => this.options.logger.warn({ plugin: gen.pluginId, err: describeError(err) }, 'dispose failed'));
+    await gen.run.dispose().catch((err) => this.options.logger.warn({ plugin: gen.pluginId, err: describeError(err) }, 'dispose failed'));
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { HealthResult, PluginInstance, ProviderKind, ProviderMap } from '../sdk/index.js';
-import type { OwnedContext } from './plugin-context.js';
+import type { StartedGeneration } from './plugin-runner.js';
 
 export type GenerationState = 'active' | 'draining' | 'stopped';
 
@@ -23,10 +23,13 @@ export class Generation {
   constructor(
     readonly pluginId: string,
     readonly number: number,
-    readonly instance: PluginInstance,
-    readonly owned: OwnedContext,
+    readonly run: StartedGeneration,
     readonly startedAt = new Date(),
   ) {}
+
+  get instance(): PluginInstance {
+    return this.run.instance;
+  }
 
   get activeLeases(): number {
     return this.leases;

@@ -10,6 +10,7 @@ import { DeclarativeRuntimes, type DeclarativeFactory } from './declarative-runt
 import type { EntryRoots } from './entry-loader.js';
 import type { Lease } from './generation.js';
 import { GenerationFactory } from './generation-factory.js';
+import { DEFAULT_RUN_TIMEOUTS } from './plugin-runner.js';
 import { KernelEvents } from './kernel-events.js';
 import { registerGenerationGauge } from './kernel-metrics.js';
 import { LeaseRegistry } from './lease-registry.js';
@@ -74,7 +75,7 @@ export class Kernel {
 
   constructor(private readonly options: KernelOptions) {
     const env = options.env ?? process.env;
-    const timeouts = { startMs: 10_000, stopMs: 5_000, drainMs: 30_000, healthMs: 5_000, ...options.timeouts };
+    const timeouts = { ...DEFAULT_RUN_TIMEOUTS, drainMs: 30_000, healthMs: 5_000, ...options.timeouts };
     this.healthMs = timeouts.healthMs;
     this.declarative = options.declarative instanceof DeclarativeRuntimes ? options.declarative : new DeclarativeRuntimes(options.declarative ?? {});
     const resolver = new DefinitionResolver(options.roots, this.declarative);

@@ -6,7 +6,7 @@ import { CONTRACT_VERSIONS, type FaxSendRequest, type PluginDefinition, type Pro
 import { parseManifestText, type Manifest } from '../../core/manifest/index.js';
 import { declarativeBlockOf } from '../../core/kernel/declarative-runtimes.js';
 import { loadEntry, locateEntry, type EntryRoots } from '../../core/kernel/entry-loader.js';
-import { conformance, type ConformanceCase } from '../../core/sdk/testing/index.js';
+import { conformance, type ConformanceCase } from '../../core/testing/index.js';
 import { hostDeclarativeRuntimes } from '../platform/plugins/declarative-runtimes.js';
 
 export interface PluginsTestOptions {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CONTRACT_VERSIONS } from '../../core/sdk/index.js';
 import type { AlertSinkProvider } from '../../core/sdk/contracts/alert-sink.js';
-import { startPlugin, type StartedPlugin } from '../../core/sdk/testing/index.js';
+import { startPlugin, type StartedPlugin } from '../../core/testing/index.js';
 import { parseManifestText, type Manifest } from '../../core/manifest/index.js';
 import { createAlertSinkPlugin } from '../../core/declarative/alert-sink.js';
 import { resolveEgress } from '../../core/kernel/egress.js';

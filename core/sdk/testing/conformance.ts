@@ -1,6 +1,6 @@
 import type { PluginDefinition } from '../plugin.js';
 import { FAX_STATUSES, StorageNotFoundError, type FaxSendRequest, type ProviderKind, type ProviderMap, type JudgeRequest, type Alert } from '../contracts/index.js';
-import { startPlugin, type StartPluginOptions, type StartedPlugin } from './start-plugin.js';
+import type { StartPlugin, StartPluginOptions, StartedPlugin } from './start-plugin.js';
 
 /** One check of a conformance suite; register each with your test runner. */
 export interface ConformanceCase {
@@ -24,7 +24,7 @@ function check(condition: unknown, message: string): asserts condition {
 }
 
 /** Starts the plugin, hands the provider of `kind` to `fn`, always stops it. */
-async function withProvider<K extends ProviderKind>(kind: K, options: ConformanceOptions, fn: (p: ProviderMap[K], started: StartedPlugin) => Promise<void>): Promise<void> {
+async function withProvider<K extends ProviderKind>(startPlugin: StartPlugin, kind: K, options: ConformanceOptions, fn: (p: ProviderMap[K], started: StartedPlugin) => Promise<void>): Promise<void> {
   const { plugin, ...rest } = options;
   const started = await startPlugin(plugin, rest);
   try {
@@ -38,8 +38,8 @@ async function withProvider<K extends ProviderKind>(kind: K, options: Conformanc
 
 const cases = (kind: ProviderKind, list: Array<[string, () => Promise<void>]>): ConformanceCase[] => list.map(([name, run]) => ({ name: `${kind} conformance: ${name}`, run }));
 
-export function storageConformance(options: ConformanceOptions): ConformanceCase[] {
-  const use = (fn: (p: ProviderMap['storage']) => Promise<void>) => () => withProvider('storage', options, fn);
+function storageConformance(startPlugin: StartPlugin, options: ConformanceOptions): ConformanceCase[] {
+  const use = (fn: (p: ProviderMap['storage']) => Promise<void>) => () => withProvider(startPlugin, 'storage', options, fn);
   return cases('storage', [
     ['put then get returns the same bytes; exists is true', use(async (s) => {
       const data = Buffer.from(`conformance ${Date.now()}`);
@@ -85,8 +85,8 @@ export function storageConformance(options: ConformanceOptions): ConformanceCase
   ]);
 }
 
-export function retrievalConformance(options: ConformanceOptions): ConformanceCase[] {
-  const use = (fn: (p: ProviderMap['retrieval']) => Promise<void>) => () => withProvider('retrieval', options, fn);
+function retrievalConformance(startPlugin: StartPlugin, options: ConformanceOptions): ConformanceCase[] {
+  const use = (fn: (p: ProviderMap['retrieval']) => Promise<void>) => () => withProvider(startPlugin, 'retrieval', options, fn);
   return cases('retrieval', [
     ['indexed documents are found by a query term, best first', use(async (r) => {
       const res = await r.index('conformance', [
@@ -121,8 +121,8 @@ export function retrievalConformance(options: ConformanceOptions): ConformanceCa
   ]);
 }
 
-export function judgeConformance(options: ConformanceOptions & { request?: JudgeRequest }): ConformanceCase[] {
-  const use = (fn: (p: ProviderMap['judge']) => Promise<void>) => () => withProvider('judge', options, fn);
+function judgeConformance(startPlugin: StartPlugin, options: ConformanceOptions & { request?: JudgeRequest }): ConformanceCase[] {
+  const use = (fn: (p: ProviderMap['judge']) => Promise<void>) => () => withProvider(startPlugin, 'judge', options, fn);
   const request: JudgeRequest = options.request ?? {
     state: 'The sky is blue.',
     questions: { q1: { type: 'noul', instructions: 'Is the statement about the sky?' }, q2: { type: 'noul', instructions: 'Is it about the sea?' } },
@@ -139,8 +139,8 @@ export function judgeConformance(options: ConformanceOptions & { request?: Judge
   ]);
 }
 
-export function alertSinkConformance(options: ConformanceOptions & { alert?: Alert }): ConformanceCase[] {
-  const use = (fn: (p: ProviderMap['alert-sink']) => Promise<void>) => () => withProvider('alert-sink', options, fn);
+function alertSinkConformance(startPlugin: StartPlugin, options: ConformanceOptions & { alert?: Alert }): ConformanceCase[] {
+  const use = (fn: (p: ProviderMap['alert-sink']) => Promise<void>) => () => withProvider(startPlugin, 'alert-sink', options, fn);
   const alert: Alert = options.alert ?? { id: 'conformance-1', type: 'canary', severity: 'warning', status: 'firing', title: 'conformance alert', startsAt: new Date().toISOString() };
   return cases('alert-sink', [
     ['deliver answers ok or a typed failure', use(async (a) => {
@@ -151,8 +151,8 @@ export function alertSinkConformance(options: ConformanceOptions & { alert?: Ale
   ]);
 }
 
-export function faxConformance(options: ConformanceOptions & { sample: () => FaxSendRequest | Promise<FaxSendRequest> }): ConformanceCase[] {
-  const use = (fn: (p: ProviderMap['fax']) => Promise<void>) => () => withProvider('fax', options, fn);
+function faxConformance(startPlugin: StartPlugin, options: ConformanceOptions & { sample: () => FaxSendRequest | Promise<FaxSendRequest> }): ConformanceCase[] {
+  const use = (fn: (p: ProviderMap['fax']) => Promise<void>) => () => withProvider(startPlugin, 'fax', options, fn);
   return cases('fax', [
     ['send returns a provider id and one of our statuses', use(async (f) => {
       const result = await f.send(await options.sample());
@@ -170,10 +170,15 @@ export function faxConformance(options: ConformanceOptions & { sample: () => Fax
   ]);
 }
 
-export const conformance = {
-  fax: faxConformance,
-  storage: storageConformance,
-  judge: judgeConformance,
-  retrieval: retrievalConformance,
-  'alert-sink': alertSinkConformance,
-};
+/** Every kind's suite, starting plugins with `startPlugin` (the kit binds the host's). */
+export function conformanceSuites(startPlugin: StartPlugin) {
+  return {
+    fax: (options: ConformanceOptions & { sample: () => FaxSendRequest | Promise<FaxSendRequest> }) => faxConformance(startPlugin, options),
+    storage: (options: ConformanceOptions) => storageConformance(startPlugin, options),
+    judge: (options: ConformanceOptions & { request?: JudgeRequest }) => judgeConformance(startPlugin, options),
+    retrieval: (options: ConformanceOptions) => retrievalConformance(startPlugin, options),
+    'alert-sink': (options: ConformanceOptions & { alert?: Alert }) => alertSinkConformance(startPlugin, options),
+  };
+}
+
+export type ConformanceSuites = ReturnType<typeof conformanceSuites>;

@@ -1,13 +1,8 @@
-/** switchboard/sdk/testing: start a plugin in a test, and run your kind's conformance suite. */
-export { startPlugin, type StartPluginOptions, type StartedPlugin } from './start-plugin.js';
-export {
-  conformance,
-  faxConformance,
-  storageConformance,
-  judgeConformance,
-  retrievalConformance,
-  alertSinkConformance,
-  type ConformanceCase,
-  type ConformanceOptions,
-} from './conformance.js';
-export { startTestKernel, type TestKernel, type TestKernelOptions } from './test-kernel.js';
+/**
+ * The SDK's test kit, host-free: it declares the runtime it needs (PluginRuntime). Plugin
+ * authors import `switchboard/sdk/testing`, which is this kit bound to the kernel (core/testing/).
+ */
+export { createTestKit } from './test-kit.js';
+export type { PluginRuntime, RuntimeStartOptions, RuntimeGeneration } from './plugin-runtime.js';
+export type { StartPlugin, StartPluginOptions, StartedPlugin } from './start-plugin.js';
+export type { ConformanceCase, ConformanceOptions, ConformanceSuites } from './conformance.js';

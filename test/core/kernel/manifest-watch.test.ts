@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closeSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { startTestKernel, type TestKernel } from '../../../core/sdk/testing/index.js';
+import { startTestKernel, type TestKernel } from '../../../core/testing/index.js';
 import type { PluginView } from '../../../core/kernel/kernel.js';
 import { baseManifest, removeDir, tempDir, until, writeFixturePlugin, writeManifest } from '../../support/gateway.js';
 

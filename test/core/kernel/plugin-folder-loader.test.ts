@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { mkdirSync, symlinkSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as hostSdk from '../../../core/sdk/index.js';
-import { startTestKernel, type TestKernel } from '../../../core/sdk/testing/index.js';
+import { startTestKernel, type TestKernel } from '../../../core/testing/index.js';
 import { SettingsValidationError } from '../../../core/kernel/kernel.js';
 import { tempDir, until } from '../../support/gateway.js';
 import { writeAtomic, writeHelper, writePluginFolder } from '../../support/plugin-folder.js';

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServer } from 'node:net';
-import { startPlugin, type StartedPlugin } from '../../../core/sdk/testing/index.js';
+import { startPlugin, type StartedPlugin } from '../../../core/testing/index.js';
 import { SystemOneError } from '../../../core/sdk/judge/index.js';
 import type { JudgeProvider, JudgeRequest } from '../../../core/sdk/contracts/judge.js';
 import hosted from '../../../plugins/judge-hosted/index.js';

@@ -120,7 +120,7 @@ export class IndexRuns {
       enrich,
       maxFileBytes: config.get('INDEX_MAX_FILE_BYTES'),
       chunk: { size: config.get('CHUNK_SIZE'), overlap: Math.min(config.get('CHUNK_OVERLAP'), config.get('CHUNK_SIZE') - 1) },
-      backend: { pluginId, manifestPath: view.manifest_path, configStorePath: this.deps.configStorePath, dataDir: this.deps.dataDir, packageRoot: this.deps.packageRoot },
+      backend: { pluginId, manifestPath: view.manifest_path, configStorePath: this.deps.configStorePath, dataDir: this.deps.dataDir, packageRoot: this.deps.packageRoot, timeouts: { startMs: config.get('PLUGIN_START_TIMEOUT_MS'), stopMs: config.get('PLUGIN_STOP_TIMEOUT_MS') } },
       ...(model ? { embedding: { baseUrl: config.get('LLM_GATEWAY_URL'), ...(apiKey ? { apiKey } : {}), model, batchSize: config.get('EMBEDDING_BATCH_SIZE') } } : {}),
       ...(model && enrich && config.get('GEN_MODEL') ? { generation: { model: config.get('GEN_MODEL')!, timeoutMs: config.get('GEN_TIMEOUT') * 1000 } } : {}),
       embeddingAttempts: config.get('embedding.embedding_retry_max'),

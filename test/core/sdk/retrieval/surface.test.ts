@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as sdk from 'switchboard/sdk';
 import * as ranking from 'switchboard/sdk/retrieval';
-import { startTestKernel, type TestKernel } from '../../../../core/sdk/testing/index.js';
+import { startTestKernel, type TestKernel } from '../../../../core/testing/index.js';
 import { tempDir } from '../../../support/gateway.js';
 import { writePluginFolder } from '../../../support/plugin-folder.js';
 

@@ -10,7 +10,15 @@ export interface IndexJob {
   maxFileBytes: number;
   chunk: { size: number; overlap: number };
   /** The retrieval backend, loaded in the child from its manifest. */
-  backend: { pluginId: string; manifestPath: string; configStorePath: string; dataDir: string; packageRoot: string };
+  backend: {
+    pluginId: string;
+    manifestPath: string;
+    configStorePath: string;
+    dataDir: string;
+    packageRoot: string;
+    /** Start and stop deadlines (PLUGIN_START_TIMEOUT_MS, PLUGIN_STOP_TIMEOUT_MS); the kernel's defaults when unset. */
+    timeouts?: { startMs?: number; stopMs?: number };
+  };
   /** Set when EMBEDDING_MODEL is: chunk vectors come from the LLM gateway. */
   embedding?: { baseUrl: string; apiKey?: string; model: string; batchSize: number; dimensions?: number };
   /** Set when enrich is asked and GEN_MODEL is set: one semantic_kg chat call per chunk. */

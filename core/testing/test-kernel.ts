@@ -4,8 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { Kernel } from '../../kernel/kernel.js';
-import { PluginConfigStore } from '../../config/plugin-config-store.js';
+import { Kernel } from '../kernel/kernel.js';
+import { PluginConfigStore } from '../config/plugin-config-store.js';
 
 export interface TestKernelOptions {
   /** Directories holding manifests (`*.json` or `<plugin>/manifest.json`). */
@@ -23,9 +23,8 @@ export interface TestKernel {
   stop(): Promise<void>;
 }
 
-const sdkDir = path.dirname(fileURLToPath(import.meta.url));
-// dist/core/sdk/testing -> package root
-const packageRoot = path.resolve(sdkDir, '../../../..');
+// dist/core/testing -> package root
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Starts the real kernel on the given manifests, with state in a temp directory. */
 export async function startTestKernel(options: TestKernelOptions): Promise<TestKernel> {

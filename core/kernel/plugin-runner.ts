@@ -1,0 +1,100 @@
+import type { Logger } from 'pino';
+import type { DependencyContainer } from 'tsyringe';
+import type { z } from 'zod';
+import type { PluginContext, PluginDefinition, PluginInstance } from '../sdk/plugin.js';
+import { resolveEgress } from './egress.js';
+import { withTimeout } from './generation.js';
+import { createPluginContext } from './plugin-context.js';
+import type { PluginMetricsFactory } from './plugin-metrics.js';
+import { resolveSettings, secretValues, type ResolvedSettings } from './settings-resolver.js';
+
+/** The kernel's deadlines for a plugin's start and stop, also used by every other runner caller. */
+export const DEFAULT_RUN_TIMEOUTS = { startMs: 10_000, stopMs: 5_000 };
+
+export interface GenerationRequest {
+  pluginId: string;
+  generation: number;
+  definition: PluginDefinition;
+  /** Settings schema and env map; the definition's own unless given (declarative plugins pass the manifest's). */
+  schema?: z.ZodObject | undefined;
+  envMap?: Record<string, string>;
+  /** Settings as the config store holds them; the environment (through the env map) wins. */
+  stored: Record<string, unknown>;
+  env: NodeJS.ProcessEnv;
+  /** The manifest's egress list; `settings:<field>` entries become the host of that setting's URL. */
+  egress: readonly string[];
+  dataDir: string;
+  logger: Logger;
+  metrics: PluginMetricsFactory;
+  /** The generation gets a child of this container. */
+  container: DependencyContainer;
+  emit: (topic: string, payload: unknown) => void;
+  onEgressDenied?: (url: URL) => void;
+  timeouts?: Partial<typeof DEFAULT_RUN_TIMEOUTS>;
+}
+
+/** A started generation: the host calls stop (under its deadline), then dispose, exactly once. */
+export interface StartedGeneration {
+  instance: PluginInstance;
+  ctx: PluginContext;
+  settings: ResolvedSettings;
+  /** Runs the plugin's stop under the stop deadline; throws what it threw or a TimeoutError. */
+  stop(reason: string): Promise<void>;
+  /** Aborts the context's signal and runs its disposers, whether or not stop succeeded. */
+  dispose(): Promise<void>;
+  /** stop, then dispose even when stop failed; throws the first failure. */
+  close(reason: string): Promise<void>;
+}
+
+/**
+ * Starts one generation of a plugin: settings resolved and validated, egress resolved, the
+ * context built, start run under the start deadline. The kernel, the SDK test kit and the
+ * indexer child all start plugins here. Throws what resolution or start threw (a ConfigError,
+ * a TimeoutError...), after disposing the context.
+ */
+export async function startGeneration(request: GenerationRequest): Promise<StartedGeneration> {
+  const timeouts = {
+    startMs: request.timeouts?.startMs ?? DEFAULT_RUN_TIMEOUTS.startMs,
+    stopMs: request.timeouts?.stopMs ?? DEFAULT_RUN_TIMEOUTS.stopMs,
+  };
+  const { definition, pluginId } = request;
+  const envMap = request.envMap ?? ((definition.env ?? {}) as Record<string, string>);
+  const settings = resolveSettings(request.schema ?? definition.settings, request.stored, envMap, request.env);
+  const owned = createPluginContext({
+    pluginId,
+    generation: request.generation,
+    settings: settings.values,
+    secrets: secretValues(settings),
+    egress: resolveEgress(request.egress, settings.values),
+    logger: request.logger,
+    metrics: request.metrics,
+    emit: request.emit,
+    ...(request.onEgressDenied ? { onEgressDenied: request.onEgressDenied } : {}),
+    dataDir: request.dataDir,
+    container: request.container,
+  });
+  let instance: PluginInstance;
+  try {
+    instance = await withTimeout(Promise.resolve(definition.start(owned.ctx as never)), timeouts.startMs, `start of ${pluginId}`);
+  } catch (err) {
+    await owned.dispose().catch(() => {});
+    throw err;
+  }
+  const stop = async (reason: string) => {
+    if (instance.stop) await withTimeout(Promise.resolve(instance.stop(reason)), timeouts.stopMs, `stop of ${pluginId}`);
+  };
+  return {
+    instance,
+    ctx: owned.ctx,
+    settings,
+    stop,
+    dispose: () => owned.dispose(),
+    async close(reason) {
+      try {
+        await stop(reason);
+      } finally {
+        await owned.dispose();
+      }
+    },
+  };
+}
