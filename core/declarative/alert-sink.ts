@@ -1,92 +1,104 @@
-import { ConfigError, definePlugin, secretFields, type Alert, type AlertDelivery, type PluginDefinition } from '../sdk/index.js';
-import { envMapFromManifest, parseTemplate, settingsSchemaFromManifest, type Manifest } from '../manifest/index.js';
-import type { JsonTemplate } from '../manifest/schema.js';
+import { ConfigError, definePlugin, noticeOfAlert, secretFields, type Alert, type AlertDelivery, type AlertNotice, type EgressHttpClient, type PluginDefinition } from '../sdk/index.js';
+import { envMapFromManifest, settingsSchemaFromManifest, type Manifest } from '../manifest/index.js';
+import { asText, renderJson, renderTemplate, renderUrlText, type TemplateLookup } from './template/template-render.js';
 
-type Values = Record<string, unknown>;
+// The template names of contract 1.1, read from the notice's fields.
+const CONTRACT_NAMES: Record<string, keyof AlertNotice> = { eventId: 'event_id', startsAt: 'starts_at', endsAt: 'ends_at', sentAt: 'sent_at' };
 
-/** The value a placeholder names: `alert.title`, `alert.context.rate`, `settings.url`. */
-function lookup(values: Values, expression: string): unknown {
-  let current: unknown = values;
-  for (const part of expression.split('.')) {
-    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, part)) return undefined;
-    current = (current as Record<string, unknown>)[part];
-  }
-  return current;
-}
+// CR, LF, NUL and the other controls (tab aside) would split or end a header line.
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
-/** A template string with its placeholders filled in; objects are written as JSON, missing values as "". */
-export function fillTemplate(template: string, values: Values): string {
-  const parsed = parseTemplate(template);
-  if (!parsed.ok) throw new Error(parsed.reason);
-  return template.replace(/\{\{([^}]*)\}\}/g, (_m, inner: string) => {
-    const value = lookup(values, inner.trim());
-    if (value === undefined || value === null) return '';
-    return typeof value === 'object' ? JSON.stringify(value) : String(value);
-  });
-}
-
-function fillJson(template: JsonTemplate, values: Values): unknown {
-  if (typeof template === 'string') {
-    // A string that is one placeholder keeps the value's JSON type (context objects, numbers).
-    const whole = /^\{\{\s*([^}]*?)\s*\}\}$/.exec(template);
-    if (whole && parseTemplate(template).ok) {
-      const value = lookup(values, whole[1]!);
-      return value === undefined ? null : value;
-    }
-    return fillTemplate(template, values);
-  }
-  if (Array.isArray(template)) return template.map((t) => fillJson(t, values));
-  if (template && typeof template === 'object') return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, fillJson(v, values)]));
-  return template;
+function own(value: unknown, key: string): unknown {
+  return value !== null && typeof value === 'object' && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
 }
 
 /**
- * The runtime of the manifest `alert` block: an alert-sink whose receiver is described by a URL,
- * headers and a JSON body template over `alert.*` and the plugin's settings. Delivery is a POST
- * through the plugin's egress-checked client: 2xx delivered, 4xx (but 408 and 429) refused for
- * good, anything else (5xx, no answer) transient.
+ * What a placeholder of an `alert` block names: `alert` (the whole notice), `alert.<field>`,
+ * `alert.context.<key>`, `alert.labels.<key>`, `settings.<field>`, `secrets.<field>`.
  */
+function alertLookup(notice: AlertNotice, settings: Readonly<Record<string, unknown>>, secrets: ReadonlySet<string>): TemplateLookup {
+  return (expression) => {
+    const [root, field, ...rest] = expression.split('.');
+    if (root === 'settings' || root === 'secrets') return (root === 'secrets') === secrets.has(field!) ? own(settings, field!) : undefined;
+    if (root !== 'alert') return undefined;
+    if (field === undefined) return notice;
+    let current = own(notice, CONTRACT_NAMES[field] ?? field);
+    for (const key of rest) current = own(current, key);
+    return current;
+  };
+}
+
+/** One receiver of an `alert` block: its URL, headers and body filled in from a stored notice. */
+export interface AlertReceiver {
+  /** The receiver masked after its host (the URL authorises posting). */
+  readonly receiver: string;
+  deliver(notice: AlertNotice, signal?: AbortSignal): Promise<AlertDelivery>;
+}
+
+/**
+ * The delivery of the `alert` block, for an alert-sink plugin and for each WEBHOOK_TARGETS URL:
+ * a POST rendered from the notice through an egress-checked client, the notice's event_id as
+ * Idempotency-Key; 2xx delivered, 4xx (but 408 and 429) refused for good, 408, 429, 5xx, no
+ * answer or a broken connection transient.
+ */
+export function alertReceiver(manifest: Manifest, settings: Readonly<Record<string, unknown>>, http: EgressHttpClient): AlertReceiver {
+  const { id, alert: block } = manifest;
+  if (!block) throw new TypeError(`manifest ${id} has no "alert" block`);
+  const secrets = new Set(secretFields(settingsSchemaFromManifest(manifest.settings)));
+  const probe: AlertNotice = { id: 'probe', event_id: 'probe', type: 'probe', category: 'probe', severity: 'info', status: 'firing', title: 'probe', labels: {}, starts_at: new Date(0).toISOString(), ends_at: null, sent_at: new Date(0).toISOString(), context: {} };
+  let target: URL;
+  try {
+    target = new URL(renderUrlText(block.url, alertLookup(probe, settings, secrets), { whole: true }));
+  } catch {
+    throw new ConfigError(`${id}: the receiver URL is not set or not a URL; set the settings it names`);
+  }
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new ConfigError(`${id}: the receiver URL must be http(s)`);
+  return {
+    receiver: `${target.protocol}//${target.host}/***`,
+    async deliver(notice, signal) {
+      const find = alertLookup(notice, settings, secrets);
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      try {
+        for (const [name, template] of Object.entries(block.headers ?? {})) {
+          const value = renderTemplate(template, find, asText);
+          if (CONTROL.test(value)) return { ok: false, permanent: true, detail: `header "${name}" holds a control character` };
+          headers[name] = value;
+        }
+        headers['idempotency-key'] = notice.event_id;
+        const res = await http.fetch(renderUrlText(block.url, find, { whole: true }), { method: 'POST', headers, body: renderJson(block.body, find), ...(signal ? { signal } : {}), maxRedirects: 0 });
+        await res.body?.cancel().catch(() => {});
+        if (res.ok) return { ok: true, status: res.status };
+        const permanent = res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
+        return { ok: false, permanent, status: res.status, detail: `receiver answered HTTP ${res.status}` };
+      } catch (err) {
+        return { ok: false, permanent: false, detail: failureOf(err) };
+      }
+    },
+  };
+}
+
+function failureOf(err: unknown): string {
+  const name = (err as Error)?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') return 'no answer in time';
+  let current: unknown = err;
+  for (let i = 0; i < 4 && current; i++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return `connection failed: ${code}`;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return `connection failed: ${(err as Error)?.message ?? String(err)}`;
+}
+
+/** The runtime of the manifest `alert` block as an alert-sink plugin: one receiver, its settings, its egress. */
 export function createAlertSinkPlugin(manifest: Manifest): PluginDefinition {
-  const block = manifest.alert;
-  if (!block) throw new TypeError(`manifest ${manifest.id} has no "alert" block`);
-  const settings = settingsSchemaFromManifest(manifest.settings);
-  const secrets = new Set(secretFields(settings));
+  if (!manifest.alert) throw new TypeError(`manifest ${manifest.id} has no "alert" block`);
   return definePlugin({
-    settings,
+    settings: settingsSchemaFromManifest(manifest.settings),
     env: envMapFromManifest(manifest.settings),
     start(ctx) {
-      const all = ctx.settings as Record<string, unknown>;
-      const values = (alert: Alert): Values => ({
-        alert: { ...alert, context: alert.context ?? {} },
-        settings: Object.fromEntries(Object.entries(all).filter(([k]) => !secrets.has(k))),
-        secrets: Object.fromEntries(Object.entries(all).filter(([k]) => secrets.has(k))),
-      });
-      const probe = fillTemplate(block.url, values({ id: 'probe', type: 'probe', severity: 'info', status: 'firing', title: 'probe', startsAt: new Date(0).toISOString() }));
-      let target: URL;
-      try {
-        target = new URL(probe);
-      } catch {
-        throw new ConfigError(`${manifest.id}: the receiver URL is not set or not a URL; set the settings it names`);
-      }
-      if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new ConfigError(`${manifest.id}: the receiver URL must be http(s)`);
-      const sink = {
-        async deliver(alert: Alert, signal?: AbortSignal): Promise<AlertDelivery> {
-          const v = values(alert);
-          const headers: Record<string, string> = { 'content-type': 'application/json' };
-          for (const [name, template] of Object.entries(block.headers ?? {})) headers[name] = fillTemplate(template, v);
-          if (alert.eventId) headers['idempotency-key'] = alert.eventId;
-          try {
-            const res = await ctx.http.fetch(fillTemplate(block.url, v), { method: 'POST', headers, body: JSON.stringify(fillJson(block.body, v)), ...(signal ? { signal } : {}), maxRedirects: 0 });
-            await res.body?.cancel().catch(() => {});
-            if (res.ok) return { ok: true };
-            const permanent = res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
-            return { ok: false, permanent, detail: `receiver answered HTTP ${res.status}` };
-          } catch (err) {
-            return { ok: false, detail: `${(err as Error)?.name ?? 'error'}: ${(err as Error)?.message ?? err}` };
-          }
-        },
-      };
-      return { providers: { 'alert-sink': sink }, health: () => ({ ok: true, info: { receiver: `${target.protocol}//${target.host}/***` } }) };
+      const receiver = alertReceiver(manifest, ctx.settings as Record<string, unknown>, ctx.http);
+      const sink = { deliver: (alert: Alert, signal?: AbortSignal) => receiver.deliver(noticeOfAlert(alert), signal) };
+      return { providers: { 'alert-sink': sink }, health: () => ({ ok: true, info: { receiver: receiver.receiver } }) };
     },
   });
 }

@@ -48,6 +48,8 @@ export interface EgressClientOptions {
   /** Called for every refused request, so the host can audit it. */
   onDenied?: (url: URL) => void;
   signal?: AbortSignal;
+  /** The fetch that sends (default the global one): the host's alert receivers trust extra CAs through it. */
+  fetch?: typeof fetch;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -60,6 +62,7 @@ export function createEgressClient(options: EgressClientOptions): EgressHttpClie
       throw new EgressDeniedError(url.host);
     }
   };
+  const send = options.fetch ?? fetch;
   return {
     allows: (url) => egressAllows(options.egress, new URL(url)),
     async fetch(input, init: EgressRequestInit = {}) {
@@ -72,7 +75,7 @@ export function createEgressClient(options: EgressClientOptions): EgressHttpClie
       const signal = AbortSignal.any(signals);
       for (let hop = 0; ; hop++) {
         check(url);
-        const response = await fetch(url, {
+        const response = await send(url, {
           method,
           headers,
           body: body as BodyInit | undefined,

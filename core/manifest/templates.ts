@@ -8,8 +8,12 @@ export type TemplateScope = 'http' | 'alert';
 /** Per-request values a fax `http` block can use, besides `settings.<field>` and `secrets.<field>`. */
 export const HTTP_TEMPLATE_ROOTS = ['to', 'from', 'document_url', 'job_id', 'provider_sid', 'callback_url'] as const;
 
-/** Fields of the alert (see the alert-sink contract) an `alert` block can use as `alert.<field>`. */
-export const ALERT_TEMPLATE_FIELDS = ['id', 'eventId', 'type', 'category', 'severity', 'status', 'title', 'startsAt', 'endsAt', 'labels', 'context'] as const;
+/**
+ * Fields of the notice (see the alert-sink contract) an `alert` block can use as
+ * `alert.<field>`; `{{ alert }}` alone is the whole notice. The camelCase names of contract 1.1
+ * stay accepted and read the same fields.
+ */
+export const ALERT_TEMPLATE_FIELDS = ['id', 'event_id', 'type', 'category', 'severity', 'status', 'title', 'starts_at', 'ends_at', 'sent_at', 'labels', 'context', 'eventId', 'startsAt', 'endsAt', 'sentAt'] as const;
 
 /** A template cut into literal text and placeholders. */
 export type TemplatePart = { kind: 'text'; text: string } | { kind: 'placeholder'; expression: string };
@@ -77,12 +81,13 @@ export function checkPlaceholder(expression: string, scope: TemplateScope): Plac
   }
   if (root === 'alert') {
     const field = parts[1];
+    if (parts.length === 1) return { ok: true };
     if (parts.length === 2 && (ALERT_TEMPLATE_FIELDS as readonly string[]).includes(field!)) return { ok: true };
     if ((field === 'context' || field === 'labels') && parts.length >= 3) return { ok: true };
   }
   return {
     ok: false,
-    reason: `{{ ${expression} }} is not a known value; use alert.<${ALERT_TEMPLATE_FIELDS.join('|')}>, alert.context.<key>, alert.labels.<key>, settings.<field>, secrets.<field>`,
+    reason: `{{ ${expression} }} is not a known value; use alert, alert.<${ALERT_TEMPLATE_FIELDS.join('|')}>, alert.context.<key>, alert.labels.<key>, settings.<field>, secrets.<field>`,
   };
 }
 

@@ -4,7 +4,7 @@ import { callbackUrl } from './callback.js';
 import { fetchBody } from './request-body.js';
 import { setHeader } from './request-headers.js';
 import { renderRequest } from './render-request.js';
-import { RequestRenderError, templateParts } from './template-text.js';
+import { RequestRenderError, templateParts } from '../template/template-render.js';
 import { maskedValues, templateValues, type CallValues } from './template-values.js';
 
 export const SAMPLE_TO = '+15551234567';

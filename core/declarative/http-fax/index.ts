@@ -10,7 +10,7 @@ import { envMapFromManifest, settingsSchemaFromManifest, type Manifest } from '.
 import { createHttpFaxProvider } from './fax-provider.js';
 import { httpRuntimeDiagnostics } from './runtime-diagnostics.js';
 import { renderUrl } from './request-url.js';
-import { RequestRenderError } from './template-text.js';
+import { RequestRenderError } from '../template/template-render.js';
 import { templateValues } from './template-values.js';
 
 export { httpRuntimeDiagnostics } from './runtime-diagnostics.js';

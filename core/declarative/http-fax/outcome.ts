@@ -1,6 +1,6 @@
 import { PluginError, RejectedError } from '../../sdk/index.js';
 import { transportFailure, type CallSubject } from '../../sdk/fax/index.js';
-import { RequestRenderError } from './template-text.js';
+import { RequestRenderError } from '../template/template-render.js';
 
 /**
  * What a failed call means for the host: the SDK's outcome rules, as for code plugins. Only what

@@ -1,6 +1,6 @@
-import type { HttpBody, JsonTemplate } from '../../manifest/index.js';
-import { isUnsetSole, renderTemplate, soleExpression } from './template-text.js';
-import { lookup, type TemplateValues } from './template-values.js';
+import type { HttpBody } from '../../manifest/index.js';
+import { renderFields, renderForm, renderJson } from '../template/template-render.js';
+import { lookupIn, type TemplateValues } from './template-values.js';
 
 /** A body rendered from its templates, before the document bytes are attached. */
 export type RenderedBody =
@@ -9,61 +9,17 @@ export type RenderedBody =
   | { kind: 'form'; params: URLSearchParams }
   | { kind: 'multipart'; fields: Array<[string, string]>; fileField: string };
 
-const OMIT = Symbol('omit');
-type Built = unknown | typeof OMIT;
-
-const raw = (text: string) => text;
-
-/**
- * A JSON template built as a value, never as text: each rendered string becomes a JSON string
- * and JSON.stringify escapes it. A string that is one placeholder keeps its value's type, and
- * is left out (of an object) or null (in an array) when unset. Keys are literal.
- */
-function buildJson(template: JsonTemplate, values: TemplateValues): Built {
-  if (typeof template === 'string') {
-    const sole = soleExpression(template);
-    if (sole === undefined) return renderTemplate(template, values, raw);
-    const value = lookup(values, sole);
-    if (value === undefined || value === null) return OMIT;
-    return typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string' ? value : renderTemplate(template, values, raw);
-  }
-  if (Array.isArray(template)) {
-    return template.map((item) => {
-      const built = buildJson(item, values);
-      return built === OMIT ? null : built;
-    });
-  }
-  if (template !== null && typeof template === 'object') {
-    const entries: Array<[string, unknown]> = [];
-    for (const [key, item] of Object.entries(template)) {
-      const built = buildJson(item, values);
-      if (built !== OMIT) entries.push([key, built]);
-    }
-    // fromEntries defines own properties, so a "__proto__" key stays a plain key.
-    return Object.fromEntries(entries);
-  }
-  return template;
-}
-
-function fields(map: Record<string, string>, values: TemplateValues): Array<[string, string]> {
-  return Object.entries(map)
-    .filter(([, template]) => !isUnsetSole(template, values))
-    .map(([name, template]) => [name, renderTemplate(template, values, raw)]);
-}
-
 export function renderBody(body: HttpBody | undefined, values: TemplateValues): RenderedBody {
   switch (body?.kind) {
     case undefined:
     case 'none':
       return { kind: 'none' };
-    case 'json': {
-      const built = buildJson(body.template, values);
-      return { kind: 'json', text: JSON.stringify(built === OMIT ? null : built) };
-    }
+    case 'json':
+      return { kind: 'json', text: renderJson(body.template, lookupIn(values)) };
     case 'form':
-      return { kind: 'form', params: new URLSearchParams(fields(body.fields, values)) };
+      return { kind: 'form', params: renderForm(body.fields, lookupIn(values)) };
     case 'multipart':
-      return { kind: 'multipart', fields: fields(body.fields, values), fileField: body.file_field };
+      return { kind: 'multipart', fields: renderFields(body.fields, lookupIn(values)), fileField: body.file_field };
   }
 }
 

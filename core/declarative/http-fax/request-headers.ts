@@ -1,6 +1,6 @@
 import type { HttpAction } from '../../manifest/index.js';
-import { RequestRenderError, isUnsetSole, renderTemplate } from './template-text.js';
-import type { TemplateValues } from './template-values.js';
+import { RequestRenderError, isUnsetSole, renderTemplate } from '../template/template-render.js';
+import { lookupIn, type TemplateValues } from './template-values.js';
 
 // CR, LF, NUL and the other controls (tab aside) would split or end a header line.
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
@@ -24,24 +24,25 @@ function headerText(where: string, bytesOnly = true) {
 /** The headers of an action: its templates, then the auth credential. Content-Type comes with the body. */
 export function renderHeaders(action: HttpAction, values: TemplateValues): Record<string, string> {
   const headers: Record<string, string> = {};
+  const find = lookupIn(values);
   for (const [name, template] of Object.entries(action.headers ?? {})) {
-    if (isUnsetSole(template, values)) continue;
-    headers[name] = renderTemplate(template, values, headerText(`header "${name}"`));
+    if (isUnsetSole(template, find)) continue;
+    headers[name] = renderTemplate(template, find, headerText(`header "${name}"`));
   }
   const auth = action.auth ?? { kind: 'none' as const };
   switch (auth.kind) {
     case 'basic': {
-      const username = renderTemplate(auth.username, values, headerText('basic auth username', false));
+      const username = renderTemplate(auth.username, find, headerText('basic auth username', false));
       if (username.includes(':')) throw new RequestRenderError('basic auth username must not contain ":"');
-      const password = renderTemplate(auth.password, values, headerText('basic auth password', false));
+      const password = renderTemplate(auth.password, find, headerText('basic auth password', false));
       setHeader(headers, 'Authorization', `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`);
       break;
     }
     case 'bearer':
-      setHeader(headers, 'Authorization', `Bearer ${renderTemplate(auth.token, values, headerText('bearer token'))}`);
+      setHeader(headers, 'Authorization', `Bearer ${renderTemplate(auth.token, find, headerText('bearer token'))}`);
       break;
     case 'api_key_header':
-      setHeader(headers, auth.header, renderTemplate(auth.value, values, headerText(`header "${auth.header}"`)));
+      setHeader(headers, auth.header, renderTemplate(auth.value, find, headerText(`header "${auth.header}"`)));
       break;
     case 'api_key_query':
     case 'none':

@@ -1,4 +1,5 @@
 import { SECRET_MASK } from '../../sdk/index.js';
+import type { TemplateLookup } from '../template/template-render.js';
 
 /** The per-call values a template of the `http` block can name. */
 export interface CallValues {
@@ -48,10 +49,7 @@ export function lookup(values: TemplateValues, expression: string): unknown {
   return Object.hasOwn(values.call, root) ? values.call[root as keyof CallValues] : undefined;
 }
 
-/** A value as text: unset is empty, numbers and booleans print as in JSON. */
-export function textOf(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value);
+/** The values as the template renderer reads them. */
+export function lookupIn(values: TemplateValues): TemplateLookup {
+  return (expression) => lookup(values, expression);
 }

@@ -162,7 +162,7 @@ export class ConfigRegistry {
     const issues: ConfigIssue[] = [];
     for (const key of Object.keys(patch)) {
       if (!isConfigKey(key)) issues.push({ key, message: 'unknown configuration key' });
-      else if (ENV_ONLY_KEYS.has(key)) issues.push({ key, message: 'can only be set in the environment (it names a path on the server)' });
+      else if (ENV_ONLY_KEYS.has(key)) issues.push({ key, message: 'can only be set in the environment (a path on the server, or a development switch)' });
     }
 
     const stored = await this.readStoredFile();
@@ -177,6 +177,8 @@ export class ConfigRegistry {
     }
 
     const candidate = Object.fromEntries(Object.entries(next).filter(([key]) => isConfigKey(key)));
+    // Rules across keys read the environment-only keys as they are (ALERT_ALLOW_HTTP_LOOPBACK).
+    for (const key of ENV_ONLY_KEYS) if (isConfigKey(key) && this.state.values[key] !== undefined) candidate[key] = this.state.values[key];
     const parsed = ConfigModel.safeParse(candidate);
     if (!parsed.success) {
       const fileName = path.basename(this.configFile);

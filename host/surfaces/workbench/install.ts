@@ -11,8 +11,8 @@ import { AlertDelivery, targetIds } from './alerts/alert-delivery.js';
 import { AlertEngine } from './alerts/alert-engine.js';
 import { AlertOutbox } from './alerts/alert-outbox.js';
 import { registerAlertRoutes } from './alerts/alert-routes.js';
+import { WebhookReceivers, genericSinkManifest } from './alerts/alert-targets.js';
 import { judgeConditions } from './alerts/conditions/judge-conditions.js';
-import { WebhookTransport } from './alerts/webhook-transport.js';
 import { registerContainerRoutes } from './containers/container-routes.js';
 import { JudgeService } from './judges/judge-service.js';
 import { registerLabRoutes } from './lab/lab-routes.js';
@@ -49,8 +49,8 @@ export const workbenchSurface = {
     registerWorkbenchReadyRoute(api, { kernel, config, pingDatabase: () => pingDatabase(database.db) });
     ports.addAlertConditions(judgeConditions({ judge, kernel, config }), accountingConditions({ db: database.db, config }));
     const outbox = new AlertOutbox(database.db, database.dialect);
-    const transport = new WebhookTransport(() => ({ timeoutMs: config.get('ALERT_WEBHOOK_TIMEOUT') * 1000, caFile: config.get('ALERT_WEBHOOK_CA_FILE') }));
-    const delivery = new AlertDelivery({ outbox, transport, config, kernel, logger, metrics });
+    const receivers = new WebhookReceivers(genericSinkManifest(platform.root, platform.version), () => ({ timeoutMs: config.get('ALERT_WEBHOOK_TIMEOUT') * 1000, caFile: config.get('ALERT_WEBHOOK_CA_FILE') }));
+    const delivery = new AlertDelivery({ outbox, receivers, config, kernel, logger, metrics });
     const engine = new AlertEngine({
       db: database.db,
       outbox,

@@ -27,7 +27,7 @@ test('a notice reaches the Discord webhook as {content} with the severity in bol
     startsAt: '2025-01-02T03:04:05.000Z',
     endsAt: '2025-01-02T03:10:00.000Z',
   };
-  assert.equal(await started.sink.deliver(alert), { ok: true });
+  assert.equal(await started.sink.deliver(alert), { ok: true, status: 200 });
   assert.is(receiver.received.length, 1);
   assert.equal(receiver.received[0]!.body, { content: '**critical** resolved: Fax provider sip is active again (provider_down, since 2025-01-02T03:04:05.000Z)' });
   assert.is(receiver.received[0]!.headers['idempotency-key'], alert.eventId);
@@ -36,7 +36,7 @@ test('a notice reaches the Discord webhook as {content} with the severity in bol
 test('Discord rate limiting (429) is transient: the outbox retries it', async () => {
   receiver.next(429);
   const outcome = await started.sink.deliver({ id: 'a', type: 't', severity: 'info', status: 'firing', title: 'x', startsAt: '2025-01-01T00:00:00.000Z' });
-  assert.equal(outcome, { ok: false, permanent: false, detail: 'receiver answered HTTP 429' });
+  assert.equal(outcome, { ok: false, permanent: false, status: 429, detail: 'receiver answered HTTP 429' });
 });
 
 test.run();

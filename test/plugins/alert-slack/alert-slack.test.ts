@@ -26,7 +26,7 @@ test('a notice reaches the incoming webhook as {text} with severity, status, tit
     title: 'Hosted judge errors above 20%',
     startsAt: '2025-01-02T03:04:05.000Z',
   };
-  assert.equal(await started.sink.deliver(alert), { ok: true });
+  assert.equal(await started.sink.deliver(alert), { ok: true, status: 200 });
   assert.is(receiver.received.length, 1);
   assert.equal(receiver.received[0]!.body, { text: '[warning] firing: Hosted judge errors above 20% (judge_error_rate, 2025-01-02T03:04:05.000Z)' });
   assert.is(receiver.received[0]!.headers['idempotency-key'], alert.eventId);
@@ -35,7 +35,7 @@ test('a notice reaches the incoming webhook as {text} with severity, status, tit
 test('a webhook Slack refuses (4xx) is a permanent failure', async () => {
   receiver.next(403);
   const outcome = await started.sink.deliver({ id: 'a', type: 't', severity: 'info', status: 'resolved', title: 'x', startsAt: '2025-01-01T00:00:00.000Z' });
-  assert.equal(outcome, { ok: false, permanent: true, detail: 'receiver answered HTTP 403' });
+  assert.equal(outcome, { ok: false, permanent: true, status: 403, detail: 'receiver answered HTTP 403' });
 });
 
 test.run();

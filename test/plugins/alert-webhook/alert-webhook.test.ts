@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Alert } from '../../../core/sdk/contracts/alert-sink.js';
+import { alertOfNotice, type Alert, type AlertNotice } from '../../../core/sdk/contracts/alert-sink.js';
 import { startAlertReceiver, type AlertReceiver } from '../../fakes/alert-receiver.js';
 import { startManifestAlertSink } from '../../support/manifest-alert-sink.js';
 
@@ -33,12 +33,17 @@ test.before.each(() => {
 });
 
 test('delivers the generic JSON notice, labels and context as JSON objects, with the idempotency key', async () => {
-  assert.equal(await started.sink.deliver(ALERT), { ok: true });
+  const outcome = await started.sink.deliver(ALERT);
+  assert.equal(outcome, { ok: true, status: 200 });
   assert.is(receiver.received.length, 1);
   const [got] = receiver.received;
   assert.is(got!.headers['content-type'], 'application/json');
   assert.is(got!.headers['idempotency-key'], ALERT.eventId);
-  assert.equal(got!.body, {
+  assert.is(got!.headers['x-switchboard-alert-id'], ALERT.id);
+  assert.is(got!.headers['x-switchboard-event-id'], ALERT.eventId);
+  const { sent_at, ...rest } = got!.body;
+  assert.ok(!Number.isNaN(Date.parse(sent_at)), 'sent_at is a timestamp');
+  assert.equal(rest, {
     id: ALERT.id,
     event_id: ALERT.eventId,
     type: 'provider_down',
@@ -53,12 +58,33 @@ test('delivers the generic JSON notice, labels and context as JSON objects, with
   });
 });
 
+test('a notice handed over by the host is sent exactly as it is stored', async () => {
+  const notice: AlertNotice = {
+    id: 'test:switchboard',
+    event_id: 'test:switchboard/test:1',
+    type: 'test',
+    category: 'test',
+    severity: 'info',
+    status: 'resolved',
+    title: 'quotes " and \\ and a\nnewline, & = / {{ not a placeholder }}, ünïcødé ✓',
+    labels: { z: '1', a: '2' },
+    starts_at: '2025-01-02T03:04:05.000Z',
+    ends_at: '2025-01-02T04:04:05.000Z',
+    sent_at: '2025-01-02T04:04:06.000Z',
+    context: { nested: { list: [1, null, 'x'] } },
+  };
+  const stored = JSON.stringify(notice);
+  assert.equal(await started.sink.deliver(alertOfNotice(JSON.parse(stored))), { ok: true, status: 200 });
+  assert.is(receiver.received.length, 1);
+  assert.is(JSON.stringify(receiver.received[0]!.body), stored);
+});
+
 test('receiver answers map to outcomes: 2xx delivered, 4xx permanent, 408, 429 and 5xx transient', async () => {
   receiver.next(204, 404, 408, 429, 503);
-  assert.equal(await started.sink.deliver(ALERT), { ok: true });
-  assert.equal(await started.sink.deliver(ALERT), { ok: false, permanent: true, detail: 'receiver answered HTTP 404' });
+  assert.equal(await started.sink.deliver(ALERT), { ok: true, status: 204 });
+  assert.equal(await started.sink.deliver(ALERT), { ok: false, permanent: true, status: 404, detail: 'receiver answered HTTP 404' });
   for (const status of [408, 429, 503]) {
-    assert.equal(await started.sink.deliver(ALERT), { ok: false, permanent: false, detail: `receiver answered HTTP ${status}` }, String(status));
+    assert.equal(await started.sink.deliver(ALERT), { ok: false, permanent: false, status, detail: `receiver answered HTTP ${status}` }, String(status));
   }
   assert.is(receiver.received.length, 5);
 });

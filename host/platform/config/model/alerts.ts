@@ -1,4 +1,6 @@
-import { apiSecret, decimal, flag, integer, optionalText, text } from './field-kinds.js';
+import { secret } from '../../../../core/sdk/settings.js';
+import { decimal, flag, integer, optionalText, text } from './field-kinds.js';
+import { checkWebhookTargets } from './webhook-targets.js';
 
 /** Configuration keys of alerts: conditions, the severity filter, and webhook delivery. */
 export const AlertKeys = {
@@ -7,10 +9,14 @@ export const AlertKeys = {
     .describe('Comma-separated severities delivered (labels emitted: critical, warning, info). An alert of another severity is not delivered and is logged and counted, never dropped silently.'),
   ALERT_INCLUDE_RESOLVED: flag().default(true).describe('Send a resolved notice (status "resolved") once when a firing alert clears (1 or 0).'),
   ALERT_WEBHOOK_TIMEOUT: decimal(0.1, 300).default(10).describe('Seconds a receiver has to answer a delivery; no answer in time is a transient failure, retried.'),
-  WEBHOOK_TARGETS: apiSecret(
-    'Comma-separated HTTPS URLs every delivered alert is POSTed to (JSON). Secret: masked everywhere. Plain http is refused unless ALERT_ALLOW_HTTP_LOOPBACK allows a loopback target.',
+  WEBHOOK_TARGETS: secret(
+    optionalText()
+      .superRefine(checkWebhookTargets)
+      .describe(
+        'Comma-separated HTTPS URLs every delivered alert is POSTed to (the generic JSON notice, through the alert-webhook runtime). Secret: masked everywhere. A plain http URL is refused (422 on every write path) unless ALERT_ALLOW_HTTP_LOOPBACK allows a loopback target.',
+      ),
   ),
-  ALERT_ALLOW_HTTP_LOOPBACK: flag().default(false).describe('Development only: allow http:// targets on 127.0.0.1, ::1 or localhost in WEBHOOK_TARGETS.'),
+  ALERT_ALLOW_HTTP_LOOPBACK: flag().default(false).describe('Development only, environment only: allow http:// targets on 127.0.0.1, ::1 or localhost in WEBHOOK_TARGETS.'),
   ALERT_WEBHOOK_CA_FILE: optionalText().describe('PEM file of extra certificate authorities trusted for HTTPS alert receivers (besides the system ones).'),
   ALERT_EVAL_INTERVAL_SECONDS: decimal(0.05, 3600).default(30).describe('Seconds between evaluations of the alert conditions.'),
   ALERT_REPEAT_MINUTES: decimal(0.01).default(60).describe('A firing alert is sent again every this many minutes until it clears.'),

@@ -14,6 +14,7 @@ import { SystemOneKeys } from './system-one.js';
 import { DockerKeys } from './docker.js';
 import { JudgeKeys } from './judge.js';
 import { AlertKeys } from './alerts.js';
+import { checkWebhookLoopback } from './webhook-targets.js';
 import { EmbeddingKeys } from './embedding.js';
 
 /** The root model of the configuration registry: every key, its type, default and meaning, by feature. */
@@ -33,7 +34,8 @@ export const ConfigModel = z
     ...AlertKeys,
     ...EmbeddingKeys,
   })
-  .strict();
+  .strict()
+  .superRefine(checkWebhookLoopback);
 
 export type Config = z.infer<typeof ConfigModel>;
 export type ConfigKey = keyof Config;
@@ -46,11 +48,12 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set(
 );
 
 /**
- * Keys that name files or directories on the server. They are read from the environment (or the
- * env file) only, never written through the API, so no request can point a write or a read at
- * a path of its choosing.
+ * Keys that name files or directories on the server, and development switches that weaken a
+ * check (ALERT_ALLOW_HTTP_LOOPBACK). They are read from the environment (or the env file) only,
+ * never written through the API, so no request can point a read or a write at a path of its
+ * choosing, or turn a check off.
  */
-export const ENV_ONLY_KEYS: ReadonlySet<string> = new Set(['DATA_DIR', 'ADMIN_SETTINGS_PERSIST_PATH', 'AUDIT_LOG_FILE', 'SERVICE_CONFIG_PATH', 'MANIFESTS_DIR', 'PLUGINS_PATH', 'DOCKER_HOST', 'WEB_DIST_DIR', 'SELFHOSTED_CHECKPOINTS_DIR', 'ALERT_WEBHOOK_CA_FILE', 'REPOS']);
+export const ENV_ONLY_KEYS: ReadonlySet<string> = new Set(['DATA_DIR', 'ADMIN_SETTINGS_PERSIST_PATH', 'AUDIT_LOG_FILE', 'SERVICE_CONFIG_PATH', 'MANIFESTS_DIR', 'PLUGINS_PATH', 'DOCKER_HOST', 'WEB_DIST_DIR', 'SELFHOSTED_CHECKPOINTS_DIR', 'ALERT_WEBHOOK_CA_FILE', 'ALERT_ALLOW_HTTP_LOOPBACK', 'REPOS']);
 
 /** Names of nested sections: `system_one` for the keys `system_one.*`. */
 export const SECTION_NAMES: ReadonlySet<string> = new Set(CONFIG_KEYS.filter((key) => key.includes('.')).map((key) => key.slice(0, key.indexOf('.'))));

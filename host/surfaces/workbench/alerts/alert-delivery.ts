@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
-import type { Alert } from '../../../../core/sdk/contracts/alert-sink.js';
+import { alertOfNotice, type AlertDelivery as DeliveryOutcome } from '../../../../core/sdk/contracts/alert-sink.js';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import { parseWebhookTargets, type WebhookTarget } from '../../../platform/config/model/webhook-targets.js';
 import type { AlertNotice } from './alert-notice.js';
 import type { AlertOutbox, DeliveryRow } from './alert-outbox.js';
-import { parseWebhookTargets, type WebhookTarget } from './alert-targets.js';
-import type { TransportOutcome, WebhookTransport } from './webhook-transport.js';
+import type { WebhookReceivers } from './alert-targets.js';
 
 const LEASE_MS = 60_000;
 const POLL_MS = 500;
@@ -26,8 +26,10 @@ export function targetIds(config: ConfigRegistry, kernel: Kernel): string[] {
 }
 
 /**
- * Delivers the outbox: claims due rows with a lease, posts each notice (2xx delivered, 4xx
- * failed for good, 5xx or no answer retried with backoff up to ALERT_DELIVERY_MAX_ATTEMPTS).
+ * Delivers the outbox: claims due rows with a lease and hands each stored notice to its target,
+ * a WEBHOOK_TARGETS receiver or an alert-sink plugin. Both post through the declarative
+ * alert-sink runtime, which classifies the answer; here a permanent failure fails the row at
+ * once and a transient one is retried with backoff up to ALERT_DELIVERY_MAX_ATTEMPTS.
  * Rows of one target are sent one after the other in the order they were written; a retry
  * waiting for its backoff lets newer notices of that target pass (documented).
  */
@@ -40,7 +42,7 @@ export class AlertDelivery {
   private readonly outcomes: Counter<'outcome'>;
 
   constructor(
-    private readonly deps: { outbox: AlertOutbox; transport: WebhookTransport; config: ConfigRegistry; kernel: Kernel; logger: Logger; metrics: Registry },
+    private readonly deps: { outbox: AlertOutbox; receivers: WebhookReceivers; config: ConfigRegistry; kernel: Kernel; logger: Logger; metrics: Registry },
   ) {
     this.outcomes = new Counter({ name: 'switchboard_alert_deliveries_total', help: 'Alert delivery attempts by outcome (delivered, retry, failed).', labelNames: ['outcome'], registers: [deps.metrics] });
   }
@@ -56,7 +58,7 @@ export class AlertDelivery {
     this.running = false;
     if (this.timer) clearInterval(this.timer);
     await this.ticking;
-    await this.deps.transport.close();
+    await this.deps.receivers.close();
   }
 
   wake(): void {
@@ -95,59 +97,38 @@ export class AlertDelivery {
     const { outbox, config, logger } = this.deps;
     const notice = JSON.parse(row.notice) as AlertNotice;
     const outcome = await this.send(row.target_id, notice);
-    if (outcome.kind === 'delivered') {
-      await outbox.delivered(row.id, this.owner, outcome.status);
+    if (outcome.ok) {
+      await outbox.delivered(row.id, this.owner, outcome.status ?? 200);
       this.outcomes.inc({ outcome: 'delivered' });
       return;
     }
     const attempts = row.attempts + 1;
-    if (outcome.kind === 'permanent' || attempts >= config.get('ALERT_DELIVERY_MAX_ATTEMPTS')) {
-      await outbox.failed(row.id, this.owner, outcome.detail, outcome.status);
+    const detail = outcome.detail ?? 'failed';
+    if (outcome.permanent || attempts >= config.get('ALERT_DELIVERY_MAX_ATTEMPTS')) {
+      await outbox.failed(row.id, this.owner, detail, outcome.status);
       this.outcomes.inc({ outcome: 'failed' });
-      logger.warn({ alert: notice.id, target: row.target_id, attempts, detail: outcome.detail }, 'alert delivery failed');
+      logger.warn({ alert: notice.id, target: row.target_id, attempts, detail }, 'alert delivery failed');
       return;
     }
     const delay = Math.min(MAX_BACKOFF_MS, config.get('ALERT_RETRY_BASE_MS') * 2 ** row.attempts);
-    await outbox.retryLater(row.id, this.owner, delay, outcome.detail, outcome.status);
+    await outbox.retryLater(row.id, this.owner, delay, detail, outcome.status);
     this.outcomes.inc({ outcome: 'retry' });
   }
 
-  private async send(targetId: string, notice: AlertNotice): Promise<TransportOutcome> {
-    const { config, kernel, transport } = this.deps;
+  private async send(targetId: string, notice: AlertNotice): Promise<DeliveryOutcome> {
+    const { config, kernel, receivers } = this.deps;
+    const signal = AbortSignal.timeout(config.get('ALERT_WEBHOOK_TIMEOUT') * 1000);
     if (targetId.startsWith('webhook:')) {
       const target = currentTargets(config, kernel).webhooks.find((t) => t.id === targetId);
-      if (!target) return { kind: 'permanent', status: 0, detail: 'the target is no longer in WEBHOOK_TARGETS' };
-      return transport.post(target.url, JSON.stringify(notice), {
-        'idempotency-key': notice.event_id,
-        'x-switchboard-alert-id': notice.id,
-        'x-switchboard-event-id': notice.event_id,
-      });
+      if (!target) return { ok: false, permanent: true, detail: 'the target is no longer in WEBHOOK_TARGETS' };
+      return receivers.of(target).deliver(notice, signal);
     }
     const pluginId = targetId.slice('plugin:'.length);
-    if (!kernel.isActive('alert-sink', pluginId)) return { kind: 'transient', detail: `alert-sink plugin ${pluginId} is ${kernel.stateOf(pluginId)}` };
+    if (!kernel.isActive('alert-sink', pluginId)) return { ok: false, detail: `alert-sink plugin ${pluginId} is ${kernel.stateOf(pluginId)}` };
     try {
-      const result = await kernel.withProvider('alert-sink', pluginId, (sink) => sink.deliver(toSinkAlert(notice), AbortSignal.timeout(config.get('ALERT_WEBHOOK_TIMEOUT') * 1000)));
-      if (result.ok) return { kind: 'delivered', status: 200 };
-      return result.permanent ? { kind: 'permanent', status: 0, detail: result.detail ?? 'refused' } : { kind: 'transient', detail: result.detail ?? 'failed' };
+      return await kernel.withProvider('alert-sink', pluginId, (sink) => sink.deliver(alertOfNotice(notice), signal));
     } catch (err) {
-      return { kind: 'transient', detail: (err as Error)?.message ?? String(err) };
+      return { ok: false, detail: (err as Error)?.message ?? String(err) };
     }
   }
-}
-
-/** The alert-sink contract's view of a notice. */
-export function toSinkAlert(notice: AlertNotice): Alert {
-  return {
-    id: notice.id,
-    eventId: notice.event_id,
-    type: notice.type,
-    category: notice.category,
-    severity: notice.severity,
-    status: notice.status,
-    title: notice.title,
-    labels: notice.labels,
-    startsAt: notice.starts_at,
-    ...(notice.ends_at ? { endsAt: notice.ends_at } : {}),
-    context: notice.context,
-  };
 }

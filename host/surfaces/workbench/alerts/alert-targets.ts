@@ -1,48 +1,72 @@
-import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { rootCertificates } from 'node:tls';
+import type { Agent } from 'undici';
+import { CONTRACT_VERSIONS } from '../../../../core/sdk/index.js';
+import { parseManifestText, type Manifest } from '../../../../core/manifest/index.js';
+import { alertReceiver, type AlertReceiver } from '../../../../core/declarative/alert-sink.js';
+import { createEgressClient, resolveEgress } from '../../../../core/kernel/egress.js';
+import type { WebhookTarget } from '../../../platform/config/model/webhook-targets.js';
 
-export interface WebhookTarget {
-  /** `webhook:<hash>`: names the URL without revealing it (URLs are secrets). */
-  id: string;
-  url: URL;
-}
+// undici (about a hundred modules) is loaded with the first alert delivery, not at gateway start.
+const loadUndici = () => import('undici');
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
+/** The built-in sink whose runtime every WEBHOOK_TARGETS URL is a receiver of: the generic notice. */
+const GENERIC_SINK = 'alert-webhook';
 
-/** The id a webhook URL is known by in the outbox, logs and responses. */
-export function webhookTargetId(url: string): string {
-  return `webhook:${createHash('sha256').update(url).digest('hex').slice(0, 12)}`;
-}
-
-/**
- * WEBHOOK_TARGETS as targets: https only, or http on a loopback host when the development flag
- * allows it. Refused entries come back as problems (named by id, never by URL).
- */
-export function parseWebhookTargets(raw: string | undefined, allowHttpLoopback: boolean): { targets: WebhookTarget[]; problems: string[] } {
-  const targets: WebhookTarget[] = [];
-  const problems: string[] = [];
-  for (const entry of (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
-    const id = webhookTargetId(entry);
-    let url: URL;
-    try {
-      url = new URL(entry);
-    } catch {
-      problems.push(`${id}: not a URL`);
-      continue;
-    }
-    if (url.protocol === 'https:' || (url.protocol === 'http:' && allowHttpLoopback && LOOPBACK.has(url.hostname))) {
-      if (!targets.some((t) => t.id === id)) targets.push({ id, url });
-      continue;
-    }
-    problems.push(
-      url.protocol === 'http:'
-        ? `${id}: plain http is refused${LOOPBACK.has(url.hostname) ? ' (set ALERT_ALLOW_HTTP_LOOPBACK=true for a local development receiver)' : ''}`
-        : `${id}: only https URLs are allowed`,
-    );
-  }
-  return { targets, problems };
+/** The generic sink's manifest, read from the package's built-in manifests. */
+export function genericSinkManifest(packageRoot: string, hostVersion: string): Manifest {
+  const file = path.join(packageRoot, 'manifests', `${GENERIC_SINK}.json`);
+  const { manifest, diagnostics } = parseManifestText(readFileSync(file, 'utf8'), { hostVersion, contracts: CONTRACT_VERSIONS, declarativeBlocks: ['alert'] });
+  if (!manifest?.alert) throw new Error(`${file}: not a usable alert manifest (${JSON.stringify(diagnostics)})`);
+  return manifest;
 }
 
 /** A URL with everything after the host hidden, for an operator to recognise a target. */
 export function maskTargetUrl(url: URL): string {
   return `${url.protocol}//${url.host}/***`;
+}
+
+/**
+ * The receivers of WEBHOOK_TARGETS: each URL is the `url` setting of a receiver of the generic
+ * sink's runtime, with the egress its manifest declares, reached over the system CAs plus
+ * ALERT_WEBHOOK_CA_FILE (the agent is rebuilt when that setting changes).
+ */
+export class WebhookReceivers {
+  private agent: Agent | undefined;
+  private agentCa: string | undefined;
+  private readonly receivers = new Map<string, AlertReceiver>();
+
+  constructor(
+    private readonly manifest: Manifest,
+    private readonly settings: () => { timeoutMs: number; caFile: string | undefined },
+  ) {}
+
+  of(target: WebhookTarget): AlertReceiver {
+    const url = target.url.href;
+    let receiver = this.receivers.get(url);
+    if (!receiver) {
+      const settings = { url };
+      const http = createEgressClient({ egress: resolveEgress(this.manifest.egress ?? [], settings), fetch: (input, init) => this.fetch(input, init) });
+      receiver = alertReceiver(this.manifest, settings, http);
+      this.receivers.set(url, receiver);
+    }
+    return receiver;
+  }
+
+  async close(): Promise<void> {
+    await this.agent?.close().catch(() => {});
+  }
+
+  private async fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    const undici = await loadUndici();
+    const { caFile, timeoutMs } = this.settings();
+    if (!this.agent || this.agentCa !== caFile) {
+      void this.agent?.close().catch(() => {});
+      const extra = caFile ? [readFileSync(caFile, 'utf8')] : [];
+      this.agent = new undici.Agent({ connect: { ca: [...rootCertificates, ...extra], timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      this.agentCa = caFile;
+    }
+    return (await undici.fetch(input as string, { ...(init as object), dispatcher: this.agent })) as unknown as Response;
+  }
 }

@@ -78,7 +78,9 @@ async function start(options: { env?: NodeJS.ProcessEnv; envFile?: string; json?
   };
 }
 
-const allSecrets = (prefix: string) => Object.fromEntries([...SECRET_FIELDS].map((key) => [key, `${prefix}-${key.toLowerCase()}-value`]));
+// WEBHOOK_TARGETS is checked as a list of https URLs, so its secret is one.
+const secretValue = (prefix: string, key: string) => (key === 'WEBHOOK_TARGETS' ? 'https://hooks.example.com/' : '') + `${prefix}-${key.toLowerCase()}-value`;
+const allSecrets = (prefix: string) => Object.fromEntries([...SECRET_FIELDS].map((key) => [key, secretValue(prefix, key)]));
 
 test('GET /api/config returns every key with its source and every secret masked', async () => {
   const fromEnv = allSecrets('env');

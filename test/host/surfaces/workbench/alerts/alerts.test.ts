@@ -4,7 +4,7 @@ import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, startGateway, json, until, tempDir, removeDir, type TestGateway } from '../../../../support/gateway.js';
 import { startAlertReceiver, type AlertReceiver } from '../../../../fakes/alert-receiver.js';
-import { webhookTargetId } from '../../../../../host/surfaces/workbench/alerts/alert-targets.js';
+import { webhookTargetId } from '../../../../../host/platform/config/model/webhook-targets.js';
 import { startSystemOneFake } from '../../../../fakes/system-one-fake.js';
 
 const QUIET = { ALERT_EVAL_INTERVAL_SECONDS: '3600', ALERT_RETRY_BASE_MS: '50', ALERT_WEBHOOK_TIMEOUT: '0.5' };
@@ -52,6 +52,10 @@ test('a test alert reaches an HTTPS receiver trusted through ALERT_WEBHOOK_CA_FI
   assert.is(got.body.type, 'test');
   assert.is(got.body.status, 'firing');
   for (const field of ['id', 'event_id', 'category', 'severity', 'title', 'starts_at', 'sent_at', 'context']) assert.ok(field in got.body, field);
+  assert.is(got.headers['x-switchboard-alert-id'], got.body.id);
+  assert.is(got.headers['x-switchboard-event-id'], event_id);
+  const row = (await gw.gateway.surfaces.workbench.alerts.outbox.recent(10)).find((r) => r.target_id === id);
+  assert.is(JSON.stringify(got.body), row?.notice, 'the receiver gets the notice exactly as the outbox stores it');
   await until(async () => (await deliveries(gw))[0]?.state === 'delivered');
   assert.is((await admin(gw, 'POST', '/admin/alerts/test', { target: 'webhook:nope' })).status, 404);
 });
@@ -156,6 +160,38 @@ test('webhook targets: https only, plain http refused without the development fl
   for (const p of ['/api/config', '/admin/settings', '/admin/integrations/webhooks']) {
     const text = await (await fetch(`${gw.url}${p}`)).text();
     assert.not.ok(text.includes('secret-path-123') || text.includes('/hooks/alerts'), p);
+  }
+});
+
+test('every write path refuses a plain http target with 422 naming the field; the loopback switch is environment-only', async () => {
+  const refused = async (res: Response, field: string) => {
+    assert.is(res.status, 422);
+    const body = await json(res);
+    assert.match(body.detail, new RegExp(`${field}: refused: webhook:[0-9a-f]{12}: plain http is refused`));
+    assert.not.match(JSON.stringify(body), /example\.com/, 'the URL is a secret: named by its id only');
+  };
+  await refused(await admin(gw, 'POST', '/api/config', { WEBHOOK_TARGETS: 'http://example.com/hook' }), 'WEBHOOK_TARGETS');
+  await refused(await admin(gw, 'PUT', '/admin/settings', { settings: { WEBHOOK_TARGETS: 'http://example.com/hook' } }), 'WEBHOOK_TARGETS');
+  await refused(await admin(gw, 'PUT', '/admin/integrations/webhooks', { targets: ['http://example.com/hook'] }), 'targets');
+  const loopback = await admin(gw, 'POST', '/api/config', { WEBHOOK_TARGETS: 'http://127.0.0.1:9/hook' });
+  assert.is(loopback.status, 422);
+  assert.match((await json(loopback)).detail, /WEBHOOK_TARGETS: .*ALERT_ALLOW_HTTP_LOOPBACK/);
+  const flag = await admin(gw, 'POST', '/api/config', { ALERT_ALLOW_HTTP_LOOPBACK: true });
+  assert.is(flag.status, 422);
+  assert.match((await json(flag)).detail, /ALERT_ALLOW_HTTP_LOOPBACK: can only be set in the environment/);
+  assert.equal((await json(await fetch(`${gw.url}/admin/integrations/webhooks`))).targets.map((t: any) => t.id), [webhookTargetId(receiver.url)], 'nothing was stored');
+});
+
+test('with ALERT_ALLOW_HTTP_LOOPBACK in the environment a loopback http target is accepted on every write path', async () => {
+  const g = await startGateway({ ...QUIET, ALERT_ALLOW_HTTP_LOOPBACK: 'true' });
+  try {
+    assert.is((await admin(g, 'POST', '/api/config', { WEBHOOK_TARGETS: 'http://127.0.0.1:9/a' })).status, 200);
+    assert.is((await admin(g, 'PUT', '/admin/settings', { settings: { WEBHOOK_TARGETS: 'http://localhost:9/b' } })).status, 200);
+    assert.is((await admin(g, 'PUT', '/admin/integrations/webhooks', { targets: ['http://127.0.0.1:9/c'] })).status, 200);
+    assert.is((await admin(g, 'POST', '/api/config', { WEBHOOK_TARGETS: 'http://example.com/hook' })).status, 422, 'only loopback');
+    assert.equal((await json(await fetch(`${g.url}/admin/integrations/webhooks`))).targets.map((t: any) => t.id), [webhookTargetId('http://127.0.0.1:9/c')]);
+  } finally {
+    await g.close();
   }
 });
 
