@@ -7,16 +7,17 @@ import { parseManifestText, type Manifest } from '../../../../core/manifest/inde
 import { alertReceiver, type AlertReceiver } from '../../../../core/declarative/alert-sink.js';
 import { createEgressClient, resolveEgress } from '../../../../core/kernel/egress.js';
 import type { WebhookTarget } from '../../../platform/config/model/webhook-targets.js';
+import { builtInDefaultOf } from '../../../platform/plugins/built-in-manifests.js';
 
 // undici (about a hundred modules) is loaded with the first alert delivery, not at gateway start.
 const loadUndici = () => import('undici');
 
-/** The built-in sink whose runtime every WEBHOOK_TARGETS URL is a receiver of: the generic notice. */
-const GENERIC_SINK = 'alert-webhook';
-
-/** The generic sink's manifest, read from the package's built-in manifests. */
+/**
+ * The generic sink's manifest: the built-in alert sink marked `default` (it sends the notice as
+ * it is stored), whose runtime every WEBHOOK_TARGETS URL is a receiver of.
+ */
 export function genericSinkManifest(packageRoot: string, hostVersion: string): Manifest {
-  const file = path.join(packageRoot, 'manifests', `${GENERIC_SINK}.json`);
+  const file = path.join(packageRoot, 'manifests', `${builtInDefaultOf('alert-sink')}.json`);
   const { manifest, diagnostics } = parseManifestText(readFileSync(file, 'utf8'), { hostVersion, contracts: CONTRACT_VERSIONS, declarativeBlocks: ['alert'] });
   if (!manifest?.alert) throw new Error(`${file}: not a usable alert manifest (${JSON.stringify(diagnostics)})`);
   return manifest;
