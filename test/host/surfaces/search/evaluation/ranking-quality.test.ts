@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, startGateway, type TestGateway } from '../../../../support/gateway.js';
 
-// The levels reached with BM25 alone (no EMBEDDING_MODEL); see docs/code-search.md. A ranking
+// The levels reached with BM25 alone (no EMBEDDING_MODEL); see docs/search/code-search.md. A ranking
 // change that loses questions fails here. The switchboard set is about this package's own code,
 // so its level moves as the code grows: measured on the merged tree of 2026-11-23 at hit@5 1.000,
 // MRR@10 0.891 (0.922 before the kernel split, the fax SDK and the workbench added files that
