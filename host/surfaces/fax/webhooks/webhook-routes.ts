@@ -35,7 +35,7 @@ const RESPONSES: Record<FaxWebhookKind, Record<number, ResponseSpec>> = {
   },
 };
 const DESCRIPTION =
-  'The plugin checks the credentials with its own settings (docs/providers) and parses the body; the host applies the result. Idempotent.';
+  'The plugin checks the credentials with its own settings (docs/fax/providers) and parses the body; the host applies the result. Idempotent.';
 
 /** `POST /webhooks/{pluginId}/callback|inbound`, and the spec's fixed paths as aliases of them. */
 export function registerWebhookRoutes(api: HttpApi, deps: { callbacks: CallbackReceiver; inbound: InboundReceiver; publicBaseUrl: () => string }): void {
