@@ -3,7 +3,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ROOT } from '../support/gateway.js';
-import { codeSpans, readRepositoryFile, repositoryMarkdown } from './repository-markdown.js';
+import { readRepositoryFile, repositoryMarkdown, withoutFences } from './repository-markdown.js';
 
 // A comment or a doc's code span that names a repository path names one that exists, so a
 // reader following it after a move lands somewhere. dist/ paths and placeholders (<id>, *) are not checked.
@@ -129,12 +129,14 @@ test('no comment in core, host, plugins, test, bench or docs/examples cites a pa
   assert.equal(missing, [], `comments cite paths that do not exist:\n${missing.join('\n')}`);
 });
 
-test('no code span in README.md, docs/ or a plugin README names a repository path that does not exist', () => {
+test('no prose or code span in README.md, docs/ or a plugin README names a repository path that does not exist', () => {
   const missing: string[] = [];
   for (const file of repositoryMarkdown()) {
-    for (const span of codeSpans(readRepositoryFile(file))) {
-      for (const cited of citedPaths(span.text)) if (!existsSync(path.join(ROOT, cited))) missing.push(`${file}:${span.line}: ${cited}`);
-    }
+    // Link targets are the links test's; here the words a reader sees: prose lines and code spans.
+    const lines = withoutFences(readRepositoryFile(file)).replace(/\]\([^)]*\)/g, ']').split('\n');
+    lines.forEach((text, i) => {
+      for (const cited of citedPaths(text)) if (!existsSync(path.join(ROOT, cited))) missing.push(`${file}:${i + 1}: ${cited}`);
+    });
   }
   assert.equal(missing, [], `docs name paths that do not exist:\n${missing.join('\n')}`);
 });
