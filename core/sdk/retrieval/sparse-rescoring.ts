@@ -1,7 +1,7 @@
 /**
  * Re-scoring of a store's full-text candidates with signals BM25 cannot express: how much of the
  * query the chunk, its path, file name and symbol hold, what kind of file it is, the query's
- * keywords, and what the file's chunks answer together (docs/code-search.md explains each).
+ * keywords, and what the file's chunks answer together (docs/search/code-search.md explains each).
  */
 import type { RetrievalSearchOptions } from '../contracts/retrieval.js';
 import type { Candidate, Scored } from './candidate.js';

@@ -111,7 +111,7 @@ export interface AlertDeliveryTable {
   finished_at: number | null;
 }
 
-/** One indexing run of a repository (host/search/index-run-store.ts). */
+/** One indexing run of a repository (host/surfaces/search/indexing/index-run-store.ts). */
 export interface IndexRunTable {
   id: string;
   repo: string;
@@ -141,7 +141,7 @@ export interface EvalRunTable {
   created_at: number;
 }
 
-/** The accounting record of one run (host/accounting). JSON columns are text. */
+/** The accounting record of one run (host/surfaces/workbench/accounting). JSON columns are text. */
 export interface RunAccountTable {
   run_id: string;
   corpus_id: string;

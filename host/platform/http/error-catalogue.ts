@@ -14,14 +14,14 @@ import { HttpError } from './errors.js';
 /**
  * Every error the HTTP API answers, by code: its status, what it means, and the message it
  * carries. Routes throw `httpError(code, params)` instead of writing messages inline, so one
- * condition has one code and one wording everywhere. docs/api/errors.md is generated from this
+ * condition has one code and one wording everywhere. docs/platform/errors.md is generated from this
  * table (host/cli/error-docs.ts); a test fails when they differ.
  */
 interface CatalogueEntry<P> {
   /** The status answered; `statuses` lists the others a caller may choose (first is `status`). */
   status: number;
   statuses?: readonly number[];
-  /** For docs/api/errors.md: when this error is answered. */
+  /** For docs/platform/errors.md: when this error is answered. */
   meaning: string;
   message: (params: P) => string;
 }

@@ -33,4 +33,4 @@ export class HttpError extends Error {
 }
 
 /** The body of every error answer; one component (`ErrorBody`) in /openapi.json. */
-export const ErrorBody = z.object({ detail: z.string().describe('What went wrong, for people'), code: z.string().describe('A stable code from docs/api/errors.md, for programs') }).meta({ id: 'ErrorBody' });
+export const ErrorBody = z.object({ detail: z.string().describe('What went wrong, for people'), code: z.string().describe('A stable code from docs/platform/errors.md, for programs') }).meta({ id: 'ErrorBody' });

@@ -66,7 +66,7 @@ function configFailure(err: unknown, id: string): never {
 
 /**
  * Faxbot's SDKs and admin console read these routes too: lists are also served as `items`,
- * and a stored config answers `ok` and the store `path` beside our fields (docs/api/plugins.md).
+ * and a stored config answers `ok` and the store `path` beside our fields (docs/platform/admin.md).
  */
 export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catalogue: RegistryCatalogue; audit?: AuditLog; configStorePath: string }): void {
   const { kernel } = deps;

@@ -9,7 +9,7 @@ export type ProcessFaultKind = 'uncaught_exception' | 'unhandled_rejection';
  * `switchboard_process_faults_total{kind}`, and the process keeps serving. Such a throw
  * happens in an event callback of one request or job whose stream is already torn down, so
  * the rest of the process is intact; ending it would let one bad request stop the gateway
- * for every caller. A non-zero counter is a bug to report (docs/operations.md).
+ * for every caller. A non-zero counter is a bug to report (docs/platform/operations.md).
  * Returns a function that removes the handlers.
  */
 export function installProcessFaultHandlers(deps: { logger: Logger; metrics: Registry; target?: NodeJS.Process }): () => void {

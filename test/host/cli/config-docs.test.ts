@@ -6,7 +6,7 @@ import { renderConfigTable, withConfigTable, TABLE_START, TABLE_END } from '../.
 import { CONFIG_KEYS, SECRET_FIELDS } from '../../../host/platform/config/model/index.js';
 
 // dist/test/host/cli/ -> the project root, where docs/ lives (docs are not compiled).
-const docsFile = fileURLToPath(new URL('../../../../docs/configuration.md', import.meta.url));
+const docsFile = fileURLToPath(new URL('../../../../docs/platform/configuration.md', import.meta.url));
 
 test('the table has one row per key, with its secret flag', () => {
   const table = renderConfigTable();
@@ -19,16 +19,16 @@ test('the table has one row per key, with its secret flag', () => {
   assert.match(table, /\| `FINAL_K` \| integer \(1\.\.1000\) \| `10` \| no \|/);
 });
 
-test('docs/configuration.md holds exactly the table the model produces', () => {
+test('docs/platform/configuration.md holds exactly the table the model produces', () => {
   const doc = readFileSync(docsFile, 'utf8');
   const start = doc.indexOf(TABLE_START);
   const end = doc.indexOf(TABLE_END);
-  assert.ok(start >= 0 && end > start, 'docs/configuration.md has the table markers');
+  assert.ok(start >= 0 && end > start, 'docs/platform/configuration.md has the table markers');
   const current = doc.slice(start + TABLE_START.length, end);
   assert.fixture(
     current,
     `\n${renderConfigTable()}`,
-    'docs drifted from the model: run `node dist/host/cli/config-docs.js --write docs/configuration.md`',
+    'docs drifted from the model: run `node dist/host/cli/config-docs.js --write docs/platform/configuration.md`',
   );
   assert.is(withConfigTable(doc), doc);
 });

@@ -6,7 +6,7 @@ import { renderErrorTable, withErrorTable, ERRORS_START, ERRORS_END } from '../.
 import { ERROR_CATALOGUE, httpError, httpErrorWithStatus, invalid } from '../../../host/platform/http/error-catalogue.js';
 
 // dist/test/host/cli/ -> the project root, where docs/ lives (docs are not compiled).
-const docsFile = fileURLToPath(new URL('../../../../docs/api/errors.md', import.meta.url));
+const docsFile = fileURLToPath(new URL('../../../../docs/platform/errors.md', import.meta.url));
 
 test('the table has one row per catalogued code with its statuses', () => {
   const rows = renderErrorTable().trim().split('\n').slice(2);
@@ -17,12 +17,12 @@ test('the table has one row per catalogued code with its statuses', () => {
   assert.match(renderErrorTable(), /\| `fax_job_not_found` \| 404 \|/);
 });
 
-test('docs/api/errors.md holds exactly the table the catalogue produces', () => {
+test('docs/platform/errors.md holds exactly the table the catalogue produces', () => {
   const doc = readFileSync(docsFile, 'utf8');
   const start = doc.indexOf(ERRORS_START);
   const end = doc.indexOf(ERRORS_END);
-  assert.ok(start >= 0 && end > start, 'docs/api/errors.md has the table markers');
-  assert.fixture(doc.slice(start + ERRORS_START.length, end), `\n${renderErrorTable()}`, 'docs drifted from the catalogue: run `node dist/host/cli/error-docs.js --write docs/api/errors.md`');
+  assert.ok(start >= 0 && end > start, 'docs/platform/errors.md has the table markers');
+  assert.fixture(doc.slice(start + ERRORS_START.length, end), `\n${renderErrorTable()}`, 'docs drifted from the catalogue: run `node dist/host/cli/error-docs.js --write docs/platform/errors.md`');
   assert.is(withErrorTable(doc), doc);
 });
 

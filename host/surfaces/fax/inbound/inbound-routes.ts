@@ -44,7 +44,7 @@ export interface InboundRouteDeps {
   audit: AuditLog;
 }
 
-/** The inbound listing and downloads (the hooks that receive faxes are host/webhooks). */
+/** The inbound listing and downloads (the hooks that receive faxes are in host/surfaces/fax/webhooks). */
 export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): void {
   const { config, service, store, audit } = deps;
   const enabled = () => {

@@ -37,7 +37,7 @@ const RESPONSES: Record<FaxWebhookKind, Record<number, ResponseSpec>> = {
   },
 };
 const DESCRIPTION =
-  'The plugin checks the credentials with its own settings (docs/providers) and parses the body; the host applies the result. Idempotent.';
+  'The plugin checks the credentials with its own settings (docs/fax/providers) and parses the body; the host applies the result. Idempotent.';
 
 interface WebhookDeps {
   callbacks: CallbackReceiver;

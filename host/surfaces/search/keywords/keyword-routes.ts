@@ -30,7 +30,7 @@ export interface KeywordRouteDeps {
 
 /**
  * GET /api/keywords, POST /api/keywords/rebuild and POST /api/keywords/reload: the
- * discriminative keywords of a repository (see host/keywords).
+ * discriminative keywords of a repository (see keyword-store.ts beside this file).
  */
 export function registerKeywordRoutes(api: HttpApi, deps: KeywordRouteDeps): void {
   const view = (entry: RepoKeywords) => ({ ...entry, refresh_hours: deps.keywords.settings().refreshHours });

@@ -24,7 +24,7 @@ export interface SearchOptions {
   identity?: RunIdentity;
 }
 
-/** Where the discriminative keywords of a repository come from (host/keywords/keyword-store.ts). */
+/** Where the discriminative keywords of a repository come from (host/surfaces/search/keywords/keyword-store.ts). */
 export interface KeywordSource {
   termsForRanking(repo: string): Promise<Set<string>>;
   settings(): { boost: number };

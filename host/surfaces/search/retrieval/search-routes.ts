@@ -52,7 +52,7 @@ export function registerSearchRoutes(api: HttpApi, deps: { search: CodeSearch; t
       description:
         'Retrieval only. BM25 over code-aware terms (identifiers split and kept whole, path segments, symbol names), re-scored, ' +
         'fused with dense retrieval when EMBEDDING_MODEL is set; at most 3 chunks per file. top_k defaults to FINAL_K ' +
-        '(LANGGRAPH_FINAL_K is the answer graph\'s). See docs/code-search.md.',
+        '(LANGGRAPH_FINAL_K is the answer graph\'s). See docs/search/code-search.md.',
       tags: ['code-search'],
       access: { scope: 'search:read' },
       query: SearchQuery,

@@ -164,7 +164,7 @@ export function reconcile(input: ReconcileInput): NativeRunCosts {
   return costs;
 }
 
-/** The lane of answer generation (host/answers LANES.generation). */
+/** The lane of answer generation (LANES.generation in host/surfaces/search/answers/answer-service.ts). */
 const GENERATION_LANE = 'answer_generation';
 
 /** A row's USD: the gateway's own spend, else the frozen price of its usage; null when neither. */

@@ -288,9 +288,9 @@ test('/openapi.json states the scope of every protected operation', async () => 
   assert.equal(doc.paths['/health'].get.security, []);
 });
 
-test('docs/api/authentication.md holds the current scope table', () => {
-  const doc = readFileSync(path.join(ROOT, 'docs/api/authentication.md'), 'utf8');
-  assert.ok(doc.includes(renderScopeTable(gw.gateway.api.routes)), 'regenerate: node dist/host/cli/scope-docs.js --write docs/api/authentication.md');
+test('docs/platform/authentication.md holds the current scope table', () => {
+  const doc = readFileSync(path.join(ROOT, 'docs/platform/authentication.md'), 'utf8');
+  assert.ok(doc.includes(renderScopeTable(gw.gateway.api.routes)), 'regenerate: node dist/host/cli/scope-docs.js --write docs/platform/authentication.md');
 });
 
 test('without API_KEY and before any key is minted, admin answers loopback callers only', async () => {

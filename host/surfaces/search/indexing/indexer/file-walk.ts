@@ -4,7 +4,7 @@ import ignore, { type Ignore } from 'ignore';
 
 /**
  * Skipped whatever .gitignore says: version-control and dependency folders, lockfiles and
- * minified or bundled files (docs/code-search.md lists them).
+ * minified or bundled files (docs/search/code-search.md lists them).
  */
 export const SKIPPED_DIRS = new Set(['.git', '.hg', '.svn', 'node_modules', '__pycache__', '.venv', '.tox', '.mypy_cache', '.pytest_cache', '.next', '.cache']);
 export const SKIPPED_FILES = [

@@ -4,13 +4,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, startGateway, type TestGateway } from '../../../../support/gateway.js';
 
-// The levels reached with BM25 alone (no EMBEDDING_MODEL); see docs/code-search.md. A ranking
+// The levels reached with BM25 alone (no EMBEDDING_MODEL); see docs/search/code-search.md. A ranking
 // change that loses questions fails here. The switchboard set is about this package's own code,
 // so its level moves as the code grows: measured on the merged tree of 2026-11-23 at hit@5 1.000,
 // MRR@10 0.891 (0.922 before the kernel split, the fax SDK and the workbench added files that
-// share the questions' words).
+// share the questions' words); 0.881 after the host layout, 0.879 once docs/ was grouped into
+// platform/, fax/ and search/ and the docs tests were added (the ranking code did not change).
 const FLOORS = {
-  switchboard: { hit_at_5: 0.97, mrr_at_10: 0.88 },
+  switchboard: { hit_at_5: 0.97, mrr_at_10: 0.87 },
   pino: { hit_at_5: 0.91, mrr_at_10: 0.78 },
 };
 
