@@ -134,10 +134,14 @@ test('malformed answers are invalid responses, never a default answer', async ()
 
 test('a budget that ends during a backoff sleep answers the failure being retried, not a timeout', async () => {
   fake.script({ status: 503, headers: { 'retry-after-ms': '300' } });
+  const asked = Date.now();
   const pending = failure(ask({ timeoutMs: 1000 }));
   await until(() => fake.requests.length === 1, 5000, 5);
-  // A busy event loop: the 300 ms sleep, planned to end inside the budget, ends past it.
-  const blockedUntil = Date.now() + 1100;
+  // Let the client read the 503 and plan its 300 ms sleep (on a loaded machine the answer
+  // reaches it a little after the fake recorded the request).
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  // A busy event loop: the sleep, planned to end inside the budget, ends past it.
+  const blockedUntil = asked + 1150;
   while (Date.now() < blockedUntil);
   const err = await pending;
   assert.is(err.outcome, 'http_error', err.message);
