@@ -8,10 +8,10 @@ import { ROOT, startGateway, type TestGateway } from '../../../../support/gatewa
 // change that loses questions fails here. The switchboard set is about this package's own code,
 // so its level moves as the code grows: measured on the merged tree of 2026-11-23 at hit@5 1.000,
 // MRR@10 0.891 (0.922 before the kernel split, the fax SDK and the workbench added files that
-// share the questions' words); 0.881 after the host layout, 0.879 once docs/ was grouped into
-// platform/, fax/ and search/ and the docs tests were added (the ranking code did not change).
+// share the questions' words); the set indexes this repository, so moving files moves it a little
+// (0.881 after the host layout and the docs grouping; the ranking code did not change).
 const FLOORS = {
-  switchboard: { hit_at_5: 0.97, mrr_at_10: 0.87 },
+  switchboard: { hit_at_5: 0.97, mrr_at_10: 0.88 },
   pino: { hit_at_5: 0.91, mrr_at_10: 0.78 },
 };
 
