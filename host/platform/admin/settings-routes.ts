@@ -82,7 +82,7 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
       tags: ['admin'],
       access: ADMIN,
       body: ValidateBody,
-      responses: { 200: { description: 'The verdict', schema: ValidateResult }, 422: { description: 'The body is malformed' } },
+      responses: { 200: { description: 'The verdict', schema: ValidateResult } },
     },
     async ({ body }) => {
       const problems: Array<{ key: string; message: string }> = [];

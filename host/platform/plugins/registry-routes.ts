@@ -120,7 +120,7 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
       access: manage,
       body: ValidateBody,
       bodyErrorStatus: 400,
-      responses: { 200: { description: 'Validation result', schema: ValidateResult }, 400: { description: 'The request body is malformed' } },
+      responses: { 200: { description: 'Validation result', schema: ValidateResult } },
     },
     async ({ body }) => {
       const result: ManifestValidation =
@@ -154,7 +154,6 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
       params: IdParams,
       responses: {
         201: { description: 'Installed; the plugin as /plugins shows it', schema: PluginEntry },
-        400: { description: 'The id is malformed' },
         404: { description: 'No such catalogue entry' },
         409: { description: 'Already installed, built in, or being changed' },
         422: { description: 'The catalogue manifest is invalid', schema: z.intersection(ErrorBody, z.object({ diagnostics: z.array(Diagnostic) })) },
@@ -199,7 +198,6 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
       params: IdParams,
       responses: {
         200: { description: 'Removed', schema: z.object({ id: z.string(), removed: z.literal(true) }) },
-        400: { description: 'The id is malformed' },
         404: { description: 'No such catalogue entry, or not installed' },
         409: { description: 'Built in, installed from elsewhere, or being changed' },
         504: { description: 'Removed, but the kernel still listed it after 5 s' },

@@ -76,7 +76,6 @@ export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore;
       query: ListQuery,
       responses: {
         200: { description: 'A page of jobs', schema: z.object({ jobs: z.array(AdminJobSummary), next_cursor: z.string().nullable() }) },
-        400: { description: 'Bad filter or cursor' },
       },
     },
     async ({ query }) => {

@@ -4,7 +4,6 @@ import type { HttpApi } from '../../../platform/http/api.js';
 import { AnswerCancelledError, type AnswerRequest, type AnswerService } from './answer-service.js';
 import { MAX_QUESTION_CHARS } from './answer-prompt.js';
 
-import { ErrorBody } from '../../../platform/http/errors.js';
 
 /** Most chat turns accepted in one request. */
 const MAX_MESSAGES = 50;
@@ -64,9 +63,8 @@ const STREAM_NOTE =
 
 const responses = {
   200: { description: 'The answer (JSON), or server-sent events with stream=true.', schema: AnswerBody },
-  404: { description: 'Unknown repository', schema: ErrorBody },
-  422: { description: 'Invalid body; detail names the field', schema: ErrorBody },
-  503: { description: 'The retrieval backend is not active', schema: ErrorBody },
+  404: { description: 'Unknown repository' },
+  503: { description: 'The retrieval backend is not active' },
 };
 
 /** POST /api/rag and POST /api/chat. */

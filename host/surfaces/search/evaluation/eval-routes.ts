@@ -7,7 +7,6 @@ import type { EvalCanaries } from './eval-canaries.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import type { RepositoryResolver } from '../repositories/repo-query.js';
 import { invalid } from '../../../platform/http/error-catalogue.js';
-import { ErrorBody } from '../../../platform/http/errors.js';
 
 const EvalRunBody = z
   .object({
@@ -64,8 +63,8 @@ export function registerEvalRoutes(api: HttpApi, deps: EvalRouteDeps): void {
       body: EvalRunBody,
       responses: {
         200: { description: 'Figures, per question results and the traces written', schema: EvalRunResult },
-        404: { description: 'A repository named by the golden set or `repo` is unknown', schema: ErrorBody },
-        422: { description: 'Malformed golden set or body (the failing entry and field are named)', schema: ErrorBody },
+        404: { description: 'A repository named by the golden set or `repo` is unknown' },
+        422: { description: 'Malformed golden set or body (the failing entry and field are named)' },
       },
     },
     async ({ body }) => {

@@ -5,7 +5,6 @@ import { goldenScope } from './golden-scope.js';
 import type { TraceStore } from '../traces/trace-store.js';
 import type { JudgePort } from '../../../platform/ports/judge.js';
 import type { HttpApi } from '../../../platform/http/api.js';
-import { ErrorBody } from '../../../platform/http/errors.js';
 import type { RepositoryResolver } from '../repositories/repo-query.js';
 
 const Summary = z.object({
@@ -53,9 +52,9 @@ export function registerRerankRoutes(
       body: Body,
       responses: {
         200: { description: 'Baseline and reranked figures', schema: Report },
-        404: { description: 'Unknown repository', schema: ErrorBody },
-        422: { description: 'Malformed golden set or body', schema: ErrorBody },
-        502: { description: 'The judge could not answer (SystemOneError outcome in detail)', schema: ErrorBody },
+        404: { description: 'Unknown repository' },
+        422: { description: 'Malformed golden set or body' },
+        502: { description: 'The judge could not answer (SystemOneError outcome in detail)' },
       },
     },
     async ({ body }) => {

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { TraceStore } from './trace-store.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import { RepoQuery, type RepositoryResolver } from '../repositories/repo-query.js';
-import { ErrorBody } from '../../../platform/http/errors.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
 
 const TraceListing = z.object({
@@ -36,8 +35,7 @@ export function registerTraceRoutes(api: HttpApi, deps: TraceRouteDeps): void {
       queryErrorStatus: 422,
       responses: {
         200: { description: 'Trace listing', schema: TraceListing },
-        404: { description: 'Unknown repository', schema: ErrorBody },
-        422: { description: 'repo is not a plain repository name', schema: ErrorBody },
+        404: { description: 'Unknown repository' },
       },
     },
     async ({ query }) => {
@@ -58,8 +56,7 @@ export function registerTraceRoutes(api: HttpApi, deps: TraceRouteDeps): void {
       queryErrorStatus: 422,
       responses: {
         200: { description: 'The trace document', schema: Trace },
-        404: { description: 'Unknown repository (code repository_not_found), or no readable trace yet (code trace_not_found)', schema: ErrorBody },
-        422: { description: 'repo is not a plain repository name', schema: ErrorBody },
+        404: { description: 'Unknown repository (code repository_not_found), or no readable trace yet (code trace_not_found)' },
       },
     },
     async ({ query }) => {

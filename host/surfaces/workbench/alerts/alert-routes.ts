@@ -12,7 +12,6 @@ import { maskTargetUrl } from './alert-targets.js';
 import { parseWebhookTargets } from '../../../platform/config/model/webhook-targets.js';
 import type { AlertNotice } from './alert-notice.js';
 import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
-import { ErrorBody } from '../../../platform/http/errors.js';
 
 const ADMIN = { scope: 'admin', always: true } as const;
 const ActiveAlert = z.object({ id: z.string(), type: z.string(), severity: z.string(), title: z.string(), labels: z.record(z.string(), z.string()), fired_at: z.string(), context: z.record(z.string(), z.unknown()) });
@@ -63,7 +62,7 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
       tags: ['admin: alerts'],
       access: ADMIN,
       query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }).strict(),
-      responses: { 200: { description: 'Newest first', schema: z.object({ deliveries: z.array(Delivery) }) }, 400: { description: 'Bad limit', schema: ErrorBody } },
+      responses: { 200: { description: 'Newest first', schema: z.object({ deliveries: z.array(Delivery) }) } },
     },
     async ({ query }) => ({
       deliveries: (await deps.outbox.recent(query.limit)).map((row) => {
@@ -94,7 +93,7 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
       tags: ['admin: alerts'],
       access: ADMIN,
       body: z.object({ target: z.string().min(1).describe('A target id from GET /admin/integrations/webhooks') }).strict(),
-      responses: { 202: { description: 'Queued', schema: z.object({ alert_id: z.string(), event_id: z.string(), target: z.string() }) }, 404: { description: 'No such target', schema: ErrorBody } },
+      responses: { 202: { description: 'Queued', schema: z.object({ alert_id: z.string(), event_id: z.string(), target: z.string() }) }, 404: { description: 'No such target' } },
     },
     async ({ body, res }) => {
       if (!targetsView().targets.some((t) => t.id === body.target)) throw httpError('alert_target_not_found', { target: body.target });
@@ -123,7 +122,7 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
       tags: ['admin: alerts'],
       access: ADMIN,
       body: z.object({ targets: z.array(z.string().min(1).max(2048)).max(50) }).strict(),
-      responses: { 200: { description: 'Stored', schema: Targets.extend({ env_overridden: z.boolean() }) }, 422: { description: 'A URL is refused (named by its id)', schema: ErrorBody } },
+      responses: { 200: { description: 'Stored', schema: Targets.extend({ env_overridden: z.boolean() }) }, 422: { description: 'A URL is refused (named by its id)' } },
     },
     async ({ body, res }) => {
       const joined = body.targets.join(',');

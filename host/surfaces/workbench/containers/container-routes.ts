@@ -41,7 +41,7 @@ const ActionResult = z.object({ success: z.literal(true), service: z.string(), a
 const LogsResult = z.object({ success: z.literal(true), service: z.string(), tail: z.number().int(), logs: z.string() });
 
 const refusals = {
-  403: { description: 'Not a loopback caller, or DOCKER_HOST names a remote engine', schema: ErrorBody },
+  403: { description: 'Not a loopback caller, or DOCKER_HOST names a remote engine' },
 };
 
 export function containerSettingsOf(config: ConfigRegistry) {
@@ -80,7 +80,7 @@ export function registerContainerRoutes(api: HttpApi, deps: { config: ConfigRegi
       description: 'State is the container state (running, exited, ...), "missing" when not created, "optional, not deployed" for an absent optional service, "ambiguous" when several managed containers claim the service.',
       tags: ['workbench: containers'],
       access: 'loopback',
-      responses: { 200: { description: 'Services', schema: Services }, ...refusals, 503: { description: 'No engine answers', schema: ErrorBody } },
+      responses: { 200: { description: 'Services', schema: Services }, ...refusals, 503: { description: 'No engine answers' } },
     },
     () => controls.services(),
   );
@@ -99,10 +99,10 @@ export function registerContainerRoutes(api: HttpApi, deps: { config: ConfigRegi
       responses: {
         200: { description: 'Done; the state after the action', schema: ActionResult },
         ...refusals,
-        404: { description: 'Not an allowlisted service of the project, or the stack is not up', schema: ErrorBody },
-        409: { description: 'Confirmation missing, several containers match, or the ownership labels changed', schema: ErrorBody },
-        502: { description: 'The engine refused the action', schema: ErrorBody },
-        503: { description: 'No engine answers', schema: ErrorBody },
+        404: { description: 'Not an allowlisted service of the project, or the stack is not up' },
+        409: { description: 'Confirmation missing, several containers match, or the ownership labels changed' },
+        502: { description: 'The engine refused the action' },
+        503: { description: 'No engine answers' },
       },
     },
     async ({ params, body, req }) => {
@@ -131,11 +131,11 @@ export function registerContainerRoutes(api: HttpApi, deps: { config: ConfigRegi
       query: LogsQuery,
       responses: {
         200: { description: 'The last lines, stdout and stderr interleaved', schema: LogsResult },
-        400: { description: 'tail is not an integer in 1..1000', schema: ErrorBody },
+        400: { description: 'tail is not an integer in 1..1000' },
         ...refusals,
-        404: { description: 'Not an allowlisted service of the project, or the stack is not up', schema: ErrorBody },
-        409: { description: 'Several containers match the service', schema: ErrorBody },
-        503: { description: 'No engine answers', schema: ErrorBody },
+        404: { description: 'Not an allowlisted service of the project, or the stack is not up' },
+        409: { description: 'Several containers match the service' },
+        503: { description: 'No engine answers' },
       },
     },
     ({ params, query }) => controls.logs(params.service, query.tail),

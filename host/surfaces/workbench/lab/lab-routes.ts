@@ -3,7 +3,6 @@ import type { HttpApi } from '../../../platform/http/api.js';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
 import type { LabRuns } from './lab-runs.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
-import { ErrorBody } from '../../../platform/http/errors.js';
 
 const LAB = { scope: 'judge:run' } as const;
 export const MAX_LAB_ROWS = 200;
@@ -44,7 +43,6 @@ export function registerLabRoutes(api: HttpApi, deps: { runs: LabRuns; config: C
       body: StartBody,
       responses: {
         201: { description: 'The finished run: succeeded, or failed with error.outcome', schema: LabRun },
-        422: { description: 'Invalid rows', schema: ErrorBody },
       },
     },
     async ({ body, res }) => {
@@ -62,7 +60,7 @@ export function registerLabRoutes(api: HttpApi, deps: { runs: LabRuns; config: C
       tags: ['workbench: judgment'],
       access: LAB,
       params: IdParam,
-      responses: { 200: { description: 'The run', schema: LabRun }, 400: { description: 'Not a run id', schema: ErrorBody }, 404: { description: 'No such run', schema: ErrorBody } },
+      responses: { 200: { description: 'The run', schema: LabRun } },
     },
     async ({ params }) => {
       const run = await deps.runs.get(params.id);
@@ -81,9 +79,7 @@ export function registerLabRoutes(api: HttpApi, deps: { runs: LabRuns; config: C
       params: IdParam,
       responses: {
         200: { description: 'The run after the retry', schema: LabRun },
-        400: { description: 'Not a run id', schema: ErrorBody },
-        404: { description: 'No such run', schema: ErrorBody },
-        409: { description: 'The run did not fail', schema: ErrorBody },
+        409: { description: 'The run did not fail' },
       },
     },
     async ({ params }) => {
