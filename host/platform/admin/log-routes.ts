@@ -22,14 +22,14 @@ export class LogTails {
 }
 
 export function registerAdminLogRoutes(api: HttpApi, deps: { audit: AuditLog; sink: DatabaseAuditSink; tails: LogTails }): void {
-  api.route(
+  const routes = api.group({ tags: ['admin'], access: ADMIN });
+
+  routes.route(
     {
       method: 'get',
       path: '/admin/logs',
       summary: 'Recent audit records (newest first) from the audit_events table',
       description: 'Records are kept only while AUDIT_LOG_ENABLED is true.',
-      tags: ['admin'],
-      access: ADMIN,
       query: z.object({
         event: EventName.optional(),
         limit: z.coerce.number().int().min(1).max(1000).default(100),
@@ -44,13 +44,11 @@ export function registerAdminLogRoutes(api: HttpApi, deps: { audit: AuditLog; si
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/admin/logs/tail',
       summary: 'Server-sent events: each new audit record as `event: audit`, heartbeats as comments',
-      tags: ['admin'],
-      access: ADMIN,
       query: z.object({
         event: EventName.optional(),
         heartbeat_seconds: z.coerce.number().int().min(1).max(300).default(15),

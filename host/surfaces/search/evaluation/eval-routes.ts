@@ -21,7 +21,8 @@ const EvalRunBody = z
     save_as_baseline: z.boolean().optional().describe('With name: this run becomes the baseline later runs of the name are judged against'),
   })
   .strict();
-const Summary = z.object({
+/** The ranking figures of a set of questions; the reranker A/B reports them too. */
+export const EvalSummary = z.object({
   questions: z.number().int(),
   hit_at_1: z.number(),
   hit_at_5: z.number(),
@@ -32,8 +33,8 @@ const Summary = z.object({
   latency_ms: z.object({ p50: z.number(), p95: z.number() }),
 });
 const EvalRunResult = z.object({
-  summary: Summary,
-  by_repo: z.record(z.string(), Summary),
+  summary: EvalSummary,
+  by_repo: z.record(z.string(), EvalSummary),
   questions: z.array(
     z.object({ q: z.string(), repo: z.string(), expect_paths: z.array(z.string()), rank: z.number().int().describe('1-based rank of the first hit, 0 for none'), top: z.array(z.string()), latency_ms: z.number() }).passthrough(),
   ),

@@ -6,18 +6,9 @@ import type { TraceStore } from '../traces/trace-store.js';
 import type { JudgePort } from '../../../platform/ports/judge.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import type { RepositoryResolver } from '../repositories/repo-query.js';
+import { EvalSummary } from './eval-routes.js';
 
-const Summary = z.object({
-  questions: z.number().int(),
-  hit_at_1: z.number(),
-  hit_at_3: z.number(),
-  hit_at_5: z.number(),
-  hit_at_10: z.number(),
-  mrr_at_10: z.number(),
-  ndcg_at_10: z.number(),
-  map: z.number(),
-  latency_ms: z.object({ p50: z.number(), p95: z.number() }),
-});
+const Summary = EvalSummary.extend({ hit_at_3: z.number() });
 const Body = z
   .object({
     golden: GoldenSet.describe('[{q, repo?, expect_paths: [path substrings]}]'),

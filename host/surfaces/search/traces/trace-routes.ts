@@ -24,13 +24,13 @@ export interface TraceRouteDeps {
 
 /** GET /api/traces and GET /api/traces/latest over DATA_DIR/out/<repo>/traces. */
 export function registerTraceRoutes(api: HttpApi, deps: TraceRouteDeps): void {
-  api.route(
+  const routes = api.group({ tags: ['code-search'], access: { scope: 'search:read' } });
+
+  routes.route(
     {
       method: 'get',
       path: '/api/traces',
       summary: 'Trace files of a repository, newest first',
-      tags: ['code-search'],
-      access: { scope: 'search:read' },
       query: RepoQuery,
       queryErrorStatus: 422,
       responses: {
@@ -44,14 +44,12 @@ export function registerTraceRoutes(api: HttpApi, deps: TraceRouteDeps): void {
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/api/traces/latest',
       summary: 'The latest trace of a repository',
       description: 'When the repository has no readable trace yet the answer is 404 `{"detail", "code": "trace_not_found"}`.',
-      tags: ['code-search'],
-      access: { scope: 'search:read' },
       query: RepoQuery,
       queryErrorStatus: 422,
       responses: {

@@ -60,40 +60,36 @@ export function containerSettingsOf(config: ConfigRegistry) {
 export function registerContainerRoutes(api: HttpApi, deps: { config: ConfigRegistry; audit: AuditLog }): void {
   const controls = new ContainerControls(containerSettingsOf(deps.config));
 
-  api.route(
+  const routes = api.group({ tags: ['workbench: containers'], access: 'loopback' });
+
+  routes.route(
     {
       method: 'get',
       path: '/api/docker/status',
       summary: 'Container engine status and the number of managed containers',
-      tags: ['workbench: containers'],
-      access: 'loopback',
       responses: { 200: { description: 'Engine status; running is false when no engine answers on the socket', schema: Status }, ...refusals },
     },
     () => controls.status(),
   );
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/api/docker/services',
       summary: 'Allowlisted services of the compose project and their state',
       description: 'State is the container state (running, exited, ...), "missing" when not created, "optional, not deployed" for an absent optional service, "ambiguous" when several managed containers claim the service.',
-      tags: ['workbench: containers'],
-      access: 'loopback',
       responses: { 200: { description: 'Services', schema: Services }, ...refusals, 503: { description: 'No engine answers' } },
     },
     () => controls.services(),
   );
 
-  api.route(
+  routes.route(
     {
       method: 'post',
       path: '/api/docker/services/:service/:action',
       summary: 'Start, stop or restart one managed service',
       description:
         'Stop and restart need {"confirm": true}; for a core data or ingress service (docker.core_services) the service key typed out, {"confirm": "<service>"}. Start needs nothing. Every call is audited.',
-      tags: ['workbench: containers'],
-      access: 'loopback',
       params: ActionParams,
       body: ActionBody,
       responses: {
@@ -120,13 +116,11 @@ export function registerContainerRoutes(api: HttpApi, deps: { config: ConfigRegi
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/api/docker/services/:service/logs',
       summary: 'Recent log lines of one managed service',
-      tags: ['workbench: containers'],
-      access: 'loopback',
       params: ServiceParam,
       query: LogsQuery,
       responses: {
