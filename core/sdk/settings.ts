@@ -62,6 +62,15 @@ export function booleanSetting() {
   return z.union([z.boolean(), z.stringbool()]);
 }
 
+/**
+ * The environment map of a plugin that reads every setting from `<PREFIX>_<FIELD>`, the field in
+ * upper snake case (`baseUrl` of PROVIDERA: `PROVIDERA_BASE_URL`): what `definePlugin({ env })` takes.
+ */
+export function envByFieldName<S extends z.ZodObject>(prefix: string, schema: S): Record<keyof z.infer<S> & string, string> {
+  const names = Object.keys(schema.shape).map((field) => [field, `${prefix}_${field.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`]);
+  return Object.fromEntries(names) as Record<keyof z.infer<S> & string, string>;
+}
+
 /** Text without line breaks or other control characters: for values that end up on a protocol line. */
 export function singleLineText() {
   return z.string().regex(/^[^\x00-\x1f\x7f]*$/, 'must not contain control characters');

@@ -1,4 +1,4 @@
-import { allowedMediaHosts, booleanSetting, requireSettings, secret, z } from 'switchboard/sdk';
+import { allowedMediaHosts, booleanSetting, envByFieldName, requireSettings, secret, z } from 'switchboard/sdk';
 import { hostedFaxSettings } from 'switchboard/sdk/fax';
 
 export const providerASettings = z.object({
@@ -18,31 +18,14 @@ export const providerASettings = z.object({
 
 export type ProviderASettings = z.infer<typeof providerASettings>;
 
-export const providerAEnv = {
-  baseUrl: 'PROVIDERA_BASE_URL',
-  apiKey: 'PROVIDERA_API_KEY',
-  apiSecret: 'PROVIDERA_API_SECRET',
-  verifySignature: 'PROVIDERA_VERIFY_SIGNATURE',
-  sendMode: 'PROVIDERA_SEND_MODE',
-  timeoutMs: 'PROVIDERA_TIMEOUT_MS',
-  inboundVerifySignature: 'PROVIDERA_INBOUND_VERIFY_SIGNATURE',
-  mediaHosts: 'PROVIDERA_MEDIA_HOSTS',
-} as const satisfies Partial<Record<keyof ProviderASettings, string>>;
+/** Every setting is read from PROVIDERA_<FIELD> as well (`baseUrl`: PROVIDERA_BASE_URL). */
+export const providerAEnv = envByFieldName('PROVIDERA', providerASettings);
 
-/** Settings with every field this provider needs present. */
-export interface ProviderAConfig {
-  baseUrl: string;
-  apiKey: string;
-  apiSecret: string;
-  verifySignature: boolean;
-  sendMode: 'url' | 'upload';
-  timeoutMs: number;
-  inboundVerifySignature: boolean;
-  mediaHosts: string[];
-}
+/** Settings with every field this provider needs present, as requireConfig makes them. */
+export type ProviderAConfig = ReturnType<typeof requireConfig>;
 
 /** Throws ConfigError naming the first missing field, so the plugin waits in needs-config. */
-export function requireConfig(settings: ProviderASettings): ProviderAConfig {
+export function requireConfig(settings: ProviderASettings) {
   const config = requireSettings('providera', settings, ['baseUrl', 'apiKey', 'apiSecret'], providerAEnv);
   return { ...config, baseUrl: config.baseUrl.replace(/\/+$/, ''), mediaHosts: allowedMediaHosts(config.mediaHosts, config.baseUrl) };
 }

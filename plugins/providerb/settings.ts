@@ -1,4 +1,4 @@
-import { allowedMediaHosts, requireSettings, secret, z } from 'switchboard/sdk';
+import { allowedMediaHosts, envByFieldName, requireSettings, secret, z } from 'switchboard/sdk';
 import { hostedFaxSettings } from 'switchboard/sdk/fax';
 
 export const providerBSettings = z.object({
@@ -20,34 +20,14 @@ export const providerBSettings = z.object({
 
 export type ProviderBSettings = z.infer<typeof providerBSettings>;
 
-export const providerBEnv = {
-  baseUrl: 'PROVIDERB_BASE_URL',
-  projectId: 'PROVIDERB_PROJECT_ID',
-  apiKey: 'PROVIDERB_API_KEY',
-  apiSecret: 'PROVIDERB_API_SECRET',
-  sendMode: 'PROVIDERB_SEND_MODE',
-  timeoutMs: 'PROVIDERB_TIMEOUT_MS',
-  mediaHosts: 'PROVIDERB_MEDIA_HOSTS',
-  inboundBasicUser: 'PROVIDERB_INBOUND_BASIC_USER',
-  inboundBasicPass: 'PROVIDERB_INBOUND_BASIC_PASS',
-  inboundHmacSecret: 'PROVIDERB_INBOUND_HMAC_SECRET',
-} as const satisfies Partial<Record<keyof ProviderBSettings, string>>;
+/** Every setting is read from PROVIDERB_<FIELD> as well (`baseUrl`: PROVIDERB_BASE_URL). */
+export const providerBEnv = envByFieldName('PROVIDERB', providerBSettings);
 
-/** Settings with every field this provider needs present. */
-export interface ProviderBConfig {
-  baseUrl: string;
-  projectId: string;
-  apiKey: string;
-  apiSecret: string;
-  sendMode: 'url' | 'upload';
-  timeoutMs: number;
-  mediaHosts: string[];
-  inboundBasic: { user: string; pass: string } | undefined;
-  inboundHmacSecret: string | undefined;
-}
+/** Settings with every field this provider needs present, as requireConfig makes them. */
+export type ProviderBConfig = ReturnType<typeof requireConfig>;
 
 /** Throws ConfigError naming the first missing field, so the plugin waits in needs-config. */
-export function requireConfig(settings: ProviderBSettings): ProviderBConfig {
+export function requireConfig(settings: ProviderBSettings) {
   const config = requireSettings('providerb', settings, ['baseUrl', 'projectId', 'apiKey', 'apiSecret'], providerBEnv);
   return {
     baseUrl: config.baseUrl.replace(/\/+$/, ''),

@@ -1,4 +1,4 @@
-import { booleanSetting, ConfigError, requireSettings, secret, z } from 'switchboard/sdk';
+import { booleanSetting, ConfigError, envByFieldName, requireSettings, secret, z } from 'switchboard/sdk';
 import { hostedFaxSettings } from 'switchboard/sdk/fax';
 
 export const providerCSettings = z.object({
@@ -20,25 +20,11 @@ export const providerCSettings = z.object({
 
 export type ProviderCSettings = z.infer<typeof providerCSettings>;
 
-export const providerCEnv = {
-  spaceUrl: 'PROVIDERC_SPACE_URL',
-  baseUrl: 'PROVIDERC_BASE_URL',
-  projectId: 'PROVIDERC_PROJECT_ID',
-  apiToken: 'PROVIDERC_API_TOKEN',
-  faxFrom: 'PROVIDERC_FAX_FROM',
-  verifySignature: 'PROVIDERC_VERIFY_SIGNATURE',
-  timeoutMs: 'PROVIDERC_TIMEOUT_MS',
-} as const satisfies Partial<Record<keyof ProviderCSettings, string>>;
+/** Every setting is read from PROVIDERC_<FIELD> as well (`baseUrl`: PROVIDERC_BASE_URL). */
+export const providerCEnv = envByFieldName('PROVIDERC', providerCSettings);
 
-/** Settings with every field this provider needs present. */
-export interface ProviderCConfig {
-  baseUrl: string;
-  projectId: string;
-  apiToken: string;
-  faxFrom: string;
-  verifySignature: boolean;
-  timeoutMs: number;
-}
+/** Settings with every field this provider needs present, as requireConfig makes them. */
+export type ProviderCConfig = ReturnType<typeof requireConfig>;
 
 /** The LaML API base of a space: https://{space}/api/laml/2010-04-01. */
 export function spaceBaseUrl(spaceUrl: string): string {
@@ -47,7 +33,7 @@ export function spaceBaseUrl(spaceUrl: string): string {
 }
 
 /** Throws ConfigError naming the first missing field, so the plugin waits in needs-config. */
-export function requireConfig(settings: ProviderCSettings): ProviderCConfig {
+export function requireConfig(settings: ProviderCSettings) {
   if (!settings.baseUrl && !settings.spaceUrl) {
     throw new ConfigError('providerc: spaceUrl is required (PROVIDERC_SPACE_URL), or baseUrl (PROVIDERC_BASE_URL)', 'spaceUrl');
   }

@@ -1,26 +1,12 @@
-import type { ConfigRegistry } from '../config/registry.js';
-import type { Kernel } from '../../../core/kernel/kernel.js';
-import type { Readiness } from '../health/readiness.js';
-import type { AuditLog } from '../audit/audit-log.js';
 import type { DatabaseAuditSink } from '../audit/db-sink.js';
-import type { OpenedDatabase } from '../db/database.js';
-import type { Ports } from '../ports/ports.js';
 import type { HttpApi } from '../http/api.js';
 import { LogTails, registerAdminLogRoutes } from './log-routes.js';
-import { registerAdminSettingsRoutes } from './settings-routes.js';
-import { registerAdminStatusRoutes } from './status-routes.js';
+import { registerAdminSettingsRoutes, type SettingsRouteDeps } from './settings-routes.js';
+import { registerAdminStatusRoutes, type StatusRouteDeps } from './status-routes.js';
 
-export interface AdminDeps {
-  config: ConfigRegistry;
-  kernel: Kernel;
-  readiness: Readiness;
-  database: OpenedDatabase;
-  ports: Ports;
-  audit: AuditLog;
+/** What the status and settings routes need, and the audit sink the log routes read. */
+export interface AdminDeps extends StatusRouteDeps, SettingsRouteDeps {
   auditSink: DatabaseAuditSink;
-  version: string;
-  authRequired: () => boolean;
-  restart: () => Promise<void>;
 }
 
 /** The admin surface (every route `{scope: 'admin', always: true}`). Returns what close must end. */

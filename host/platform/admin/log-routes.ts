@@ -22,20 +22,20 @@ export class LogTails {
 }
 
 export function registerAdminLogRoutes(api: HttpApi, deps: { audit: AuditLog; sink: DatabaseAuditSink; tails: LogTails }): void {
-  api.route(
+  const routes = api.group({ tags: ['admin'], access: ADMIN });
+
+  routes.route(
     {
       method: 'get',
       path: '/admin/logs',
       summary: 'Recent audit records (newest first) from the audit_events table',
       description: 'Records are kept only while AUDIT_LOG_ENABLED is true.',
-      tags: ['admin'],
-      access: ADMIN,
       query: z.object({
         event: EventName.optional(),
         limit: z.coerce.number().int().min(1).max(1000).default(100),
         before: z.coerce.number().int().min(1).optional().describe('Only records with id below this (paging)'),
       }),
-      responses: { 200: { description: 'Records', schema: z.object({ records: z.array(AuditRecordSchema) }) }, 400: { description: 'Bad query' } },
+      responses: { 200: { description: 'Records', schema: z.object({ records: z.array(AuditRecordSchema) }) } },
     },
     async ({ query }) => {
       await deps.audit.flush();
@@ -44,18 +44,16 @@ export function registerAdminLogRoutes(api: HttpApi, deps: { audit: AuditLog; si
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/admin/logs/tail',
       summary: 'Server-sent events: each new audit record as `event: audit`, heartbeats as comments',
-      tags: ['admin'],
-      access: ADMIN,
       query: z.object({
         event: EventName.optional(),
         heartbeat_seconds: z.coerce.number().int().min(1).max(300).default(15),
       }),
-      responses: { 200: { description: 'text/event-stream of audit records', contentType: 'text/event-stream' }, 400: { description: 'Bad query' } },
+      responses: { 200: { description: 'text/event-stream of audit records', contentType: 'text/event-stream' } },
     },
     ({ query, req, res }) => {
       res.status(200);

@@ -61,28 +61,26 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
   const { config, kernel, audit } = deps;
   const by = (res: Parameters<typeof principalOf>[0]) => principalOf(res).keyId ?? principalOf(res).kind;
 
-  api.route(
+  const routes = api.group({ tags: ['admin'], access: ADMIN });
+
+  routes.route(
     {
       method: 'get',
       path: '/admin/settings',
       summary: 'Sanitized effective settings with their sources, plus plugin states',
-      tags: ['admin'],
-      access: ADMIN,
       responses: { 200: { description: 'Settings', schema: AdminSettingsView } },
     },
     () => ({ ...config.masked(), problems: config.problems(), plugins: pluginStates(kernel) }),
   );
 
-  api.route(
+  routes.route(
     {
       method: 'post',
       path: '/admin/settings/validate',
       summary: 'Check candidate settings without changing anything',
       description: "Validates each key against the configuration model, then starts the fax backend (FAX_BACKEND, candidate or current) and every plugin named in `plugins` on the candidate settings, runs its health check and stops it.",
-      tags: ['admin'],
-      access: ADMIN,
       body: ValidateBody,
-      responses: { 200: { description: 'The verdict', schema: ValidateResult }, 422: { description: 'The body is malformed' } },
+      responses: { 200: { description: 'The verdict', schema: ValidateResult } },
     },
     async ({ body }) => {
       const problems: Array<{ key: string; message: string }> = [];
@@ -113,14 +111,12 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'put',
       path: '/admin/settings',
       summary: 'Apply settings live (stored in the JSON config file)',
       description: 'The whole candidate is validated first; nothing is stored when a key is bad. Keys set in the environment are stored but keep their environment value.',
-      tags: ['admin'],
-      access: ADMIN,
       body: PutBody,
       responses: {
         200: { description: 'Applied', schema: PutResult },
@@ -146,13 +142,11 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'post',
       path: '/admin/settings/reload',
       summary: 'Re-read the env file and config file, and rescan plugins',
-      tags: ['admin'],
-      access: ADMIN,
       responses: { 200: { description: 'Reloaded', schema: z.object({ changed: z.array(z.string()), problems: z.array(z.string()), plugins: z.array(PluginState) }) } },
     },
     async ({ res }) => {
@@ -163,14 +157,12 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/admin/settings/export',
       summary: 'The effective settings as an env-file snippet',
       description: `Keys not at their default (all=true: every key), each preceded by its source. Secrets show "***" unless reveal=true with confirm="${REVEAL_CONFIRMATION}".`,
-      tags: ['admin'],
-      access: ADMIN,
       query: ExportQuery,
       responses: { 200: { description: 'Env file text', contentType: 'text/plain' }, 400: { description: 'reveal=true without the confirmation' } },
     },
@@ -184,14 +176,12 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'post',
       path: '/admin/settings/persist',
       summary: 'Write the effective settings (secrets included) to ADMIN_SETTINGS_PERSIST_PATH as an env file',
       description: 'Only when ADMIN_SETTINGS_PERSIST_PATH is set; written atomically with mode 0600. Secrets are written in clear so the file can be loaded back (ENV_FILE).',
-      tags: ['admin'],
-      access: ADMIN,
       responses: {
         200: { description: 'Written', schema: z.object({ path: z.string(), keys: z.number().int() }) },
         403: { description: 'Persist is not enabled' },

@@ -82,37 +82,33 @@ export function registerAdminStatusRoutes(api: HttpApi, deps: StatusRouteDeps): 
     }
   }
 
-  api.route(
+  const routes = api.group({ tags: ['admin'], access: ADMIN });
+
+  routes.route(
     {
       method: 'get',
       path: '/admin/health-status',
       summary: 'Readiness checks and the health of every plugin, in one view',
-      tags: ['admin'],
-      access: ADMIN,
       responses: { 200: { description: 'Aggregated health', schema: HealthStatus } },
     },
     () => healthStatus(),
   );
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/admin/db-status',
       summary: 'Database dialect, location, connectivity and row counts',
-      tags: ['admin'],
-      access: ADMIN,
       responses: { 200: { description: 'Database status', schema: DbStatus } },
     },
     () => dbStatus(),
   );
 
-  api.route(
+  routes.route(
     {
       method: 'post',
       path: '/admin/diagnostics/run',
       summary: 'One-shot diagnostics bundle: versions, readiness, plugins, database, configuration problems (no secrets)',
-      tags: ['admin'],
-      access: ADMIN,
       responses: { 200: { description: 'The bundle', schema: Diagnostics } },
     },
     async () => ({
@@ -132,13 +128,11 @@ export function registerAdminStatusRoutes(api: HttpApi, deps: StatusRouteDeps): 
     }),
   );
 
-  api.route(
+  routes.route(
     {
       method: 'post',
       path: '/admin/restart',
       summary: 'Drain and exit with code 0 so the supervisor restarts the gateway (ADMIN_ALLOW_RESTART=true)',
-      tags: ['admin'],
-      access: ADMIN,
       responses: { 202: { description: 'Restarting', schema: z.object({ status: z.literal('restarting') }) }, 403: { description: 'ADMIN_ALLOW_RESTART is not true' } },
     },
     ({ res }) => {

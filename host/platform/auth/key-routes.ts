@@ -43,7 +43,9 @@ export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit
     if (beyond.length) throw httpError('scope_beyond_caller', { verb: 'manage a key with', scopes: beyond });
   };
 
-  api.route(
+  const routes = api.group({ tags: ['admin', 'auth'], access: MANAGE });
+
+  routes.route(
     {
       method: 'post',
       path: '/admin/api-keys',
@@ -52,8 +54,6 @@ export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit
         'A caller can grant only scopes it holds itself (`admin` holds all). Unknown scopes answer 422 naming them. ' +
         'The first key minted without API_KEY (from this machine, nothing secured yet) must include `admin`: once a key exists, ' +
         'admin routes need one, so a first key without `admin` would lock the operator out; it is refused with 409 `would_lock_out`.',
-      tags: ['admin', 'auth'],
-      access: MANAGE,
       body: MintBody,
       responses: {
         201: { description: 'Minted', schema: MintedSchema },
@@ -88,25 +88,21 @@ export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/admin/api-keys',
       summary: 'Every key, metadata only (never the token or its hash)',
-      tags: ['admin', 'auth'],
-      access: MANAGE,
       responses: { 200: { description: 'Keys', schema: z.object({ keys: z.array(ApiKeyMetaSchema) }) } },
     },
     async () => ({ keys: await keys.list() }),
   );
 
-  api.route(
+  routes.route(
     {
       method: 'delete',
       path: '/admin/api-keys/:keyId',
       summary: 'Revoke a key (it stops working at once here, within API_KEY_CACHE_SECONDS on other instances)',
-      tags: ['admin', 'auth'],
-      access: MANAGE,
       params: KeyParams,
       responses: { 200: { description: 'Revoked', schema: ApiKeyMetaSchema }, 404: { description: 'No such key' } },
     },
@@ -119,13 +115,11 @@ export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'post',
       path: '/admin/api-keys/:keyId/rotate',
       summary: 'Replace the secret of a key; the new token is returned once and the old one stops working',
-      tags: ['admin', 'auth'],
-      access: MANAGE,
       params: KeyParams,
       responses: { 200: { description: 'Rotated', schema: MintedSchema }, 404: { description: 'No such key' }, 409: { description: 'The key is revoked' } },
     },

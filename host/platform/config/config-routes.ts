@@ -5,7 +5,6 @@ import type { ConfigRegistry } from './registry.js';
 import { keySchema, type ConfigKey } from './model/index.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { actorOf } from '../auth/access-guard.js';
-import { ErrorBody } from '../http/errors.js';
 
 export interface ConfigRouteDeps {
   registry: ConfigRegistry;
@@ -87,9 +86,8 @@ export function registerConfigRoutes(api: HttpApi, deps: ConfigRouteDeps): void 
       body: ConfigPatch,
       responses: {
         200: { description: 'Stored; the new effective configuration, secrets masked', schema: ConfigUpdateBody },
-        400: { description: 'The body is not JSON', schema: ErrorBody },
-        409: { description: 'The config file on disk cannot be read; it is left as it is', schema: ErrorBody },
-        422: { description: 'Invalid or unknown keys, each named in detail; nothing was written', schema: ErrorBody },
+        409: { description: 'The config file on disk cannot be read; it is left as it is' },
+        422: { description: 'Invalid or unknown keys, each named in detail; nothing was written' },
       },
     },
     async ({ body, res }) => {

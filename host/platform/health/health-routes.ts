@@ -8,25 +8,23 @@ const Check = z.object({ name: z.string(), ok: z.boolean(), warning: z.boolean()
 const ReadyReport = z.object({ status: z.enum(['ready', 'not_ready']), checks: z.array(Check) });
 
 export function registerHealthRoutes(api: HttpApi, deps: { kernel: Kernel; readiness: Readiness; metrics: Registry }): void {
-  api.route(
+  const routes = api.group({ tags: ['health'], access: 'public' });
+
+  routes.route(
     {
       method: 'get',
       path: '/health',
       summary: 'Liveness',
-      tags: ['health'],
-      access: 'public',
       responses: { 200: { description: 'The process is up', schema: z.object({ status: z.literal('ok') }) } },
     },
     () => ({ status: 'ok' }),
   );
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/health/ready',
       summary: 'Readiness: one check per dependency and per active plugin',
-      tags: ['health'],
-      access: 'public',
       responses: {
         200: { description: 'Every check passed', schema: ReadyReport },
         503: { description: 'At least one check failed', schema: ReadyReport },
@@ -46,13 +44,11 @@ export function registerHealthRoutes(api: HttpApi, deps: { kernel: Kernel; readi
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/metrics',
       summary: 'Prometheus metrics',
-      tags: ['health'],
-      access: 'public',
       responses: { 200: { description: 'Prometheus text exposition', contentType: 'text/plain' } },
     },
     async ({ res }) => {

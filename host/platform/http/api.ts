@@ -109,6 +109,16 @@ export class HttpApi {
     this.router[spec.method](spec.path, ...handlers);
   }
 
+  /** The routes of one area, which share their tags and access: declared once, not on every route. */
+  group(shared: Pick<RouteSpec<z.ZodType, z.ZodType, z.ZodType>, 'tags' | 'access'>): {
+    route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
+      spec: Omit<RouteSpec<P, Q, B>, 'tags' | 'access'>,
+      handler: (input: RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>) => unknown | Promise<unknown>,
+    ): void;
+  } {
+    return { route: (spec, handler) => this.route({ ...spec, ...shared }, handler) };
+  }
+
   private readonly operationIds = new Set<string>();
 
   /** `get /plugins/:id/config` → `getPluginsByIdConfig`: derived from the route, so stable across builds. */

@@ -142,7 +142,6 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
             env_overridden: z.array(z.string()).describe('Fields sent that the environment still overrides'),
           }),
         },
-        400: { description: 'A field is invalid' },
         404: { description: 'Unknown plugin' },
       },
     },
@@ -170,7 +169,6 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
       bodyErrorStatus: 400,
       responses: {
         200: { description: 'Result of the check', schema: z.object({ ok: z.boolean(), detail: z.string().optional(), state: z.string() }) },
-        400: { description: 'A field is invalid' },
         404: { description: 'Unknown plugin' },
       },
     },

@@ -107,7 +107,9 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
     });
   }
 
-  api.route(
+  const routes = api.group({ tags: ['plugins'], access: manage });
+
+  routes.route(
     {
       method: 'post',
       path: '/plugins/validate',
@@ -116,11 +118,9 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
         'Runs the validator of `switchboard plugins lint` against this host, plus the checks of the http runtime. ' +
         'With `dry_run`, renders the send request for a sample fax (and status/cancel for a sample provider id) exactly as the runtime would, ' +
         'every secret setting shown as "***". Nothing is sent and nothing is stored.',
-      tags: ['plugins'],
-      access: manage,
       body: ValidateBody,
       bodyErrorStatus: 400,
-      responses: { 200: { description: 'Validation result', schema: ValidateResult }, 400: { description: 'The request body is malformed' } },
+      responses: { 200: { description: 'Validation result', schema: ValidateResult } },
     },
     async ({ body }) => {
       const result: ManifestValidation =
@@ -143,18 +143,15 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'post',
       path: '/plugin-registry/:id/install',
       summary: "Install a catalogue entry: copy its manifest into manifests/ and wait until it is loaded",
       description: 'The manifest is validated first; the kernel then loads it like any dropped manifest (settings through PUT /plugins/{id}/config).',
-      tags: ['plugins'],
-      access: manage,
       params: IdParams,
       responses: {
         201: { description: 'Installed; the plugin as /plugins shows it', schema: PluginEntry },
-        400: { description: 'The id is malformed' },
         404: { description: 'No such catalogue entry' },
         409: { description: 'Already installed, built in, or being changed' },
         422: { description: 'The catalogue manifest is invalid', schema: z.intersection(ErrorBody, z.object({ diagnostics: z.array(Diagnostic) })) },
@@ -164,14 +161,12 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
     ({ params, res }) => install(params.id, res),
   );
 
-  api.route(
+  routes.route(
     {
       method: 'post',
       path: '/plugins/install',
       summary: 'Install a catalogue entry (Faxbot SDK form of POST /plugin-registry/{id}/install)',
       description: 'Body `{"plugin_id": "<registry id>"}` as Faxbot\'s Node and Python SDKs send it; the same install, answers and audit as POST /plugin-registry/{id}/install, with `ok: true` beside the plugin.',
-      tags: ['plugins'],
-      access: manage,
       body: FaxbotInstallBody,
       bodyErrorStatus: 400,
       responses: {
@@ -189,17 +184,14 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'delete',
       path: '/plugin-registry/:id',
       summary: 'Remove a plugin installed from the catalogue and wait until the kernel drops it',
-      tags: ['plugins'],
-      access: manage,
       params: IdParams,
       responses: {
         200: { description: 'Removed', schema: z.object({ id: z.string(), removed: z.literal(true) }) },
-        400: { description: 'The id is malformed' },
         404: { description: 'No such catalogue entry, or not installed' },
         409: { description: 'Built in, installed from elsewhere, or being changed' },
         504: { description: 'Removed, but the kernel still listed it after 5 s' },

@@ -74,7 +74,6 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
       query: ListQuery,
       responses: {
         200: { description: 'A page', schema: z.object({ faxes: z.array(InboundFaxSchema), next_cursor: z.string().nullable() }) },
-        400: { description: 'Bad filter or cursor' },
         404: { description: 'Inbound is disabled' },
       },
     },

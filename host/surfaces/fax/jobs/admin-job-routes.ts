@@ -66,17 +66,16 @@ function summary(row: FaxJobRow): z.infer<typeof AdminJobSummary> {
 export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore; documents: JobDocuments; audit: AuditLog }): void {
   const { store } = deps;
 
-  api.route(
+  const routes = api.group({ tags: ['admin', 'fax'], access: ADMIN });
+
+  routes.route(
     {
       method: 'get',
       path: '/admin/fax-jobs',
       summary: 'Fax jobs, newest first, filterable; numbers masked',
-      tags: ['admin', 'fax'],
-      access: ADMIN,
       query: ListQuery,
       responses: {
         200: { description: 'A page of jobs', schema: z.object({ jobs: z.array(AdminJobSummary), next_cursor: z.string().nullable() }) },
-        400: { description: 'Bad filter or cursor' },
       },
     },
     async ({ query }) => {
@@ -94,13 +93,11 @@ export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore;
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/admin/fax-jobs/:id',
       summary: 'A fax job as operators see it: dispatch state, attempts, provider id, timestamps; number masked',
-      tags: ['admin', 'fax'],
-      access: ADMIN,
       params: JobParams,
       responses: { 200: { description: 'The job', schema: AdminJobDetail }, 404: { description: 'Job not found' } },
     },
@@ -125,13 +122,11 @@ export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore;
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/admin/fax-jobs/:id/pdf',
       summary: "Download the job's outbound PDF",
-      tags: ['admin', 'fax'],
-      access: ADMIN,
       params: JobParams,
       responses: { 200: { description: 'The PDF', contentType: 'application/pdf' }, 404: { description: 'Job not found, or its document expired' } },
     },

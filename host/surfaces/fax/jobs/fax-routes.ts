@@ -57,7 +57,6 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       responses: {
         202: { description: 'Accepted', schema: FaxJobOutSchema },
         400: { description: 'Invalid number, parameters or PDF' },
-        401: { description: 'Invalid API key' },
         413: { description: 'File too large' },
         415: { description: 'Unsupported file type' },
         503: { description: 'The selected fax backend is not available' },
@@ -86,7 +85,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       access: { scope: 'fax:read' },
       rateLimit: 'fax',
       params: JobParams,
-      responses: { 200: { description: 'The job', schema: FaxJobOutSchema }, 401: { description: 'Invalid API key' }, 404: { description: 'Job not found' } },
+      responses: { 200: { description: 'The job', schema: FaxJobOutSchema }, 404: { description: 'Job not found' } },
     },
     async ({ params }) => {
       const row = await store.get(params.id);

@@ -4,7 +4,6 @@ import type { HttpApi } from '../../../platform/http/api.js';
 import { AnswerCancelledError, type AnswerRequest, type AnswerService } from './answer-service.js';
 import { MAX_QUESTION_CHARS } from './answer-prompt.js';
 
-import { ErrorBody } from '../../../platform/http/errors.js';
 
 /** Most chat turns accepted in one request. */
 const MAX_MESSAGES = 50;
@@ -64,14 +63,15 @@ const STREAM_NOTE =
 
 const responses = {
   200: { description: 'The answer (JSON), or server-sent events with stream=true.', schema: AnswerBody },
-  404: { description: 'Unknown repository', schema: ErrorBody },
-  422: { description: 'Invalid body; detail names the field', schema: ErrorBody },
-  503: { description: 'The retrieval backend is not active', schema: ErrorBody },
+  404: { description: 'Unknown repository' },
+  503: { description: 'The retrieval backend is not active' },
 };
 
 /** POST /api/rag and POST /api/chat. */
 export function registerAnswerRoutes(api: HttpApi, deps: { answers: AnswerService }): void {
-  api.route(
+  const routes = api.group({ tags: ['code-search'], access: { scope: 'search:answer' } });
+
+  routes.route(
     {
       method: 'post',
       path: '/api/rag',
@@ -81,21 +81,17 @@ export function registerAnswerRoutes(api: HttpApi, deps: { answers: AnswerServic
         'Modes: graph (retrieve, grade, rewrite the query once when evidence is weak, generate), simple, extractive (no model or every model call failed). ' +
         'Identical questions over an unchanged index are answered from the cache without gateway calls.' +
         STREAM_NOTE,
-      tags: ['code-search'],
-      access: { scope: 'search:answer' },
       body: RagBody,
       responses,
     },
     async ({ body, res }) => run(deps.answers, { question: body.question, ...(body.repo !== undefined ? { repo: body.repo } : {}), ...(body.top_k ? { topK: body.top_k } : {}) }, !!body.stream, res),
   );
-  api.route(
+  routes.route(
     {
       method: 'post',
       path: '/api/chat',
       summary: 'Multi-turn chat about a repository\'s code',
       description: 'The conversation is condensed into a standalone question (by GEN_MODEL; without a model, the last user message), then answered as POST /api/rag does.' + STREAM_NOTE,
-      tags: ['code-search'],
-      access: { scope: 'search:answer' },
       body: ChatBody,
       responses,
     },

@@ -7,7 +7,6 @@ import type { EvalCanaries } from './eval-canaries.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import type { RepositoryResolver } from '../repositories/repo-query.js';
 import { invalid } from '../../../platform/http/error-catalogue.js';
-import { ErrorBody } from '../../../platform/http/errors.js';
 
 const EvalRunBody = z
   .object({
@@ -22,7 +21,8 @@ const EvalRunBody = z
     save_as_baseline: z.boolean().optional().describe('With name: this run becomes the baseline later runs of the name are judged against'),
   })
   .strict();
-const Summary = z.object({
+/** The ranking figures of a set of questions; the reranker A/B reports them too. */
+export const EvalSummary = z.object({
   questions: z.number().int(),
   hit_at_1: z.number(),
   hit_at_5: z.number(),
@@ -33,8 +33,8 @@ const Summary = z.object({
   latency_ms: z.object({ p50: z.number(), p95: z.number() }),
 });
 const EvalRunResult = z.object({
-  summary: Summary,
-  by_repo: z.record(z.string(), Summary),
+  summary: EvalSummary,
+  by_repo: z.record(z.string(), EvalSummary),
   questions: z.array(
     z.object({ q: z.string(), repo: z.string(), expect_paths: z.array(z.string()), rank: z.number().int().describe('1-based rank of the first hit, 0 for none'), top: z.array(z.string()), latency_ms: z.number() }).passthrough(),
   ),
@@ -64,8 +64,8 @@ export function registerEvalRoutes(api: HttpApi, deps: EvalRouteDeps): void {
       body: EvalRunBody,
       responses: {
         200: { description: 'Figures, per question results and the traces written', schema: EvalRunResult },
-        404: { description: 'A repository named by the golden set or `repo` is unknown', schema: ErrorBody },
-        422: { description: 'Malformed golden set or body (the failing entry and field are named)', schema: ErrorBody },
+        404: { description: 'A repository named by the golden set or `repo` is unknown' },
+        422: { description: 'Malformed golden set or body (the failing entry and field are named)' },
       },
     },
     async ({ body }) => {

@@ -5,20 +5,10 @@ import { goldenScope } from './golden-scope.js';
 import type { TraceStore } from '../traces/trace-store.js';
 import type { JudgePort } from '../../../platform/ports/judge.js';
 import type { HttpApi } from '../../../platform/http/api.js';
-import { ErrorBody } from '../../../platform/http/errors.js';
 import type { RepositoryResolver } from '../repositories/repo-query.js';
+import { EvalSummary } from './eval-routes.js';
 
-const Summary = z.object({
-  questions: z.number().int(),
-  hit_at_1: z.number(),
-  hit_at_3: z.number(),
-  hit_at_5: z.number(),
-  hit_at_10: z.number(),
-  mrr_at_10: z.number(),
-  ndcg_at_10: z.number(),
-  map: z.number(),
-  latency_ms: z.object({ p50: z.number(), p95: z.number() }),
-});
+const Summary = EvalSummary.extend({ hit_at_3: z.number() });
 const Body = z
   .object({
     golden: GoldenSet.describe('[{q, repo?, expect_paths: [path substrings]}]'),
@@ -53,9 +43,9 @@ export function registerRerankRoutes(
       body: Body,
       responses: {
         200: { description: 'Baseline and reranked figures', schema: Report },
-        404: { description: 'Unknown repository', schema: ErrorBody },
-        422: { description: 'Malformed golden set or body', schema: ErrorBody },
-        502: { description: 'The judge could not answer (SystemOneError outcome in detail)', schema: ErrorBody },
+        404: { description: 'Unknown repository' },
+        422: { description: 'Malformed golden set or body' },
+        502: { description: 'The judge could not answer (SystemOneError outcome in detail)' },
       },
     },
     async ({ body }) => {

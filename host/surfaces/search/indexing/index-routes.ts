@@ -7,7 +7,6 @@ import type { IndexRuns } from './index-runs.js';
 import { statusLines } from './index-status.js';
 import type { Repositories } from '../repositories/repositories.js';
 import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
-import { ErrorBody } from '../../../platform/http/errors.js';
 import type { RunLedger } from '../../../platform/ports/run-accounting.js';
 
 
@@ -58,10 +57,10 @@ export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store
       rawBody: { contentType: 'application/json', schema: StartBody, description: 'Optional: {enrich?, repo?}' },
       responses: {
         202: { description: 'Run started', schema: z.object({ id: z.string(), repo: z.string(), started_at: z.string(), state: z.literal('running') }) },
-        404: { description: 'Unknown repository', schema: ErrorBody },
-        409: { description: 'A run of this repository is already running (detail names it)', schema: ErrorBody },
-        422: { description: 'Invalid body or repository name', schema: ErrorBody },
-        503: { description: 'The retrieval backend is not active', schema: ErrorBody },
+        404: { description: 'Unknown repository' },
+        409: { description: 'A run of this repository is already running (detail names it)' },
+        422: { description: 'Invalid body or repository name' },
+        503: { description: 'The retrieval backend is not active' },
       },
     },
     async ({ req, res }) => {
@@ -88,8 +87,7 @@ export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store
       queryErrorStatus: 422,
       responses: {
         200: { description: 'Status lines and timestamps of the latest run', schema: StatusBody },
-        404: { description: 'Unknown repository, or its index was deleted', schema: ErrorBody },
-        422: { description: 'Repository name is not a plain name', schema: ErrorBody },
+        404: { description: 'Unknown repository, or its index was deleted' },
       },
     },
     async ({ query }) => {

@@ -4,7 +4,6 @@ import { principalOf } from '../../../platform/auth/access-guard.js';
 import type { KeywordStore, RepoKeywords } from './keyword-store.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import { RepoQuery, type RepositoryResolver } from '../repositories/repo-query.js';
-import { ErrorBody } from '../../../platform/http/errors.js';
 
 const KeywordList = z.object({
   repo: z.string(),
@@ -36,8 +35,7 @@ export function registerKeywordRoutes(api: HttpApi, deps: KeywordRouteDeps): voi
   const view = (entry: RepoKeywords) => ({ ...entry, refresh_hours: deps.keywords.settings().refreshHours });
   const by = (res: Parameters<typeof principalOf>[0]) => principalOf(res).keyId ?? principalOf(res).kind;
   const errors = {
-    404: { description: 'Unknown repository', schema: ErrorBody },
-    422: { description: 'repo is not a plain repository name', schema: ErrorBody },
+    404: { description: 'Unknown repository' },
   };
 
   api.route(

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { HttpApi } from '../../../platform/http/api.js';
 import type { CodeSearch, SearchOutcome } from './code-search.js';
 import type { TraceStore } from '../traces/trace-store.js';
-import { ErrorBody } from '../../../platform/http/errors.js';
 
 
 const SearchQuery = z.object({
@@ -59,9 +58,9 @@ export function registerSearchRoutes(api: HttpApi, deps: { search: CodeSearch; t
       queryErrorStatus: 422,
       responses: {
         200: { description: 'Results, best first', schema: SearchResponseBody },
-        404: { description: 'Unknown repository', schema: ErrorBody },
-        422: { description: 'Invalid parameter (q missing, empty or over 1000 characters; top_k not 1..100; repo not a plain name); detail names the field', schema: ErrorBody },
-        503: { description: 'The retrieval backend is not active or failed (detail says why)', schema: ErrorBody },
+        404: { description: 'Unknown repository' },
+        422: { description: 'Invalid parameter (q missing, empty or over 1000 characters; top_k not 1..100; repo not a plain name); detail names the field' },
+        503: { description: 'The retrieval backend is not active or failed (detail says why)' },
       },
     },
     async ({ query }) => {

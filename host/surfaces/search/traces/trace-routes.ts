@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { TraceStore } from './trace-store.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import { RepoQuery, type RepositoryResolver } from '../repositories/repo-query.js';
-import { ErrorBody } from '../../../platform/http/errors.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
 
 const TraceListing = z.object({
@@ -25,19 +24,18 @@ export interface TraceRouteDeps {
 
 /** GET /api/traces and GET /api/traces/latest over DATA_DIR/out/<repo>/traces. */
 export function registerTraceRoutes(api: HttpApi, deps: TraceRouteDeps): void {
-  api.route(
+  const routes = api.group({ tags: ['code-search'], access: { scope: 'search:read' } });
+
+  routes.route(
     {
       method: 'get',
       path: '/api/traces',
       summary: 'Trace files of a repository, newest first',
-      tags: ['code-search'],
-      access: { scope: 'search:read' },
       query: RepoQuery,
       queryErrorStatus: 422,
       responses: {
         200: { description: 'Trace listing', schema: TraceListing },
-        404: { description: 'Unknown repository', schema: ErrorBody },
-        422: { description: 'repo is not a plain repository name', schema: ErrorBody },
+        404: { description: 'Unknown repository' },
       },
     },
     async ({ query }) => {
@@ -46,20 +44,17 @@ export function registerTraceRoutes(api: HttpApi, deps: TraceRouteDeps): void {
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/api/traces/latest',
       summary: 'The latest trace of a repository',
       description: 'When the repository has no readable trace yet the answer is 404 `{"detail", "code": "trace_not_found"}`.',
-      tags: ['code-search'],
-      access: { scope: 'search:read' },
       query: RepoQuery,
       queryErrorStatus: 422,
       responses: {
         200: { description: 'The trace document', schema: Trace },
-        404: { description: 'Unknown repository (code repository_not_found), or no readable trace yet (code trace_not_found)', schema: ErrorBody },
-        422: { description: 'repo is not a plain repository name', schema: ErrorBody },
+        404: { description: 'Unknown repository (code repository_not_found), or no readable trace yet (code trace_not_found)' },
       },
     },
     async ({ query }) => {

@@ -6,8 +6,6 @@ import { isRepoName, type CodeSearchPort } from '../../../platform/ports/code-se
 import type { RunAccounting } from './run-accounting.js';
 import type { SchemaProposals } from './schema-proposal.js';
 
-import { ErrorBody } from '../../../platform/http/errors.js';
-
 const LaneCensusBody = z.object({
   lane: z.string(),
   status: z.enum(['open', 'closed', 'interrupted']),
@@ -57,6 +55,14 @@ export const RunRecordBody = z.object({
 const CorpusParams = z.object({ corpus_id: z.string().refine(isRepoName, 'corpus_id must be a repository name') });
 const RunParams = CorpusParams.extend({ run_id: z.string().regex(/^[A-Za-z0-9-]{1,100}$/, 'run_id must be a run id') });
 
+// Resolving the corpus checks its name once more (a `validation_error` 422); the params already refuse with 400.
+const CorpusNameRefused = { 422: { description: 'corpus_id is refused as a repository name (`validation_error`)' } };
+
+/** The answers of a route that reads one run record, besides the DSL's defaults. */
+function runRecordAnswers(found: string, missing: string) {
+  return { 200: { description: found, schema: RunRecordBody }, 404: { description: missing } };
+}
+
 export function registerAccountingRoutes(
   api: HttpApi,
   deps: { accounting: RunAccounting; proposals: SchemaProposals; codeSearch: () => CodeSearchPort; audit: AuditLog },
@@ -75,12 +81,7 @@ export function registerAccountingRoutes(
         finalize: z.enum(['true', 'false']).optional().describe('false: read the saved record only.'),
       }),
       queryErrorStatus: 422,
-      responses: {
-        200: { description: 'The run record', schema: RunRecordBody },
-        404: { description: 'No such run, or the corpus was deleted', schema: ErrorBody },
-        400: { description: 'Invalid path parameter', schema: ErrorBody },
-        422: { description: 'Invalid query parameter', schema: ErrorBody },
-      },
+      responses: runRecordAnswers('The run record', 'No such run, or the corpus was deleted'),
     },
     async ({ params, query }) => deps.accounting.latest(params.corpus_id, query.run_kind ?? 'index', query.finalize !== 'false'),
   );
@@ -94,12 +95,7 @@ export function registerAccountingRoutes(
       tags: ['run-accounting'],
       access: { scope: 'search:read' },
       params: RunParams,
-      responses: {
-        200: { description: 'The run record', schema: RunRecordBody },
-        404: { description: 'No such run of this corpus', schema: ErrorBody },
-        400: { description: 'Invalid path parameter', schema: ErrorBody },
-        422: { description: 'Invalid query parameter', schema: ErrorBody },
-      },
+      responses: { ...runRecordAnswers('The run record', 'No such run of this corpus'), ...CorpusNameRefused },
     },
     async ({ params }) => deps.accounting.view(params.corpus_id, params.run_id),
   );
@@ -113,12 +109,7 @@ export function registerAccountingRoutes(
       tags: ['run-accounting'],
       access: { scope: 'search:index' },
       params: RunParams,
-      responses: {
-        200: { description: 'The run record with its reconciled costs', schema: RunRecordBody },
-        404: { description: 'No such run of this corpus', schema: ErrorBody },
-        400: { description: 'Invalid path parameter', schema: ErrorBody },
-        422: { description: 'Invalid query parameter', schema: ErrorBody },
-      },
+      responses: { ...runRecordAnswers('The run record with its reconciled costs', 'No such run of this corpus'), ...CorpusNameRefused },
     },
     async ({ params }) => deps.accounting.reconcile(params.corpus_id, params.run_id),
   );
@@ -134,9 +125,8 @@ export function registerAccountingRoutes(
       params: CorpusParams,
       responses: {
         201: { description: 'The saved proposal run (state finished or failed)', schema: RunRecordBody },
-        404: { description: 'Unknown or deleted corpus', schema: ErrorBody },
-        400: { description: 'Invalid path parameter', schema: ErrorBody },
-        422: { description: 'Invalid query parameter', schema: ErrorBody },
+        404: { description: 'Unknown or deleted corpus' },
+        ...CorpusNameRefused,
       },
     },
     async ({ params, res }) => {
@@ -159,11 +149,10 @@ export function registerAccountingRoutes(
       params: CorpusParams,
       responses: {
         200: { description: 'Deleted', schema: z.object({ corpus_id: z.string(), deleted: z.literal(true) }) },
-        404: { description: 'Unknown repository', schema: ErrorBody },
-        409: { description: 'A run of this corpus is running', schema: ErrorBody },
-        400: { description: 'Invalid path parameter', schema: ErrorBody },
-        422: { description: 'Invalid query parameter', schema: ErrorBody },
-        503: { description: 'The retrieval backend is not active', schema: ErrorBody },
+        404: { description: 'Unknown repository' },
+        409: { description: 'A run of this corpus is running' },
+        ...CorpusNameRefused,
+        503: { description: 'The retrieval backend is not active' },
       },
     },
     async ({ params }) => {

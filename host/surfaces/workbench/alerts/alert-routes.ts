@@ -12,7 +12,6 @@ import { maskTargetUrl } from './alert-targets.js';
 import { parseWebhookTargets } from '../../../platform/config/model/webhook-targets.js';
 import type { AlertNotice } from './alert-notice.js';
 import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
-import { ErrorBody } from '../../../platform/http/errors.js';
 
 const ADMIN = { scope: 'admin', always: true } as const;
 const ActiveAlert = z.object({ id: z.string(), type: z.string(), severity: z.string(), title: z.string(), labels: z.record(z.string(), z.string()), fired_at: z.string(), context: z.record(z.string(), z.unknown()) });
@@ -45,8 +44,10 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
     };
   };
 
-  api.route(
-    { method: 'get', path: '/admin/alerts', summary: 'Alerts firing now', tags: ['admin: alerts'], access: ADMIN, responses: { 200: { description: 'Active alerts', schema: z.object({ alerts: z.array(ActiveAlert) }) } } },
+  const routes = api.group({ tags: ['admin: alerts'], access: ADMIN });
+
+  routes.route(
+    { method: 'get', path: '/admin/alerts', summary: 'Alerts firing now', responses: { 200: { description: 'Active alerts', schema: z.object({ alerts: z.array(ActiveAlert) }) } } },
     async () => ({
       alerts: (await deps.engine.active()).map((row) => {
         const { category: _category, ...context } = JSON.parse(row.context) as Record<string, unknown>;
@@ -55,15 +56,13 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
     }),
   );
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/admin/alerts/deliveries',
       summary: 'Recent alert deliveries and their outcomes',
-      tags: ['admin: alerts'],
-      access: ADMIN,
       query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }).strict(),
-      responses: { 200: { description: 'Newest first', schema: z.object({ deliveries: z.array(Delivery) }) }, 400: { description: 'Bad limit', schema: ErrorBody } },
+      responses: { 200: { description: 'Newest first', schema: z.object({ deliveries: z.array(Delivery) }) } },
     },
     async ({ query }) => ({
       deliveries: (await deps.outbox.recent(query.limit)).map((row) => {
@@ -85,16 +84,14 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
     }),
   );
 
-  api.route(
+  routes.route(
     {
       method: 'post',
       path: '/admin/alerts/test',
       summary: 'Send a test alert to one target',
       description: 'Writes one notice of type "test" (severity info, not filtered) to the outbox for the target; follow it in /admin/alerts/deliveries.',
-      tags: ['admin: alerts'],
-      access: ADMIN,
       body: z.object({ target: z.string().min(1).describe('A target id from GET /admin/integrations/webhooks') }).strict(),
-      responses: { 202: { description: 'Queued', schema: z.object({ alert_id: z.string(), event_id: z.string(), target: z.string() }) }, 404: { description: 'No such target', schema: ErrorBody } },
+      responses: { 202: { description: 'Queued', schema: z.object({ alert_id: z.string(), event_id: z.string(), target: z.string() }) }, 404: { description: 'No such target' } },
     },
     async ({ body, res }) => {
       if (!targetsView().targets.some((t) => t.id === body.target)) throw httpError('alert_target_not_found', { target: body.target });
@@ -109,21 +106,19 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
     },
   );
 
-  api.route(
-    { method: 'get', path: '/admin/integrations/webhooks', summary: 'Alert targets: WEBHOOK_TARGETS (masked) and active alert-sink plugins', tags: ['admin: alerts'], access: ADMIN, responses: { 200: { description: 'Targets', schema: Targets } } },
+  routes.route(
+    { method: 'get', path: '/admin/integrations/webhooks', summary: 'Alert targets: WEBHOOK_TARGETS (masked) and active alert-sink plugins', responses: { 200: { description: 'Targets', schema: Targets } } },
     () => targetsView(),
   );
 
-  api.route(
+  routes.route(
     {
       method: 'put',
       path: '/admin/integrations/webhooks',
       summary: 'Replace WEBHOOK_TARGETS',
       description: 'HTTPS URLs only (plain http only for loopback with ALERT_ALLOW_HTTP_LOOPBACK). Stored in the JSON config file; an environment value still wins. URLs are secrets: the answer masks them.',
-      tags: ['admin: alerts'],
-      access: ADMIN,
       body: z.object({ targets: z.array(z.string().min(1).max(2048)).max(50) }).strict(),
-      responses: { 200: { description: 'Stored', schema: Targets.extend({ env_overridden: z.boolean() }) }, 422: { description: 'A URL is refused (named by its id)', schema: ErrorBody } },
+      responses: { 200: { description: 'Stored', schema: Targets.extend({ env_overridden: z.boolean() }) }, 422: { description: 'A URL is refused (named by its id)' } },
     },
     async ({ body, res }) => {
       const joined = body.targets.join(',');

@@ -41,7 +41,7 @@ const ActionResult = z.object({ success: z.literal(true), service: z.string(), a
 const LogsResult = z.object({ success: z.literal(true), service: z.string(), tail: z.number().int(), logs: z.string() });
 
 const refusals = {
-  403: { description: 'Not a loopback caller, or DOCKER_HOST names a remote engine', schema: ErrorBody },
+  403: { description: 'Not a loopback caller, or DOCKER_HOST names a remote engine' },
 };
 
 export function containerSettingsOf(config: ConfigRegistry) {
@@ -60,49 +60,45 @@ export function containerSettingsOf(config: ConfigRegistry) {
 export function registerContainerRoutes(api: HttpApi, deps: { config: ConfigRegistry; audit: AuditLog }): void {
   const controls = new ContainerControls(containerSettingsOf(deps.config));
 
-  api.route(
+  const routes = api.group({ tags: ['workbench: containers'], access: 'loopback' });
+
+  routes.route(
     {
       method: 'get',
       path: '/api/docker/status',
       summary: 'Container engine status and the number of managed containers',
-      tags: ['workbench: containers'],
-      access: 'loopback',
       responses: { 200: { description: 'Engine status; running is false when no engine answers on the socket', schema: Status }, ...refusals },
     },
     () => controls.status(),
   );
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/api/docker/services',
       summary: 'Allowlisted services of the compose project and their state',
       description: 'State is the container state (running, exited, ...), "missing" when not created, "optional, not deployed" for an absent optional service, "ambiguous" when several managed containers claim the service.',
-      tags: ['workbench: containers'],
-      access: 'loopback',
-      responses: { 200: { description: 'Services', schema: Services }, ...refusals, 503: { description: 'No engine answers', schema: ErrorBody } },
+      responses: { 200: { description: 'Services', schema: Services }, ...refusals, 503: { description: 'No engine answers' } },
     },
     () => controls.services(),
   );
 
-  api.route(
+  routes.route(
     {
       method: 'post',
       path: '/api/docker/services/:service/:action',
       summary: 'Start, stop or restart one managed service',
       description:
         'Stop and restart need {"confirm": true}; for a core data or ingress service (docker.core_services) the service key typed out, {"confirm": "<service>"}. Start needs nothing. Every call is audited.',
-      tags: ['workbench: containers'],
-      access: 'loopback',
       params: ActionParams,
       body: ActionBody,
       responses: {
         200: { description: 'Done; the state after the action', schema: ActionResult },
         ...refusals,
-        404: { description: 'Not an allowlisted service of the project, or the stack is not up', schema: ErrorBody },
-        409: { description: 'Confirmation missing, several containers match, or the ownership labels changed', schema: ErrorBody },
-        502: { description: 'The engine refused the action', schema: ErrorBody },
-        503: { description: 'No engine answers', schema: ErrorBody },
+        404: { description: 'Not an allowlisted service of the project, or the stack is not up' },
+        409: { description: 'Confirmation missing, several containers match, or the ownership labels changed' },
+        502: { description: 'The engine refused the action' },
+        503: { description: 'No engine answers' },
       },
     },
     async ({ params, body, req }) => {
@@ -120,22 +116,20 @@ export function registerContainerRoutes(api: HttpApi, deps: { config: ConfigRegi
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/api/docker/services/:service/logs',
       summary: 'Recent log lines of one managed service',
-      tags: ['workbench: containers'],
-      access: 'loopback',
       params: ServiceParam,
       query: LogsQuery,
       responses: {
         200: { description: 'The last lines, stdout and stderr interleaved', schema: LogsResult },
-        400: { description: 'tail is not an integer in 1..1000', schema: ErrorBody },
+        400: { description: 'tail is not an integer in 1..1000' },
         ...refusals,
-        404: { description: 'Not an allowlisted service of the project, or the stack is not up', schema: ErrorBody },
-        409: { description: 'Several containers match the service', schema: ErrorBody },
-        503: { description: 'No engine answers', schema: ErrorBody },
+        404: { description: 'Not an allowlisted service of the project, or the stack is not up' },
+        409: { description: 'Several containers match the service' },
+        503: { description: 'No engine answers' },
       },
     },
     ({ params, query }) => controls.logs(params.service, query.tail),

@@ -3,7 +3,6 @@ import type { HttpApi } from '../../../platform/http/api.js';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
 import type { LabRuns } from './lab-runs.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
-import { ErrorBody } from '../../../platform/http/errors.js';
 
 const LAB = { scope: 'judge:run' } as const;
 export const MAX_LAB_ROWS = 200;
@@ -32,19 +31,18 @@ const IdParam = z.object({ id: z.uuid('must be a run id') });
 
 /** The synthetic-data lab over HTTP: judge grounded rows, read a run, retry a failed run. */
 export function registerLabRoutes(api: HttpApi, deps: { runs: LabRuns; config: ConfigRegistry }): void {
-  api.route(
+  const routes = api.group({ tags: ['workbench: judgment'], access: LAB });
+
+  routes.route(
     {
       method: 'post',
       path: '/api/lab/runs',
       summary: 'Judge grounded evaluation rows (question, quote, expected answer) with the three lab questions',
       description:
         'Each row is asked reader_question and answer_supported (both gate at gate_min) and answer_cued_in_question (reported only) by the judge of system_one.provider. A judge that cannot answer fails the run with the typed reason; the run is stored either way and a failed run can be retried.',
-      tags: ['workbench: judgment'],
-      access: LAB,
       body: StartBody,
       responses: {
         201: { description: 'The finished run: succeeded, or failed with error.outcome', schema: LabRun },
-        422: { description: 'Invalid rows', schema: ErrorBody },
       },
     },
     async ({ body, res }) => {
@@ -54,15 +52,13 @@ export function registerLabRoutes(api: HttpApi, deps: { runs: LabRuns; config: C
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/api/lab/runs/:id',
       summary: 'One lab run',
-      tags: ['workbench: judgment'],
-      access: LAB,
       params: IdParam,
-      responses: { 200: { description: 'The run', schema: LabRun }, 400: { description: 'Not a run id', schema: ErrorBody }, 404: { description: 'No such run', schema: ErrorBody } },
+      responses: { 200: { description: 'The run', schema: LabRun } },
     },
     async ({ params }) => {
       const run = await deps.runs.get(params.id);
@@ -71,19 +67,15 @@ export function registerLabRoutes(api: HttpApi, deps: { runs: LabRuns; config: C
     },
   );
 
-  api.route(
+  routes.route(
     {
       method: 'post',
       path: '/api/lab/runs/:id/retry',
       summary: 'Retry a failed lab run: replays the request stored on the run',
-      tags: ['workbench: judgment'],
-      access: LAB,
       params: IdParam,
       responses: {
         200: { description: 'The run after the retry', schema: LabRun },
-        400: { description: 'Not a run id', schema: ErrorBody },
-        404: { description: 'No such run', schema: ErrorBody },
-        409: { description: 'The run did not fail', schema: ErrorBody },
+        409: { description: 'The run did not fail' },
       },
     },
     async ({ params }) => {
