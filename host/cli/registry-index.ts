@@ -1,9 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CatalogueEntry } from '../platform/plugins/registry-catalogue.js';
 import { findHostPackage } from './package-root.js';
+import { runSectionGenerator } from './generated-section.js';
 
 /** The fields of a built-in manifest the catalogue shows. */
 interface BuiltinManifest {
@@ -53,21 +52,5 @@ export function renderRegistryIndex(root: string): string {
 }
 
 // `node dist/host/cli/registry-index.js` prints the catalogue; `--write` updates registry/index.json.
-async function main(args: string[]): Promise<void> {
-  const { root } = findHostPackage(import.meta.url);
-  const text = renderRegistryIndex(root);
-  if (args[0] !== '--write') {
-    process.stdout.write(text);
-    return;
-  }
-  const file = path.join(root, 'registry/index.json');
-  await writeFile(file, text);
-  process.stdout.write(`updated ${file}\n`);
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).catch((err) => {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
-  });
-}
+const { root: hostRoot } = findHostPackage(import.meta.url);
+runSectionGenerator(import.meta.url, () => renderRegistryIndex(hostRoot), (_document, catalogue) => catalogue, path.join(hostRoot, 'registry/index.json'));

@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { createGateway } from '../surfaces/gateway.js';
 import { renderScopeTable, withScopeTable } from '../platform/auth/scope-table.js';
+import { runSectionGenerator } from './generated-section.js';
 
 /** The route table of a gateway built on a throwaway DATA_DIR (nothing listens). */
 async function currentRoutes(): Promise<string> {
@@ -24,21 +23,4 @@ async function currentRoutes(): Promise<string> {
 }
 
 // `node dist/host/cli/scope-docs.js` prints the table; `--write <file>` updates it in place.
-async function main(args: string[]): Promise<void> {
-  const table = await currentRoutes();
-  const target = args[0] === '--write' ? args[1] : undefined;
-  if (!target) {
-    process.stdout.write(table);
-    return;
-  }
-  const file = path.resolve(target);
-  await writeFile(file, withScopeTable(await readFile(file, 'utf8'), table));
-  process.stdout.write(`updated ${file}\n`);
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).catch((err) => {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
-  });
-}
+runSectionGenerator(import.meta.url, currentRoutes, (document, table) => withScopeTable(document, table));

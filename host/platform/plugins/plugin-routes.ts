@@ -71,6 +71,8 @@ function configFailure(err: unknown, id: string): never {
 export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catalogue: RegistryCatalogue; audit?: AuditLog; configStorePath: string }): void {
   const { kernel } = deps;
   const manage = { scope: 'plugins:manage', always: true } as const;
+  // Writing and testing a plugin's settings take the same request: an id and candidate settings.
+  const configWrite = { tags: ['plugins'], access: manage, params: IdParams, body: PluginConfigUpdate, bodyErrorStatus: 400 as const };
   const read = { scope: 'admin', always: true } as const;
 
   api.route(
@@ -127,11 +129,7 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
       description:
         'Validated against the plugin settings schema; a bad field answers 400 naming it and nothing is stored. ' +
         'A field whose environment variable is set is validated and stored too, but the environment keeps winning (listed in env_overridden).',
-      tags: ['plugins'],
-      access: manage,
-      params: IdParams,
-      body: PluginConfigUpdate,
-      bodyErrorStatus: 400,
+      ...configWrite,
       responses: {
         200: {
           description: 'Stored and applied',
@@ -162,11 +160,7 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
       method: 'post',
       path: '/plugins/:id/config/test',
       summary: "Run the plugin's health check against candidate settings without saving them",
-      tags: ['plugins'],
-      access: manage,
-      params: IdParams,
-      body: PluginConfigUpdate,
-      bodyErrorStatus: 400,
+      ...configWrite,
       responses: {
         200: { description: 'Result of the check', schema: z.object({ ok: z.boolean(), detail: z.string().optional(), state: z.string() }) },
         404: { description: 'Unknown plugin' },
