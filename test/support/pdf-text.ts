@@ -14,7 +14,10 @@ export function pdfText(pdf: Buffer): string {
     const start = match.index + match[0].length;
     const end = source.indexOf('endstream', start);
     if (end < 0) break;
-    const raw = pdf.subarray(start, end);
+    // The dictionary's direct /Length, when it has one, cuts the data exactly (no end-of-line bytes).
+    const dict = source.slice(source.lastIndexOf('<<', match.index), match.index);
+    const length = /\/Length (\d+)(?!\s+\d+\s+R)/.exec(dict);
+    const raw = pdf.subarray(start, length ? start + Number(length[1]) : end);
     let content: string;
     try {
       content = inflateSync(raw).toString('latin1');
@@ -25,7 +28,7 @@ export function pdfText(pdf: Buffer): string {
       const hex = [...tj[1]!.matchAll(/<([0-9a-fA-F]*)>/g)].map((h) => h[1]).join('');
       runs.push(Buffer.from(hex, 'hex').toString('latin1'));
     }
-    streams.lastIndex = end;
+    streams.lastIndex = end + 'endstream'.length;
   }
   return runs.join('\n');
 }

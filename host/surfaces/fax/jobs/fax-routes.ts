@@ -6,6 +6,7 @@ import { actorOf } from '../../../platform/auth/access-guard.js';
 import { sendStoredPdf } from '../../../platform/http/stored-pdf.js';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
 import { toFaxJobOut, type FaxService, type SubmitOptions } from './fax-service.js';
+import { FaxJobOutSchema } from './fax-job-out.js';
 import { renderTransmissionReport } from './transmission-report.js';
 import { isFinal } from './job-states.js';
 import { parseOr } from '../../../platform/http/api.js';
@@ -17,38 +18,12 @@ import type { FaxReconciler } from '../dispatch/reconciler.js';
 import { receiveUpload } from './upload.js';
 import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
 
-export const FaxJobOutSchema = z.object({
-  id: z.string(),
-  to: z.string(),
-  status: z.enum(['queued', 'in_progress', 'SUCCESS', 'FAILED', 'disabled']),
-  error: z.string().optional(),
-  pages: z.number().int().optional(),
-  backend: z.string(),
-  provider_sid: z.string().optional(),
-  created_at: z.string().describe('ISO 8601'),
-  updated_at: z.string().describe('ISO 8601'),
-  attempts: z
-    .array(
-      z.object({
-        attempt: z.number().int().describe('1 for the first send'),
-        started_at: z.string().describe('ISO 8601'),
-        ended_at: z.string().optional().describe('ISO 8601; absent while under way'),
-        outcome: z.enum(['SUCCESS', 'FAILED', 'not_accepted']).optional().describe('absent while under way (or while an uncertain send is looked up)'),
-        line_failure: z.enum(['busy', 'no_answer', 'line_failure']).optional().describe('The line failed: the job is redialled while its retry policy allows'),
-        error: z.string().optional(),
-        provider_sid: z.string().optional(),
-      }),
-    )
-    .optional()
-    .describe('Every send of the job, oldest first (an addition to the Faxbot shape)'),
-});
-
-/** Cover fields are typeset as plain text: printable characters only (and line breaks in the message). */
+/** Cover fields are typeset as plain text: printable characters only (line breaks and tabs in the message; multipart sends CRLF). */
 const coverText = (max: number, multiline: boolean) =>
   z
     .string()
     .max(max, `at most ${max} characters`)
-    .refine((v) => !(multiline ? /[\u0000-\u0008\u000b-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/).test(v), multiline ? 'control characters other than line breaks and tabs are not allowed' : 'control characters are not allowed')
+    .refine((v) => !(multiline ? /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/).test(v), multiline ? 'control characters other than line breaks and tabs are not allowed' : 'control characters are not allowed')
     .optional();
 const wholeNumber = (min: number, max: number) =>
   z
