@@ -119,4 +119,17 @@ test('the report of an unknown job is 404; of a job not final yet 409 fax_not_fi
   assert.match(body.detail, /queued|in_progress/);
 });
 
+test('/openapi.json documents the Idempotency-Key header, the 200 and 422 answers, the new fields and the report', async () => {
+  const doc = await json(await fetch(`${gw.url}/openapi.json`));
+  const post = doc.paths['/fax'].post;
+  assert.ok(post.parameters.some((p: any) => p.in === 'header' && p.name === 'Idempotency-Key'));
+  for (const status of ['200', '202', '422']) assert.ok(post.responses[status], status);
+  const fields = Object.keys(post.requestBody.content['multipart/form-data'].schema.properties);
+  for (const f of ['cover_to', 'cover_from', 'cover_subject', 'cover_message', 'retry_max_attempts', 'retry_delay_seconds']) assert.ok(fields.includes(f), f);
+  assert.ok(doc.paths['/fax/{id}'].get.responses['200'].content['application/json'].schema.properties.attempts);
+  const report = doc.paths['/fax/{id}/report'].get;
+  assert.is(report['x-required-scope'], 'fax:read');
+  for (const status of ['200', '404', '409']) assert.ok(report.responses[status], status);
+});
+
 test.run();
