@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { FaxStatus, FaxStatusUpdate, FaxWebhookRequest } from './contracts/fax.js';
+import type { FaxLineFailure, FaxStatus, FaxStatusUpdate, FaxWebhookRequest } from './contracts/fax.js';
 import { WebhookRejectedError } from './errors.js';
 
 /** A webhook's JSON body checked against `schema`: 400 when it is not JSON, 422 naming the bad fields. */
@@ -37,7 +37,7 @@ export function allowedMediaHosts(configured: string | undefined, baseUrl: strin
  */
 export function callbackUpdate(
   jobId: string | undefined,
-  fields: { status: FaxStatus; raw: string; providerSid?: string | undefined; pages?: string | number | undefined; error?: string | undefined },
+  fields: { status: FaxStatus; raw: string; providerSid?: string | undefined; pages?: string | number | undefined; error?: string | undefined; lineFailure?: FaxLineFailure | undefined },
 ): FaxStatusUpdate {
   if (!jobId) throw new Error('callback without job_id');
   const pages = typeof fields.pages === 'number' ? fields.pages : Number.parseInt(fields.pages ?? '', 10);
@@ -47,6 +47,7 @@ export function callbackUpdate(
     ...(fields.providerSid ? { providerSid: fields.providerSid } : {}),
     ...(Number.isInteger(pages) && pages >= 0 ? { pages } : {}),
     ...(fields.error ? { error: fields.error } : {}),
+    ...(fields.lineFailure && fields.status === 'FAILED' ? { lineFailure: fields.lineFailure } : {}),
     raw: fields.raw,
   };
 }

@@ -2,7 +2,7 @@ import { definePlugin, RejectedError, UncertainOutcomeError } from 'switchboard/
 import { PbxFax } from 'switchboard/sdk/fax';
 import { EslClient } from './esl-client.js';
 import type { EslEvent } from './esl-message.js';
-import { callFailure, originateCommand } from './originate.js';
+import { callFailure, callLineFailure, originateCommand } from './originate.js';
 import { pbxbResultHook } from './result-hook.js';
 import { pbxbEnv, pbxbSettings } from './settings.js';
 
@@ -57,7 +57,8 @@ export default definePlugin({
         const body = event.body.trim();
         if (body.startsWith('-ERR')) {
           const cause = body.slice(4).trim() || 'UNKNOWN';
-          results.finish(jobId, { status: 'FAILED', error: callFailure(cause), raw: `BACKGROUND_JOB ${body}` });
+          const lineFailure = callLineFailure(cause);
+          results.finish(jobId, { status: 'FAILED', error: callFailure(cause), raw: `BACKGROUND_JOB ${body}`, ...(lineFailure ? { lineFailure } : {}) });
         } else if (body.startsWith('+OK')) {
           answered.set(jobId, body.slice(3).trim());
         }

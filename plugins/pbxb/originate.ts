@@ -1,4 +1,4 @@
-import { RejectedError } from 'switchboard/sdk';
+import { RejectedError, type FaxLineFailure } from 'switchboard/sdk';
 import type { PbxbSettings } from './settings.js';
 
 /**
@@ -36,6 +36,23 @@ export function originateCommand(settings: PbxbSettings, job: OriginateJob): str
   variables.push(['originate_timeout', String(Math.ceil(settings.dialTimeoutMs / 1000))]);
   const block = variables.map(([k, v]) => `${k}=${variableValue(v)}`).join(',');
   return `bgapi originate {${block}}sofia/gateway/${settings.gateway}/${job.dest} &txfax(${job.tiffPath})`;
+}
+
+/** A hangup cause that a redial may clear: the far end busy or not answering, or a congested network. */
+export function callLineFailure(cause: string): FaxLineFailure | undefined {
+  switch (cause) {
+    case 'USER_BUSY':
+      return 'busy';
+    case 'NO_ANSWER':
+    case 'NO_USER_RESPONSE':
+      return 'no_answer';
+    case 'NORMAL_CIRCUIT_CONGESTION':
+    case 'SWITCH_CONGESTION':
+    case 'NORMAL_TEMPORARY_FAILURE':
+      return 'line_failure';
+    default:
+      return undefined;
+  }
 }
 
 /** A hangup cause (USER_BUSY, NO_ANSWER, ...) as words for the job. */

@@ -3,16 +3,13 @@ import { providerStatus } from 'switchboard/sdk/fax';
 import type { ProviderAClient, ProviderAFax } from './client.js';
 import type { ProviderAConfig } from './settings.js';
 import { providerASendForm } from './send-request.js';
-import { mapProviderAStatus, providerAError } from './status-map.js';
+import { mapProviderAStatus, providerAError, providerALineFailure } from './status-map.js';
 
 function statusOf(fax: ProviderAFax): FaxProviderStatus {
   const recipient = fax.recipients?.[0];
-  const error = providerAError(
-    fax.status,
-    fax.error_type ?? recipient?.error_type ?? undefined,
-    fax.error_message ?? recipient?.error_message ?? undefined,
-  );
-  return providerStatus(mapProviderAStatus(fax.status), { providerSid: String(fax.id), pages: fax.num_pages, error, raw: fax.status });
+  const type = fax.error_type ?? recipient?.error_type ?? undefined;
+  const error = providerAError(fax.status, type, fax.error_message ?? recipient?.error_message ?? undefined);
+  return providerStatus(mapProviderAStatus(fax.status), { providerSid: String(fax.id), pages: fax.num_pages, error, raw: fax.status, lineFailure: providerALineFailure(fax.status, type) });
 }
 
 /** Provider A as a fax provider: sends, looks up (by id or by our tag), cancels, takes callbacks (webhook members: webhook.ts). */

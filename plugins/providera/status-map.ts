@@ -1,4 +1,4 @@
-import type { FaxStatus } from 'switchboard/sdk';
+import type { FaxLineFailure, FaxStatus } from 'switchboard/sdk';
 import { statusWords } from 'switchboard/sdk/fax';
 
 /** Provider A's status word as a job status; unknown words stay non-terminal (queued). */
@@ -23,4 +23,9 @@ export function providerAError(raw: string | undefined, type?: string, message?:
   if (type) return type;
   if (raw === 'partialsuccess') return 'partial success';
   return raw;
+}
+
+/** Provider A reports busy, unanswered and dropped lines as the error type `lineError`: a redial may get through. */
+export function providerALineFailure(raw: string | undefined, type?: string): FaxLineFailure | undefined {
+  return mapProviderAStatus(raw) === 'FAILED' && type?.trim().toLowerCase() === 'lineerror' ? 'line_failure' : undefined;
 }

@@ -1,7 +1,7 @@
 import { callbackUpdate, hmacHexMatches, parseWebhookJson, z, type FaxProvider, type FaxStatusUpdate, type FaxWebhookRequest } from 'switchboard/sdk';
 import { callbackFields } from './callback-form.js';
 import type { ProviderAConfig } from './settings.js';
-import { mapProviderAStatus, providerAError } from './status-map.js';
+import { mapProviderAStatus, providerAError, providerALineFailure } from './status-map.js';
 
 export const SIGNATURE_HEADER = 'x-providera-signature';
 
@@ -17,6 +17,7 @@ export function parseProviderACallback(request: FaxWebhookRequest): FaxStatusUpd
     providerSid: fields.get('fax[id]'),
     pages: fields.get('fax[num_pages]'),
     error: providerAError(raw, fields.get('fax[error_type]') || undefined, fields.get('fax[error_message]') || undefined),
+    lineFailure: providerALineFailure(raw, fields.get('fax[error_type]') || undefined),
   });
 }
 

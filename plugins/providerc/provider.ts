@@ -3,12 +3,12 @@ import { providerStatus } from 'switchboard/sdk/fax';
 import type { ProviderCClient, ProviderCFax } from './client.js';
 import type { ProviderCConfig } from './settings.js';
 import { providerCSendForm } from './send-request.js';
-import { mapProviderCStatus, providerCError } from './status-map.js';
+import { mapProviderCStatus, providerCError, providerCLineFailure } from './status-map.js';
 
 function statusOf(fax: ProviderCFax): FaxProviderStatus {
   const code = fax.error_code === null || fax.error_code === undefined ? undefined : String(fax.error_code);
   const error = providerCError(fax.status, code, fax.error_message ?? undefined);
-  return providerStatus(mapProviderCStatus(fax.status), { providerSid: fax.sid, pages: fax.num_pages, error, raw: fax.status });
+  return providerStatus(mapProviderCStatus(fax.status), { providerSid: fax.sid, pages: fax.num_pages, error, raw: fax.status, lineFailure: providerCLineFailure(fax.status) });
 }
 
 /** Provider C as a fax provider: sends, looks up (by sid or by our PDF URL), cancels, takes callbacks. */

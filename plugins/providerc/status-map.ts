@@ -1,4 +1,4 @@
-import type { FaxStatus } from 'switchboard/sdk';
+import type { FaxLineFailure, FaxStatus } from 'switchboard/sdk';
 import { statusWords } from 'switchboard/sdk/fax';
 
 /** Provider C's status word as a job status; unknown words stay non-terminal (queued). */
@@ -21,4 +21,16 @@ export function providerCError(raw: string | undefined, code?: string, message?:
   if (mapProviderCStatus(raw) !== 'FAILED') return undefined;
   if (message) return code ? `${message} (${code})` : message;
   return code ? `${raw} (${code})` : raw;
+}
+
+/** Provider C's words for a line that failed (a redial may get through), as the SDK's line failure. */
+export function providerCLineFailure(raw: string | undefined): FaxLineFailure | undefined {
+  switch ((raw ?? '').trim().toLowerCase()) {
+    case 'busy':
+      return 'busy';
+    case 'no-answer':
+      return 'no_answer';
+    default:
+      return undefined;
+  }
 }

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { callbackUpdate, sameSecret, type FaxProvider, type FaxStatusUpdate, type FaxWebhookRequest } from 'switchboard/sdk';
 import type { ProviderCConfig } from './settings.js';
-import { mapProviderCStatus, providerCError } from './status-map.js';
+import { mapProviderCStatus, providerCError, providerCLineFailure } from './status-map.js';
 
 export const SIGNATURE_HEADERS = ['x-signalwire-signature', 'x-twilio-signature'] as const;
 
@@ -38,6 +38,7 @@ export function parseProviderCCallback(request: FaxWebhookRequest): FaxStatusUpd
     providerSid: fields.get('FaxSid'),
     pages: fields.get('NumPages'),
     error: providerCError(raw, fields.get('ErrorCode') || undefined, fields.get('ErrorMessage') || undefined),
+    lineFailure: providerCLineFailure(raw),
   });
 }
 

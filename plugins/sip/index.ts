@@ -2,7 +2,7 @@ import { definePlugin, RejectedError } from 'switchboard/sdk';
 import { PbxFax, type FaxResultTable } from 'switchboard/sdk/fax';
 import { AmiClient } from './ami-client.js';
 import type { AmiPacket } from './ami-packet.js';
-import { originateAction, originateFailureReason } from './originate.js';
+import { originateAction, originateFailureReason, originateLineFailure } from './originate.js';
 import { sipInboundHook } from './inbound-hook.js';
 import { sipEnv, sipSettings } from './settings.js';
 
@@ -61,6 +61,7 @@ function onAmiEvent(event: AmiPacket, results: FaxResultTable): void {
     const jobId = results.jobIdOf(event.get('ActionID') ?? '');
     if (!jobId) return;
     const reason = event.get('Reason');
-    results.finish(jobId, { status: 'FAILED', error: originateFailureReason(reason), raw: `OriginateResponse Failure reason ${reason ?? '?'}` });
+    const lineFailure = originateLineFailure(reason);
+    results.finish(jobId, { status: 'FAILED', error: originateFailureReason(reason), raw: `OriginateResponse Failure reason ${reason ?? '?'}`, ...(lineFailure ? { lineFailure } : {}) });
   }
 }

@@ -1,3 +1,4 @@
+import type { FaxLineFailure } from 'switchboard/sdk';
 import type { SipSettings } from './settings.js';
 
 export function originateChannel(settings: Pick<SipSettings, 'trunk' | 'context'>, dest: string): string {
@@ -43,6 +44,11 @@ export function originateAction(settings: SipSettings, job: OriginateJob): Array
   ];
   if (settings.callerId) fields.push(['CallerID', settings.callerId]);
   return fields;
+}
+
+/** Asterisk's OriginateResponse `Reason` as a line failure: busy (5), no answer (3), congestion (8) may clear on a redial. */
+export function originateLineFailure(reason: string | undefined): FaxLineFailure | undefined {
+  return reason === '5' ? 'busy' : reason === '3' ? 'no_answer' : reason === '8' ? 'line_failure' : undefined;
 }
 
 /** Asterisk's OriginateResponse `Reason` (the last control frame seen) as words for the job. */

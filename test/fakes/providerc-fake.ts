@@ -57,9 +57,10 @@ export interface ProviderCFake {
   /** A status callback for the fax of jobId, to its StatusCallback URL, signed with the token. */
   buildCallback(
     jobId: string,
-    options?: { signature?: string | null; header?: 'x-signalwire-signature' | 'x-twilio-signature'; url?: string },
+    options?: { signature?: string | null; header?: 'x-signalwire-signature' | 'x-twilio-signature'; url?: string; sid?: string },
   ): { url: string; body: Buffer; headers: Record<string, string> };
-  postCallback(jobId: string): Promise<Response>;
+  /** The callback of the job's first fax, or of the fax `sid` (a job redialled has several). */
+  postCallback(jobId: string, sid?: string): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -217,8 +218,8 @@ export async function startProviderCFake(options: ProviderCFakeOptions): Promise
   });
   const origin = await listen(server);
 
-  function buildCallback(jobId: string, opts: { signature?: string | null; header?: 'x-signalwire-signature' | 'x-twilio-signature'; url?: string } = {}) {
-    const fax = [...faxes.values()].find((f) => f.status_callback && new URL(f.status_callback).searchParams.get('job_id') === jobId);
+  function buildCallback(jobId: string, opts: { signature?: string | null; header?: 'x-signalwire-signature' | 'x-twilio-signature'; url?: string; sid?: string } = {}) {
+    const fax = [...faxes.values()].find((f) => f.status_callback && new URL(f.status_callback).searchParams.get('job_id') === jobId && (!opts.sid || f.sid === opts.sid));
     if (!fax?.status_callback) throw new Error(`no fax with a StatusCallback for job ${jobId}`);
     const params: Array<[string, string]> = [
       ['AccountSid', options.projectId],
@@ -259,8 +260,8 @@ export async function startProviderCFake(options: ProviderCFakeOptions): Promise
       fax.date_updated = new Date().toUTCString();
     },
     buildCallback,
-    async postCallback(jobId) {
-      const { url, body, headers } = buildCallback(jobId);
+    async postCallback(jobId, sid) {
+      const { url, body, headers } = buildCallback(jobId, sid ? { sid } : {});
       return fetch(url, { method: 'POST', headers, body: new Uint8Array(body) });
     },
     close: () => closeServer(server),

@@ -1,5 +1,5 @@
 /** The fax provider contract. Inside major 1 only optional members are added. */
-export const FAX_CONTRACT = '1.1.0';
+export const FAX_CONTRACT = '1.2.0';
 
 export const FAX_STATUSES = ['queued', 'in_progress', 'SUCCESS', 'FAILED', 'disabled'] as const;
 export type FaxStatus = (typeof FAX_STATUSES)[number];
@@ -41,12 +41,24 @@ export interface FaxSendRequest {
   signal?: AbortSignal;
 }
 
+/**
+ * Why a fax failed on the line rather than in its document: the far end was busy, did not
+ * answer, or the call failed (congestion, a dropped line). Such a fax may go through on a redial.
+ */
+export const FAX_LINE_FAILURES = ['busy', 'no_answer', 'line_failure'] as const;
+export type FaxLineFailure = (typeof FAX_LINE_FAILURES)[number];
+
 /** What the provider says of a fax. */
 export interface FaxProviderStatus {
   providerSid?: string;
   status: FaxStatus;
   pages?: number;
   error?: string;
+  /**
+   * With status FAILED only: the line failed (busy, no answer, line failure), so the host may
+   * dial again by its retry policy (FAX_RETRY_MAX_ATTEMPTS). Absent: the failure is final. Since 1.2.0.
+   */
+  lineFailure?: FaxLineFailure;
   /** The provider's own status word, kept for diagnostics. */
   raw?: string;
 }

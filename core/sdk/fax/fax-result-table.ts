@@ -1,4 +1,4 @@
-import { FAX_STATUS_EVENT, type FaxProviderStatus, type FaxStatusUpdate } from '../contracts/fax.js';
+import { FAX_STATUS_EVENT, type FaxLineFailure, type FaxProviderStatus, type FaxStatusUpdate } from '../contracts/fax.js';
 import type { PluginContext, PluginLogger } from '../plugin.js';
 
 type FinalStatus = 'SUCCESS' | 'FAILED';
@@ -11,6 +11,7 @@ interface Entry {
   pages?: number;
   error?: string;
   raw?: string;
+  lineFailure?: FaxLineFailure;
   timer?: NodeJS.Timeout;
 }
 
@@ -89,17 +90,20 @@ export class FaxResultTable {
    * Ends a fax. A result for a job this generation did not send (sent by the previous
    * generation, say) is passed on too; a second result for a finished job is dropped.
    */
-  finish(jobId: string, outcome: { status: FinalStatus; pages?: number; error?: string; raw?: string }): void {
+  finish(jobId: string, outcome: { status: FinalStatus; pages?: number; error?: string; raw?: string; lineFailure?: FaxLineFailure }): void {
     const existing = this.entries.get(jobId);
     if (existing && existing.status !== 'in_progress' && existing.status !== 'sent') return;
     clearTimeout(existing?.timer);
     const entry: Entry = { ...existing, jobId, ...defined(outcome), timer: undefined };
-    if (entry.status === 'SUCCESS') delete entry.error;
+    if (entry.status === 'SUCCESS') {
+      delete entry.error;
+      delete entry.lineFailure;
+    }
     this.entries.delete(jobId);
     this.entries.set(jobId, entry);
     this.prune();
     this.logger.info('fax finished', { jobId, status: entry.status, pages: entry.pages, error: entry.error });
-    this.emit(defined({ jobId, providerSid: entry.providerSid, status: entry.status, pages: entry.pages, error: entry.error, raw: entry.raw }) as FaxStatusUpdate);
+    this.emit(defined({ jobId, providerSid: entry.providerSid, status: entry.status, pages: entry.pages, error: entry.error, raw: entry.raw, lineFailure: entry.lineFailure }) as FaxStatusUpdate);
   }
 
   /** Fails every fax still waiting, with the same reason. */
@@ -118,7 +122,7 @@ export class FaxResultTable {
   status(jobId: string, providerSid?: string): FaxProviderStatus | null {
     const entry = this.entries.get(jobId) ?? (providerSid ? this.entries.get(this.bySid.get(providerSid) ?? '') : undefined);
     if (!entry || entry.status === 'sent') return null;
-    return defined({ providerSid: entry.providerSid, status: entry.status, pages: entry.pages, error: entry.error, raw: entry.raw }) as FaxProviderStatus;
+    return defined({ providerSid: entry.providerSid, status: entry.status, pages: entry.pages, error: entry.error, raw: entry.raw, lineFailure: entry.lineFailure }) as FaxProviderStatus;
   }
 
   /** Stops the timers; results still to come are left to the next generation. */

@@ -1,4 +1,4 @@
-import type { FaxProviderStatus, FaxStatus } from '../contracts/fax.js';
+import type { FaxLineFailure, FaxProviderStatus, FaxStatus } from '../contracts/fax.js';
 
 /**
  * A provider's status words as job statuses, compared without case or surrounding space; a word
@@ -13,7 +13,10 @@ export function statusWords(table: Readonly<Record<string, FaxStatus>>, fallback
  * What a provider says of a fax, with only the facts it gave: pages when a whole number of zero
  * or more (numeric text counts), error and raw word when not empty.
  */
-export function providerStatus(status: FaxStatus, facts: { providerSid?: string | undefined; pages?: unknown; error?: string | null | undefined; raw?: string | null | undefined }): FaxProviderStatus {
+export function providerStatus(
+  status: FaxStatus,
+  facts: { providerSid?: string | undefined; pages?: unknown; error?: string | null | undefined; raw?: string | null | undefined; lineFailure?: FaxLineFailure | undefined },
+): FaxProviderStatus {
   const pages = typeof facts.pages === 'string' && /^\s*\d+\s*$/.test(facts.pages) ? Number(facts.pages) : facts.pages;
   return {
     ...(facts.providerSid ? { providerSid: facts.providerSid } : {}),
@@ -21,5 +24,7 @@ export function providerStatus(status: FaxStatus, facts: { providerSid?: string 
     ...(typeof pages === 'number' && Number.isInteger(pages) && pages >= 0 ? { pages } : {}),
     ...(facts.error ? { error: facts.error } : {}),
     ...(facts.raw ? { raw: facts.raw } : {}),
+    // only a failed fax has a line failure to redial for
+    ...(facts.lineFailure && status === 'FAILED' ? { lineFailure: facts.lineFailure } : {}),
   };
 }

@@ -246,6 +246,41 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('eval_runs_name').on('eval_runs').columns(['name', 'created_at']).execute();
     },
   },
+  '0010_fax_idempotency_attempts': {
+    async up(db: Kysely<any>) {
+      // Idempotency-Key of POST /fax: the primary key (scope, key) makes concurrent duplicates one job.
+      await db.schema
+        .createTable('fax_idempotency_keys')
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('job_id', 'text', (c) => c.notNull())
+        .addColumn('document_sha256', 'text', (c) => c.notNull())
+        .addColumn('to_number', 'text', (c) => c.notNull())
+        .addColumn('options_sha256', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('fax_idempotency_keys_pk', ['scope', 'key'])
+        .execute();
+      await db.schema.createIndex('fax_idempotency_expiry').on('fax_idempotency_keys').column('expires_at').execute();
+      // Every send of a job: its outcome, and whether the line (busy, no answer) asked for a redial.
+      await db.schema
+        .createTable('fax_job_attempts')
+        .addColumn('job_id', 'text', (c) => c.notNull())
+        .addColumn('attempt', 'integer', (c) => c.notNull())
+        .addColumn('started_at', 'text', (c) => c.notNull())
+        .addColumn('ended_at', 'text')
+        .addColumn('outcome', 'text')
+        .addColumn('line_failure', 'text')
+        .addColumn('error', 'text')
+        .addColumn('provider_sid', 'text')
+        .addPrimaryKeyConstraint('fax_job_attempts_pk', ['job_id', 'attempt'])
+        .execute();
+      await db.schema.alterTable('fax_jobs').addColumn('retry_max_attempts', 'integer').execute();
+      await db.schema.alterTable('fax_jobs').addColumn('retry_delay_seconds', 'integer').execute();
+      await db.schema.alterTable('fax_jobs').addColumn('document_sha256', 'text').execute();
+      await db.schema.alterTable('fax_jobs').addColumn('cover_page', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -25,6 +25,40 @@ export interface FaxJobTable {
   finished_at: string | null;
   /** ISO time cleanup removed the job's artifacts (ARTIFACT_TTL_DAYS); null while they exist. */
   artifacts_removed_at: string | null;
+  /** Per-job overrides of FAX_RETRY_MAX_ATTEMPTS and FAX_RETRY_DELAY_SECONDS; null follows the settings. */
+  retry_max_attempts: number | null;
+  retry_delay_seconds: number | null;
+  /** SHA-256 (hex) of the stored PDF, the document sent (cover page included); null for jobs stored before it was kept. */
+  document_sha256: string | null;
+  /** 1 when a cover page was rendered and prepended to the document. */
+  cover_page: number;
+}
+
+/** An Idempotency-Key of POST /fax, per caller scope (API key id, or caller kind without one). */
+export interface FaxIdempotencyKeyTable {
+  scope: string;
+  key: string;
+  job_id: string;
+  document_sha256: string;
+  to_number: string;
+  /** SHA-256 of the other submit fields (cover, retry policy), so any difference is noticed. */
+  options_sha256: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** One send of a fax job, from the dispatcher's claim to the provider's final word. */
+export interface FaxJobAttemptTable {
+  job_id: string;
+  attempt: number;
+  started_at: string;
+  ended_at: string | null;
+  /** SUCCESS | FAILED | not_accepted; null while the attempt is under way. */
+  outcome: string | null;
+  /** busy | no_answer | line_failure: the provider's word that the line, not the fax, failed. */
+  line_failure: string | null;
+  error: string | null;
+  provider_sid: string | null;
 }
 
 export interface HostKvTable {
@@ -194,6 +228,8 @@ export interface Database {
   corpus_deletions: CorpusDeletionTable;
   index_runs: IndexRunTable;
   fax_jobs: FaxJobTable;
+  fax_idempotency_keys: FaxIdempotencyKeyTable;
+  fax_job_attempts: FaxJobAttemptTable;
   host_kv: HostKvTable;
   inbound_faxes: InboundFaxTable;
   api_keys: ApiKeyTable;

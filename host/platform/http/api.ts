@@ -27,6 +27,8 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   access: RouteAccess;
   params?: P;
   query?: Q;
+  /** Request headers the route reads, by their canonical name (`Idempotency-Key`): validated (400) and documented. */
+  headers?: z.ZodObject;
   /** A JSON body validated by the schema; failures answer `bodyErrorStatus` (default 422). */
   body?: B;
   bodyErrorStatus?: 400 | 422;
@@ -54,6 +56,8 @@ export interface RouteInput<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /** The declared headers, parsed; keys as the route's `headers` schema names them. */
+  headers: Record<string, unknown>;
   req: Request;
   res: Response;
 }
@@ -90,6 +94,7 @@ export class HttpApi {
       refuseControlCharacters(req.params);
       const params = spec.params ? parseOr(spec.params, req.params, 400, 'path') : req.params;
       const query = spec.query ? parseOr(spec.query, req.query, spec.queryErrorStatus ?? 400, 'query') : req.query;
+      const headers = spec.headers ? parseOr(spec.headers, declaredHeaders(spec.headers, req), 400, 'header') : {};
       let body: unknown = undefined;
       if (spec.body) {
         // A route whose body schema accepts `undefined` takes a request without a body too.
@@ -97,7 +102,7 @@ export class HttpApi {
         if (req.body !== undefined) refuseProtoKeys(req.body, 'body');
         body = parseOr(spec.body, req.body, spec.bodyErrorStatus ?? 422, 'body');
       }
-      const result = await handler({ params, query, body, req, res } as RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>);
+      const result = await handler({ params, query, body, headers, req, res } as RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>);
       if (!res.headersSent && result !== undefined) res.json(result);
       else if (!res.headersSent) res.status(204).end();
     };
@@ -154,6 +159,7 @@ export class HttpApi {
     const request: Record<string, unknown> = {};
     if (spec.params) request.params = spec.params;
     if (spec.query) request.query = spec.query;
+    if (spec.headers) request.headers = spec.headers;
     if (spec.body) request.body = { content: { 'application/json': { schema: spec.body } } };
     if (spec.rawBody)
       request.body = {
@@ -179,6 +185,16 @@ export class HttpApi {
       ...({ 'x-required-scope': typeof access === 'object' ? access.scope : access } as object),
     });
   }
+}
+
+/** The values of the headers a schema declares, read case-insensitively (a repeated header's last value). */
+function declaredHeaders(schema: z.ZodObject, req: Request): Record<string, string | undefined> {
+  const values: Record<string, string | undefined> = {};
+  for (const name of Object.keys(schema.shape)) {
+    const value = req.headers[name.toLowerCase()];
+    values[name] = Array.isArray(value) ? value[value.length - 1] : value;
+  }
+  return values;
 }
 
 // No identifier holds control characters, and PostgreSQL refuses NUL in text outright (a 500).
@@ -221,7 +237,7 @@ function withDefaultErrors(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>): Re
     defaults[403] = { description: 'Not a loopback caller (`loopback_only`)' };
   }
   if (spec.params) defaults[404] = { description: 'Nothing with this id (see the `code`)' };
-  if (spec.params || spec.query || (spec.body && (spec.bodyErrorStatus ?? 422) === 400)) defaults[400] = { description: 'A path parameter, query value or body field is invalid; `detail` names it (`validation_error`)' };
+  if (spec.params || spec.query || spec.headers || (spec.body && (spec.bodyErrorStatus ?? 422) === 400)) defaults[400] = { description: 'A path parameter, query value or body field is invalid; `detail` names it (`validation_error`)' };
   if (spec.body) {
     defaults[400] ??= { description: 'The body is not JSON (`validation_error`)' };
     if ((spec.bodyErrorStatus ?? 422) === 422) defaults[422] = { description: 'A body field is invalid; `detail` names it (`validation_error`)' };

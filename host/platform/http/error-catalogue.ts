@@ -176,6 +176,16 @@ export const ERROR_CATALOGUE = {
     meaning: 'The job is still waiting to be dispatched.',
     message: () => 'the job has not been sent yet',
   }),
+  idempotency_key_reused: entry<{ differs: string }>({
+    status: 422,
+    meaning: 'An Idempotency-Key of POST /fax came back with a different document, number or options than its first use (within FAX_IDEMPOTENCY_TTL_HOURS); nothing was sent.',
+    message: ({ differs }) => `this Idempotency-Key was already used with a different ${differs}; use a new key for a new fax`,
+  }),
+  fax_not_final: entry<{ status: string }>({
+    status: 409,
+    meaning: 'The transmission report of a fax job exists only once the job is final (SUCCESS, FAILED or disabled).',
+    message: ({ status }) => `the job is not final yet (status ${status}); the transmission report is available once it is`,
+  }),
   fax_backend_unavailable: entry<{ problem: string }>({
     status: 503,
     meaning: 'The fax backend is not configured or not active; faxes are refused until it is.',

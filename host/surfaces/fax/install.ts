@@ -20,6 +20,8 @@ import { FaxService } from './jobs/fax-service.js';
 import { JobDocuments } from './jobs/job-documents.js';
 import { FaxJobStore } from './jobs/job-store.js';
 import { JobUpdates } from './jobs/job-updates.js';
+import { IdempotencyKeys } from './jobs/idempotency-keys.js';
+import { IntervalSchedule } from '../../platform/cleanup/cleanup-schedule.js';
 import { CallbackReceiver } from './webhooks/callback-receiver.js';
 import { registerWebhookAliasRoutes, registerWebhookRoutes } from './webhooks/webhook-routes.js';
 
@@ -32,9 +34,10 @@ export const faxSurface = {
     const tokens = await DocumentTokens.load(database.db);
     const store = new FaxJobStore(database.db, database.dialect);
     const documents = new JobDocuments({ kernel, config, tokens });
-    const updates = new JobUpdates({ store, audit });
+    const updates = new JobUpdates({ store, audit, retryPolicy: () => ({ maxAttempts: config.get('FAX_RETRY_MAX_ATTEMPTS'), delaySeconds: config.get('FAX_RETRY_DELAY_SECONDS') }) });
     let dispatcher: FaxDispatcher | undefined;
-    const service = new FaxService({ store, kernel, config, documents, audit, logger, onSubmitted: () => dispatcher?.wake() });
+    const idempotencyKeys = new IdempotencyKeys(database.db);
+    const service = new FaxService({ store, kernel, config, documents, audit, logger, idempotencyKeys, onSubmitted: () => dispatcher?.wake() });
     dispatcher = new FaxDispatcher({ store, kernel, documents, updates, config, audit, logger });
     const reconciler = new FaxReconciler({ store, kernel, config, updates, logger });
     applyPluginStatusEvents({ kernel, store, updates, logger });
@@ -61,6 +64,14 @@ export const faxSurface = {
     platform.ports.provide('faxStatus', { jobsByStatus: () => store.countByStatus(), rendererVersion: async () => (await ghostscriptVersion()) ?? null });
     platform.ports.addAlertConditions(faxConditions({ db: database.db, config }), providerLeftActiveCondition({ kernel }));
     const cleanup = new ArtifactCleanup({ db: database.db, kernel, config, audit, logger, tmpDir: platform.tmpDir });
+    // Expired Idempotency-Keys go on the cleanup's schedule, whether or not artifacts expire.
+    const keySweep = new IntervalSchedule(config.get('CLEANUP_INTERVAL_MINUTES') * 60_000, async () => {
+      const removed = await idempotencyKeys.sweepExpired().catch((err) => {
+        logger.warn({ err: (err as Error).message }, 'idempotency key sweep failed; next run retries');
+        return 0;
+      });
+      if (removed) logger.info({ removed }, 'expired idempotency keys removed');
+    });
     platform.onStart(() => {
       // Alias paths come from the manifests the kernel's first scan loaded.
       registerWebhookAliasRoutes(api, {
@@ -71,11 +82,13 @@ export const faxSurface = {
       dispatcher.start();
       reconciler.start();
       if (config.get('ARTIFACT_TTL_DAYS') > 0 || config.get('INBOUND_RETENTION_DAYS') > 0) cleanup.start();
+      keySweep.start();
     });
     platform.onStop('dispatcher', () => dispatcher.stop());
     platform.onStop('reconciler', () => reconciler.stop());
     platform.onStop('cleanup', () => cleanup.stop());
-    return { store, service, documents, dispatcher, reconciler, cleanup, inbound: { store: inboundStore, service: inbound } };
+    platform.onStop('idempotency-key-sweep', async () => keySweep.stop());
+    return { store, service, documents, dispatcher, reconciler, cleanup, idempotencyKeys, inbound: { store: inboundStore, service: inbound } };
   },
 } satisfies Surface<unknown>;
 

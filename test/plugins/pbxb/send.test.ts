@@ -89,7 +89,7 @@ test('a busy destination (BACKGROUND_JOB -ERR USER_BUSY) fails the job with that
   fake.script({ kind: 'fail', cause: 'USER_BUSY' });
   await fax.send({ jobId, to: '5551234567', document, publicBaseUrl: '' });
   const update = await resultOf(plugin, jobId);
-  assert.equal([update.status, update.error, update.raw], ['FAILED', 'busy (USER_BUSY)', 'BACKGROUND_JOB -ERR USER_BUSY']);
+  assert.equal([update.status, update.error, update.raw, update.lineFailure], ['FAILED', 'busy (USER_BUSY)', 'BACKGROUND_JOB -ERR USER_BUSY', 'busy']);
 });
 
 test('no answer fails the job with NO_ANSWER', async () => {
@@ -97,7 +97,8 @@ test('no answer fails the job with NO_ANSWER', async () => {
   const { jobId, document } = await job(2);
   fake.script({ kind: 'fail', cause: 'NO_ANSWER' });
   await fax.send({ jobId, to: '5551234567', document, publicBaseUrl: '' });
-  assert.is((await resultOf(plugin, jobId)).error, 'no answer (NO_ANSWER)');
+  const update = await resultOf(plugin, jobId);
+  assert.equal([update.error, update.lineFailure], ['no answer (NO_ANSWER)', 'no_answer']);
 });
 
 test('a hangup without any txfaxresult fails the job, naming the hangup cause', async () => {

@@ -137,6 +137,9 @@ test('status maps every raw status of provider A', async () => {
     }
     fake.setStatus(providerSid, 'failure', 1, { type: 'lineError', message: 'Busy signal' });
     assert.is((await fax.status(ref))?.error, 'lineError: Busy signal');
+    assert.is((await fax.status(ref))?.lineFailure, 'line_failure', 'a line error may clear on a redial');
+    fake.setStatus(providerSid, 'failure', 1, { type: 'faxError', message: 'Bad document' });
+    assert.is((await fax.status(ref))?.lineFailure, undefined, 'a fax error is final');
   });
 });
 

@@ -282,8 +282,14 @@ test('parseCallback maps FaxStatus, NumPages and the error for the job in the qu
       providerSid,
       pages: 0,
       error: 'The remote fax did not answer (15003)',
+      lineFailure: 'no_answer',
       raw: 'no-answer',
     });
+    fake.setStatus(providerSid, 'busy', 0);
+    assert.is((await fax.parseCallback!(webhook('job-c17', fake.buildCallback('job-c17')))).lineFailure, 'busy');
+    assert.is((await fax.status({ jobId: 'job-c17', to: TO, providerSid, sentAt: new Date() }))?.lineFailure, 'busy');
+    fake.setStatus(providerSid, 'failed', 0);
+    assert.is((await fax.parseCallback!(webhook('job-c17', fake.buildCallback('job-c17')))).lineFailure, undefined, 'a failed fax is not redialled');
   });
 });
 

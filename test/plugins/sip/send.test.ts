@@ -96,22 +96,23 @@ test('a busy line fails the job with "busy" (OriginateResponse Failure, Reason 5
   const update = await resultOf(plugin, jobId);
   assert.is(update.status, 'FAILED');
   assert.is(update.error, 'busy');
+  assert.is(update.lineFailure, 'busy', 'a busy line may be redialled');
   assert.is(update.providerSid, result.providerSid);
 });
 
 test('no answer fails the job with "no answer" (Reason 3); congestion and others are named too', async () => {
   const { plugin, fax } = await startSip();
-  const cases: Array<[number, string]> = [
-    [3, 'no answer'],
-    [8, 'congestion'],
-    [1, 'call failed (reason 1)'],
+  const cases: Array<[number, string, string | undefined]> = [
+    [3, 'no answer', 'no_answer'],
+    [8, 'congestion', 'line_failure'],
+    [1, 'call failed (reason 1)', undefined],
   ];
-  for (const [reason, error] of cases) {
+  for (const [reason, error, lineFailure] of cases) {
     const { jobId, document } = await job(2);
     fake.script({ kind: 'fail', reason });
     await fax.send({ jobId, to: '5551234567', document, publicBaseUrl: '' });
     const update = await resultOf(plugin, jobId);
-    assert.equal([update.status, update.error], ['FAILED', error]);
+    assert.equal([update.status, update.error, update.lineFailure], ['FAILED', error, lineFailure]);
   }
 });
 

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { backendId, integer, flag } from './field-kinds.js';
 
+/** The cover page text when FAX_COVER_TEMPLATE is not set: a setting is one line, so a backslash-n breaks lines. */
+export const DEFAULT_COVER_TEMPLATE = 'FAX\\n\\nTo: {to}\\nFrom: {from}\\nDate: {date}\\nPages: {pages} (including this cover page)\\nSubject: {subject}\\n\\n{message}';
+
 /** Configuration keys of outbound and inbound fax. */
 export const FaxKeys = {
   FAX_BACKEND: backendId('fax', 'Plugin id of the fax provider outbound faxes are sent with.'),
@@ -19,6 +22,19 @@ export const FaxKeys = {
   FAX_STATUS_POLL_MS: integer(100).default(120000).describe('An accepted job not heard of for this long is polled at its provider (a lost callback cannot leave it waiting).'),
   FAX_RECONCILE_INTERVAL_MS: integer(50).default(30000).describe('How often the reconciler looks for jobs to poll.'),
   FAX_RESULT_TIMEOUT_MINUTES: integer(1).default(240).describe('An accepted job with no final result after this many minutes is failed.'),
+  FAX_RETRY_MAX_ATTEMPTS: integer(1, 10)
+    .default(1)
+    .describe('Dial attempts per job when the provider reports the line busy, unanswered or failed (1: no redial). A submit may override it (`retry_max_attempts`).'),
+  FAX_RETRY_DELAY_SECONDS: integer(0, 86400)
+    .default(300)
+    .describe('Seconds between a busy, unanswered or failed line and the next dial attempt. A submit may override it (`retry_delay_seconds`).'),
+  FAX_IDEMPOTENCY_TTL_HOURS: integer(1, 720).default(24).describe('Hours an Idempotency-Key of POST /fax is remembered (per API key); expired keys are swept every CLEANUP_INTERVAL_MINUTES.'),
+  FAX_COVER_TEMPLATE: z
+    .string()
+    .min(1)
+    .max(4000)
+    .default(DEFAULT_COVER_TEMPLATE)
+    .describe('Text of the optional cover page (rendered as plain text). Placeholders: {to}, {from}, {subject}, {message}, {date}, {pages} (total, cover included); "\\n" is a line break.'),
   GS_TIMEOUT_SECONDS: integer(1).default(120).describe('Seconds ghostscript may take to render a fax TIFF.'),
   PDF_TOKEN_TTL_MINUTES: integer(1).default(60).describe('Minutes a tokenized PDF link for a provider stays valid.'),
   INBOUND_ENABLED: flag().default(false).describe('Accept and store inbound faxes.'),

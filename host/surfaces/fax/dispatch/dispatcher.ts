@@ -140,7 +140,7 @@ export class FaxDispatcher {
       await this.sendFailed(job, attempts, err);
       return;
     }
-    await updates.applyUpdate(job, { status: result.status, pages: result.pages, providerSid: result.providerSid, error: result.error }, 'dispatch', { owner: this.owner });
+    await updates.applyUpdate(job, { status: result.status, pages: result.pages, providerSid: result.providerSid, error: result.error, lineFailure: result.lineFailure }, 'dispatch', { owner: this.owner });
   }
 
   private async sendFailed(job: FaxJobRow, attempts: number, err: unknown): Promise<void> {
@@ -162,7 +162,9 @@ export class FaxDispatcher {
 
   private async notAccepted(job: FaxJobRow, attempts: number, message: string, hintMs?: number, sendingRecorded = false): Promise<void> {
     const { store, config, logger } = this.deps;
-    if (attempts >= config.get('FAX_MAX_ATTEMPTS')) {
+    // Redials after a busy line are the retry policy's; FAX_MAX_ATTEMPTS counts refused sends only.
+    const refused = attempts - (await store.attempts.lineFailures(job.id));
+    if (refused >= config.get('FAX_MAX_ATTEMPTS')) {
       await this.failJob(job, `not accepted after ${attempts} attempts: ${message}`);
       return;
     }
@@ -190,8 +192,10 @@ export class FaxDispatcher {
       this.deps.logger.warn({ job_id: job.id, err: (err as Error).message }, 'lookup of an uncertain send failed; will retry');
       return;
     }
+    // A lookup by job id may find the fax of an attempt that was redialled since: not this send.
+    if (found?.providerSid && (await store.attempts.isSuperseded(job.id, found.providerSid))) found = null;
     if (found) {
-      await this.deps.updates.applyUpdate(job, { status: found.status, pages: found.pages, providerSid: found.providerSid ?? job.provider_sid ?? undefined, error: found.error }, 'lookup', { owner: this.owner });
+      await this.deps.updates.applyUpdate(job, { status: found.status, pages: found.pages, providerSid: found.providerSid ?? job.provider_sid ?? undefined, error: found.error, lineFailure: found.lineFailure }, 'lookup', { owner: this.owner });
       return;
     }
     const since = job.sent_at ?? Date.parse(job.created_at);

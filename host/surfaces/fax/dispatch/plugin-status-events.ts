@@ -14,7 +14,7 @@ export function applyPluginStatusEvents(deps: { kernel: Kernel; store: FaxJobSto
       const row = await store.get(update.jobId);
       // A plugin may only report on jobs it sends.
       if (!row || row.backend !== event.pluginId) return;
-      await updates.applyUpdate(row, { status: update.status, pages: update.pages, error: update.error, providerSid: update.providerSid }, 'event');
+      await updates.applyUpdate(row, { status: update.status, pages: update.pages, error: update.error, providerSid: update.providerSid, lineFailure: update.lineFailure }, 'event');
     })().catch((err) => logger.warn({ err: (err as Error).message }, 'fax status event not applied'));
   });
 }

@@ -44,7 +44,7 @@ export class FaxReconciler {
       const status = await kernel.withProvider('fax', job.backend, (fax) =>
         fax.status({ jobId: job.id, to: job.to_number, sentAt: new Date(job.sent_at ?? Date.parse(job.created_at)), ...(job.provider_sid ? { providerSid: job.provider_sid } : {}) }),
       );
-      if (status) await updates.applyUpdate(job, { status: status.status, pages: status.pages, error: status.error, providerSid: status.providerSid }, 'poll');
+      if (status) await updates.applyUpdate(job, { status: status.status, pages: status.pages, error: status.error, providerSid: status.providerSid, lineFailure: status.lineFailure }, 'poll');
     } catch (err) {
       this.deps.logger.warn({ job_id: job.id, err: (err as Error).message }, 'status poll failed');
     }

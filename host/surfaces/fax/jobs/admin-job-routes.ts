@@ -9,6 +9,8 @@ import { maskPhone } from '../../../platform/logging/text-masking.js';
 import { maskNumbers } from '../../../../core/sdk/index.js';
 import { principalOf } from '../../../platform/auth/access-guard.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
+import { FaxAttemptSchema } from './fax-job-out.js';
+import { toAttemptsOut } from './fax-service.js';
 
 const ADMIN = { scope: 'admin', always: true } as const;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -37,6 +39,10 @@ export const AdminJobDetail = AdminJobSummary.extend({
   finished_at: z.string().nullable(),
   artifacts_removed_at: z.string().nullable().describe('Set when cleanup removed the PDF (ARTIFACT_TTL_DAYS)'),
   pdf_available: z.boolean(),
+  cover_page: z.boolean().describe('A cover page was prepended (counted in pages)'),
+  document_sha256: z.string().nullable().describe('SHA-256 of the document sent (null for jobs stored before it was kept)'),
+  retry_policy: z.object({ max_attempts: z.number().int().nullable(), delay_seconds: z.number().int().nullable() }).describe("The job's own redial policy; null follows FAX_RETRY_MAX_ATTEMPTS / FAX_RETRY_DELAY_SECONDS"),
+  attempt_history: z.array(FaxAttemptSchema).describe('Every send, oldest first (`attempts` is their count)'),
 });
 const ListQuery = z.object({
   status: z.enum(['queued', 'in_progress', 'SUCCESS', 'FAILED', 'disabled']).optional(),
@@ -118,6 +124,10 @@ export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore;
         finished_at: row.finished_at,
         artifacts_removed_at: row.artifacts_removed_at,
         pdf_available: !row.artifacts_removed_at,
+        cover_page: row.cover_page === 1,
+        document_sha256: row.document_sha256,
+        retry_policy: { max_attempts: row.retry_max_attempts, delay_seconds: row.retry_delay_seconds },
+        attempt_history: toAttemptsOut(await store.attempts.list(row.id)),
       };
     },
   );

@@ -5,7 +5,12 @@ import type { HttpApi } from '../../../platform/http/api.js';
 import { actorOf } from '../../../platform/auth/access-guard.js';
 import { sendStoredPdf } from '../../../platform/http/stored-pdf.js';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
-import { toFaxJobOut, type FaxService } from './fax-service.js';
+import { toFaxJobOut, type FaxService, type SubmitOptions } from './fax-service.js';
+import { FaxJobOutSchema } from './fax-job-out.js';
+import { renderTransmissionReport } from './transmission-report.js';
+import { isFinal } from './job-states.js';
+import { parseOr } from '../../../platform/http/api.js';
+import { createHash } from 'node:crypto';
 import { FAX_TOKEN_SCOPE, type JobDocuments } from './job-documents.js';
 import type { DocumentTokens } from './document-tokens.js';
 import type { FaxJobStore } from './job-store.js';
@@ -13,16 +18,39 @@ import type { FaxReconciler } from '../dispatch/reconciler.js';
 import { receiveUpload } from './upload.js';
 import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
 
-export const FaxJobOutSchema = z.object({
-  id: z.string(),
-  to: z.string(),
-  status: z.enum(['queued', 'in_progress', 'SUCCESS', 'FAILED', 'disabled']),
-  error: z.string().optional(),
-  pages: z.number().int().optional(),
-  backend: z.string(),
-  provider_sid: z.string().optional(),
-  created_at: z.string().describe('ISO 8601'),
-  updated_at: z.string().describe('ISO 8601'),
+/** Cover fields are typeset as plain text: printable characters only (line breaks and tabs in the message; multipart sends CRLF). */
+const coverText = (max: number, multiline: boolean) =>
+  z
+    .string()
+    .max(max, `at most ${max} characters`)
+    .refine((v) => !(multiline ? /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/).test(v), multiline ? 'control characters other than line breaks and tabs are not allowed' : 'control characters are not allowed')
+    .optional();
+const wholeNumber = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\s*\d{1,6}\s*$/, 'a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min, `at least ${min}`).max(max, `at most ${max}`))
+    .optional();
+
+/** The multipart fields of POST /fax besides the file. */
+const SubmitFields = z.object({
+  to: z.string().describe('E.164 or digits: optional "+" and 6 to 20 digits'),
+  cover_to: coverText(100, false).describe('Cover page: the recipient (default: the destination number). Any cover_* field adds a cover page.'),
+  cover_from: coverText(100, false).describe('Cover page: the sender'),
+  cover_subject: coverText(200, false).describe('Cover page: the subject'),
+  cover_message: coverText(1000, true).describe('Cover page: the message (line breaks kept)'),
+  retry_max_attempts: wholeNumber(1, 10).describe('Dial attempts when the line is busy, unanswered or failed (1 to 10; default FAX_RETRY_MAX_ATTEMPTS)'),
+  retry_delay_seconds: wholeNumber(0, 86400).describe('Seconds between those attempts (0 to 86400; default FAX_RETRY_DELAY_SECONDS)'),
+});
+const SubmitHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1)
+    .max(255, 'at most 255 characters')
+    .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+    .optional()
+    .describe('Makes a retried submit safe: the same key (per API key, kept FAX_IDEMPOTENCY_TTL_HOURS) with the same document, number and options answers 200 with the original job and sends nothing; with anything different 422 `idempotency_key_reused`.'),
 });
 const JobParams = z.object({ id: z.string().min(1).max(100) });
 
@@ -46,30 +74,42 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       method: 'post',
       path: '/fax',
       summary: 'Send a fax: multipart `to` and `file` (PDF, UTF-8 text, PNG, JPEG or TIFF)',
-      description: 'The upload is streamed; over MAX_FILE_SIZE_MB answers 413 at once. The type is detected from the content.',
+      description:
+        'The upload is streamed; over MAX_FILE_SIZE_MB answers 413 at once. The type is detected from the content. Optional: a cover page (`cover_*` fields, rendered from FAX_COVER_TEMPLATE and counted in `pages`), the redial policy for busy or unanswered lines (`retry_*`), and an `Idempotency-Key` header.',
       tags: ['fax'],
       access: { scope: 'fax:send' },
       rateLimit: 'fax',
       rawBody: {
         contentType: 'multipart/form-data',
-        schema: z.object({ to: z.string().describe('E.164 or digits: optional "+" and 6 to 20 digits'), file: z.string().meta({ format: 'binary', description: 'The document (PDF, text, PNG, JPEG or TIFF)' }) }),
+        schema: SubmitFields.extend({ file: z.string().meta({ format: 'binary', description: 'The document (PDF, text, PNG, JPEG or TIFF)' }) }),
       },
+      headers: SubmitHeaders,
       responses: {
+        200: { description: 'An earlier submit with this Idempotency-Key (same document, number and options) made this job; nothing new was sent', schema: FaxJobOutSchema },
         202: { description: 'Accepted', schema: FaxJobOutSchema },
         400: { description: 'Invalid number, parameters or PDF' },
         413: { description: 'File too large' },
         415: { description: 'Unsupported file type' },
+        422: { description: 'The Idempotency-Key was used before with a different document, number or options (`idempotency_key_reused`)' },
         503: { description: 'The selected fax backend is not available' },
       },
     },
-    async ({ req, res }) => {
+    async ({ req, res, headers }) => {
       const upload = await receiveUpload(req, { maxBytes: config.get('MAX_FILE_SIZE_MB') * 1024 * 1024, tmpDir: deps.tmpDir, fileField: 'file' });
       try {
         if (upload.fields.to === undefined) throw invalid('to', 'required', 400);
+        const fields = parseOr(SubmitFields, upload.fields, 400, 'form');
         if (!upload.file || upload.file.size === 0) throw invalid('file', 'required (a non-empty file part named "file")', 400);
-        const row = await service.submit({ to: upload.fields.to, bytes: await upload.file.bytes(), size: upload.file.size });
-        res.status(202);
-        return toFaxJobOut(row);
+        const key = (headers as z.infer<typeof SubmitHeaders>)['Idempotency-Key'];
+        const cover = { to: fields.cover_to, from: fields.cover_from, subject: fields.cover_subject, message: fields.cover_message };
+        const options: SubmitOptions = {
+          ...(Object.values(cover).some((v) => v !== undefined) ? { cover: Object.fromEntries(Object.entries(cover).filter(([, v]) => v !== undefined)) } : {}),
+          ...(fields.retry_max_attempts !== undefined || fields.retry_delay_seconds !== undefined ? { retry: { maxAttempts: fields.retry_max_attempts, delaySeconds: fields.retry_delay_seconds } } : {}),
+          ...(key ? { idempotency: { scope: actorOf(res), key } } : {}),
+        };
+        const { row, replayed } = await service.submit({ to: fields.to, bytes: await upload.file.bytes(), size: upload.file.size }, options);
+        res.status(replayed ? 200 : 202);
+        return toFaxJobOut(row, await store.attempts.list(row.id));
       } finally {
         await upload.discard();
       }
@@ -90,7 +130,39 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
     async ({ params }) => {
       const row = await store.get(params.id);
       if (!row) throw httpError('fax_job_not_found', { id: params.id });
-      return toFaxJobOut(row);
+      return toFaxJobOut(row, await store.attempts.list(row.id));
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/fax/:id/report',
+      summary: "A final job's transmission report: a one-page PDF for the sender's records",
+      description:
+        'Outcome, pages, every attempt with its times, the destination masked (last four digits), the backend and the SHA-256 of the document sent (cover page included). Available once the job is final (SUCCESS, FAILED or disabled).',
+      tags: ['fax'],
+      access: { scope: 'fax:read' },
+      rateLimit: 'fax',
+      params: JobParams,
+      responses: {
+        200: { description: 'The report', contentType: 'application/pdf' },
+        401: { description: 'Invalid API key' },
+        404: { description: 'Job not found' },
+        409: { description: 'The job is not final yet (`fax_not_final`)' },
+      },
+    },
+    async ({ params, res }) => {
+      const row = await store.get(params.id);
+      if (!row) throw httpError('fax_job_not_found', { id: params.id });
+      if (!isFinal(row.status)) throw httpError('fax_not_final', { status: row.status });
+      const hash = row.document_sha256 ?? (await storedDocumentHash(deps, row));
+      const pdf = await renderTransmissionReport(row, await store.attempts.list(row.id), hash, config.get('FAX_PAPER_SIZE'));
+      res.setHeader('Content-Type', 'application/pdf');
+      res.setHeader('Content-Disposition', `attachment; filename="fax-${row.id}-report.pdf"`);
+      res.setHeader('Cache-Control', 'no-store');
+      res.status(200).end(pdf);
+      deps.audit.record('report_served', { job_id: row.id, by: actorOf(res) });
     },
   );
 
@@ -135,5 +207,12 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       return toFaxJobOut((await store.get(row.id))!);
     },
   );
+}
 
+/** SHA-256 of a job stored before the hash was kept, read from storage; null once cleanup removed it. */
+async function storedDocumentHash(deps: FaxRouteDeps, row: { pdf_key: string; artifacts_removed_at: string | null }): Promise<string | null> {
+  if (row.artifacts_removed_at) return null;
+  return deps.documents
+    .withStorage(async (storage) => createHash('sha256').update(await storage.get(row.pdf_key)).digest('hex'))
+    .catch(() => null);
 }

@@ -1,10 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
 import { PluginNotAvailableError, type Kernel } from '../../../../core/kernel/kernel.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import { maskNumbers } from '../../../../core/sdk/index.js';
-import { normalizeToPdf } from '../documents/index.js';
+import { normalizeToPdf, prependCover, renderCoverPage, type CoverFields } from '../documents/index.js';
+import type { IdempotencyKeys, IdempotentSubmit } from './idempotency-keys.js';
+import type { FaxJobAttemptRow } from './job-attempts.js';
 import { jobPrefix, type JobDocuments } from './job-documents.js';
 import type { FaxJobRow, FaxJobStore } from './job-store.js';
 import { normalizePhone, PHONE_RULE } from './phone.js';
@@ -21,7 +23,32 @@ export interface FaxJobOut {
   provider_sid?: string;
   created_at: string;
   updated_at: string;
+  /** Additive to Faxbot's shape: every send of the job, oldest first. */
+  attempts?: FaxAttemptOut[];
 }
+
+export interface FaxAttemptOut {
+  attempt: number;
+  started_at: string;
+  ended_at?: string;
+  /** SUCCESS | FAILED | not_accepted; absent while under way. */
+  outcome?: string;
+  /** busy | no_answer | line_failure: the line failed, and the job may be redialled. */
+  line_failure?: string;
+  error?: string;
+  provider_sid?: string;
+}
+
+/** What a submit asks for beyond the number and the document. */
+export interface SubmitOptions {
+  cover?: CoverFields | undefined;
+  /** Per-job overrides of FAX_RETRY_MAX_ATTEMPTS and FAX_RETRY_DELAY_SECONDS. */
+  retry?: { maxAttempts?: number | undefined; delaySeconds?: number | undefined } | undefined;
+  /** Idempotency-Key and the caller it belongs to. */
+  idempotency?: { scope: string; key: string } | undefined;
+}
+
+const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
 /**
  * Outbound fax submission: validates and stores a submission (PDF in storage first, then the
@@ -36,6 +63,7 @@ export class FaxService {
       documents: JobDocuments;
       audit: AuditLog;
       logger: Logger;
+      idempotencyKeys: IdempotencyKeys;
       onSubmitted: () => void;
     },
   ) {}
@@ -49,35 +77,91 @@ export class FaxService {
     return undefined;
   }
 
-  async submit(input: { to: unknown; bytes: Buffer; size: number }): Promise<FaxJobRow> {
+  /**
+   * Stores a new job, or answers the job an earlier submit with the same Idempotency-Key made
+   * (`replayed`: nothing new is stored or sent). A key reused for another fax throws 422.
+   */
+  async submit(input: { to: unknown; bytes: Buffer; size: number }, options: SubmitOptions = {}): Promise<{ row: FaxJobRow; replayed: boolean }> {
     const to = normalizePhone(input.to);
     if (!to) throw invalid('to', PHONE_RULE, 400);
-    const disabled = this.deps.config.get('FAX_DISABLED');
-    const backend = this.deps.config.get('FAX_BACKEND');
+    const { config, store, idempotencyKeys } = this.deps;
+    const idempotent: IdempotentSubmit | undefined = options.idempotency && {
+      ...options.idempotency,
+      documentSha256: sha256(input.bytes),
+      to,
+      optionsSha256: sha256(JSON.stringify([options.cover ?? null, options.retry?.maxAttempts ?? null, options.retry?.delaySeconds ?? null])),
+    };
+    if (idempotent) {
+      const earlier = await this.replay(idempotent);
+      if (earlier) return { row: earlier, replayed: true };
+    }
+    const disabled = config.get('FAX_DISABLED');
+    const backend = config.get('FAX_BACKEND');
     if (!disabled) {
       const problem = this.backendProblem();
       if (problem) throw httpError('fax_backend_unavailable', { problem });
     }
+    const paper = config.get('FAX_PAPER_SIZE');
     // a document we cannot use throws Invalid/UnsupportedDocumentError: the error handler's domain mapping answers 400/415
-    const normalized = await normalizeToPdf(input.bytes, { paper: this.deps.config.get('FAX_PAPER_SIZE') });
+    const normalized = await normalizeToPdf(input.bytes, { paper });
+    let pdf = normalized.pdf;
+    let pages = normalized.pages;
+    if (options.cover) {
+      pages += 1;
+      const template = config.get('FAX_COVER_TEMPLATE');
+      const cover = await renderCoverPage(template, { ...options.cover, to: options.cover.to ?? to, pages, date: new Date() }, paper);
+      pdf = await prependCover(cover, pdf);
+    }
     const id = randomUUID();
     const pdfKey = `${jobPrefix(id)}/document.pdf`;
     const { documents } = this.deps;
-    await documents.withStorage((s) => s.put(pdfKey, normalized.pdf)).catch((err) => {
+    await documents.withStorage((s) => s.put(pdfKey, pdf)).catch((err) => {
       if (err instanceof PluginNotAvailableError) throw httpError('storage_unavailable', { storageId: documents.storageId, reason: err.message });
       throw err;
     });
-    let row: FaxJobRow;
+    const job = {
+      id,
+      to,
+      backend,
+      pdfKey,
+      pages,
+      sourceType: normalized.sourceType,
+      sizeBytes: input.size,
+      disabled,
+      documentSha256: sha256(pdf),
+      coverPage: !!options.cover,
+      retryMaxAttempts: options.retry?.maxAttempts,
+      retryDelaySeconds: options.retry?.delaySeconds,
+    };
+    let row: FaxJobRow | undefined;
     try {
-      row = await this.deps.store.insert({ id, to, backend, pdfKey, pages: normalized.pages, sourceType: normalized.sourceType, sizeBytes: input.size, disabled });
+      row = await store.db.transaction().execute(async (trx) => {
+        if (idempotent && !(await idempotencyKeys.claim(trx, idempotent, id, config.get('FAX_IDEMPOTENCY_TTL_HOURS') * 3600_000))) return undefined;
+        return store.insert(job, new Date(), trx);
+      });
     } catch (err) {
       await documents.withStorage((s) => s.delete(pdfKey)).catch(() => {});
       throw err;
     }
-    this.deps.audit.record('job_created', { job_id: id, to, backend, pages: normalized.pages, source_type: normalized.sourceType, status: row.status });
+    if (!row) {
+      // A concurrent submit with the same key won: answer its job, keep nothing of ours.
+      await documents.withStorage((s) => s.delete(pdfKey)).catch(() => {});
+      const earlier = idempotent && (await this.replay(idempotent));
+      if (!earlier) throw new Error('idempotency key claimed by a submit whose job cannot be found');
+      return { row: earlier, replayed: true };
+    }
+    this.deps.audit.record('job_created', { job_id: id, to, backend, pages, source_type: normalized.sourceType, status: row.status, cover_page: !!options.cover });
     this.deps.logger.info({ job_id: id, to: maskPhone(to), backend, status: row.status }, 'fax job created');
     if (!disabled) this.deps.onSubmitted();
-    return row;
+    return { row, replayed: false };
+  }
+
+  /** The job of an earlier submit with this key, or undefined; throws when the key asked for another fax. */
+  private async replay(submit: IdempotentSubmit): Promise<FaxJobRow | undefined> {
+    const jobId = await this.deps.idempotencyKeys.jobOf(submit);
+    if (!jobId) return undefined;
+    this.deps.audit.record('job_idempotent_replay', { job_id: jobId, by: submit.scope });
+    return this.deps.store.get(jobId);
   }
 
   get(id: string): Promise<FaxJobRow | undefined> {
@@ -85,7 +169,20 @@ export class FaxService {
   }
 }
 
-export function toFaxJobOut(row: FaxJobRow): FaxJobOut {
+/** A job's attempts as GET /fax/{id} shows them; errors masked like the job's own. */
+export function toAttemptsOut(attempts: FaxJobAttemptRow[]): FaxAttemptOut[] {
+  return attempts.map((a) => ({
+    attempt: a.attempt,
+    started_at: a.started_at,
+    ...(a.ended_at ? { ended_at: a.ended_at } : {}),
+    ...(a.outcome ? { outcome: a.outcome } : {}),
+    ...(a.line_failure ? { line_failure: a.line_failure } : {}),
+    ...(a.error ? { error: maskNumbers(a.error) } : {}),
+    ...(a.provider_sid ? { provider_sid: a.provider_sid } : {}),
+  }));
+}
+
+export function toFaxJobOut(row: FaxJobRow, attempts?: FaxJobAttemptRow[]): FaxJobOut {
   return {
     id: row.id,
     to: row.to_number,
@@ -96,5 +193,6 @@ export function toFaxJobOut(row: FaxJobRow): FaxJobOut {
     ...(row.provider_sid ? { provider_sid: row.provider_sid } : {}),
     created_at: row.created_at,
     updated_at: row.updated_at,
+    ...(attempts ? { attempts: toAttemptsOut(attempts) } : {}),
   };
 }

@@ -1,8 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
-import { maskNumbers, type FaxStatus } from '../../../../core/sdk/index.js';
+import { maskNumbers, type FaxLineFailure, type FaxStatus } from '../../../../core/sdk/index.js';
 import type { Database, FaxJobTable } from '../../../platform/db/schema.js';
 import type { Dialect } from '../../../platform/db/database.js';
 import { isFinal, predecessorsOf, type DispatchState } from './job-states.js';
+import { FaxJobAttempts } from './job-attempts.js';
 
 export type FaxJobRow = Selectable<FaxJobTable>;
 
@@ -15,6 +16,12 @@ export interface NewFaxJob {
   sourceType: string;
   sizeBytes: number;
   disabled: boolean;
+  /** SHA-256 (hex) of the stored PDF. */
+  documentSha256?: string | undefined;
+  coverPage?: boolean | undefined;
+  /** Per-job retry policy; undefined follows the settings. */
+  retryMaxAttempts?: number | undefined;
+  retryDelaySeconds?: number | undefined;
 }
 
 export interface StatusChange {
@@ -22,7 +29,18 @@ export interface StatusChange {
   pages?: number | undefined;
   error?: string | undefined;
   providerSid?: string | undefined;
+  /** With FAILED: the line failed (busy, no answer), so the retry policy may redial. */
+  lineFailure?: FaxLineFailure | undefined;
 }
+
+/** The redial policy of one job: its own overrides, else the settings. */
+export interface RetryPolicy {
+  maxAttempts: number;
+  delaySeconds: number;
+}
+
+/** What became of a line failure: redialled, out of attempts (the job fails), or about an attempt already redialled. */
+export type LineRetry = 'scheduled' | 'exhausted' | 'stale';
 
 export interface JobFilter {
   status?: string;
@@ -46,12 +64,21 @@ const storedError = (error: string): string => maskNumbers(error);
  * another's work.
  */
 export class FaxJobStore {
+  readonly attempts: FaxJobAttempts;
+
   constructor(
     readonly db: Kysely<Database>,
     readonly dialect: Dialect,
-  ) {}
+  ) {
+    this.attempts = new FaxJobAttempts(db);
+  }
 
-  async insert(job: NewFaxJob, now = new Date()): Promise<FaxJobRow> {
+  /** This store on `trx`: the job row and its attempts move together. */
+  private within<T>(work: (store: FaxJobStore) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new FaxJobStore(trx, this.dialect)));
+  }
+
+  async insert(job: NewFaxJob, now = new Date(), db: Kysely<Database> = this.db): Promise<FaxJobRow> {
     const iso = now.toISOString();
     const row: FaxJobTable = {
       id: job.id,
@@ -75,8 +102,12 @@ export class FaxJobStore {
       last_checked_at: null,
       finished_at: job.disabled ? iso : null,
       artifacts_removed_at: null,
+      retry_max_attempts: job.retryMaxAttempts ?? null,
+      retry_delay_seconds: job.retryDelaySeconds ?? null,
+      document_sha256: job.documentSha256 ?? null,
+      cover_page: job.coverPage ? 1 : 0,
     };
-    await this.db.insertInto('fax_jobs').values(row).execute();
+    await db.insertInto('fax_jobs').values(row).execute();
     return row;
   }
 
@@ -116,14 +147,19 @@ export class FaxJobStore {
 
   /** Records, before calling the provider, that a send is under way: a crash after this is "uncertain". */
   async markSending(id: string, owner: string, now = Date.now()): Promise<boolean> {
-    const r = await this.db
-      .updateTable('fax_jobs')
-      .set((eb) => ({ dispatch_state: 'sending', sent_at: now, attempts: eb('attempts', '+', 1), updated_at: new Date(now).toISOString() }))
-      .where('id', '=', id)
-      .where('lease_owner', '=', owner)
-      .where('dispatch_state', 'in', ['pending'])
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+    return this.within(async (store) => {
+      const r = await store.db
+        .updateTable('fax_jobs')
+        .set((eb) => ({ dispatch_state: 'sending', sent_at: now, attempts: eb('attempts', '+', 1), updated_at: new Date(now).toISOString() }))
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .where('dispatch_state', 'in', ['pending'])
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      const { attempts } = await store.db.selectFrom('fax_jobs').select('attempts').where('id', '=', id).executeTakeFirstOrThrow();
+      await store.attempts.start(id, attempts, now);
+      return true;
+    });
   }
 
   /** The provider accepted (or a lookup found) the fax: results come by callback or polling now. True when anything changed. */
@@ -136,6 +172,7 @@ export class FaxJobStore {
         .where('dispatch_state', '!=', 'done');
       if (owner) q = q.where('lease_owner', '=', owner);
       const accepted = Number((await q.executeTakeFirst()).numUpdatedRows) === 1;
+      if (accepted) await this.attempts.with(trx).note(id, { providerSid: change.providerSid });
       const applied = await new FaxJobStore(trx, this.dialect).applyChange(id, { ...change, status: change.status === 'queued' ? 'in_progress' : change.status }, now);
       return accepted || applied;
     });
@@ -143,6 +180,7 @@ export class FaxJobStore {
 
   /** The outcome is unknown: resolve later by asking the provider, never by sending again. */
   async markUncertain(id: string, owner: string, retryAt: number, error: string, now = Date.now()): Promise<void> {
+    await this.attempts.note(id, { error });
     await this.db
       .updateTable('fax_jobs')
       .set({ dispatch_state: 'uncertain', next_attempt_at: retryAt, lease_owner: null, lease_until: null, error: storedError(error), updated_at: new Date(now).toISOString() })
@@ -154,12 +192,46 @@ export class FaxJobStore {
 
   /** The provider certainly did not accept: try again at `retryAt` (`attempts` when no send was recorded). */
   async scheduleRetry(id: string, owner: string, retryAt: number, error: string, attempts?: number, now = Date.now()): Promise<void> {
-    await this.db
-      .updateTable('fax_jobs')
-      .set({ dispatch_state: 'pending', next_attempt_at: retryAt, lease_owner: null, lease_until: null, error: storedError(error), updated_at: new Date(now).toISOString(), ...(attempts === undefined ? {} : { attempts }) })
-      .where('id', '=', id)
-      .where('lease_owner', '=', owner)
-      .execute();
+    await this.within(async (store) => {
+      const r = await store.db
+        .updateTable('fax_jobs')
+        .set({ dispatch_state: 'pending', next_attempt_at: retryAt, lease_owner: null, lease_until: null, error: storedError(error), updated_at: new Date(now).toISOString(), ...(attempts === undefined ? {} : { attempts }) })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return;
+      if (attempts === undefined) await store.attempts.end(id, { outcome: 'not_accepted', error }, now);
+      else await store.attempts.recordRefused(id, attempts, error, now);
+    });
+  }
+
+  /**
+   * The provider reports the line busy, unanswered or failed: while the job's policy allows
+   * another dial, the job goes back to pending (still in_progress to its caller) for a new send
+   * after the delay, and the attempt ends with its line failure. Guarded on the attempt number
+   * and dispatch state, so a duplicate report of the same failure never dials twice.
+   */
+  async scheduleLineRetry(id: string, change: StatusChange & { lineFailure: FaxLineFailure }, defaults: RetryPolicy, now = Date.now()): Promise<LineRetry> {
+    return this.within(async (store) => {
+      const row = await store.get(id);
+      if (!row || !['sending', 'accepted', 'uncertain'].includes(row.dispatch_state) || isFinal(row.status)) return 'stale';
+      const policy = { maxAttempts: row.retry_max_attempts ?? defaults.maxAttempts, delaySeconds: row.retry_delay_seconds ?? defaults.delaySeconds };
+      const dials = (await store.attempts.lineFailures(id)) + 1;
+      if (dials >= policy.maxAttempts) return 'exhausted';
+      const at = now + policy.delaySeconds * 1000;
+      const error = `${change.error ?? change.lineFailure.replace('_', ' ')} (attempt ${row.attempts}); redial ${dials + 1} of ${policy.maxAttempts} at ${new Date(at).toISOString()}`;
+      const r = await store.db
+        .updateTable('fax_jobs')
+        .set({ status: 'in_progress', dispatch_state: 'pending', next_attempt_at: at, provider_sid: null, lease_owner: null, lease_until: null, error: storedError(error), updated_at: new Date(now).toISOString() })
+        .where('id', '=', id)
+        .where('attempts', '=', row.attempts)
+        .where('dispatch_state', 'in', ['sending', 'accepted', 'uncertain'])
+        .where('status', 'in', ['queued', 'in_progress'])
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return 'stale';
+      await store.attempts.end(id, { outcome: 'FAILED', error: change.error ?? change.lineFailure, lineFailure: change.lineFailure, providerSid: change.providerSid ?? row.provider_sid ?? undefined }, now);
+      return 'scheduled';
+    });
   }
 
   /** Lets go of a claimed job without changing it (shutdown, or nothing to do yet). */
@@ -199,7 +271,12 @@ export class FaxJobStore {
           set.lease_until = null;
         }
         const r = await this.db.updateTable('fax_jobs').set(set).where('id', '=', id).where('status', 'in', from).executeTakeFirst();
-        if (Number(r.numUpdatedRows) === 1) return true;
+        if (Number(r.numUpdatedRows) === 1) {
+          if (final) {
+            await this.attempts.end(id, { outcome: change.status === 'SUCCESS' ? 'SUCCESS' : 'FAILED', error: change.error, lineFailure: change.lineFailure, providerSid: change.providerSid }, now);
+          }
+          return true;
+        }
       }
     }
     // Same status again (a duplicate or late callback): only refine pages and provider id.

@@ -1,5 +1,5 @@
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
-import type { FaxJobRow, FaxJobStore, StatusChange } from './job-store.js';
+import type { FaxJobRow, FaxJobStore, RetryPolicy, StatusChange } from './job-store.js';
 
 /** Who reported a status: kept in the audit record. */
 export type UpdateSource = 'callback' | 'event' | 'poll' | 'dispatch' | 'lookup' | 'timeout';
@@ -10,13 +10,31 @@ export type UpdateSource = 'callback' | 'event' | 'poll' | 'dispatch' | 'lookup'
  * changed something. A result arriving twice (callback and event, say) is applied and audited once.
  */
 export class JobUpdates {
-  constructor(private readonly deps: { store: FaxJobStore; audit: AuditLog }) {}
+  constructor(
+    private readonly deps: {
+      store: FaxJobStore;
+      audit: AuditLog;
+      /** FAX_RETRY_MAX_ATTEMPTS and FAX_RETRY_DELAY_SECONDS now; absent, a line failure is final. */
+      retryPolicy?: () => RetryPolicy;
+    },
+  ) {}
 
   /**
    * Applies `change` to the job. `accepted` marks a send the provider took (the dispatcher's send
    * or lookup): dispatch moves on to waiting for results. True when anything changed.
    */
   async applyUpdate(job: Pick<FaxJobRow, 'id' | 'backend'>, change: StatusChange, via: UpdateSource, accepted?: { owner: string | null }): Promise<boolean> {
+    const { store, audit } = this.deps;
+    // A late word about an attempt that was redialled since must not end the redial.
+    if (change.providerSid && (await store.attempts.isSuperseded(job.id, change.providerSid))) return false;
+    if (change.status === 'FAILED' && change.lineFailure) {
+      const retry = await store.scheduleLineRetry(job.id, { ...change, lineFailure: change.lineFailure }, this.deps.retryPolicy?.() ?? { maxAttempts: 1, delaySeconds: 0 });
+      if (retry === 'stale') return false;
+      if (retry === 'scheduled') {
+        audit.record('job_retry_scheduled', { job_id: job.id, backend: job.backend, via, line_failure: change.lineFailure, error: change.error ?? change.lineFailure });
+        return true;
+      }
+    }
     const changed = accepted ? await this.deps.store.markAccepted(job.id, accepted.owner, change) : await this.deps.store.applyChange(job.id, change);
     if (!changed) return false;
     const failed = change.status === 'FAILED';
@@ -28,6 +46,7 @@ export class JobUpdates {
       ...(change.pages !== undefined ? { pages: change.pages } : {}),
       ...(change.providerSid ? { provider_sid: change.providerSid } : {}),
       ...(failed ? { error: change.error ?? 'failed' } : {}),
+      ...(failed && change.lineFailure ? { line_failure: change.lineFailure } : {}),
     });
     return true;
   }

@@ -16,13 +16,15 @@ export class CallbackReceiver {
     const row = await store.get(update.jobId);
     // A plugin reports only on the jobs it sends.
     if (!row || row.backend !== pluginId) throw httpError('fax_job_not_found', { id: update.jobId });
+    // A late callback about an attempt that was redialled since: acknowledged, changes nothing.
+    if (update.providerSid && (await store.attempts.isSuperseded(row.id, update.providerSid))) return { ok: true, status: row.status };
     // Provider A signs only the body: a signed callback replayed under another job_id names
     // another fax, and is refused.
     if (row.provider_sid && update.providerSid && row.provider_sid !== update.providerSid) {
       audit.record('callback_rejected', { provider: pluginId, job_id: row.id, reason: 'provider id mismatch' });
       throw httpError('callback_job_mismatch');
     }
-    await this.deps.updates.applyUpdate(row, { status: update.status, pages: update.pages, error: update.error, providerSid: update.providerSid }, 'callback');
+    await this.deps.updates.applyUpdate(row, { status: update.status, pages: update.pages, error: update.error, providerSid: update.providerSid, lineFailure: update.lineFailure }, 'callback');
     return { ok: true, status: (await store.get(row.id))?.status ?? update.status };
   }
 }

@@ -39,6 +39,7 @@ const ACCESS: Array<[route: string, access: string, always?: 'always']> = [
   ['POST /fax', 'fax:send'],
   ['GET /fax/{id}', 'fax:read'],
   ['GET /fax/{id}/pdf', 'public'], // the provider fetches it with the job's token
+  ['GET /fax/{id}/report', 'fax:read'], // the sender's transmission report
   ['POST /providera-callback', 'public'], // signed by the provider
   ['POST /providerc-callback', 'public'], // signed by the provider
   ['POST /providera-inbound', 'public'],

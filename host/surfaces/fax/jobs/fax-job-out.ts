@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** One send of a fax job, as GET /fax/{id} and the admin job detail show it. */
+export const FaxAttemptSchema = z.object({
+  attempt: z.number().int().describe('1 for the first send'),
+  started_at: z.string().describe('ISO 8601'),
+  ended_at: z.string().optional().describe('ISO 8601; absent while under way'),
+  outcome: z.enum(['SUCCESS', 'FAILED', 'not_accepted']).optional().describe('absent while under way (or while an uncertain send is looked up)'),
+  line_failure: z.enum(['busy', 'no_answer', 'line_failure']).optional().describe('The line failed: the job is redialled while its retry policy allows'),
+  error: z.string().optional(),
+  provider_sid: z.string().optional(),
+});
+
+/** Faxbot's FaxJobOut, with `attempts` added. */
+export const FaxJobOutSchema = z.object({
+  id: z.string(),
+  to: z.string(),
+  status: z.enum(['queued', 'in_progress', 'SUCCESS', 'FAILED', 'disabled']),
+  error: z.string().optional(),
+  pages: z.number().int().optional(),
+  backend: z.string(),
+  provider_sid: z.string().optional(),
+  created_at: z.string().describe('ISO 8601'),
+  updated_at: z.string().describe('ISO 8601'),
+  attempts: z
+    .array(FaxAttemptSchema)
+    .optional()
+    .describe('Every send of the job, oldest first (an addition to the Faxbot shape)'),
+});
+
