@@ -1,4 +1,4 @@
-import { allowedMediaHosts, requireSettings, secret, z } from 'switchboard/sdk';
+import { allowedMediaHosts, missingSettings, requireSettings, secret, z } from 'switchboard/sdk';
 import { hostedFaxSettings } from 'switchboard/sdk/fax';
 
 export const providerBSettings = z.object({
@@ -33,17 +33,44 @@ export const providerBEnv = {
   inboundHmacSecret: 'PROVIDERB_INBOUND_HMAC_SECRET',
 } as const satisfies Partial<Record<keyof ProviderBSettings, string>>;
 
+/** What inbound notices are checked and fetched with. */
+export interface ProviderBInbound {
+  mediaHosts: string[];
+  inboundBasic: { user: string; pass: string } | undefined;
+  inboundHmacSecret: string | undefined;
+}
+
 /** Settings with every field this provider needs present. */
-export interface ProviderBConfig {
+export interface ProviderBConfig extends ProviderBInbound {
   baseUrl: string;
   projectId: string;
   apiKey: string;
   apiSecret: string;
   sendMode: 'url' | 'upload';
   timeoutMs: number;
-  mediaHosts: string[];
-  inboundBasic: { user: string; pass: string } | undefined;
-  inboundHmacSecret: string | undefined;
+}
+
+/** The fields sending needs, named with their variables; empty when all are set. */
+export function outboundGap(settings: ProviderBSettings): string[] {
+  return missingSettings(settings, ['baseUrl', 'projectId', 'apiKey', 'apiSecret'], providerBEnv);
+}
+
+/**
+ * The inbound settings when they are enough to take notices on their own: a Basic user or an
+ * HMAC secret, and a media host (mediaHosts, or baseUrl's host); undefined otherwise.
+ */
+export function inboundOnlyConfig(settings: ProviderBSettings): ProviderBInbound | undefined {
+  const inbound = inboundOf(settings);
+  const checked = inbound.inboundBasic || inbound.inboundHmacSecret;
+  return checked && inbound.mediaHosts.length ? inbound : undefined;
+}
+
+function inboundOf(settings: ProviderBSettings): ProviderBInbound {
+  return {
+    mediaHosts: allowedMediaHosts(settings.mediaHosts, settings.baseUrl),
+    inboundBasic: settings.inboundBasicUser ? { user: settings.inboundBasicUser, pass: settings.inboundBasicPass ?? '' } : undefined,
+    inboundHmacSecret: settings.inboundHmacSecret,
+  };
 }
 
 /** Throws ConfigError naming the first missing field, so the plugin waits in needs-config. */
@@ -56,8 +83,6 @@ export function requireConfig(settings: ProviderBSettings): ProviderBConfig {
     apiSecret: config.apiSecret,
     sendMode: config.sendMode,
     timeoutMs: config.timeoutMs,
-    mediaHosts: allowedMediaHosts(config.mediaHosts, config.baseUrl),
-    inboundBasic: config.inboundBasicUser ? { user: config.inboundBasicUser, pass: config.inboundBasicPass ?? '' } : undefined,
-    inboundHmacSecret: config.inboundHmacSecret,
+    ...inboundOf(config),
   };
 }
