@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { container as rootContainer } from 'tsyringe';
-import { CONTRACT_VERSIONS, type HealthResult, type ProviderKind } from '../sdk/index.js';
+import { CONTRACT_VERSIONS, faxDirectionsOf, type FaxDirection, type HealthResult, type ProviderKind } from '../sdk/index.js';
 import type { PluginConfigStore } from '../config/plugin-config-store.js';
 import type { Manifest } from '../manifest/index.js';
 import { DeclarativeRuntimes, type DeclarativeFactory } from './declarative-runtimes.js';
@@ -185,6 +185,12 @@ export class Kernel {
 
   stateOf(pluginId: string): PluginState | 'unknown' {
     return this.leases.stateOf(pluginId);
+  }
+
+  /** Whether the serving generation of fax plugin `pluginId` takes `direction` (an inbound-only start does not send). */
+  servesFax(pluginId: string, direction: FaxDirection): boolean {
+    const fax = this.records.get(pluginId)?.active?.instance.providers.fax;
+    return !!fax && faxDirectionsOf(fax).includes(direction);
   }
 
   /** Ids of active plugins that provide `kind`. */

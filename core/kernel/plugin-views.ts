@@ -1,4 +1,4 @@
-import type { HealthResult, ProviderKind } from '../sdk/index.js';
+import { faxDirectionsOf, type FaxDirection, type HealthResult, type ProviderKind } from '../sdk/index.js';
 import type { ManifestDiagnostic } from '../manifest/index.js';
 import type { PluginConfigStore } from '../config/plugin-config-store.js';
 import { declarativeBlockOf } from './declarative-runtimes.js';
@@ -20,6 +20,8 @@ export interface PluginView {
   manifest_path: string | null;
   declarative: boolean;
   maturity: string | null;
+  /** Fax providers: the directions the serving generation takes (an inbound-only start is active too); null otherwise. */
+  directions: FaxDirection[] | null;
 }
 
 /** The plugins as the HTTP surface shows them (GET /plugins, admin views). */
@@ -60,6 +62,12 @@ export class PluginViews {
       manifest_path: r.file?.path ?? null,
       declarative: !!m && declarativeBlockOf(m) !== undefined,
       maturity: m?.maturity ?? null,
+      directions: directionsOf(r),
     };
   }
+}
+
+function directionsOf(r: PluginRecord): FaxDirection[] | null {
+  const fax = r.active?.instance.providers.fax;
+  return fax ? faxDirectionsOf(fax) : null;
 }

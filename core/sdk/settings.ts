@@ -77,6 +77,17 @@ export function singleLineText() {
 }
 
 /**
+ * The fields of `fields` that are not set, each named with its environment variable
+ * (`apiKey (PROVIDERA_API_KEY)`); empty when all are. For a plugin that serves what its
+ * settings allow (inbound only, say) and says what the rest needs.
+ */
+export function missingSettings<S extends Record<string, unknown>>(settings: S, fields: readonly (keyof S & string)[], env: Partial<Record<keyof S, string>>): string[] {
+  return fields
+    .filter((field) => settings[field] === undefined || settings[field] === null || settings[field] === '')
+    .map((field) => (env[field] ? `${field} (${env[field]})` : field));
+}
+
+/**
  * Checks that every field a plugin cannot work without is set, naming the first missing one
  * and its environment variable in a ConfigError, so the plugin waits in needs-config.
  */
@@ -87,7 +98,7 @@ export function requireSettings<S extends Record<string, unknown>, K extends key
   env: Partial<Record<keyof S, string>>,
 ): S & { [F in K]-?: NonNullable<S[F]> } {
   for (const field of fields) {
-    if (settings[field] === undefined || settings[field] === null || settings[field] === '') {
+    if (missingSettings(settings, [field], env).length) {
       const variable = env[field];
       throw new ConfigError(`${pluginId}: ${field} is required${variable ? ` (${variable})` : ''}`, field);
     }

@@ -1,14 +1,26 @@
 import { definePlugin } from 'switchboard/sdk';
+import { inboundOnlyFax } from 'switchboard/sdk/fax';
 import { ProviderAClient } from './client.js';
 import { createProviderA } from './provider.js';
-import { providerAEnv, providerASettings, requireConfig } from './settings.js';
-import { providerAWebhooks } from './webhook.js';
+import { inboundOnlyConfig, outboundGap, providerAEnv, providerASettings, requireConfig } from './settings.js';
+import { providerAInbound, providerAWebhooks } from './webhook.js';
 
-/** Provider A: hosted fax over REST v2 (form posts, Basic auth, HMAC-signed status callbacks). */
+/**
+ * Provider A: hosted fax over REST v2 (form posts, Basic auth, HMAC-signed status callbacks).
+ * With its signing secret and a media host but not all of its send settings it serves inbound notices only.
+ */
 export default definePlugin({
   settings: providerASettings,
   env: providerAEnv,
   start(ctx) {
+    const gap = outboundGap(ctx.settings);
+    const inbound = gap.length ? inboundOnlyConfig(ctx.settings) : undefined;
+    if (inbound) {
+      return {
+        providers: { fax: inboundOnlyFax(providerAInbound(inbound), `${gap.join(', ')} not set`) },
+        health: () => ({ ok: true, detail: `inbound only: sending needs ${gap.join(', ')}` }),
+      };
+    }
     const config = requireConfig(ctx.settings);
     const client = new ProviderAClient(ctx.http, config);
     return {

@@ -1,4 +1,4 @@
-import { allowedMediaHosts, booleanSetting, envByFieldName, requireSettings, secret, z } from 'switchboard/sdk';
+import { allowedMediaHosts, booleanSetting, envByFieldName, requireSettings, secret, z, missingSettings } from 'switchboard/sdk';
 import { hostedFaxSettings } from 'switchboard/sdk/fax';
 
 export const providerASettings = z.object({
@@ -28,4 +28,22 @@ export type ProviderAConfig = ReturnType<typeof requireConfig>;
 export function requireConfig(settings: ProviderASettings) {
   const config = requireSettings('providera', settings, ['baseUrl', 'apiKey', 'apiSecret'], providerAEnv);
   return { ...config, baseUrl: config.baseUrl.replace(/\/+$/, ''), mediaHosts: allowedMediaHosts(config.mediaHosts, config.baseUrl) };
+}
+
+/** What inbound notices are checked (the API secret signs them) and fetched with. */
+export type ProviderAInbound = Pick<ProviderAConfig, 'apiSecret' | 'inboundVerifySignature' | 'mediaHosts'>;
+
+/** The fields sending needs, named with their variables; empty when all are set. */
+export function outboundGap(settings: ProviderASettings): string[] {
+  return missingSettings(settings, ['baseUrl', 'apiKey', 'apiSecret'], providerAEnv);
+}
+
+/**
+ * The inbound settings when they are enough to take notices on their own: the signing secret
+ * (apiSecret) and a media host (mediaHosts, or baseUrl's host); undefined otherwise.
+ */
+export function inboundOnlyConfig(settings: ProviderASettings): ProviderAInbound | undefined {
+  const mediaHosts = allowedMediaHosts(settings.mediaHosts, settings.baseUrl);
+  if (!settings.apiSecret || !mediaHosts.length) return undefined;
+  return { apiSecret: settings.apiSecret, inboundVerifySignature: settings.inboundVerifySignature, mediaHosts };
 }

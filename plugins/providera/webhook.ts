@@ -1,6 +1,6 @@
 import { callbackUpdate, hmacHexMatches, parseWebhookJson, z, type FaxProvider, type FaxStatusUpdate, type FaxWebhookRequest } from 'switchboard/sdk';
 import { callbackFields } from './callback-form.js';
-import type { ProviderAConfig } from './settings.js';
+import type { ProviderAConfig, ProviderAInbound } from './settings.js';
 import { mapProviderAStatus, providerAError, providerALineFailure } from './status-map.js';
 
 export const SIGNATURE_HEADER = 'x-providera-signature';
@@ -33,18 +33,10 @@ const InboundNotice = z.object({
   }),
 });
 
-/**
- * Provider A's webhooks: both kinds are signed with X-ProviderA-Signature (HMAC-SHA256 of the
- * raw body with the API secret); callbacks when verifySignature is on, inbound notices unless
- * inboundVerifySignature is off. Inbound documents are fetched by the host from mediaHosts only.
- */
-export function providerAWebhooks(config: ProviderAConfig): Required<Pick<FaxProvider, 'verifyWebhook' | 'parseCallback' | 'parseInbound'>> {
+/** Provider A's inbound notices, signed with X-ProviderA-Signature unless inboundVerifySignature is off. */
+export function providerAInbound(config: ProviderAInbound): Required<Pick<FaxProvider, 'verifyWebhook' | 'parseInbound'>> {
   return {
-    verifyWebhook(request) {
-      const required = request.kind === 'inbound' ? config.inboundVerifySignature : config.verifySignature;
-      return !required || hmacHexMatches(request.rawBody, config.apiSecret, request.headers[SIGNATURE_HEADER]);
-    },
-    parseCallback: parseProviderACallback,
+    verifyWebhook: (request) => !config.inboundVerifySignature || hmacHexMatches(request.rawBody, config.apiSecret, request.headers[SIGNATURE_HEADER]),
     parseInbound(request) {
       const { fax } = parseWebhookJson(request, InboundNotice);
       return {
@@ -56,5 +48,22 @@ export function providerAWebhooks(config: ProviderAConfig): Required<Pick<FaxPro
         document: { url: fax.file_url, allowedHosts: config.mediaHosts },
       };
     },
+  };
+}
+
+/**
+ * Provider A's webhooks: both kinds are signed with X-ProviderA-Signature (HMAC-SHA256 of the
+ * raw body with the API secret); callbacks when verifySignature is on, inbound notices unless
+ * inboundVerifySignature is off. Inbound documents are fetched by the host from mediaHosts only.
+ */
+export function providerAWebhooks(config: ProviderAConfig): Required<Pick<FaxProvider, 'verifyWebhook' | 'parseCallback' | 'parseInbound'>> {
+  const inbound = providerAInbound(config);
+  return {
+    verifyWebhook(request) {
+      if (request.kind === 'inbound') return inbound.verifyWebhook(request);
+      return !config.verifySignature || hmacHexMatches(request.rawBody, config.apiSecret, request.headers[SIGNATURE_HEADER]);
+    },
+    parseCallback: parseProviderACallback,
+    parseInbound: inbound.parseInbound,
   };
 }

@@ -1,4 +1,4 @@
-import { allowedMediaHosts, envByFieldName, requireSettings, secret, z } from 'switchboard/sdk';
+import { allowedMediaHosts, envByFieldName, missingSettings, requireSettings, secret, z } from 'switchboard/sdk';
 import { hostedFaxSettings } from 'switchboard/sdk/fax';
 
 export const providerBSettings = z.object({
@@ -23,8 +23,45 @@ export type ProviderBSettings = z.infer<typeof providerBSettings>;
 /** Every setting is read from PROVIDERB_<FIELD> as well (`baseUrl`: PROVIDERB_BASE_URL). */
 export const providerBEnv = envByFieldName('PROVIDERB', providerBSettings);
 
-/** Settings with every field this provider needs present, as requireConfig makes them. */
-export type ProviderBConfig = ReturnType<typeof requireConfig>;
+/** What inbound notices are checked and fetched with. */
+export interface ProviderBInbound {
+  mediaHosts: string[];
+  inboundBasic: { user: string; pass: string } | undefined;
+  inboundHmacSecret: string | undefined;
+}
+
+/** Settings with every field this provider needs present. */
+export interface ProviderBConfig extends ProviderBInbound {
+  baseUrl: string;
+  projectId: string;
+  apiKey: string;
+  apiSecret: string;
+  sendMode: 'url' | 'upload';
+  timeoutMs: number;
+}
+
+/** The fields sending needs, named with their variables; empty when all are set. */
+export function outboundGap(settings: ProviderBSettings): string[] {
+  return missingSettings(settings, ['baseUrl', 'projectId', 'apiKey', 'apiSecret'], providerBEnv);
+}
+
+/**
+ * The inbound settings when they are enough to take notices on their own: a Basic user or an
+ * HMAC secret, and a media host (mediaHosts, or baseUrl's host); undefined otherwise.
+ */
+export function inboundOnlyConfig(settings: ProviderBSettings): ProviderBInbound | undefined {
+  const inbound = inboundOf(settings);
+  const checked = inbound.inboundBasic || inbound.inboundHmacSecret;
+  return checked && inbound.mediaHosts.length ? inbound : undefined;
+}
+
+function inboundOf(settings: ProviderBSettings): ProviderBInbound {
+  return {
+    mediaHosts: allowedMediaHosts(settings.mediaHosts, settings.baseUrl),
+    inboundBasic: settings.inboundBasicUser ? { user: settings.inboundBasicUser, pass: settings.inboundBasicPass ?? '' } : undefined,
+    inboundHmacSecret: settings.inboundHmacSecret,
+  };
+}
 
 /** Throws ConfigError naming the first missing field, so the plugin waits in needs-config. */
 export function requireConfig(settings: ProviderBSettings) {
@@ -36,8 +73,6 @@ export function requireConfig(settings: ProviderBSettings) {
     apiSecret: config.apiSecret,
     sendMode: config.sendMode,
     timeoutMs: config.timeoutMs,
-    mediaHosts: allowedMediaHosts(config.mediaHosts, config.baseUrl),
-    inboundBasic: config.inboundBasicUser ? { user: config.inboundBasicUser, pass: config.inboundBasicPass ?? '' } : undefined,
-    inboundHmacSecret: config.inboundHmacSecret,
+    ...inboundOf(config),
   };
 }

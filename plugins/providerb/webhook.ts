@@ -1,5 +1,5 @@
 import { basicAuthMatches, hmacHexMatches, parseWebhookJson, WebhookRejectedError, z, type FaxProvider } from 'switchboard/sdk';
-import type { ProviderBConfig } from './settings.js';
+import type { ProviderBInbound } from './settings.js';
 
 export const SIGNATURE_HEADER = 'x-providerb-signature';
 
@@ -18,7 +18,7 @@ const InboundNotice = z.object({
  * inboundBasicUser is set, X-ProviderB-Signature when inboundHmacSecret is set; the document is
  * fetched by the host from mediaHosts only.
  */
-export function providerBWebhooks(config: ProviderBConfig): Required<Pick<FaxProvider, 'verifyWebhook' | 'parseInbound'>> {
+export function providerBWebhooks(config: ProviderBInbound): Required<Pick<FaxProvider, 'verifyWebhook' | 'parseInbound'>> {
   return {
     verifyWebhook(request) {
       const basic = config.inboundBasic;

@@ -11,8 +11,8 @@ import type { SipSettings } from './settings.js';
  */
 export type AmiClientOptions = Pick<
   SipSettings,
-  'host' | 'port' | 'username' | 'password' | 'connectTimeoutMs' | 'actionTimeoutMs' | 'pingIntervalMs' | 'reconnectInitialMs' | 'reconnectMaxMs'
-> & { logger: PluginLogger };
+  'host' | 'port' | 'connectTimeoutMs' | 'actionTimeoutMs' | 'pingIntervalMs' | 'reconnectInitialMs' | 'reconnectMaxMs'
+> & { username: string; password: string; logger: PluginLogger };
 
 export interface AmiState {
   connected: boolean;

@@ -1,17 +1,30 @@
-import { definePlugin, RejectedError } from 'switchboard/sdk';
-import { PbxFax, type FaxResultTable } from 'switchboard/sdk/fax';
+import { ConfigError, definePlugin, missingSettings, RejectedError, requireSettings } from 'switchboard/sdk';
+import { inboundOnlyFax, PbxFax, type FaxResultTable } from 'switchboard/sdk/fax';
 import { AmiClient } from './ami-client.js';
 import type { AmiPacket } from './ami-packet.js';
 import { originateAction, originateFailureReason, originateLineFailure } from './originate.js';
 import { sipInboundHook } from './inbound-hook.js';
 import { sipEnv, sipSettings } from './settings.js';
 
-/** Fax over Asterisk: the TIFF is dialled by an AMI Originate; results come back as AMI events. */
+/**
+ * Fax over Asterisk: the TIFF is dialled by an AMI Originate; results come back as AMI events.
+ * Receiving needs only the inbound hook's settings: without the AMI login it serves inbound only.
+ */
 export default definePlugin({
   settings: sipSettings,
   env: sipEnv,
   async start(ctx) {
-    const settings = ctx.settings;
+    const outboundGap = missingSettings(ctx.settings, ['username', 'password'], sipEnv);
+    const inboundGap = missingSettings(ctx.settings, ['inboundSecret', 'spoolDir'], sipEnv);
+    if (outboundGap.length) {
+      if (inboundGap.length) throw new ConfigError(`sip: to send set ${outboundGap.join(' and ')}; to receive set ${inboundGap.join(' and ')}`, outboundGap[0]!.split(' ')[0]);
+      const why = `${outboundGap.join(' and ')} not set`;
+      return {
+        providers: { fax: inboundOnlyFax(sipInboundHook(ctx.settings), why) },
+        health: () => ({ ok: true, detail: `inbound only: sending needs ${outboundGap.join(' and ')}` }),
+      };
+    }
+    const settings = requireSettings('sip', ctx.settings, ['username', 'password'], sipEnv);
     const client = new AmiClient({ ...settings, logger: ctx.logger });
     const pbx = new PbxFax(ctx, {
       pbx: 'Asterisk (AMI)',

@@ -5,8 +5,9 @@ import { pbxFaxEnv, pbxFaxSettings } from 'switchboard/sdk/fax';
 export const sipSettings = z.object({
   host: singleLineText().min(1).default('127.0.0.1'),
   port: z.coerce.number().int().min(1).max(65535).default(5038),
-  username: singleLineText().min(1),
-  password: secret(singleLineText().min(1)),
+  /** AMI login, needed to send; without it the plugin serves the inbound hook only (when that is set up). */
+  username: singleLineText().min(1).optional(),
+  password: secret(singleLineText().min(1)).optional(),
   /**
    * Outgoing channel. Empty: `Local/<dest>@<context>` (the dialplan dials). Otherwise a channel
    * template with `{dest}` (`PJSIP/{dest}@carrier`) or a prefix (`SIP/carrier` -> `SIP/carrier/<dest>`).

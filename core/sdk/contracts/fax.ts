@@ -4,6 +4,10 @@ export const FAX_CONTRACT = '1.2.0';
 export const FAX_STATUSES = ['queued', 'in_progress', 'SUCCESS', 'FAILED', 'disabled'] as const;
 export type FaxStatus = (typeof FAX_STATUSES)[number];
 
+/** Which way a fax goes: sent by us (outbound) or received (inbound). */
+export const FAX_DIRECTIONS = ['inbound', 'outbound'] as const;
+export type FaxDirection = (typeof FAX_DIRECTIONS)[number];
+
 /** The document of a job, as a provider sees it. */
 export interface FaxDocument {
   /** Tokenized public URL of the job's PDF, for providers that download it themselves. */
@@ -172,4 +176,16 @@ export interface FaxProvider {
   parseInbound?(request: FaxWebhookRequest): FaxInboundNotice | Promise<FaxInboundNotice>;
   /** True when results arrive by callback or event, so polling can be rarer. */
   readonly pushesResults?: boolean;
+  /**
+   * Since 1.2.0: the directions this generation serves. A plugin started with only its inbound
+   * settings declares `['inbound']`: the host then refuses to send through it and still routes
+   * its inbound webhooks. Absent: see faxDirectionsOf.
+   */
+  readonly directions?: readonly FaxDirection[];
+}
+
+/** The directions a fax provider serves: its own list, else outbound plus inbound when it parses inbound notices. */
+export function faxDirectionsOf(provider: FaxProvider): FaxDirection[] {
+  if (provider.directions) return FAX_DIRECTIONS.filter((d) => provider.directions!.includes(d));
+  return provider.parseInbound ? ['inbound', 'outbound'] : ['outbound'];
 }

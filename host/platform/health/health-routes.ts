@@ -32,12 +32,12 @@ export function registerHealthRoutes(api: HttpApi, deps: { kernel: Kernel; readi
     },
     async ({ res }) => {
       const health = await deps.kernel.checkHealth();
-      const pluginChecks = Object.entries(health).map(([id, h]) => ({
-        name: `plugin:${id}`,
-        ok: h.ok,
-        ...(h.detail ? { detail: h.detail } : {}),
-        ...(h.info ? { info: h.info } : {}),
-      }));
+      const pluginChecks = Object.entries(health).map(([id, h]) => {
+        // A fax provider's directions show which way it serves (inbound only, say).
+        const directions = deps.kernel.get(id)?.directions;
+        const info = { ...h.info, ...(directions ? { directions } : {}) };
+        return { name: `plugin:${id}`, ok: h.ok, ...(h.detail ? { detail: h.detail } : {}), ...(Object.keys(info).length ? { info } : {}) };
+      });
       const report = await deps.readiness.run(pluginChecks);
       res.status(report.status === 'ready' ? 200 : 503);
       return report;

@@ -188,7 +188,7 @@ export const ERROR_CATALOGUE = {
   }),
   fax_backend_unavailable: entry<{ problem: string }>({
     status: 503,
-    meaning: 'The fax backend is not configured or not active; faxes are refused until it is.',
+    meaning: 'The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends.',
     message: ({ problem }) => problem,
   }),
   storage_unavailable: entry<{ storageId: string; reason: string }>({

@@ -25,6 +25,10 @@ export const PluginEntry = z.object({
   manifest_path: z.string().nullable(),
   declarative: z.boolean(),
   maturity: z.string().nullable(),
+  directions: z
+    .array(z.enum(['inbound', 'outbound']))
+    .nullable()
+    .describe('Fax providers while active: the directions they serve (["inbound"] when started with only inbound settings); null otherwise'),
 });
 export const PluginConfig = z.object({
   id: z.string(),

@@ -6,6 +6,7 @@ import providerb from '../../../plugins/providerb/index.js';
 import providerc from '../../../plugins/providerc/index.js';
 import pbxb from '../../../plugins/pbxb/index.js';
 import sip from '../../../plugins/sip/index.js';
+import faxSim from '../../../plugins/fax-sim/index.js';
 import { AmiFake } from '../../fakes/ami-fake.js';
 import { EslFake } from '../../fakes/esl-fake.js';
 import { makePdf, startFaxDocumentServer, type FaxDocumentServer } from '../../fakes/fax-document-server.js';
@@ -76,6 +77,15 @@ const targets: Target[] = [
     async start() {
       const fake = await AmiFake.start({ username: 'switchboard', secret: 'Conf-AMI' });
       return { settings: { host: '127.0.0.1', port: fake.port, username: 'switchboard', password: 'Conf-AMI', pingIntervalMs: 0 }, close: () => fake.close() };
+    },
+  },
+  {
+    // The simulator is its own provider: no fake, a fixed secret.
+    id: 'fax-sim',
+    plugin: faxSim,
+    hosted: true,
+    async start() {
+      return { settings: { secret: 'conformance-secret-0123456789', delayMs: 20 }, close: async () => {} };
     },
   },
 ];

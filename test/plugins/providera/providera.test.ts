@@ -245,15 +245,18 @@ test('health reports a reachable, authenticated provider', async () => {
   });
 });
 
-test('start without a base URL or credentials throws ConfigError naming the field', async () => {
+test('start without a base URL or credentials throws ConfigError naming the field (without the API key alone it serves inbound only)', async () => {
   const full = { baseUrl: 'http://127.0.0.1:9/v2', apiKey: API_KEY, apiSecret: API_SECRET };
-  for (const field of ['baseUrl', 'apiKey', 'apiSecret'] as const) {
+  for (const field of ['baseUrl', 'apiSecret'] as const) {
     const settings: Record<string, unknown> = { ...full };
     delete settings[field];
     const err = await rejectionOf(startPlugin(providera, { settings, logLines }));
     assert.instance(err, ConfigError);
     assert.is((err as ConfigError).field, field);
   }
+  const inboundOnly = await startPlugin(providera, { settings: { baseUrl: full.baseUrl, apiSecret: API_SECRET }, logLines });
+  assert.equal(inboundOnly.instance.providers.fax!.directions, ['inbound']);
+  await inboundOnly.stop();
 });
 
 test('settings come from the environment, with booleans and numbers coerced', async () => {

@@ -121,6 +121,10 @@ export class FaxDispatcher {
       await this.notAccepted(job, attempts, `fax backend "${job.backend}" is not active (state: ${kernel.stateOf(job.backend)})`);
       return;
     }
+    if (!kernel.servesFax(job.backend, 'outbound')) {
+      await this.notAccepted(job, attempts, `fax backend "${job.backend}" serves inbound only: its outbound settings are not set`);
+      return;
+    }
     if (!(await store.markSending(job.id, this.owner))) return;
     audit.record('job_dispatch', { job_id: job.id, backend: job.backend, attempt: attempts });
     let result: FaxProviderStatus & { providerSid: string };

@@ -74,6 +74,7 @@ export class FaxService {
     const state = this.deps.kernel.stateOf(backend);
     if (state === 'unknown') return `fax backend "${backend}" (FAX_BACKEND) is not installed`;
     if (!this.deps.kernel.isActive('fax', backend)) return `fax backend "${backend}" (FAX_BACKEND) is not active (state: ${state})`;
+    if (!this.deps.kernel.servesFax(backend, 'outbound')) return `fax backend "${backend}" (FAX_BACKEND) serves inbound only: its outbound settings are not set`;
     return undefined;
   }
 

@@ -1,0 +1,19 @@
+import type { FaxProvider } from '../contracts/fax.js';
+import { RejectedError } from '../errors.js';
+
+/** The webhook members an inbound-only provider keeps. */
+export type InboundHooks = Required<Pick<FaxProvider, 'verifyWebhook' | 'parseInbound'>>;
+
+/**
+ * A fax provider that serves inbound only: started with its inbound settings and without its
+ * outbound ones. `directions` tells the host not to send through it; should a call still come
+ * (a job queued before a settings change), send and status answer `why` (the missing settings).
+ */
+export function inboundOnlyFax(hooks: InboundHooks, why: string): FaxProvider {
+  return {
+    directions: ['inbound'],
+    send: () => Promise.reject(new RejectedError(`inbound only: ${why}`)),
+    status: () => Promise.reject(new Error(`inbound only: ${why}`)),
+    ...hooks,
+  };
+}
