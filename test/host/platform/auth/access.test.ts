@@ -100,7 +100,9 @@ const ACCESS: Array<[route: string, access: string, always?: 'always']> = [
   ['POST /api/keywords/reload', 'admin', 'always'],
   ['GET /api/traces', 'search:read'],
   ['GET /api/traces/latest', 'search:read'],
-  ['POST /api/eval/run', 'search:read'],
+  ['POST /api/eval/run', 'search:read'], // `name` and `save_as_baseline` need search:evaluate (checked by the route)
+  ['POST /api/eval/runs', 'search:read'],
+  ['GET /api/eval/runs/{id}', 'search:read'],
   ['POST /api/index/start', 'search:index'],
   ['GET /api/index/status', 'search:read'],
   ['POST /api/eval/rerank-ab', 'judge:run'], // every candidate costs a judge call
