@@ -59,10 +59,13 @@ export const searchSurface = {
     });
     const traces = new TraceStore({ dataDir, retention: () => config.get('TRACE_RETENTION'), secretValues: () => secretValuesOf(config) });
     const search = new CodeSearch({ kernel, config, repositories, logger, keywords });
-    registerSearchRoutes(api, { search, traces });
+    // Without the workbench (no run accounting) nothing records deletions.
+    const isDeleted = async (corpus: string) => (await ports.get('runAccounting')?.store.isDeleted(corpus)) ?? false;
+    registerSearchRoutes(api, { search, traces, repositories, isDeleted });
     const answers = new AnswerService({
       config, search, repositories, traces, logger,
       accounting: answerAccounting,
+      isDeleted,
       // The latest run and its state: a new run (or one finishing) makes every cached answer of the repository stale.
       indexGeneration: async (repo) => {
         const run = await runStore.latest(repo);

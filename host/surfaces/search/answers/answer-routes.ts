@@ -64,7 +64,7 @@ const STREAM_NOTE =
 
 const responses = {
   200: { description: 'The answer (JSON), or server-sent events with stream=true.', schema: AnswerBody },
-  404: { description: 'Unknown repository', schema: ErrorBody },
+  404: { description: 'Unknown repository, or its index was deleted (`corpus_deleted`)', schema: ErrorBody },
   422: { description: 'Invalid body; detail names the field', schema: ErrorBody },
   503: { description: 'The retrieval backend is not active', schema: ErrorBody },
 };

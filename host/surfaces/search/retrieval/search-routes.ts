@@ -3,6 +3,8 @@ import type { HttpApi } from '../../../platform/http/api.js';
 import type { CodeSearch, SearchOutcome } from './code-search.js';
 import type { TraceStore } from '../traces/trace-store.js';
 import { ErrorBody } from '../../../platform/http/errors.js';
+import { httpError } from '../../../platform/http/error-catalogue.js';
+import type { RepositoryResolver } from '../repositories/repo-query.js';
 
 
 const SearchQuery = z.object({
@@ -43,7 +45,10 @@ export const SearchResponseBody = z.object({
 });
 
 /** GET /api/search: retrieval only, no LLM call (an embedding call when EMBEDDING_MODEL is set). */
-export function registerSearchRoutes(api: HttpApi, deps: { search: CodeSearch; traces?: TraceStore }): void {
+export function registerSearchRoutes(
+  api: HttpApi,
+  deps: { search: CodeSearch; traces?: TraceStore; repositories: RepositoryResolver; isDeleted?: (repo: string) => Promise<boolean> },
+): void {
   api.route(
     {
       method: 'get',
@@ -59,13 +64,16 @@ export function registerSearchRoutes(api: HttpApi, deps: { search: CodeSearch; t
       queryErrorStatus: 422,
       responses: {
         200: { description: 'Results, best first', schema: SearchResponseBody },
-        404: { description: 'Unknown repository', schema: ErrorBody },
+        404: { description: 'Unknown repository, or its index was deleted (`corpus_deleted`)', schema: ErrorBody },
         422: { description: 'Invalid parameter (q missing, empty or over 1000 characters; top_k not 1..100; repo not a plain name); detail names the field', schema: ErrorBody },
         503: { description: 'The retrieval backend is not active or failed (detail says why)', schema: ErrorBody },
       },
     },
     async ({ query }) => {
-      const outcome = await deps.search.search(query.q, query.repo, query.top_k);
+      const repo = deps.repositories.resolve(query.repo).name;
+      // A deleted corpus has no current state: not an empty result list.
+      if (await deps.isDeleted?.(repo)) throw httpError('corpus_deleted', { corpus: repo, hint: 'index it again with POST /api/index/start' });
+      const outcome = await deps.search.search(query.q, repo, query.top_k);
       const trace = query.trace && deps.traces ? await traceSearch(deps.traces, outcome) : null;
       return { query: outcome.query, repo: outcome.repo, top_k: outcome.top_k, results: outcome.results, ...(trace ? { trace } : {}) };
     },
