@@ -202,6 +202,25 @@ test('every scoped route answers 403 naming its scope to a key without it, and s
   assert.ok(records.records.length > 0);
 });
 
+test('recording a named evaluation run or saving a baseline needs search:evaluate, not only search:read', async () => {
+  const reader = await mint(['search:read']);
+  const evaluator = await mint(['search:read', 'search:evaluate']);
+  const golden = [{ q: 'x', repo: 'not-configured', expect_paths: ['a'] }];
+  for (const body of [{ golden, name: 'nightly', save_as_baseline: true }, { golden, name: 'nightly' }]) {
+    for (const p of ['/api/eval/run', '/api/eval/runs']) {
+      const denied = await call('POST', p, reader.token, body);
+      assert.is(denied.status, 403, `${p} ${JSON.stringify(body)}`);
+      const error = await json(denied);
+      assert.is(error.code, 'insufficient_scope');
+      assert.match(error.detail, /needs scope "search:evaluate"/);
+      // Past the scope check: the unknown repository answers.
+      assert.is((await call('POST', p, evaluator.token, body)).status, 404);
+      assert.is((await call('POST', p, BOOTSTRAP, body)).status, 404, 'admin implies it');
+    }
+  }
+  assert.is((await call('POST', '/api/eval/run', reader.token, { golden })).status, 404, 'an unnamed run needs search:read only');
+});
+
 test('the inbound PDF route (token or key) refuses a key without inbound:read', async () => {
   const { token } = await mint(['inbound:list']);
   const res = await call('GET', '/inbound/some-id/pdf', token);
