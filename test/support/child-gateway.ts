@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, freePort, until } from './gateway.js';
+import { ROOT, until } from './gateway.js';
+import { listeningPort } from './listening-port.js';
 
 export interface ChildGateway {
   url: string;
@@ -16,17 +17,21 @@ export interface ChildGateway {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** The gateway as its own process (`node dist/host/main.js`), for crash and memory tests. */
+/**
+ * The gateway as its own process (`node dist/host/main.js`), for crash and memory tests. Without
+ * `port` it listens on port 0 and the port comes from its "switchboard listening" line (its
+ * PUBLIC_API_URL then defaults to that port); a restart on the same port passes `port`.
+ */
 export async function startChildGateway(env: Record<string, string>, port?: number): Promise<ChildGateway> {
-  const p = port ?? (await freePort());
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'dist/host/main.js')], {
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOST: '127.0.0.1',
-      PORT: String(p),
-      PUBLIC_API_URL: `http://127.0.0.1:${p}`,
-      LOG_LEVEL: 'info',
+      PORT: String(port ?? 0),
+      ...(port ? { PUBLIC_API_URL: `http://127.0.0.1:${port}` } : {}),
       ...env,
+      // The port line is an info line.
+      LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -34,9 +39,11 @@ export async function startChildGateway(env: Record<string, string>, port?: numb
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const url = `http://127.0.0.1:${p}`;
+  let url = '';
   try {
     // Generous: on a loaded machine a cold start (migrations, plugins) can take tens of seconds.
+    const bound = await listeningPort(child, 'switchboard listening', 60_000);
+    url = `http://127.0.0.1:${bound}`;
     await until(async () => (child.exitCode === null ? (await fetch(`${url}/health`)).ok : Promise.reject(new Error(`exited: ${out}`))), 60_000, 100);
   } catch (err) {
     child.kill('SIGKILL');

@@ -48,6 +48,7 @@ export async function startGateway(env: Record<string, string> = {}, options: { 
     MAX_REQUESTS_PER_MINUTE: '100000',
     INBOUND_LIST_RPM: '100000',
     INBOUND_GET_RPM: '100000',
+    SCHEMA_PROPOSAL_RPM: '100000',
     ...env,
   };
   const destination = new Writable({

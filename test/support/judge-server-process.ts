@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { ROOT, freePort, until } from './gateway.js';
+import { ROOT, until } from './gateway.js';
+import { listeningPort } from './listening-port.js';
 
 export interface JudgeServerProcess {
   url: string;
@@ -10,26 +11,30 @@ export interface JudgeServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** `switchboard judge-server` as its own process; ready when its port answers. */
+/**
+ * `switchboard judge-server` as its own process on a port it picks itself
+ * (SELFHOSTED_HTTP_PORT=0) and reports in its "judge server listening" line: no other server
+ * can be mistaken for it.
+ */
 export async function startJudgeServerProcess(env: Record<string, string>): Promise<JudgeServerProcess> {
-  const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'dist/host/cli/run.js'), 'judge-server'], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SELFHOSTED_HTTP_PORT: String(port), ENV_FILE: '/nonexistent/.env', ...env },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SELFHOSTED_HTTP_PORT: '0', ENV_FILE: '/nonexistent/.env', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = `http://127.0.0.1:${port}`;
+  let port: number;
   try {
-    await until(async () => (child.exitCode === null ? Boolean(await fetch(`${url}/metrics`)) : Promise.reject(new Error(`exited: ${out}`))), 20_000, 50);
+    port = await listeningPort(child, 'judge server listening', 20_000);
+    await until(async () => (child.exitCode === null ? Boolean(await fetch(`http://127.0.0.1:${port}/metrics`)) : Promise.reject(new Error(`exited: ${out}`))), 20_000, 50);
   } catch (err) {
     child.kill('SIGKILL');
     throw new Error(`judge server did not start: ${(err as Error).message}\n${out}`);
   }
   return {
-    url,
+    url: `http://127.0.0.1:${port}`,
     port,
     pid: child.pid!,
     output: () => out,

@@ -83,6 +83,7 @@ export function createAccessGuard(deps: AccessGuardDeps): { guard: AccessGuard; 
   function bucketLimit(bucket: RateLimitBucket): number {
     if (bucket === 'inbound_list') return config.get('INBOUND_LIST_RPM');
     if (bucket === 'inbound_get') return config.get('INBOUND_GET_RPM');
+    if (bucket === 'schema_proposal') return config.get('SCHEMA_PROPOSAL_RPM');
     return config.get('MAX_REQUESTS_PER_MINUTE');
   }
 

@@ -279,6 +279,27 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('fax_jobs').addColumn('retry_delay_seconds', 'integer').execute();
       await db.schema.alterTable('fax_jobs').addColumn('document_sha256', 'text').execute();
       await db.schema.alterTable('fax_jobs').addColumn('cover_page', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      },
+    },
+  '0011_evaluation_jobs': {
+    async up(db: Kysely<any>) {
+      // Golden-set evaluations as background runs with progress, like index runs: a restart
+      // mid-run shows it interrupted. (eval_runs above holds only the named summaries.)
+      await db.schema
+        .createTable('evaluation_jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('questions', 'integer', (c) => c.notNull())
+        .addColumn('done', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('name', 'text')
+        .addColumn('baseline', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('report', 'text')
+        .addColumn('error', 'text')
+        .addColumn('started_at', 'text', (c) => c.notNull())
+        .addColumn('finished_at', 'text')
+        .addColumn('heartbeat_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('evaluation_jobs_started').on('evaluation_jobs').columns(['started_at', 'id']).execute();
     },
   },
 };

@@ -175,6 +175,25 @@ export interface EvalRunTable {
   created_at: number;
 }
 
+/** One golden-set evaluation run in the background (host/surfaces/search/evaluation/eval-job-store.ts). */
+export interface EvaluationJobTable {
+  id: string;
+  /** running | finished | failed | interrupted */
+  state: string;
+  /** Questions selected for the run; `done` of them answered so far. */
+  questions: number;
+  done: number;
+  name: string | null;
+  baseline: number;
+  /** JSON: the full report once finished. */
+  report: string | null;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+  /** Epoch ms of the owner's last progress; a stale running row was interrupted. */
+  heartbeat_at: number;
+}
+
 /** The accounting record of one run (host/surfaces/workbench/accounting). JSON columns are text. */
 export interface RunAccountTable {
   run_id: string;
@@ -238,4 +257,5 @@ export interface Database {
   alerts_active: AlertActiveTable;
   alert_deliveries: AlertDeliveryTable;
   eval_runs: EvalRunTable;
+  evaluation_jobs: EvaluationJobTable;
 }

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createExpressApp } from '../http/app.js';
 import { answerClientError } from '../http/client-errors.js';
+import { rememberBoundPort } from '../http/public-url.js';
 import { buildPlatform, type GatewayOptions, type Platform, type PlatformLifecycle } from './platform.js';
 import { registerPlatformRoutes } from './platform-routes.js';
 import type { Surface, SurfaceHandles } from './surface.js';
@@ -52,6 +53,7 @@ export class Gateway<S = Record<string, unknown>> {
       this.server!.listen(port, host, () => resolve());
     });
     const address = this.server.address() as AddressInfo;
+    rememberBoundPort(this.config, address.port);
     this.logger.info({ port: address.port, host: address.address }, 'switchboard listening');
     return address;
   }

@@ -41,8 +41,11 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   rateLimit?: RateLimitBucket;
 }
 
-/** Rate-limit buckets: `fax` (MAX_REQUESTS_PER_MINUTE), `inbound_list` (INBOUND_LIST_RPM), `inbound_get` (INBOUND_GET_RPM). */
-export type RateLimitBucket = 'fax' | 'inbound_list' | 'inbound_get';
+/**
+ * Rate-limit buckets: `fax` (MAX_REQUESTS_PER_MINUTE), `inbound_list` (INBOUND_LIST_RPM),
+ * `inbound_get` (INBOUND_GET_RPM), `schema_proposal` (SCHEMA_PROPOSAL_RPM: each call is an LLM call).
+ */
+export type RateLimitBucket = 'fax' | 'inbound_list' | 'inbound_get' | 'schema_proposal';
 
 /** What the guard learns of the route it runs for. */
 export interface GuardedRoute {

@@ -89,6 +89,17 @@ export const ERROR_CATALOGUE = {
     message: ({ reason }) => reason,
   }),
 
+  method_not_allowed: entry<{ allowed: string }>({
+    status: 405,
+    meaning: 'The path exists but not for this method (the self-hosted judge server).',
+    message: ({ allowed }) => `use ${allowed}`,
+  }),
+  json_body_required: entry({
+    status: 415,
+    meaning: 'The body must be application/json (the self-hosted judge server).',
+    message: () => 'the body must be application/json',
+  }),
+
   // --- who is calling
   unauthorized: entry({
     status: 401,
@@ -333,6 +344,16 @@ export const ERROR_CATALOGUE = {
     meaning: 'An indexing run for this repository is already under way.',
     message: ({ reason }) => reason,
   }),
+  evaluation_run_not_found: entry<{ id: string }>({
+    status: 404,
+    meaning: 'No evaluation run has this id.',
+    message: ({ id }) => `evaluation run ${id} not found`,
+  }),
+  evaluation_runs_busy: entry<{ limit: number }>({
+    status: 429,
+    meaning: 'As many evaluation runs as EVAL_MAX_RUNNING are already running in this gateway; retry when one has finished.',
+    message: ({ limit }) => `${limit} evaluation run(s) are already running (EVAL_MAX_RUNNING); retry when one has finished`,
+  }),
   shutting_down: entry({
     status: 503,
     meaning: 'The gateway is stopping and takes no new work.',
@@ -377,6 +398,16 @@ export const ERROR_CATALOGUE = {
     status: 502,
     meaning: 'The judgment backend (SystemOneError `cancelled`) was cancelled (the gateway is stopping); nothing falls back.',
     message: ({ reason }) => `the judge could not answer (cancelled): ${reason}`,
+  }),
+  judge_model_not_served: entry<{ model: string; pinned: string }>({
+    status: 422,
+    meaning: 'The self-hosted judge server is pinned to one checkpoint and the request names another model.',
+    message: ({ model, pinned }) => `model "${model}" is not served: this server is pinned to "${pinned}"`,
+  }),
+  judge_checkpoint_missing: entry<{ reason: string }>({
+    status: 503,
+    meaning: 'The self-hosted judge server has no files for the checkpoint it needs (SELFHOSTED_CHECKPOINTS_DIR).',
+    message: ({ reason }) => reason,
   }),
   alert_target_not_found: entry<{ target: string }>({
     status: 404,

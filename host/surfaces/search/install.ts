@@ -5,6 +5,8 @@ import { registerAnswerRoutes } from './answers/answer-routes.js';
 import { AnswerService } from './answers/answer-service.js';
 import { EvalCanaries } from './evaluation/eval-canaries.js';
 import { registerEvalRoutes } from './evaluation/eval-routes.js';
+import { EvalJobStore } from './evaluation/eval-job-store.js';
+import { EvalJobs } from './evaluation/eval-jobs.js';
 import { evaluationConditions } from './evaluation/evaluation-conditions.js';
 import { registerRerankRoutes } from './evaluation/rerank-routes.js';
 import { registerIndexRoutes } from './indexing/index-routes.js';
@@ -57,10 +59,13 @@ export const searchSurface = {
     });
     const traces = new TraceStore({ dataDir, retention: () => config.get('TRACE_RETENTION'), secretValues: () => secretValuesOf(config) });
     const search = new CodeSearch({ kernel, config, repositories, logger, keywords });
-    registerSearchRoutes(api, { search, traces });
+    // Without the workbench (no run accounting) nothing records deletions.
+    const isDeleted = async (corpus: string) => (await ports.get('runAccounting')?.store.isDeleted(corpus)) ?? false;
+    registerSearchRoutes(api, { search, traces, repositories, isDeleted });
     const answers = new AnswerService({
       config, search, repositories, traces, logger,
       accounting: answerAccounting,
+      isDeleted,
       // The latest run and its state: a new run (or one finishing) makes every cached answer of the repository stale.
       indexGeneration: async (repo) => {
         const run = await runStore.latest(repo);
@@ -75,14 +80,18 @@ export const searchSurface = {
       await keywords.get(repo);
     };
     const searchResults = async (q: string, repo: string, topK: number) => (await search.search(q, repo, topK)).results;
-    registerEvalRoutes(api, { canaries, repositories, traces, prepare, search: searchResults });
+    const evalStore = new EvalJobStore(database.db, database.dialect);
+    await evalStore.recoverAtStart();
+    const evalJobs = new EvalJobs({ store: evalStore, search: searchResults, prepare, traces, canaries, logger, maxRunning: () => config.get('EVAL_MAX_RUNNING') });
+    registerEvalRoutes(api, { jobs: evalJobs, store: evalStore, repositories, config });
     registerIndexRoutes(api, { runs, store: runStore, repositories, config, audit, accounts: { isDeleted: (corpus) => accounting.store.isDeleted(corpus) } as RunLedger });
     registerRerankRoutes(api, { judge: { ask: (request, caller) => ports.require('judge').ask(request, caller) }, repositories, traces, prepare, search: searchResults });
     ports.provide('codeSearch', codeSearchPort({ repositories, runs: runStore, kernel, config }));
     ports.addAlertConditions(evaluationConditions({ canaries, config }));
     platform.onStop('index runs', () => runs.stop());
+    platform.onStop('evaluation runs', () => evalJobs.stop());
     platform.onStop('keyword builds', () => keywords.drain());
-    return { repositories, runs, runStore, search, keywords, traces, answers, canaries };
+    return { repositories, runs, runStore, search, keywords, traces, answers, canaries, evalJobs };
   },
 } satisfies Surface<unknown>;
 

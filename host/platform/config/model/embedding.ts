@@ -37,4 +37,5 @@ export const EmbeddingKeys = {
   'accounting.ledger_max_pages': integer(1, 1000).default(50).describe('Pages read at most per reconciliation; more makes the check fail rather than read without bound.'),
   'accounting.ledger_max_page_bytes': integer(1024, 64 * 1024 * 1024).default(1024 * 1024).describe('Bytes read at most per ledger page; a larger page fails the check.'),
   'accounting.ledger_timeout_s': decimal(0.1, 600).default(10).describe('Seconds one ledger page read may take.'),
+  SCHEMA_PROPOSAL_RPM: integer(1).default(6).describe('Calls per minute, per API key (or client address), of POST /api/index/{corpus_id}/schema-proposal: each is an LLM call. Concurrent calls for one corpus share one proposal.'),
 };

@@ -47,6 +47,10 @@ export const SearchKeys = {
   CHUNK_SIZE: integer(1).default(1000).describe('Characters per indexed chunk.'),
   CHUNK_OVERLAP: integer(0).default(200).describe('Characters shared by consecutive chunks.'),
   ENRICH_CODE_CHUNKS: flag().default(false).describe('Enrich chunks with summaries and keywords while indexing.'),
+  // Evaluation
+  EVAL_MAX_QUESTIONS: integer(1, 10000).default(2000).describe('Most golden-set entries one POST /api/eval/run or /api/eval/runs may carry; more answer 413 (the CLI `switchboard eval` has no such cap).'),
+  EVAL_SYNC_MAX_QUESTIONS: integer(0, 10000).default(200).describe('POST /api/eval/run answers the report at once (200) up to this many selected questions; beyond it the run goes to the background (202, read it with GET /api/eval/runs/{id}).'),
+  EVAL_MAX_RUNNING: integer(1, 100).default(2).describe('Evaluation runs one gateway runs at the same time; one more answers 429 evaluation_runs_busy.'),
   // Keywords
   KEYWORDS_MAX_PER_REPO: integer(0).default(50).describe('Discriminative keywords kept per repository.'),
   KEYWORDS_MIN_FREQ: integer(1).default(3).describe('Files a term must appear in to become a keyword.'),

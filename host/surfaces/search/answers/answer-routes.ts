@@ -63,7 +63,8 @@ const STREAM_NOTE =
 
 const responses = {
   200: { description: 'The answer (JSON), or server-sent events with stream=true.', schema: AnswerBody },
-  404: { description: 'Unknown repository' },
+  404: { description: 'Unknown repository, or its index was deleted (`corpus_deleted`)' },
+  422: { description: 'Invalid body; detail names the field' },
   503: { description: 'The retrieval backend is not active' },
 };
 

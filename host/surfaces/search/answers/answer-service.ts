@@ -5,6 +5,7 @@ import { LlmGatewayClient, runIdentity, type CensusSink, type ChatMessage, type 
 import type { CodeSearch, SearchOutcome, SearchResult } from '../retrieval/code-search.js';
 import type { Repositories } from '../repositories/repositories.js';
 import type { TraceRecorder, TraceStore } from '../traces/trace-store.js';
+import { httpError } from '../../../platform/http/error-catalogue.js';
 import type { AnswerAccounting } from '../../../platform/ports/run-accounting.js';
 import { AnswerCache, type CachedAnswer } from './answer-cache.js';
 import { AnswerGraph, type GraphState } from './answer-graph.js';
@@ -100,6 +101,8 @@ export class AnswerService {
       indexGeneration: (repo: string) => Promise<string>;
       /** Run accounting: every answer run gets a record and its census (optional). */
       accounting?: AnswerAccounting;
+      /** Whether the corpus's index was deleted: a current-state read, answered 404 until indexed again. */
+      isDeleted?: (repo: string) => Promise<boolean>;
       /** Test seam: the graph's nodes come from here, so a broken build can be shown. */
       buildGraph?: (nodes: Parameters<typeof AnswerGraph.build<RunState>>[0]) => AnswerGraph<RunState>;
     },
@@ -116,6 +119,7 @@ export class AnswerService {
     const started = performance.now();
     const { config } = this.deps;
     const repo = this.deps.repositories.resolve(request.repo).name;
+    if (await this.deps.isDeleted?.(repo)) throw httpError('corpus_deleted', { corpus: repo, hint: 'index it again with POST /api/index/start' });
     const runId = randomUUID();
     const model = config.get('GEN_MODEL') ?? '';
     const topK = request.topK ?? config.get('LANGGRAPH_FINAL_K');

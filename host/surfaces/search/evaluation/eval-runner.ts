@@ -18,7 +18,14 @@ export interface EvalOptions {
   traces?: TraceStore;
   /** Written into each trace as the question of the run, e.g. the golden file's name. */
   label?: string;
+  /** Told after each question (answered so far, of how many). */
+  onProgress?: (done: number, total: number) => void;
+  /** Stops between questions (the run then rejects with the signal's reason). */
+  signal?: AbortSignal;
 }
+
+/** Lets timers, I/O and other requests run: a search is synchronous work on the event loop. */
+export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export interface QuestionResult extends QuestionScore {
   q: string;
@@ -49,11 +56,15 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalReport> {
   const selected = selectQuestions(options.golden, options.defaultRepo, options.repo);
   const questions: QuestionResult[] = [];
   for (const g of selected) {
+    // One question per event-loop turn, so a long golden set never stalls other requests.
+    await yieldToEventLoop();
+    options.signal?.throwIfAborted();
     const started = performance.now();
     const results = await options.search(g.q, g.repo, topK);
     const latency = performance.now() - started;
     const paths = distinctPaths(results.map((r) => r.path));
     questions.push({ q: g.q, repo: g.repo, expect_paths: g.expect_paths, top: paths.slice(0, 10), latency_ms: Math.round(latency * 100) / 100, ...scoreQuestion(paths, g.expect_paths) });
+    options.onProgress?.(questions.length, selected.length);
   }
   const summary = summarize(questions, questions.map((q) => q.latency_ms));
   const byRepo: Record<string, EvalSummary> = {};

@@ -12,7 +12,7 @@ export async function goldenScope(
   golden: readonly GoldenQuestion[],
   repo: string | undefined,
   deps: { repositories: RepositoryResolver; prepare?: ((repo: string) => Promise<void>) | undefined },
-): Promise<{ defaultRepo: string; only: string | undefined }> {
+): Promise<{ defaultRepo: string; only: string | undefined; repos: string[]; questions: number }> {
   const defaultRepo = deps.repositories.resolve(undefined).name;
   const only = repo === undefined ? undefined : deps.repositories.resolve(repo).name;
   const selected = selectQuestions(golden, defaultRepo, only);
@@ -20,5 +20,5 @@ export async function goldenScope(
   const repos = new Set(selected.map((g) => g.repo));
   for (const name of repos) deps.repositories.resolve(name);
   for (const name of repos) await deps.prepare?.(name);
-  return { defaultRepo, only };
+  return { defaultRepo, only, repos: [...repos], questions: selected.length };
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { HttpApi } from '../../../platform/http/api.js';
 import type { CodeSearch, SearchOutcome } from './code-search.js';
 import type { TraceStore } from '../traces/trace-store.js';
+import { httpError } from '../../../platform/http/error-catalogue.js';
+import type { RepositoryResolver } from '../repositories/repo-query.js';
 
 
 const SearchQuery = z.object({
@@ -42,7 +44,10 @@ export const SearchResponseBody = z.object({
 });
 
 /** GET /api/search: retrieval only, no LLM call (an embedding call when EMBEDDING_MODEL is set). */
-export function registerSearchRoutes(api: HttpApi, deps: { search: CodeSearch; traces?: TraceStore }): void {
+export function registerSearchRoutes(
+  api: HttpApi,
+  deps: { search: CodeSearch; traces?: TraceStore; repositories: RepositoryResolver; isDeleted?: (repo: string) => Promise<boolean> },
+): void {
   api.route(
     {
       method: 'get',
@@ -58,13 +63,16 @@ export function registerSearchRoutes(api: HttpApi, deps: { search: CodeSearch; t
       queryErrorStatus: 422,
       responses: {
         200: { description: 'Results, best first', schema: SearchResponseBody },
-        404: { description: 'Unknown repository' },
+        404: { description: 'Unknown repository, or its index was deleted (`corpus_deleted`)' },
         422: { description: 'Invalid parameter (q missing, empty or over 1000 characters; top_k not 1..100; repo not a plain name); detail names the field' },
         503: { description: 'The retrieval backend is not active or failed (detail says why)' },
       },
     },
     async ({ query }) => {
-      const outcome = await deps.search.search(query.q, query.repo, query.top_k);
+      const repo = deps.repositories.resolve(query.repo).name;
+      // A deleted corpus has no current state: not an empty result list.
+      if (await deps.isDeleted?.(repo)) throw httpError('corpus_deleted', { corpus: repo, hint: 'index it again with POST /api/index/start' });
+      const outcome = await deps.search.search(query.q, repo, query.top_k);
       const trace = query.trace && deps.traces ? await traceSearch(deps.traces, outcome) : null;
       return { query: outcome.query, repo: outcome.repo, top_k: outcome.top_k, results: outcome.results, ...(trace ? { trace } : {}) };
     },

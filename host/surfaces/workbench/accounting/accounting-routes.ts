@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { HttpApi } from '../../../platform/http/api.js';
-import { httpError } from '../../../platform/http/error-catalogue.js';
+import type { Request } from 'express';
+import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import { isRepoName, type CodeSearchPort } from '../../../platform/ports/code-search.js';
 import type { RunAccounting } from './run-accounting.js';
@@ -51,6 +52,13 @@ export const RunRecordBody = z.object({
   result: z.unknown().optional(),
   corpus_deleted: z.boolean(),
 });
+
+const ProposalBody = z.object({}).strict().optional().describe('Nothing to set yet: no body, or {}');
+
+/** Whether the request carries a body (a length above zero, or a chunked one). */
+function hasBody(req: Request): boolean {
+  return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+}
 
 const CorpusParams = z.object({ corpus_id: z.string().refine(isRepoName, 'corpus_id must be a repository name') });
 const RunParams = CorpusParams.extend({ run_id: z.string().regex(/^[A-Za-z0-9-]{1,100}$/, 'run_id must be a run id') });
@@ -119,21 +127,29 @@ export function registerAccountingRoutes(
       method: 'post',
       path: '/api/index/:corpus_id/schema-proposal',
       summary: 'Propose an entity/relation schema for a corpus',
-      description: 'One chat call through the LLM gateway (lane schema_proposal, GEN_MODEL). The proposal is saved as a run even when it fails; read it back with GET /api/index/{corpus_id}/runs/latest?run_kind=schema_proposal.',
+      description:
+        'One chat call through the LLM gateway (lane schema_proposal, GEN_MODEL). The proposal is saved as a run even when it fails; read it back with GET /api/index/{corpus_id}/runs/latest?run_kind=schema_proposal. ' +
+        'No body, or `{}`. Calls for a corpus whose proposal is being made share that run (one LLM call); the `schema_proposal` rate-limit bucket (SCHEMA_PROPOSAL_RPM) bounds the rest.',
       tags: ['run-accounting'],
       access: { scope: 'search:index' },
       params: CorpusParams,
+      body: ProposalBody,
+      rateLimit: 'schema_proposal',
       responses: {
         201: { description: 'The saved proposal run (state finished or failed)', schema: RunRecordBody },
         404: { description: 'Unknown or deleted corpus' },
-        ...CorpusNameRefused,
+        400: { description: 'Invalid path parameter, or a body that is not JSON' },
+        422: { description: 'A body other than `{}`' },
       },
     },
-    async ({ params, res }) => {
+    async ({ params, req, res }) => {
+      // express.json reads only JSON: any other body would otherwise pass unread.
+      if (req.body === undefined && hasBody(req)) throw invalid('body', 'must be JSON (Content-Type: application/json): no body or {}', 400);
       const repo = deps.codeSearch().resolve(params.corpus_id);
       if (await deps.accounting.store.isDeleted(repo.name)) throw httpError('corpus_deleted', { corpus: repo.name, hint: 'index it again with POST /api/index/start' });
-      const view = await deps.proposals.propose(repo);
-      await deps.audit.record('schema_proposed', { corpus: repo.name, run: view.run_id, state: view.state });
+      const { view: pending, joined } = deps.proposals.proposeOrJoin(repo);
+      const view = await pending;
+      if (!joined) await deps.audit.record('schema_proposed', { corpus: repo.name, run: view.run_id, state: view.state });
       res.status(201).json(view);
     },
   );

@@ -82,8 +82,9 @@ export function censusOf(lanes: string[], owner: OwnerState, censusClosed: boole
     const mine = requests.filter((r) => r.lane === lane);
     const count = (state: string) => mine.filter((r) => r.state === state).length;
     const inFlight = count('admitted');
-    // Only the owner's own close makes a census closed: a dead owner never reconstructs one.
-    const status = owner === 'running' ? 'open' : censusClosed && inFlight === 0 ? 'closed' : 'interrupted';
+    // Only the owner's own close makes a census closed: a dead owner never reconstructs one, and
+    // an interrupted owner is never complete (the spec: interrupted owner → incomplete).
+    const status = owner === 'running' ? 'open' : owner !== 'interrupted' && censusClosed && inFlight === 0 ? 'closed' : 'interrupted';
     return { lane, status, started: mine.length, completed: count('completed') + count('failed') + count('uncertain'), succeeded: count('completed'), failed: count('failed'), uncertain: count('uncertain'), in_flight: inFlight };
   });
 }

@@ -12,9 +12,20 @@ const MAX_PATHS = 200;
  * its file layout. The run is saved whatever happens: a failed proposal is a run too.
  */
 export class SchemaProposals {
+  private readonly running = new Map<string, Promise<RunRecordView>>();
+
   constructor(private readonly deps: { accounting: RunAccounting; config: ConfigRegistry; codeSearch: () => CodeSearchPort }) {}
 
-  async propose(repo: RepositoryRef): Promise<RunRecordView> {
+  /** A proposal of the corpus, or the one already being made: concurrent callers share one run and one LLM call. */
+  proposeOrJoin(repo: RepositoryRef): { view: Promise<RunRecordView>; joined: boolean } {
+    const current = this.running.get(repo.name);
+    if (current) return { view: current, joined: true };
+    const view = this.propose(repo).finally(() => this.running.delete(repo.name));
+    this.running.set(repo.name, view);
+    return { view, joined: false };
+  }
+
+  private async propose(repo: RepositoryRef): Promise<RunRecordView> {
     const { config, accounting } = this.deps;
     const model = config.get('GEN_MODEL');
     const paths = await this.deps.codeSearch().listFiles(repo, MAX_PATHS);

@@ -115,9 +115,17 @@ export class AlertDelivery {
     this.outcomes.inc({ outcome: 'retry' });
   }
 
+  /** One attempt; a receiver that did not answer within ALERT_WEBHOOK_TIMEOUT fails with that reason. */
   private async send(targetId: string, notice: AlertNotice): Promise<DeliveryOutcome> {
+    const seconds = this.deps.config.get('ALERT_WEBHOOK_TIMEOUT');
+    const signal = AbortSignal.timeout(seconds * 1000);
+    const outcome = await this.attempt(targetId, notice, signal);
+    if (!outcome.ok && signal.aborted && outcome.status === undefined) return { ...outcome, detail: `no answer within ${seconds} s (ALERT_WEBHOOK_TIMEOUT)` };
+    return outcome;
+  }
+
+  private async attempt(targetId: string, notice: AlertNotice, signal: AbortSignal): Promise<DeliveryOutcome> {
     const { config, kernel, receivers } = this.deps;
-    const signal = AbortSignal.timeout(config.get('ALERT_WEBHOOK_TIMEOUT') * 1000);
     if (targetId.startsWith('webhook:')) {
       const target = currentTargets(config, kernel).webhooks.find((t) => t.id === targetId);
       if (!target) return { ok: false, permanent: true, detail: 'the target is no longer in WEBHOOK_TARGETS' };

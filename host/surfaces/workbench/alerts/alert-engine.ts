@@ -140,19 +140,28 @@ export class AlertEngine {
     };
   }
 
-  /** The severity filter, then the outbox. Returns the rows written. */
-  private async notify(notice: AlertNotice, eventKey: string): Promise<number> {
+  /**
+   * ALERT_NOTIFY_SEVERITIES on one notice: whether it may be delivered. A drop is counted, and a
+   * severity no filter value can name is logged too (never silent).
+   */
+  severityFilter(notice: AlertNotice): { pass: true } | { pass: false; reason: 'not_selected' | 'unknown_severity'; detail: string } {
     const wanted = this.selectedSeverities();
     if (!(SEVERITY_LABELS as readonly string[]).includes(notice.severity)) {
-      // Never silent: a severity no filter value can name is logged and counted.
       this.filtered.inc({ severity: notice.severity, reason: 'unknown_severity' });
-      this.deps.logger.warn({ alert: notice.id, severity: notice.severity }, `alert severity "${notice.severity}" is not one of ${SEVERITY_LABELS.join(', ')}; not delivered`);
-      return 0;
+      const detail = `alert severity "${notice.severity}" is not one of ${SEVERITY_LABELS.join(', ')}; not delivered`;
+      this.deps.logger.warn({ alert: notice.id, severity: notice.severity }, detail);
+      return { pass: false, reason: 'unknown_severity', detail };
     }
     if (!wanted.includes(notice.severity)) {
       this.filtered.inc({ severity: notice.severity, reason: 'not_selected' });
-      return 0;
+      return { pass: false, reason: 'not_selected', detail: `severity "${notice.severity}" is not selected by ALERT_NOTIFY_SEVERITIES (${wanted.join(',') || 'none'}); not delivered` };
     }
+    return { pass: true };
+  }
+
+  /** The severity filter, then the outbox. Returns the rows written. */
+  private async notify(notice: AlertNotice, eventKey: string): Promise<number> {
+    if (!this.severityFilter(notice).pass) return 0;
     notice.event_id = `${notice.id}/${eventKey}`;
     const added = await this.deps.outbox.enqueue(notice, eventKey, this.deps.targets());
     if (added) this.notices.inc({ type: notice.type, status: notice.status });

@@ -18,7 +18,16 @@ export class AlertOutbox {
   ) {}
 
   /** Adds the notice for every target; returns how many rows were new. */
-  async enqueue(notice: AlertNotice, eventKey: string, targetIds: string[], now = Date.now()): Promise<number> {
+  enqueue(notice: AlertNotice, eventKey: string, targetIds: string[], now = Date.now()): Promise<number> {
+    return this.insert(notice, eventKey, targetIds, now);
+  }
+
+  /** Records a notice the severity filter dropped, finished at once, so the drop shows in the listing. */
+  recordFiltered(notice: AlertNotice, eventKey: string, targetIds: string[], reason: string, now = Date.now()): Promise<number> {
+    return this.insert(notice, eventKey, targetIds, now, { state: 'filtered', last_error: reason, finished_at: now });
+  }
+
+  private async insert(notice: AlertNotice, eventKey: string, targetIds: string[], now: number, outcome: { state: 'filtered'; last_error: string; finished_at: number } | undefined = undefined): Promise<number> {
     let added = 0;
     for (const target of targetIds) {
       const result = await this.db
@@ -38,6 +47,7 @@ export class AlertOutbox {
           last_error: null,
           created_at: now,
           finished_at: null,
+          ...outcome,
         })
         .onConflict((oc) => oc.columns(['alert_id', 'event_key', 'target_id']).doNothing())
         .executeTakeFirst();

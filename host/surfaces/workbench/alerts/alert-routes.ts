@@ -10,7 +10,7 @@ import type { AlertOutbox } from './alert-outbox.js';
 import { currentTargets } from './alert-delivery.js';
 import { maskTargetUrl } from './alert-targets.js';
 import { parseWebhookTargets } from '../../../platform/config/model/webhook-targets.js';
-import type { AlertNotice } from './alert-notice.js';
+import { SEVERITY_LABELS, type AlertNotice } from './alert-notice.js';
 import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
 
 const ADMIN = { scope: 'admin', always: true } as const;
@@ -21,7 +21,7 @@ const Delivery = z.object({
   event_id: z.string(),
   status: z.enum(['firing', 'resolved']),
   target: z.string(),
-  state: z.enum(['pending', 'delivered', 'failed']),
+  state: z.enum(['pending', 'delivered', 'failed', 'filtered']).describe('filtered: a test alert of a severity ALERT_NOTIFY_SEVERITIES does not select (last_error says why)'),
   attempts: z.number().int(),
   last_status: z.number().int().nullable(),
   last_error: z.string().nullable(),
@@ -73,7 +73,7 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
           event_id: notice.event_id,
           status: notice.status,
           target: row.target_id,
-          state: row.state as 'pending' | 'delivered' | 'failed',
+          state: row.state as 'pending' | 'delivered' | 'failed' | 'filtered',
           attempts: row.attempts,
           last_status: row.last_status,
           last_error: row.last_error,
@@ -89,20 +89,33 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
       method: 'post',
       path: '/admin/alerts/test',
       summary: 'Send a test alert to one target',
-      description: 'Writes one notice of type "test" (severity info, not filtered) to the outbox for the target; follow it in /admin/alerts/deliveries.',
-      body: z.object({ target: z.string().min(1).describe('A target id from GET /admin/integrations/webhooks') }).strict(),
-      responses: { 202: { description: 'Queued', schema: z.object({ alert_id: z.string(), event_id: z.string(), target: z.string() }) }, 404: { description: 'No such target' } },
+      description:
+        'Writes one notice of type "test" to the outbox for the target; follow it in /admin/alerts/deliveries. Without `severity` it is info and not filtered; ' +
+        'with `severity` it passes ALERT_NOTIFY_SEVERITIES like any alert, and a drop is listed as state "filtered" with its reason.',
+      body: z
+        .object({
+          target: z.string().min(1).describe('A target id from GET /admin/integrations/webhooks'),
+          severity: z.enum(SEVERITY_LABELS).optional().describe('Test the severity filter: the notice carries this severity and is filtered like any alert'),
+        })
+        .strict(),
+      responses: {
+        202: { description: 'Queued, or recorded as filtered', schema: z.object({ alert_id: z.string(), event_id: z.string(), target: z.string(), severity: z.string(), filtered: z.boolean().describe('true: the severity filter dropped it (see the deliveries listing)') }) },
+        404: { description: 'No such target' },
+      },
     },
     async ({ body, res }) => {
       if (!targetsView().targets.some((t) => t.id === body.target)) throw httpError('alert_target_not_found', { target: body.target });
       const now = new Date();
       const key = `test:${randomUUID()}`;
-      const notice: AlertNotice = { id: 'test:switchboard', event_id: `test:switchboard/${key}`, type: 'test', category: 'test', severity: 'info', status: 'firing', title: 'Switchboard test alert', labels: {}, starts_at: now.toISOString(), ends_at: null, sent_at: now.toISOString(), context: { requested_by: principalOf(res).keyId ?? principalOf(res).kind } };
-      await deps.outbox.enqueue(notice, key, [body.target]);
-      deps.audit.record('alert_test_sent', { target: body.target, by: principalOf(res).keyId ?? principalOf(res).kind });
-      deps.wake();
+      const severity = body.severity ?? 'info';
+      const notice: AlertNotice = { id: 'test:switchboard', event_id: `test:switchboard/${key}`, type: 'test', category: 'test', severity, status: 'firing', title: 'Switchboard test alert', labels: {}, starts_at: now.toISOString(), ends_at: null, sent_at: now.toISOString(), context: { requested_by: principalOf(res).keyId ?? principalOf(res).kind } };
+      const verdict = body.severity ? deps.engine.severityFilter(notice) : ({ pass: true } as const);
+      if (verdict.pass) await deps.outbox.enqueue(notice, key, [body.target]);
+      else await deps.outbox.recordFiltered(notice, key, [body.target], verdict.detail);
+      deps.audit.record('alert_test_sent', { target: body.target, severity, filtered: !verdict.pass, by: principalOf(res).keyId ?? principalOf(res).kind });
+      if (verdict.pass) deps.wake();
       res.status(202);
-      return { alert_id: notice.id, event_id: notice.event_id, target: body.target };
+      return { alert_id: notice.id, event_id: notice.event_id, target: body.target, severity, filtered: !verdict.pass };
     },
   );
 

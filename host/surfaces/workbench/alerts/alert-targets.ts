@@ -65,7 +65,8 @@ export class WebhookReceivers {
     if (!this.agent || this.agentCa !== caFile) {
       void this.agent?.close().catch(() => {});
       const extra = caFile ? [readFileSync(caFile, 'utf8')] : [];
-      this.agent = new undici.Agent({ connect: { ca: [...rootCertificates, ...extra], timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      // A second beyond the delivery's own deadline (its abort signal), which names the timeout.
+      this.agent = new undici.Agent({ connect: { ca: [...rootCertificates, ...extra], timeout: timeoutMs + 1000 }, headersTimeout: timeoutMs + 1000, bodyTimeout: timeoutMs + 1000 });
       this.agentCa = caFile;
     }
     return (await undici.fetch(input as string, { ...(init as object), dispatcher: this.agent })) as unknown as Response;

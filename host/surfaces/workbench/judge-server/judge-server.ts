@@ -6,6 +6,8 @@ import { SystemOneRequestBody } from '../../../../core/sdk/judge/index.js';
 import { CHECKPOINT_NAMES, CheckpointMissingError, isCheckpointName, locateCheckpoint, type CheckpointName } from './checkpoints.js';
 import type { WorkerReply, WorkerRequest } from './inference-worker.js';
 import { detectLanguage } from './language.js';
+import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
+import { HttpError } from '../../../platform/http/errors.js';
 
 /** The most questions one request may ask. */
 export const MAX_QUESTIONS = 8;
@@ -27,13 +29,23 @@ export interface RunningJudgeServer {
   close(): Promise<void>;
 }
 
-class HttpFailure extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
+/** Nesting of the state the server accepts: deeper would overflow the stack of JSON.stringify. */
+export const MAX_STATE_DEPTH = 64;
+/** Bytes of an oversized body read (and dropped) so the caller gets its 413 instead of a reset. */
+const MAX_DISCARD_BYTES = 16 * MAX_BODY_BYTES;
+
+/** How deeply a parsed JSON value nests (objects and arrays), counted without recursion. */
+function nestingOf(value: unknown, stopAt: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > stopAt) return deepest;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
   }
+  return deepest;
 }
 
 /**
@@ -106,18 +118,20 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
   };
 
   async function answer(body: unknown) {
+    // Checked before validation and stringify, which both recurse.
+    if (nestingOf(body, MAX_STATE_DEPTH + 2) > MAX_STATE_DEPTH + 2) throw invalid('state', `nested deeper than ${MAX_STATE_DEPTH} levels`);
     const parsed = SystemOneRequestBody.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new HttpFailure(400, `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid request'}`);
+      throw invalid(issue?.path.join('.') || 'body', issue?.message ?? 'invalid request', 400);
     }
     const request = parsed.data;
     const questions = Object.entries(request.questions);
-    if (questions.length > MAX_QUESTIONS) throw new HttpFailure(413, `${questions.length} questions in one request; at most ${MAX_QUESTIONS}`);
+    if (questions.length > MAX_QUESTIONS) throw httpError('payload_too_large', { what: `${questions.length} questions in one request`, limit: `${MAX_QUESTIONS} questions` });
     const stateText = typeof request.state === 'string' ? request.state : JSON.stringify(request.state);
     let name: CheckpointName;
     if (options.pinned) {
-      if (request.model !== options.pinned) throw new HttpFailure(422, `model "${request.model}" is not served: this server is pinned to "${options.pinned}"`);
+      if (request.model !== options.pinned) throw httpError('judge_model_not_served', { model: request.model, pinned: options.pinned });
       name = options.pinned;
     } else {
       name = isCheckpointName(request.model) ? request.model : (await detectLanguage(stateText)) === 'en' ? 'english' : 'multilingual';
@@ -140,16 +154,16 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
       };
     } catch (err) {
       inference.observe({ checkpoint: name, outcome: 'error' }, Number(process.hrtime.bigint() - started) / 1e9);
-      if (err instanceof CheckpointMissingError) throw new HttpFailure(503, err.message);
+      if (err instanceof CheckpointMissingError) throw httpError('judge_checkpoint_missing', { reason: err.message });
       throw err;
     }
   }
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      const status = err instanceof HttpFailure ? err.status : 500;
-      if (status === 500) log({ level: 'error', msg: 'request failed', err: (err as Error)?.message });
-      send(res, status, { detail: status === 500 ? 'internal error' : (err as Error).message });
+      if (!(err instanceof HttpError)) log({ level: 'error', msg: 'request failed', err: (err as Error)?.message });
+      const failure = err instanceof HttpError ? err : httpError('internal_error');
+      send(res, failure.status, { detail: failure.detail, code: failure.code });
     });
   });
 
@@ -165,18 +179,18 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
       return;
     }
     if (url.pathname === '/v1/systemone') {
-      if (req.method !== 'POST') throw new HttpFailure(405, 'use POST');
-      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw new HttpFailure(415, 'the body must be application/json');
+      if (req.method !== 'POST') throw httpError('method_not_allowed', { allowed: 'POST' });
+      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw httpError('json_body_required');
       const text = await readBody(req);
       let body: unknown;
       try {
         body = JSON.parse(text);
       } catch {
-        throw new HttpFailure(400, 'the body is not valid JSON');
+        throw invalid('body', 'not valid JSON', 400);
       }
       return send(res, 200, await answer(body));
     }
-    throw new HttpFailure(404, 'not found');
+    throw httpError('route_not_found', { method: req.method ?? 'GET', path: url.pathname });
   }
 
   const host = options.host ?? '127.0.0.1';
@@ -214,20 +228,23 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+/**
+ * The body as text. Over MAX_BODY_BYTES the rest is read and dropped (up to MAX_DISCARD_BYTES)
+ * so the caller, still sending, gets its 413 instead of a reset connection.
+ */
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.destroy();
-        reject(new HttpFailure(413, `the body is over ${MAX_BODY_BYTES} bytes`));
-        return;
-      }
-      chunks.push(chunk);
+      if (size > MAX_DISCARD_BYTES) req.destroy();
+      else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => {
+      if (size > MAX_BODY_BYTES) reject(httpError('payload_too_large', { what: 'body', limit: `${MAX_BODY_BYTES} bytes` }));
+      else resolve(Buffer.concat(chunks).toString('utf8'));
+    });
     req.on('error', reject);
   });
 }

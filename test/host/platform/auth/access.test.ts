@@ -101,7 +101,9 @@ const ACCESS: Array<[route: string, access: string, always?: 'always']> = [
   ['POST /api/keywords/reload', 'admin', 'always'],
   ['GET /api/traces', 'search:read'],
   ['GET /api/traces/latest', 'search:read'],
-  ['POST /api/eval/run', 'search:read'],
+  ['POST /api/eval/run', 'search:read'], // `name` and `save_as_baseline` need search:evaluate (checked by the route)
+  ['POST /api/eval/runs', 'search:read'],
+  ['GET /api/eval/runs/{id}', 'search:read'],
   ['POST /api/index/start', 'search:index'],
   ['GET /api/index/status', 'search:read'],
   ['POST /api/eval/rerank-ab', 'judge:run'], // every candidate costs a judge call
@@ -199,6 +201,25 @@ test('every scoped route answers 403 naming its scope to a key without it, and s
   }
   const records = await json(await call('GET', '/admin/logs?event=scope_denied&limit=5', BOOTSTRAP));
   assert.ok(records.records.length > 0);
+});
+
+test('recording a named evaluation run or saving a baseline needs search:evaluate, not only search:read', async () => {
+  const reader = await mint(['search:read']);
+  const evaluator = await mint(['search:read', 'search:evaluate']);
+  const golden = [{ q: 'x', repo: 'not-configured', expect_paths: ['a'] }];
+  for (const body of [{ golden, name: 'nightly', save_as_baseline: true }, { golden, name: 'nightly' }]) {
+    for (const p of ['/api/eval/run', '/api/eval/runs']) {
+      const denied = await call('POST', p, reader.token, body);
+      assert.is(denied.status, 403, `${p} ${JSON.stringify(body)}`);
+      const error = await json(denied);
+      assert.is(error.code, 'insufficient_scope');
+      assert.match(error.detail, /needs scope "search:evaluate"/);
+      // Past the scope check: the unknown repository answers.
+      assert.is((await call('POST', p, evaluator.token, body)).status, 404);
+      assert.is((await call('POST', p, BOOTSTRAP, body)).status, 404, 'admin implies it');
+    }
+  }
+  assert.is((await call('POST', '/api/eval/run', reader.token, { golden })).status, 404, 'an unnamed run needs search:read only');
 });
 
 test('the inbound PDF route (token or key) refuses a key without inbound:read', async () => {

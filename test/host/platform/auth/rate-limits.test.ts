@@ -43,6 +43,19 @@ test('the third request over a limit of 2 answers 429 with Retry-After and an au
   assert.is(logs.records[0].bucket, 'fax');
 });
 
+test('schema proposals draw from their own bucket, SCHEMA_PROPOSAL_RPM', async () => {
+  const g = await gateway({ SCHEMA_PROPOSAL_RPM: '2' });
+  const key = await mint(g, { name: 'indexer', scopes: ['search:index'] });
+  const propose = () => fetch(`${g.url}/api/index/nope/schema-proposal`, { method: 'POST', headers: { 'x-api-key': key } });
+  assert.is((await propose()).status, 404);
+  assert.is((await propose()).status, 404);
+  const third = await propose();
+  assert.is(third.status, 429);
+  assert.is((await json(third)).code, 'rate_limited');
+  assert.ok(Number(third.headers.get('retry-after')) >= 1);
+  assert.is((await get(g, '/api/search?q=x&repo=nope', key)).status, 403, 'other routes keep their own budget');
+});
+
 test("a key's rate_limit_rpm overrides the setting; callers without a key are limited by address", async () => {
   const g = await gateway({ MAX_REQUESTS_PER_MINUTE: '5', INBOUND_ENABLED: 'true', INBOUND_LIST_RPM: '1' });
   const slow = await mint(g, { name: 'slow', scopes: ['fax:read'], rate_limit_rpm: 1 });

@@ -59,10 +59,12 @@ test('a gateway SIGKILLed during uploads leaves no .part file once restarted', a
   await gateway.kill('SIGKILL');
   for (const s of sockets) s.destroy();
   // The precondition: the killed process did leave its temp files behind.
-  assert.is(partFiles(dataDir).length, 4, partFiles(dataDir).join(', '));
+  const leftovers = partFiles(dataDir);
+  assert.is(leftovers.length, 4, leftovers.join(', '));
 
   gateway = await startChildGateway(env());
-  assert.equal(partFiles(dataDir), []);
+  // The leftovers by name: the storage plugin's health probe may be writing a .part of its own now.
+  assert.equal(partFiles(dataDir).filter((f) => leftovers.includes(f)), []);
   assert.match(gateway.output(), /removed temp files left by an earlier process/);
   // It still takes uploads into the same directory.
   const form = new FormData();

@@ -59,6 +59,14 @@ test('POST /api/keywords/rebuild regenerates inside the window; GET serves the c
   assert.ok(Date.parse((await rebuilt.json()).generated_at) > Date.parse(first.generated_at));
 });
 
+test('concurrent rebuilds of one repository share one build', async () => {
+  const answers = await Promise.all(Array.from({ length: 20 }, () => post('/api/keywords/rebuild?repo=billing')));
+  for (const res of answers) assert.is(res.status, 200);
+  const generated = new Set((await Promise.all(answers.map((r) => r.json()))).map((b) => b.generated_at));
+  // Twenty requests sent at once: a build per request would give twenty stamps.
+  assert.ok(generated.size < answers.length, `${generated.size} builds for ${answers.length} requests`);
+});
+
 test('keyword settings are cached until POST /api/keywords/reload', async () => {
   const update = await fetch(`${gw.url}/api/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ KEYWORDS_BOOST: 2 }) });
   assert.ok(update.status < 300, `config update ${update.status}`);

@@ -4,16 +4,19 @@ import { json, removeDir, startGateway, type TestGateway } from '../../../../sup
 import { search, smallRepo, startRun, waitForRun } from '../search-repo-fixture.js';
 
 const demo = smallRepo();
+// Configured, never indexed.
+const fresh = smallRepo();
 let gw: TestGateway;
 
 test.before(async () => {
-  gw = await startGateway({ REPOS: JSON.stringify({ demo }), REPO: 'demo' });
+  gw = await startGateway({ REPOS: JSON.stringify({ demo, fresh }), REPO: 'demo' });
   await startRun(gw.url);
   await waitForRun(gw.url, 'demo');
 });
 test.after(async () => {
   await gw.close();
   removeDir(demo);
+  removeDir(fresh);
 });
 
 test('invalid parameters answer 422 naming the field', async () => {
@@ -53,6 +56,11 @@ test('code ranks over prose for the same words, and a repository never indexed a
   const res = await search(gw.url, { q: 'reload queue kernel' });
   assert.is(res.body.results[0].path, 'core/kernel/reload-queue.ts');
   assert.ok(res.body.results.some((r: any) => r.path === 'docs/guide.md'));
+  // The same words in a repository that was never indexed: no results, not an error.
+  const never = await search(gw.url, { q: 'reload queue kernel', repo: 'fresh' });
+  assert.is(never.status, 200, JSON.stringify(never.body));
+  assert.is(never.body.repo, 'fresh');
+  assert.equal(never.body.results, []);
 });
 
 test('the endpoints are in /openapi.json with their schemas', async () => {

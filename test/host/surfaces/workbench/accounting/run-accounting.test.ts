@@ -279,6 +279,64 @@ test('answers: every lane through the census; an exact cache hit is recorded as 
   assert.ok(b.costs.benchmark.excluded_lanes.includes('cache_embeddings'));
 });
 
+test('a complete semantic-cache hit is recorded as zero requests in every lane', async () => {
+  const ask = async (question: string) => json(await fetch(`${gw.url}/api/rag`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question, repo: 'done' }) }));
+  const lane = (r: any, name: string) => r.lanes.find((l: any) => l.lane === name);
+  // A close question: its fingerprint is embedded once (cache_embeddings), then it hits.
+  const near = await ask('how are the reload requests coalesced?');
+  const n = (await runRecord(gw.url, 'done', near.run_id)).body;
+  assert.is(lane(n, 'cache_embeddings').started, 1);
+  assert.is(lane(n, 'answer_generation').started, 0);
+  const before = fake.requests.length;
+  const again = await ask('how are the reload requests coalesced?');
+  assert.is(again.answer, near.answer);
+  assert.is(fake.requests.length - before, 0, 'a complete hit dispatches nothing');
+  const record = (await reconcileRun(gw.url, 'done', again.run_id)).body;
+  for (const l of record.lanes) assert.is(l.started, 0, l.lane);
+  assert.is(record.costs.state, 'complete', JSON.stringify(record.costs.reasons));
+  assert.is(record.costs.native_rows, 0);
+});
+
+test('a current-state search, answer or chat of a deleted corpus answers 404 until it is indexed again', async () => {
+  await indexed('gone');
+  assert.is((await fetch(`${gw.url}/api/search?repo=gone&q=reload`)).status, 200);
+  assert.is((await fetch(`${gw.url}/api/index/gone`, { method: 'DELETE' })).status, 200);
+  const search = await fetch(`${gw.url}/api/search?repo=gone&q=reload`);
+  assert.is(search.status, 404);
+  const body = await json(search);
+  assert.is(body.code, 'corpus_deleted');
+  assert.match(body.detail, /gone/);
+  const rag = await fetch(`${gw.url}/api/rag`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: 'reload', repo: 'gone' }) });
+  assert.is(rag.status, 404);
+  assert.is((await json(rag)).code, 'corpus_deleted');
+  await indexed('gone');
+  assert.is((await fetch(`${gw.url}/api/search?repo=gone&q=reload`)).status, 200);
+});
+
+test('schema proposals: a body other than {} is refused; concurrent calls for a corpus share one run and one LLM call', async () => {
+  await setting({ GEN_MODEL: 'gen-1' });
+  try {
+    const propose = (init: RequestInit = {}) => fetch(`${gw.url}/api/index/kg/schema-proposal`, { method: 'POST', ...init });
+    let res = await propose({ headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'x' }) });
+    assert.is(res.status, 422);
+    assert.is((await json(res)).code, 'validation_error');
+    res = await propose({ headers: { 'content-type': 'text/plain' }, body: 'propose please' });
+    assert.is(res.status, 400);
+    assert.match((await json(res)).detail, /^body: must be JSON/);
+    res = await propose({ headers: { 'content-type': 'application/json' }, body: '[1,' });
+    assert.is(res.status, 400);
+    fake.replyWith({ delayMs: 400, text: '{"entities":[],"relations":[]}' });
+    const chatsBefore = fake.requests.filter((r) => r.path === '/v1/chat/completions').length;
+    const answers = await Promise.all([propose(), propose({ headers: { 'content-type': 'application/json' }, body: '{}' }), propose()]);
+    const views = await Promise.all(answers.map((r) => json(r)));
+    for (const r of answers) assert.is(r.status, 201);
+    assert.is(new Set(views.map((v) => v.run_id)).size, 1, 'one run for the three calls');
+    assert.is(fake.requests.filter((r) => r.path === '/v1/chat/completions').length - chatsBefore, 1, 'one LLM call');
+  } finally {
+    await setting({ GEN_MODEL: '' });
+  }
+});
+
 test('every run-accounting route is in /openapi.json with its schemas', async () => {
   const spec = await json(await fetch(`${gw.url}/openapi.json`));
   for (const [p, method] of [

@@ -147,6 +147,49 @@ test('5xx, a hang and a crash mid-delivery are retried; a 4xx fails at once', as
   assert.is(failed.last_status, 410);
 });
 
+test('a test alert with a severity passes the filter like any alert; a drop is listed with its reason', async () => {
+  receiver.received.length = 0;
+  const id = webhookTargetId(receiver.url);
+  await admin(gw, 'POST', '/api/config', { ALERT_NOTIFY_SEVERITIES: 'critical' });
+  try {
+    const res = await admin(gw, 'POST', '/admin/alerts/test', { target: id, severity: 'warning' });
+    assert.is(res.status, 202);
+    const dropped = await json(res);
+    assert.is(dropped.filtered, true);
+    assert.is(dropped.severity, 'warning');
+    const row = (await deliveries(gw)).find((d) => d.event_id === dropped.event_id);
+    assert.is(row.state, 'filtered');
+    assert.is(row.attempts, 0);
+    assert.match(row.last_error, /severity "warning" is not selected by ALERT_NOTIFY_SEVERITIES \(critical\)/);
+    const kept = await json(await admin(gw, 'POST', '/admin/alerts/test', { target: id, severity: 'critical' }));
+    assert.is(kept.filtered, false);
+    await until(async () => (await deliveries(gw)).find((d) => d.event_id === kept.event_id)?.state === 'delivered');
+    assert.equal(receiver.received.map((r) => r.body.event_id), [kept.event_id], 'only the selected severity reached the receiver');
+    assert.is(receiver.received[0]!.body.severity, 'critical');
+    assert.is((await admin(gw, 'POST', '/admin/alerts/test', { target: id, severity: 'urgent' })).status, 422);
+  } finally {
+    await admin(gw, 'POST', '/api/config', { ALERT_NOTIFY_SEVERITIES: null });
+  }
+});
+
+test('a receiver that times out is a failed attempt whose reason names the timeout', async () => {
+  const id = webhookTargetId(receiver.url);
+  await admin(gw, 'POST', '/api/config', { ALERT_DELIVERY_MAX_ATTEMPTS: 1 });
+  try {
+    receiver.next('hang');
+    const { event_id } = await json(await admin(gw, 'POST', '/admin/alerts/test', { target: id }));
+    const row = await until(async () => {
+      const d = (await deliveries(gw)).find((x) => x.event_id === event_id);
+      return d?.state === 'failed' ? d : undefined;
+    }, 15_000);
+    assert.is(row.attempts, 1);
+    assert.is(row.last_status, null);
+    assert.is(row.last_error, 'no answer within 0.5 s (ALERT_WEBHOOK_TIMEOUT)');
+  } finally {
+    await admin(gw, 'POST', '/api/config', { ALERT_DELIVERY_MAX_ATTEMPTS: null });
+  }
+});
+
 test('webhook targets: https only, plain http refused without the development flag, URLs masked everywhere', async () => {
   let res = await admin(gw, 'PUT', '/admin/integrations/webhooks', { targets: ['http://example.com/hook'] });
   assert.is(res.status, 422);
@@ -228,6 +271,15 @@ test('a restart between firing and delivery loses nothing: the next instance del
     await until(() => back.received.length === 1, 10_000);
     assert.is(back.received[0]!.body.event_id, event_id);
     await until(async () => (await deliveries(second)).find((d) => d.event_id === event_id)?.state === 'delivered');
+    // Exactly once: more delivery rounds send nothing more, and the row holds its two attempts.
+    for (let round = 0; round < 3; round++) {
+      second.gateway.surfaces.workbench.alerts.delivery.wake();
+      await new Promise((r) => setTimeout(r, 600));
+    }
+    assert.is(back.received.length, 1, 'the receiver got the notice exactly once');
+    const rows = (await deliveries(second)).filter((d) => d.event_id === event_id);
+    assert.is(rows.length, 1);
+    assert.is(rows[0].attempts, 2, 'one failed attempt before the restart, one delivery after');
   } finally {
     await second.close();
     await back.close();

@@ -109,4 +109,45 @@ test('the server stops cleanly on SIGTERM', async () => {
   assert.is(await extra.stop(), 0);
 });
 
+test('a deeply nested state answers 422 naming the limit, never a 500', async () => {
+  const depth = 100_000;
+  const body = `{"model":"english","state":${'['.repeat(depth)}${']'.repeat(depth)},"questions":{"q":{"type":"noul","instructions":"is it so"}}}`;
+  const res = await ask(pinned, body);
+  assert.is(res.status, 422);
+  const error = await json(res);
+  assert.is(error.code, 'validation_error');
+  assert.match(error.detail, /^state: nested deeper than 64 levels/);
+  // Still serving afterwards.
+  assert.is((await ask(pinned, { model: 'english', state: { a: { b: ['yes'] } }, questions: { q: question() } })).status, 200);
+});
+
+test('a body over 1 MB answers 413 with its code instead of resetting the connection', async () => {
+  const big = JSON.stringify({ model: 'english', state: 'yes '.repeat(400_000), questions: { q: question() } });
+  assert.ok(big.length > 1024 * 1024);
+  const res = await ask(pinned, big);
+  assert.is(res.status, 413);
+  assert.equal(await json(res), { detail: 'body too large: the limit is 1048576 bytes', code: 'payload_too_large' });
+  assert.is((await ask(pinned, { model: 'english', state: 'yes', questions: { q: question() } })).status, 200, 'the next request is served');
+});
+
+test('every error body is {detail, code} with a catalogued code', async () => {
+  const cases: Array<[Promise<Response>, number, string]> = [
+    [fetch(`${pinned.url}/nowhere`), 404, 'route_not_found'],
+    [fetch(`${pinned.url}/v1/systemone`), 405, 'method_not_allowed'],
+    [ask(pinned, 'x', { 'content-type': 'text/plain' }), 415, 'json_body_required'],
+    [ask(pinned, '{not json'), 400, 'validation_error'],
+    [ask(pinned, { model: 'english', questions: {} }), 400, 'validation_error'],
+    [ask(pinned, { model: 'gpt-4o', state: 'yes', questions: { q: question() } }), 422, 'judge_model_not_served'],
+    [ask(pinned, { model: 'english', state: 'yes', questions: Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`q${i}`, question()])) }), 413, 'payload_too_large'],
+  ];
+  for (const [pending, status, code] of cases) {
+    const res = await pending;
+    assert.is(res.status, status, code);
+    const body = await json(res);
+    assert.equal(Object.keys(body).sort(), ['code', 'detail'], JSON.stringify(body));
+    assert.is(body.code, code);
+    assert.ok(body.detail.length > 0);
+  }
+});
+
 test.run();
