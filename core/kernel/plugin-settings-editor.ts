@@ -8,7 +8,7 @@ import { PluginNotAvailableError } from './lease-registry.js';
 import type { DefinitionResolver, ResolvedPlugin } from './plugin-definition.js';
 import type { PluginRecord, PluginRecords, PluginState } from './plugin-record.js';
 import { nextStateFor } from './reconciler.js';
-import { resolveSettings, type SettingSource } from './settings-resolver.js';
+import { resolveSettings, type SettingsContext, type SettingSource } from './settings-resolver.js';
 
 export interface PluginConfigView {
   id: string;
@@ -34,6 +34,8 @@ export interface PluginSettingsEditorOptions {
   factory: GenerationFactory;
   configStore: PluginConfigStore;
   env: NodeJS.ProcessEnv;
+  /** Where path settings may point and which variables are run-time values, as at start. */
+  settingsContext?: () => SettingsContext;
   healthMs: number;
   /** Reloads one plugin and resolves when its reconcile is done. */
   reload: (pluginId: string) => Promise<void>;
@@ -55,7 +57,8 @@ export class PluginSettingsEditor {
     let sources: Record<string, SettingSource> = {};
     let effective: Record<string, unknown> = { ...stored.settings };
     try {
-      const resolved = resolveSettings(schema, stored.settings, envMap, this.options.env);
+      // Paths shown as stored (not resolved): a bad one must not hide the others.
+      const resolved = resolveSettings(schema, stored.settings, envMap, this.options.env, { ...this.options.settingsContext?.(), paths: undefined });
       effective = resolved.values;
       sources = resolved.sources;
     } catch {
@@ -149,7 +152,7 @@ export class PluginSettingsEditor {
     }
     for (const k of secrets) if (!Object.hasOwn(settings, k) && storedValue(k) !== undefined) candidate[k] = storedValue(k);
     try {
-      resolveSettings(schema, candidate, envMap, this.options.env);
+      resolveSettings(schema, candidate, envMap, this.options.env, this.options.settingsContext?.() ?? {});
     } catch (err) {
       if (err instanceof ConfigError) throw new SettingsValidationError(err.field ?? 'settings', err.message);
       throw err;

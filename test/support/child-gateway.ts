@@ -26,6 +26,7 @@ export async function startChildGateway(env: Record<string, string>, port?: numb
       PORT: String(p),
       PUBLIC_API_URL: `http://127.0.0.1:${p}`,
       LOG_LEVEL: 'info',
+      OUTBOUND_ALLOW_HOSTS: '127.0.0.1,localhost,::1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import dotenv from 'dotenv';
@@ -200,7 +201,8 @@ export class ConfigRegistry {
     // stored typed (as the model parsed them), never as the posted strings.
     const output: Record<string, unknown> = {};
     for (const key of Object.keys(next)) {
-      const value = isConfigKey(key) ? parsed.data[key] : next[key];
+      // An environment-only key found in the file stays as it was written (it is ignored on load).
+      const value = isConfigKey(key) && !ENV_ONLY_KEYS.has(key) ? parsed.data[key] : next[key];
       if (value !== undefined) output[key] = value;
     }
     await writeFileAtomic(this.configFile, `${JSON.stringify(nestSections(output), null, 2)}\n`, {
@@ -237,10 +239,13 @@ export class ConfigRegistry {
     const source = {} as Record<ConfigKey, ConfigSource>;
     for (const key of CONFIG_KEYS) {
       // An empty env value counts as unset (compose files write `KEY=${KEY}`).
+      // An environment-only key in the JSON file is ignored (the API writes that file).
+      const fileValue = ENV_ONLY_KEYS.has(key) ? undefined : (fromFile[key] ?? undefined);
+      if (ENV_ONLY_KEYS.has(key) && fromFile[key] !== undefined) problems.push(`${key}: can only be set in the environment (in ${fileName}; ignored)`);
       const layers: Array<[unknown, ConfigSource, string]> = [
         [this.env[envNameOf(key)] || undefined, 'env', 'the environment'],
         [fromEnvFile[envNameOf(key)] || undefined, 'env', path.basename(this.envFile)],
-        [fromFile[key] ?? undefined, fileName, fileName],
+        [fileValue, fileName, fileName],
       ];
       let chosen = false;
       for (const [raw, origin, where] of layers) {
@@ -290,7 +295,8 @@ export class ConfigRegistry {
     const previous = this.state as LoadedState | undefined;
     this.state = next;
     if (!previous) return [];
-    const changed = CONFIG_KEYS.filter((key) => !Object.is(previous.values[key], next.values[key]));
+    // Deep equality: an object value (REPOS) is parsed anew on each load and is the same value.
+    const changed = CONFIG_KEYS.filter((key) => !isDeepStrictEqual(previous.values[key], next.values[key]));
     if (changed.length) {
       for (const listener of [...this.listeners]) {
         try {

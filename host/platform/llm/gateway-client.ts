@@ -1,4 +1,6 @@
 import type OpenAI from 'openai';
+import { OutboundGuard } from '../../../core/kernel/egress.js';
+import type { LlmGatewayEndpoint } from './gateway-endpoint.js';
 
 /** Who a call is made for; the LLM gateway attributes spend by these headers. */
 export interface RunIdentity {
@@ -64,11 +66,11 @@ export interface ChatResult {
   ms: number;
 }
 
-export interface LlmGatewayOptions {
+export interface LlmGatewayOptions extends Partial<Omit<LlmGatewayEndpoint, 'baseUrl'>> {
   /** LLM_GATEWAY_URL; `/v1` is appended unless the URL already ends with it. */
   baseUrl: string;
-  /** LLM_GATEWAY_API_KEY. */
-  apiKey?: string;
+  /** The outbound guard a run-time URL goes through (OUTBOUND_ALLOW_HOSTS); a strict one without it. */
+  guard?: OutboundGuard;
   timeoutMs?: number;
   /** Attempts per call, for connection errors, 408, 429 and 5xx (our own bounded retry). */
   attempts?: number;
@@ -100,9 +102,13 @@ export class LlmGatewayClient {
 
   /** The `openai` client, loaded on first use so a gateway without a model never imports it. */
   openai(): Promise<OpenAI> {
+    if (this.options.withheld) return Promise.reject(new LlmGatewayError(this.options.withheld));
     this.client ??= import('openai').then(({ default: OpenAIClient }) => {
       const base = this.options.baseUrl.replace(/\/+$/, '');
+      const guard = this.options.runtimeUrl ? (this.options.guard ?? new OutboundGuard()) : undefined;
       return new OpenAIClient({
+        // A URL written at run time reaches only public addresses (the guard pins the checked one).
+        ...(guard ? { fetch: (url: string | URL | Request, init?: RequestInit) => guard.fetch(new URL(url instanceof Request ? url.url : url), init ?? {}) } : {}),
         baseURL: /\/v1$/.test(base) ? base : `${base}/v1`,
         // The package insists on a key; a gateway without auth ignores the placeholder.
         apiKey: this.options.apiKey || 'no-key',

@@ -56,11 +56,12 @@ export const searchSurface = {
       onError: (repo, err) => logger.warn({ repo, err: (err as Error).message }, 'keyword refresh failed; the previous keywords stay in use'),
     });
     const traces = new TraceStore({ dataDir, retention: () => config.get('TRACE_RETENTION'), secretValues: () => secretValuesOf(config) });
-    const search = new CodeSearch({ kernel, config, repositories, logger, keywords });
+    const search = new CodeSearch({ kernel, config, repositories, logger, keywords, outbound: platform.outbound });
     registerSearchRoutes(api, { search, traces });
     const answers = new AnswerService({
       config, search, repositories, traces, logger,
       accounting: answerAccounting,
+      outbound: platform.outbound,
       // The latest run and its state: a new run (or one finishing) makes every cached answer of the repository stale.
       indexGeneration: async (repo) => {
         const run = await runStore.latest(repo);
