@@ -48,7 +48,8 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set(
 );
 
 /**
- * Keys that name files or directories on the server, and switches that weaken a check
+ * The configuration keys that can only be set in the environment: keys that name files or
+ * directories on the server, and switches that weaken a check
  * (ALERT_ALLOW_HTTP_LOOPBACK, OUTBOUND_ALLOW_HOSTS, PLUGIN_PATHS_ALLOW). They are read from the
  * environment (or the env file) only, never written through the API nor read from the JSON
  * config file, so no request can point a read or a write at a path of its choosing, or turn a
