@@ -1,4 +1,4 @@
-import { ConfigError, definePlugin, noticeOfAlert, secretFields, type Alert, type AlertDelivery, type AlertNotice, type EgressHttpClient, type PluginDefinition } from '../sdk/index.js';
+import { ConfigError, EgressDeniedError, definePlugin, noticeOfAlert, secretFields, type Alert, type AlertDelivery, type AlertNotice, type EgressHttpClient, type PluginDefinition } from '../sdk/index.js';
 import { envMapFromManifest, settingsSchemaFromManifest, type Manifest } from '../manifest/index.js';
 import { asText, renderJson, renderTemplate, renderUrlText, type TemplateLookup } from './template/template-render.js';
 
@@ -97,6 +97,8 @@ export function alertReceiver(manifest: Manifest, settings: Readonly<Record<stri
         const permanent = res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
         return { ok: false, permanent, status: res.status, detail: `receiver answered HTTP ${res.status}` };
       } catch (err) {
+        // A refused host (manifest egress, or a private address) stays refused: no retry.
+        if (err instanceof EgressDeniedError) return { ok: false, permanent: true, detail: err.message };
         return { ok: false, permanent: false, detail: failureOf(err) };
       }
     },

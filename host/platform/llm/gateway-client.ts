@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { OutboundGuard } from '../../../core/kernel/egress.js';
+import { OutboundAddressError, OutboundGuard } from '../../../core/kernel/egress.js';
 import type { LlmGatewayEndpoint } from './gateway-endpoint.js';
 
 /** Who a call is made for; the LLM gateway attributes spend by these headers. */
@@ -206,6 +206,9 @@ export class LlmGatewayClient {
         return await call();
       } catch (err) {
         last = err;
+        // A refused address is the answer: nothing was sent, and retrying cannot change it.
+        const refusal = outboundRefusalIn(err);
+        if (refusal) throw new LlmGatewayError(`${what} failed: ${refusal.message}`);
         if (signal?.aborted || !retryable(err) || err instanceof CensusError || attempt === budget) break;
         await new Promise((r) => setTimeout(r, this.backoffMs * 2 ** (attempt - 1)));
       }
@@ -321,6 +324,16 @@ async function accounted<T>(identity: RunIdentity | undefined, model: string, ca
   const usage = usageOf(result);
   await census.settle(requestId, { state: 'completed', ...(usage?.prompt_tokens !== undefined ? { inputTokens: usage.prompt_tokens } : {}), ...(usage?.completion_tokens !== undefined ? { outputTokens: usage.completion_tokens } : {}) }).catch(() => {});
   return result;
+}
+
+/** The guard's refusal, wherever the openai client wrapped it ("Connection error." with a cause chain). */
+function outboundRefusalIn(err: unknown): OutboundAddressError | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    if (current instanceof OutboundAddressError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 function retryable(err: unknown): boolean {
