@@ -22,9 +22,11 @@ export function resolvePluginPath(field: string, value: string, roots: PluginPat
   const hint = 'paths of plugin settings stay inside DATA_DIR (relative paths are under it); an operator allows another directory in PLUGIN_PATHS_ALLOW (environment)';
   const root = allowed.find((r) => within(target, r.root, r.self));
   if (!root) throw new ConfigError(`setting "${field}": ${JSON.stringify(value)} is ${target === dataDir ? 'DATA_DIR itself' : 'outside DATA_DIR'}; ${hint}`, field);
+  // Where it really lands, links followed, must be inside a root too (any of them).
   const real = realpathOfExistingPart(target);
-  const realRoot = realpathOfExistingPart(root.root);
-  if (!within(real, realRoot, root.self)) throw new ConfigError(`setting "${field}": ${JSON.stringify(value)} leads outside ${root.root === dataDir ? 'DATA_DIR' : root.root} through a symbolic link; ${hint}`, field);
+  if (!allowed.some((r) => within(real, realpathOfExistingPart(r.root), r.self))) {
+    throw new ConfigError(`setting "${field}": ${JSON.stringify(value)} leads outside ${root.root === dataDir ? 'DATA_DIR' : root.root} through a symbolic link; ${hint}`, field);
+  }
   return target;
 }
 
