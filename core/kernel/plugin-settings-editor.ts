@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError, type HealthResult } from '../sdk/index.js';
 import { SECRET_MASK, envOnlyFields, secretFields } from '../sdk/settings.js';
+import { maskUrlCredentials, unmaskEcho } from '../config/url-credentials.js';
 import type { PluginConfigStore } from '../config/plugin-config-store.js';
 import type { GenerationFactory } from './generation-factory.js';
 import { describeError } from './generation-factory.js';
@@ -66,7 +67,7 @@ export class PluginSettingsEditor {
     }
     for (const [k, v] of Object.entries(effective)) {
       if (secrets.has(k)) continue;
-      settings[k] = v;
+      settings[k] = typeof v === 'string' ? maskUrlCredentials(v) : v;
     }
     for (const k of secrets) {
       const set = effective[k] !== undefined && effective[k] !== '';
@@ -130,7 +131,7 @@ export class PluginSettingsEditor {
     const candidate: Record<string, unknown> = {};
     // Own properties only: `constructor` or `__proto__` must not pass for declared settings.
     const storedValue = (k: string) => (Object.hasOwn(stored, k) ? stored[k] : undefined);
-    for (const [k, v] of Object.entries(settings)) {
+    for (let [k, v] of Object.entries(settings)) {
       if (k === '__proto__' || (shape && !Object.hasOwn(shape, k))) throw new SettingsValidationError(k, `unknown setting "${k}"`);
       if (envOnly.has(k)) {
         // A path the plugin reads files from is never request-chosen; echoing the environment's value back is fine.
@@ -143,6 +144,8 @@ export class PluginSettingsEditor {
         continue;
       }
       if (v === null) continue;
+      // A URL sent back as shown (its credentials masked) keeps the stored credentials.
+      v = unmaskEcho(v, storedValue(k));
       // Each written value is checked on its own: a field the environment sets would hide a
       // bad stored value from the merged check below, until the variable goes away.
       const field = shape?.[k] as z.ZodType | undefined;

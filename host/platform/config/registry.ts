@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
+import { maskUrlCredentials, unmaskEcho } from '../../../core/config/url-credentials.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import dotenv from 'dotenv';
@@ -117,12 +118,12 @@ export class ConfigRegistry {
     return { config: { ...this.state.values }, source: { ...this.state.source } };
   }
 
-  /** Every key; secrets that are set show `***`, unset keys `null`. Safe to send or log. */
+  /** Every key; secrets that are set show `***`, credentials inside URLs too, unset keys `null`. Safe to send or log. */
   masked(): ConfigView {
     const config: Record<string, unknown> = {};
     for (const key of CONFIG_KEYS) {
       const value = this.state.values[key];
-      config[key] = value === undefined ? null : SECRET_FIELDS.has(key) ? SECRET_MASK : value;
+      config[key] = value === undefined ? null : SECRET_FIELDS.has(key) ? SECRET_MASK : typeof value === 'string' ? maskUrlCredentials(value) : value;
     }
     return { config, source: { ...this.state.source } };
   }
@@ -173,7 +174,8 @@ export class ConfigRegistry {
       if (!isConfigKey(key)) continue;
       if (SECRET_FIELDS.has(key) && value === SECRET_MASK) continue; // the mask means "unchanged"
       if (value === null) delete next[key];
-      else next[key] = value;
+      // A URL sent back with its credentials masked (as shown) keeps the stored credentials.
+      else next[key] = unmaskEcho(value, this.state.values[key]);
       written.push(key);
     }
 

@@ -55,7 +55,7 @@ export const searchSurface = {
       sourceFiles: (repo) => repositoryTexts(repositories.resolve(repo).dir, config.get('INDEX_MAX_FILE_BYTES')),
       onError: (repo, err) => logger.warn({ repo, err: (err as Error).message }, 'keyword refresh failed; the previous keywords stay in use'),
     });
-    const traces = new TraceStore({ dataDir, retention: () => config.get('TRACE_RETENTION'), secretValues: () => secretValuesOf(config) });
+    const traces = new TraceStore({ dataDir, retention: () => config.get('TRACE_RETENTION'), secretValues: () => secretValuesOf(config, kernel) });
     const search = new CodeSearch({ kernel, config, repositories, logger, keywords, outbound: platform.outbound });
     registerSearchRoutes(api, { search, traces });
     const answers = new AnswerService({
