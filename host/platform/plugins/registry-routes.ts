@@ -97,7 +97,7 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
       if (checked.manifest.id !== entry.id) {
         throw invalid('manifest.id', `the catalogue manifest declares id "${checked.manifest.id}", not "${entry.id}"`);
       }
-      await writeFileAtomic(target, text);
+      await writeFileAtomic(target, text, { private: true });
       deps.audit?.record('plugin_installed', { plugin: entry.id, version: entry.version, by: actorOf(res) });
       await kernel.rescan();
       const view = await waitFor(() => kernel.get(entry.id));

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -57,6 +57,7 @@ test('install copies the manifest into the manifests directory and answers 201 w
   const file = path.join(manifestsDir, 'faxpipe-json.json');
   assert.is(readFileSync(file, 'utf8'), readFileSync(path.join(ROOT, 'registry/manifests/faxpipe-json.json'), 'utf8'));
   assert.equal(readdirSync(manifestsDir), ['faxpipe-json.json'], 'no temp file is left behind');
+  assert.is(statSync(file).mode & 0o777, 0o600, 'an installed manifest is private to the gateway user');
   assert.ok(await listed('faxpipe-json'), '/plugins lists it');
   const registry = await call('GET', '/plugin-registry');
   assert.is(registry.body.plugins.find((p: { id: string }) => p.id === 'faxpipe-json').installed, true);

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { removeDir, startGateway, tempDir, type TestGateway } from '../../../../support/gateway.js';
 
@@ -47,6 +47,11 @@ test('GET /api/keywords lists scored keywords and when they were generated; file
   const global = JSON.parse(readFileSync(path.join(gw.dataDir, 'out/keywords/discriminative_keywords.json'), 'utf8'));
   assert.equal(global.billing, terms);
   assert.ok(existsSync(path.join(gw.dataDir, 'out/keywords/repos/billing.json')));
+  // State under DATA_DIR is the gateway user's alone: files 0600, the directories made for them 0700.
+  for (const file of ['out/keywords/discriminative_keywords.json', 'out/keywords/repos/billing.json', 'index-stamps/billing.json']) {
+    assert.is(statSync(path.join(gw.dataDir, file)).mode & 0o777, 0o600, file);
+  }
+  for (const dir of ['out/keywords', 'out/keywords/repos', 'index-stamps']) assert.is(statSync(path.join(gw.dataDir, dir)).mode & 0o777, 0o700, dir);
 });
 
 test('POST /api/keywords/rebuild regenerates inside the window; GET serves the cache', async () => {
