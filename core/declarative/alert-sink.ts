@@ -1,4 +1,4 @@
-import { ConfigError, definePlugin, noticeOfAlert, secretFields, type Alert, type AlertDelivery, type AlertNotice, type EgressHttpClient, type PluginDefinition } from '../sdk/index.js';
+import { ConfigError, EgressDeniedError, definePlugin, noticeOfAlert, secretFields, type Alert, type AlertDelivery, type AlertNotice, type EgressHttpClient, type PluginDefinition } from '../sdk/index.js';
 import { envMapFromManifest, settingsSchemaFromManifest, type Manifest } from '../manifest/index.js';
 import { asText, renderJson, renderTemplate, renderUrlText, type TemplateLookup } from './template/template-render.js';
 
@@ -28,6 +28,31 @@ function alertLookup(notice: AlertNotice, settings: Readonly<Record<string, unkn
   };
 }
 
+/** Options of the alert runtime the host sets from its environment. */
+export interface AlertReceiverOptions {
+  /** ALERT_ALLOW_HTTP_LOOPBACK (environment only): plain http to a loopback host, for a local development receiver. */
+  allowHttpLoopback?: () => boolean;
+}
+
+/** True for a URL host that names the loopback interface in any spelling the URL parser leaves (127.0.0.0/8, ::1, localhost). */
+function isLoopbackHost(url: URL): boolean {
+  const host = url.hostname.toLowerCase();
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * The one rule for every alert receiver URL (alert-sink plugins, WEBHOOK_TARGETS): https only,
+ * or http to a loopback host when ALERT_ALLOW_HTTP_LOOPBACK allows it. Undefined when the URL
+ * passes, else why not (never quoting the URL: it authorises posting). The address rule
+ * (no private or metadata address) is the outbound guard's, at delivery.
+ */
+export function alertReceiverUrlProblem(url: URL, allowHttpLoopback: boolean): string | undefined {
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol !== 'http:') return 'only https URLs are allowed';
+  if (isLoopbackHost(url)) return allowHttpLoopback ? undefined : 'plain http is refused (set ALERT_ALLOW_HTTP_LOOPBACK=true in the environment for a local development receiver)';
+  return 'plain http is refused';
+}
+
 /** One receiver of an `alert` block: its URL, headers and body filled in from a stored notice. */
 export interface AlertReceiver {
   /** The receiver masked after its host (the URL authorises posting). */
@@ -41,7 +66,7 @@ export interface AlertReceiver {
  * Idempotency-Key; 2xx delivered, 4xx (but 408 and 429) refused for good, 408, 429, 5xx, no
  * answer or a broken connection transient.
  */
-export function alertReceiver(manifest: Manifest, settings: Readonly<Record<string, unknown>>, http: EgressHttpClient): AlertReceiver {
+export function alertReceiver(manifest: Manifest, settings: Readonly<Record<string, unknown>>, http: EgressHttpClient, options: AlertReceiverOptions = {}): AlertReceiver {
   const { id, alert: block } = manifest;
   if (!block) throw new TypeError(`manifest ${id} has no "alert" block`);
   const secrets = new Set(secretFields(settingsSchemaFromManifest(manifest.settings)));
@@ -52,7 +77,8 @@ export function alertReceiver(manifest: Manifest, settings: Readonly<Record<stri
   } catch {
     throw new ConfigError(`${id}: the receiver URL is not set or not a URL; set the settings it names`);
   }
-  if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new ConfigError(`${id}: the receiver URL must be http(s)`);
+  const problem = alertReceiverUrlProblem(target, options.allowHttpLoopback?.() ?? false);
+  if (problem) throw new ConfigError(`${id}: the receiver URL is refused: ${problem}`);
   return {
     receiver: `${target.protocol}//${target.host}/***`,
     async deliver(notice, signal) {
@@ -71,6 +97,8 @@ export function alertReceiver(manifest: Manifest, settings: Readonly<Record<stri
         const permanent = res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
         return { ok: false, permanent, status: res.status, detail: `receiver answered HTTP ${res.status}` };
       } catch (err) {
+        // A refused host (manifest egress, or a private address) stays refused: no retry.
+        if (err instanceof EgressDeniedError) return { ok: false, permanent: true, detail: err.message };
         return { ok: false, permanent: false, detail: failureOf(err) };
       }
     },
@@ -90,13 +118,13 @@ function failureOf(err: unknown): string {
 }
 
 /** The runtime of the manifest `alert` block as an alert-sink plugin: one receiver, its settings, its egress. */
-export function createAlertSinkPlugin(manifest: Manifest): PluginDefinition {
+export function createAlertSinkPlugin(manifest: Manifest, options: AlertReceiverOptions = {}): PluginDefinition {
   if (!manifest.alert) throw new TypeError(`manifest ${manifest.id} has no "alert" block`);
   return definePlugin({
     settings: settingsSchemaFromManifest(manifest.settings),
     env: envMapFromManifest(manifest.settings),
     start(ctx) {
-      const receiver = alertReceiver(manifest, ctx.settings as Record<string, unknown>, ctx.http);
+      const receiver = alertReceiver(manifest, ctx.settings as Record<string, unknown>, ctx.http, options);
       const sink = { deliver: (alert: Alert, signal?: AbortSignal) => receiver.deliver(noticeOfAlert(alert), signal) };
       return { providers: { 'alert-sink': sink }, health: () => ({ ok: true, info: { receiver: receiver.receiver } }) };
     },

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { manifestDiagnostic, type ManifestDiagnostic } from '../manifest/index.js';
+import { entryLocationDiagnostic, manifestDiagnostic, type ManifestDiagnostic } from '../manifest/index.js';
 import { isPluginDefinition, type PluginDefinition } from '../sdk/plugin.js';
 import { hashPluginFolder } from './code-fingerprint.js';
 import { installSdkResolver } from './sdk-resolver.js';
@@ -61,9 +61,9 @@ export function locateEntry(manifestPath: string, entry: string, roots: EntryRoo
   const manifestDir = path.dirname(manifestPath);
   const source = path.resolve(manifestDir, entry);
   const insidePackage = inside(roots.packageRoot, source);
-  if (!inside(manifestDir, source) && !insidePackage) {
-    throw new EntryRefusedError(manifestDiagnostic('entry-outside-folder', 'entry', JSON.stringify(entry), source, manifestDir));
-  }
+  // The validator's rule, word for word: /plugins/validate and the loader cannot disagree.
+  const outside = entryLocationDiagnostic(entry, { manifestDir, packageRoot: roots.packageRoot });
+  if (outside) throw new EntryRefusedError(outside);
   let file = source;
   if (/\.(c|m)?ts$/.test(source)) {
     if (!insidePackage) throw new Error(`entry "${entry}" is TypeScript; ship compiled JavaScript`);

@@ -7,10 +7,15 @@ import type { ResolvedPlugin } from './plugin-definition.js';
 import type { KernelEvents } from './kernel-events.js';
 import { startGeneration } from './plugin-runner.js';
 import type { SettingSource } from './settings-resolver.js';
+import type { OutboundGuard } from './egress.js';
 
 export interface GenerationFactoryOptions {
   env: NodeJS.ProcessEnv;
   dataDir: string;
+  /** PLUGIN_PATHS_ALLOW, read at each start. */
+  pathsAllow?: () => readonly string[];
+  runtimeVariable?: (name: string) => boolean;
+  outbound?: OutboundGuard;
   logger: Logger;
   metrics: PluginMetricsFactory;
   container: DependencyContainer;
@@ -35,6 +40,9 @@ export class GenerationFactory {
       env: this.options.env,
       egress: manifest.egress ?? [],
       dataDir: this.options.dataDir,
+      ...(this.options.pathsAllow ? { pathsAllow: this.options.pathsAllow() } : {}),
+      ...(this.options.runtimeVariable ? { runtimeVariable: this.options.runtimeVariable } : {}),
+      ...(this.options.outbound ? { outbound: this.options.outbound } : {}),
       logger: this.options.logger,
       metrics: this.options.metrics,
       container: this.options.container,

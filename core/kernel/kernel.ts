@@ -6,11 +6,14 @@ import { container as rootContainer } from 'tsyringe';
 import { CONTRACT_VERSIONS, faxDirectionsOf, type FaxDirection, type HealthResult, type ProviderKind } from '../sdk/index.js';
 import type { PluginConfigStore } from '../config/plugin-config-store.js';
 import type { Manifest } from '../manifest/index.js';
+import type { OutboundGuard } from './egress.js';
 import { DeclarativeRuntimes, type DeclarativeFactory } from './declarative-runtimes.js';
 import type { EntryRoots } from './entry-loader.js';
 import type { Lease } from './generation.js';
 import { GenerationFactory } from './generation-factory.js';
 import { DEFAULT_RUN_TIMEOUTS } from './plugin-runner.js';
+import { secretValues as secretValuesOfRun } from './settings-resolver.js';
+import { secretFields } from '../sdk/settings.js';
 import { KernelEvents } from './kernel-events.js';
 import { registerGenerationGauge } from './kernel-metrics.js';
 import { LeaseRegistry } from './lease-registry.js';
@@ -52,6 +55,12 @@ export interface KernelOptions {
   /** Watch the search path, the config store and each plugin's folder (hot reload). */
   watch?: boolean;
   onEgressDenied?: (pluginId: string, url: URL) => void;
+  /** The guard of URLs set at run time (OUTBOUND_ALLOW_HOSTS); without it no private host is reached. */
+  outbound?: OutboundGuard;
+  /** PLUGIN_PATHS_ALLOW (environment only): directories besides DATA_DIR that plugin path settings may name. */
+  pathsAllow?: () => readonly string[];
+  /** True for an env variable the host fills from its run-time configuration (a bridged key). */
+  runtimeVariable?: (name: string) => boolean;
 }
 
 /**
@@ -88,6 +97,9 @@ export class Kernel {
       events: this.events,
       timeouts,
       ...(options.onEgressDenied ? { onEgressDenied: options.onEgressDenied } : {}),
+      ...(options.outbound ? { outbound: options.outbound } : {}),
+      ...(options.pathsAllow ? { pathsAllow: options.pathsAllow } : {}),
+      ...(options.runtimeVariable ? { runtimeVariable: options.runtimeVariable } : {}),
     });
     if (options.watch !== false) this.codeWatcher = new PluginCodeWatcher((id) => void this.queue.request(`plugin:${id}`));
     this.reconciler = new Reconciler({
@@ -119,6 +131,10 @@ export class Kernel {
       factory,
       configStore: options.configStore,
       env,
+      settingsContext: () => ({
+        paths: { dataDir: options.dataDir, ...(options.pathsAllow ? { allow: options.pathsAllow() } : {}) },
+        ...(options.runtimeVariable ? { runtimeVariable: options.runtimeVariable } : {}),
+      }),
       healthMs: this.healthMs,
       reload: (id) => this.queue.request(`plugin:${id}`),
     });
@@ -202,6 +218,28 @@ export class Kernel {
   settingsVariablesOf(pluginId: string): string[] {
     const envMap = this.records.get(pluginId)?.resolved?.envMap ?? {};
     return [...new Set(Object.values(envMap).filter((v): v is string => typeof v === 'string' && v !== ''))];
+  }
+
+  /**
+   * Every plugin secret in clear (what the config store holds for secret fields, and what their
+   * environment variables hold), so the host can mask them wherever they could appear.
+   */
+  secretValues(): string[] {
+    const env = this.options.env ?? process.env;
+    const values = new Set<string>();
+    for (const record of this.records.all()) {
+      const resolved = record.resolved;
+      if (!resolved) continue;
+      const stored = this.options.configStore.get(record.id).settings;
+      for (const field of secretFields(resolved.schema)) {
+        const variable = resolved.envMap[field];
+        for (const value of [Object.hasOwn(stored, field) ? stored[field] : undefined, variable ? env[variable] : undefined]) {
+          if (typeof value === 'string' && value.length > 0) values.add(value);
+        }
+      }
+      for (const value of record.active ? secretValuesOfRun(record.active.run.settings) : []) values.add(value);
+    }
+    return [...values];
   }
 
   // ---- manifests ----

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
 import { Tokens, type PluginContext } from '../sdk/plugin.js';
-import { createEgressClient } from './egress.js';
+import { createEgressClient, type OutboundGuard } from './egress.js';
 import { createPluginLogger } from './plugin-logger.js';
 import type { PluginMetricsFactory } from './plugin-metrics.js';
 
@@ -12,6 +12,9 @@ export interface ContextOptions {
   settings: Record<string, unknown>;
   secrets: string[];
   egress: readonly string[];
+  /** The entries of `egress` from settings written at run time: their addresses are checked. */
+  runtimeEgress?: readonly string[];
+  outbound?: OutboundGuard;
   logger: Logger;
   metrics: PluginMetricsFactory;
   emit: (topic: string, payload: unknown) => void;
@@ -32,7 +35,13 @@ export function createPluginContext(options: ContextOptions): OwnedContext {
   const disposers: Array<() => void | Promise<void>> = [];
   const container = options.container.createChildContainer();
   const logger = createPluginLogger(options.logger, { plugin: options.pluginId, generation: options.generation }, () => options.secrets);
-  const http = createEgressClient({ egress: options.egress, signal: abort.signal, ...(options.onEgressDenied ? { onDenied: options.onEgressDenied } : {}) });
+  const http = createEgressClient({
+    egress: options.egress,
+    ...(options.runtimeEgress ? { runtime: options.runtimeEgress } : {}),
+    ...(options.outbound ? { guard: options.outbound } : {}),
+    signal: abort.signal,
+    ...(options.onEgressDenied ? { onDenied: options.onEgressDenied } : {}),
+  });
   const ctx: PluginContext = {
     pluginId: options.pluginId,
     generation: options.generation,

@@ -2,11 +2,11 @@ import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
 import type { z } from 'zod';
 import type { PluginContext, PluginDefinition, PluginInstance } from '../sdk/plugin.js';
-import { resolveEgress } from './egress.js';
+import { resolveEgress, runtimeEgress, type OutboundGuard } from './egress.js';
 import { withTimeout } from './generation.js';
 import { createPluginContext } from './plugin-context.js';
 import type { PluginMetricsFactory } from './plugin-metrics.js';
-import { resolveSettings, secretValues, type ResolvedSettings } from './settings-resolver.js';
+import { isOperatorSource, resolveSettings, secretValues, type ResolvedSettings } from './settings-resolver.js';
 
 /** The kernel's deadlines for a plugin's start and stop, also used by every other runner caller. */
 export const DEFAULT_RUN_TIMEOUTS = { startMs: 10_000, stopMs: 5_000 };
@@ -24,6 +24,12 @@ export interface GenerationRequest {
   /** The manifest's egress list; `settings:<field>` entries become the host of that setting's URL. */
   egress: readonly string[];
   dataDir: string;
+  /** PLUGIN_PATHS_ALLOW: directories besides DATA_DIR that path settings may name. */
+  pathsAllow?: readonly string[];
+  /** True for an env variable the host fills from its run-time configuration (not the operator's environment). */
+  runtimeVariable?: (name: string) => boolean;
+  /** The guard of run-time URLs (OUTBOUND_ALLOW_HOSTS); the egress client makes a strict one without it. */
+  outbound?: OutboundGuard;
   logger: Logger;
   metrics: PluginMetricsFactory;
   /** The generation gets a child of this container. */
@@ -59,13 +65,18 @@ export async function startGeneration(request: GenerationRequest): Promise<Start
   };
   const { definition, pluginId } = request;
   const envMap = request.envMap ?? ((definition.env ?? {}) as Record<string, string>);
-  const settings = resolveSettings(request.schema ?? definition.settings, request.stored, envMap, request.env);
+  const settings = resolveSettings(request.schema ?? definition.settings, request.stored, envMap, request.env, {
+    paths: { dataDir: request.dataDir, ...(request.pathsAllow ? { allow: request.pathsAllow } : {}) },
+    ...(request.runtimeVariable ? { runtimeVariable: request.runtimeVariable } : {}),
+  });
   const owned = createPluginContext({
     pluginId,
     generation: request.generation,
     settings: settings.values,
     secrets: secretValues(settings),
     egress: resolveEgress(request.egress, settings.values),
+    runtimeEgress: runtimeEgress(request.egress, settings.values, (field) => isOperatorSource(settings.sources[field])),
+    ...(request.outbound ? { outbound: request.outbound } : {}),
     logger: request.logger,
     metrics: request.metrics,
     emit: request.emit,

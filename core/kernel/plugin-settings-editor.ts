@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError, type HealthResult } from '../sdk/index.js';
 import { SECRET_MASK, envOnlyFields, secretFields } from '../sdk/settings.js';
+import { maskUrlCredentials, unmaskEcho } from '../config/url-credentials.js';
 import type { PluginConfigStore } from '../config/plugin-config-store.js';
 import type { GenerationFactory } from './generation-factory.js';
 import { describeError } from './generation-factory.js';
@@ -8,7 +9,7 @@ import { PluginNotAvailableError } from './lease-registry.js';
 import type { DefinitionResolver, ResolvedPlugin } from './plugin-definition.js';
 import type { PluginRecord, PluginRecords, PluginState } from './plugin-record.js';
 import { nextStateFor } from './reconciler.js';
-import { resolveSettings, type SettingSource } from './settings-resolver.js';
+import { resolveSettings, type SettingsContext, type SettingSource } from './settings-resolver.js';
 
 export interface PluginConfigView {
   id: string;
@@ -34,6 +35,8 @@ export interface PluginSettingsEditorOptions {
   factory: GenerationFactory;
   configStore: PluginConfigStore;
   env: NodeJS.ProcessEnv;
+  /** Where path settings may point and which variables are run-time values, as at start. */
+  settingsContext?: () => SettingsContext;
   healthMs: number;
   /** Reloads one plugin and resolves when its reconcile is done. */
   reload: (pluginId: string) => Promise<void>;
@@ -55,7 +58,8 @@ export class PluginSettingsEditor {
     let sources: Record<string, SettingSource> = {};
     let effective: Record<string, unknown> = { ...stored.settings };
     try {
-      const resolved = resolveSettings(schema, stored.settings, envMap, this.options.env);
+      // Paths shown as stored (not resolved): a bad one must not hide the others.
+      const resolved = resolveSettings(schema, stored.settings, envMap, this.options.env, { ...this.options.settingsContext?.(), paths: undefined });
       effective = resolved.values;
       sources = resolved.sources;
     } catch {
@@ -63,7 +67,7 @@ export class PluginSettingsEditor {
     }
     for (const [k, v] of Object.entries(effective)) {
       if (secrets.has(k)) continue;
-      settings[k] = v;
+      settings[k] = typeof v === 'string' ? maskUrlCredentials(v) : v;
     }
     for (const k of secrets) {
       const set = effective[k] !== undefined && effective[k] !== '';
@@ -127,7 +131,7 @@ export class PluginSettingsEditor {
     const candidate: Record<string, unknown> = {};
     // Own properties only: `constructor` or `__proto__` must not pass for declared settings.
     const storedValue = (k: string) => (Object.hasOwn(stored, k) ? stored[k] : undefined);
-    for (const [k, v] of Object.entries(settings)) {
+    for (let [k, v] of Object.entries(settings)) {
       if (k === '__proto__' || (shape && !Object.hasOwn(shape, k))) throw new SettingsValidationError(k, `unknown setting "${k}"`);
       if (envOnly.has(k)) {
         // A path the plugin reads files from is never request-chosen; echoing the environment's value back is fine.
@@ -140,6 +144,8 @@ export class PluginSettingsEditor {
         continue;
       }
       if (v === null) continue;
+      // A URL sent back as shown (its credentials masked) keeps the stored credentials.
+      v = unmaskEcho(v, storedValue(k));
       // Each written value is checked on its own: a field the environment sets would hide a
       // bad stored value from the merged check below, until the variable goes away.
       const field = shape?.[k] as z.ZodType | undefined;
@@ -149,7 +155,7 @@ export class PluginSettingsEditor {
     }
     for (const k of secrets) if (!Object.hasOwn(settings, k) && storedValue(k) !== undefined) candidate[k] = storedValue(k);
     try {
-      resolveSettings(schema, candidate, envMap, this.options.env);
+      resolveSettings(schema, candidate, envMap, this.options.env, this.options.settingsContext?.() ?? {});
     } catch (err) {
       if (err instanceof ConfigError) throw new SettingsValidationError(err.field ?? 'settings', err.message);
       throw err;

@@ -1,8 +1,27 @@
 import { z } from 'zod';
 import { ConfigError } from '../sdk/errors.js';
-import { secretFields } from '../sdk/settings.js';
+import { credentialFields, dataPathFields, secretFields } from '../sdk/settings.js';
+import { resolvePluginPath, type PluginPathRoots } from './plugin-paths.js';
 
-export type SettingSource = 'env' | 'store' | 'default';
+/**
+ * Where a setting's value came from: the operator's environment, the host's configuration
+ * (a key the host bridges to the plugin's variable, writable at run time), the plugin config
+ * store, or the schema's default.
+ */
+export type SettingSource = 'env' | 'config' | 'store' | 'default';
+
+/** What settings resolution needs besides the values: where path settings may point, and which variables are run-time values. */
+export interface SettingsContext {
+  /** Path settings (dataPath) resolve inside these; without them paths are left as given. */
+  paths?: PluginPathRoots;
+  /** True for a variable whose value comes from the host's run-time configuration, not the environment. */
+  runtimeVariable?: (name: string) => boolean;
+}
+
+/** True when the operator chose the value (environment or the plugin's default), not a run-time write. */
+export function isOperatorSource(source: SettingSource | undefined): boolean {
+  return source === 'env' || source === 'default';
+}
 
 export interface ResolvedSettings {
   values: Record<string, unknown>;
@@ -20,6 +39,7 @@ export function resolveSettings(
   stored: Record<string, unknown>,
   envMap: Record<string, string | undefined>,
   env: NodeJS.ProcessEnv,
+  context: SettingsContext = {},
 ): ResolvedSettings {
   // No prototype: zod reads a field the object lacks through the prototype chain, so an
   // unset field named `toString` would be seen as a function.
@@ -35,7 +55,7 @@ export function resolveSettings(
     const value = variable ? env[variable] : undefined;
     if (value !== undefined && value !== '') {
       setOwn(merged, field, value);
-      setOwn(sources, field, 'env');
+      setOwn(sources, field, context.runtimeVariable?.(variable!) ? 'config' : 'env');
     }
   }
   if (!schema) return { values: { ...merged }, sources, secretFields: [] };
@@ -47,6 +67,21 @@ export function resolveSettings(
   }
   const values = parsed.data as Record<string, unknown>;
   for (const key of Object.keys(schema.shape)) if (!Object.hasOwn(sources, key) && values[key] !== undefined) sources[key] = 'default';
+  if (context.paths) {
+    for (const field of dataPathFields(schema)) {
+      if (typeof values[field] === 'string') values[field] = resolvePluginPath(field, values[field], context.paths);
+    }
+  }
+  for (const { field, urlField } of credentialFields(schema)) {
+    const variable = envMap[field];
+    const url = values[urlField];
+    if (sources[field] !== 'env' || url === undefined || url === '' || isOperatorSource(sources[urlField])) continue;
+    const urlVariable = envMap[urlField];
+    throw new ConfigError(
+      `setting "${field}" comes from the environment${variable ? ` (${variable})` : ''} and is sent only to a "${urlField}" given there too${urlVariable ? ` (${urlVariable})` : ''}; "${urlField}" was set at run time (${sources[urlField] === 'config' ? 'host configuration' : 'plugin config store'}), so the credential is withheld: set "${urlField}" in the environment, or remove the run-time value`,
+      urlField,
+    );
+  }
   return { values, sources, secretFields: secretFields(schema) };
 }
 

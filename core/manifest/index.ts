@@ -39,6 +39,7 @@ export {
   type ManifestDiagnosticCode,
 } from './diagnostics.js';
 export { validateManifest, parseManifestText, type ValidateManifestOptions, type ManifestValidation } from './validate.js';
+export { entryLocationDiagnostic, type EntryLocation } from './entry-location.js';
 export { DECLARATIVE_BLOCKS, type HostFacts } from './compatibility.js';
 export { RESERVED_PATH_ROOTS, webhookAliasPathProblem } from './webhook-alias.js';
 export { PLUGIN_ID_PATTERN, PLUGIN_ID_RULE, isPluginId } from './plugin-id.js';

@@ -13,8 +13,12 @@ import {
   type ManifestDiagnosticCode,
 } from './diagnostics.js';
 import { ManifestShapeSchema, type Manifest } from './schema.js';
+import { entryLocationDiagnostic, type EntryLocation } from './entry-location.js';
 
-export type ValidateManifestOptions = HostFacts;
+export type ValidateManifestOptions = HostFacts & {
+  /** Where the manifest sits: when given, `entry` must resolve inside its folder or the host package (the loader's rule). */
+  location?: EntryLocation;
+};
 
 export interface ManifestValidation {
   /** Set only when no diagnostic is an error. */
@@ -33,6 +37,9 @@ export function validateManifest(raw: unknown, opts: ValidateManifestOptions): M
     if (!parsed.success) for (const issue of parsed.error.issues) diagnostics.push(...diagnosticsOfIssue(issue, raw));
     for (const finding of crossFieldFindings(raw)) diagnostics.push(manifestDiagnostic(finding.code, finding.path.join('.'), ...finding.args));
     diagnostics.push(...compatibilityDiagnostics(raw, opts));
+    const entry = parsed.success && opts.location && 'entry' in parsed.data ? parsed.data.entry : undefined;
+    const outside = typeof entry === 'string' ? entryLocationDiagnostic(entry, opts.location!) : undefined;
+    if (outside) diagnostics.push(outside);
     if (!parsed.success || diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
     diagnostics.push(...manifestAdvisories(parsed.data));
     return { manifest: parsed.data, diagnostics };

@@ -3,6 +3,8 @@ import { ConfigError } from './errors.js';
 
 const SECRET = Symbol.for('switchboard.secret');
 const ENV_ONLY = Symbol.for('switchboard.envOnly');
+const DATA_PATH = Symbol.for('switchboard.dataPath');
+const CREDENTIAL_OF = Symbol.for('switchboard.credentialOf');
 
 /** Marks a settings field as secret: write-only over HTTP, masked in logs and responses. */
 export function secret<T extends z.ZodType>(schema: T): T {
@@ -19,6 +21,29 @@ export function envOnly<T extends z.ZodType>(schema: T): T {
   return schema;
 }
 
+/**
+ * A filesystem path setting (a directory the plugin writes, say): relative paths are under the
+ * host's DATA_DIR. The kernel hands the plugin the absolute path, and refuses (needs-config, or
+ * a 422 on the config write) a path outside DATA_DIR, by `..`, an absolute path or a symbolic
+ * link, unless the operator allows its place in PLUGIN_PATHS_ALLOW (environment only).
+ */
+export function dataPath(defaultPath?: string) {
+  const schema = z.string().min(1);
+  (schema as unknown as Record<symbol, boolean>)[DATA_PATH] = true;
+  return defaultPath === undefined ? schema : schema.default(defaultPath);
+}
+
+/**
+ * Marks a secret setting as the credential of the URL in `urlField`. A credential from the
+ * environment goes only to a URL from the environment (or the plugin's default): when the URL
+ * was set at run time (the config store, the host's config file), the kernel refuses to start
+ * the plugin with it (needs-config, or a 422 on the config write) instead of sending it there.
+ */
+export function credentialOf<T extends z.ZodType>(urlField: string, schema: T): T {
+  (schema as unknown as Record<symbol, string>)[CREDENTIAL_OF] = urlField;
+  return schema;
+}
+
 /** The mask shown in place of a secret's value; sending it back means "unchanged". */
 export const SECRET_MASK = '***';
 
@@ -28,13 +53,18 @@ export function isSecretSchema(schema: z.ZodType): boolean {
 }
 
 function hasMark(schema: z.ZodType, mark: symbol): boolean {
+  return markOf(schema, mark) !== undefined;
+}
+
+function markOf(schema: z.ZodType, mark: symbol): unknown {
   let current: unknown = schema;
   for (let depth = 0; depth < 8 && current; depth++) {
-    if ((current as Record<symbol, boolean>)[mark]) return true;
+    const value = (current as Record<symbol, unknown>)[mark];
+    if (value) return value;
     const def = (current as { _zod?: { def?: { innerType?: unknown; in?: unknown } } })._zod?.def;
     current = def?.innerType ?? def?.in;
   }
-  return false;
+  return undefined;
 }
 
 /** The names of the secret fields of an object settings schema. */
@@ -45,6 +75,20 @@ export function secretFields(schema: z.ZodType | undefined): string[] {
 /** The names of the environment-only fields of an object settings schema. */
 export function envOnlyFields(schema: z.ZodType | undefined): string[] {
   return markedFields(schema, ENV_ONLY);
+}
+
+/** The names of the path fields (dataPath) of an object settings schema. */
+export function dataPathFields(schema: z.ZodType | undefined): string[] {
+  return markedFields(schema, DATA_PATH);
+}
+
+/** Each credential field (credentialOf) of an object settings schema, with the URL field it belongs to. */
+export function credentialFields(schema: z.ZodType | undefined): Array<{ field: string; urlField: string }> {
+  if (!schema || !(schema instanceof z.ZodObject)) return [];
+  return Object.entries(schema.shape as Record<string, z.ZodType>).flatMap(([field, s]) => {
+    const urlField = markOf(s, CREDENTIAL_OF);
+    return typeof urlField === 'string' ? [{ field, urlField }] : [];
+  });
 }
 
 function markedFields(schema: z.ZodType | undefined, mark: symbol): string[] {

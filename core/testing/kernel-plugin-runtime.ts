@@ -5,10 +5,12 @@ import { container as rootContainer } from 'tsyringe';
 import type { PluginRuntime } from '../sdk/testing/index.js';
 import { PluginMetricsFactory } from '../kernel/plugin-metrics.js';
 import { startGeneration } from '../kernel/plugin-runner.js';
+import { OutboundGuard } from '../kernel/egress.js';
 
 /** The test kit's runtime: each plugin starts through the kernel's own plugin runner. */
 export const kernelPluginRuntime: PluginRuntime = {
   async start(definition, options) {
+    const outbound = new OutboundGuard(() => options.outboundAllowHosts);
     const run = await startGeneration({
       pluginId: options.pluginId,
       generation: 1,
@@ -16,6 +18,7 @@ export const kernelPluginRuntime: PluginRuntime = {
       stored: options.settings,
       env: options.env,
       egress: options.egress,
+      outbound,
       dataDir: options.dataDir,
       logger: pino({ level: 'debug' }, { write: options.log }),
       metrics: new PluginMetricsFactory(new Registry()),
@@ -23,6 +26,6 @@ export const kernelPluginRuntime: PluginRuntime = {
       emit: options.emit,
       ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     });
-    return { instance: run.instance, ctx: run.ctx, stop: (reason) => run.close(reason) };
+    return { instance: run.instance, ctx: run.ctx, stop: (reason) => run.close(reason).finally(() => outbound.close()) };
   },
 };

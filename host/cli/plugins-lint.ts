@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { packageRoot } from '../platform/runtime/paths.js';
 import { CONTRACT_VERSIONS } from '../../core/sdk/contracts/index.js';
 import { hostDeclarativeRuntimes } from '../platform/plugins/declarative-runtimes.js';
 import { manifestDiagnostic, parseManifestText, type ManifestDiagnostic } from '../../core/manifest/index.js';
@@ -23,7 +25,8 @@ export async function lintManifestFiles(files: readonly string[], hostVersion: s
       results.push({ file, ok: false, diagnostics: [manifestDiagnostic('unreadable-file', '', reason)] });
       continue;
     }
-    const { manifest, diagnostics } = parseManifestText(text, { hostVersion, contracts: CONTRACT_VERSIONS, declarativeBlocks });
+    const location = { manifestDir: path.dirname(path.resolve(file)), packageRoot: packageRoot() };
+    const { manifest, diagnostics } = parseManifestText(text, { hostVersion, contracts: CONTRACT_VERSIONS, declarativeBlocks, location });
     results.push({ file, ok: manifest !== undefined, id: manifest?.id, version: manifest?.version, diagnostics });
   }
   return results;

@@ -1,11 +1,14 @@
-import { ConfigError, definePlugin, secret, z } from 'switchboard/sdk';
+import { ConfigError, credentialOf, definePlugin, secret, z } from 'switchboard/sdk';
 import { createSystemOneClient } from 'switchboard/sdk/judge';
 
 const settings = z.object({
   /** Base URL of the hosted backend; the client posts to {hosted_url}/v1/systemone. */
   hosted_url: z.url().optional(),
-  /** The bearer credential; from the server environment (HOSTED_JUDGE_API_KEY). */
-  api_key: secret(z.string().min(1)).optional(),
+  /**
+   * The bearer credential; from the server environment (HOSTED_JUDGE_API_KEY). Sent only to a
+   * hosted_url from the environment too: a hosted_url set at run time puts the plugin in needs-config.
+   */
+  api_key: credentialOf('hosted_url', secret(z.string().min(1))).optional(),
 });
 
 /** The hosted judgment backend: POST {hosted_url}/v1/systemone with a bearer credential. */

@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type SQLite from 'better-sqlite3';
-import { definePlugin, z, type RetrievalProvider, type RetrievalWriteSession } from 'switchboard/sdk';
+import { dataPath, definePlugin, z, type RetrievalProvider, type RetrievalWriteSession } from 'switchboard/sdk';
 import { collectionFile, openCollectionDb } from './collection-db.js';
 import { CollectionWriter } from './collection-writer.js';
 import { invalidateCounts, searchCollection } from './collection-search.js';
 import { VectorCache } from './vector-cache.js';
 
 const settings = z.object({
-  /** Directory of the collection files; relative paths are under the host's DATA_DIR. */
-  dir: z.string().min(1).default('retrieval-sqlite'),
+  /** Directory of the collection files, inside the host's DATA_DIR (the kernel resolves and checks it). */
+  dir: dataPath('retrieval-sqlite'),
 });
 
 interface Open {

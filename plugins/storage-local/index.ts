@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import {
   assertStorageKey,
+  dataPath,
   definePlugin,
   StorageKeyError,
   StorageNotFoundError,
@@ -15,8 +16,8 @@ import {
 import { DirectorySync } from './directory-sync.js';
 
 const settings = z.object({
-  /** Directory of the artifacts; relative paths are under the host's DATA_DIR. */
-  root: z.string().min(1).default('storage'),
+  /** Directory of the artifacts, inside the host's DATA_DIR (the kernel resolves and checks it). */
+  root: dataPath('storage'),
 });
 
 /** Where puts are written before their rename. */

@@ -29,6 +29,7 @@ export async function startChildGateway(env: Record<string, string>, port?: numb
       HOST: '127.0.0.1',
       PORT: String(port ?? 0),
       ...(port ? { PUBLIC_API_URL: `http://127.0.0.1:${port}` } : {}),
+      OUTBOUND_ALLOW_HOSTS: '127.0.0.1,localhost,::1',
       ...env,
       // The port line is an info line.
       LOG_LEVEL: 'info',

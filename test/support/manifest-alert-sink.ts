@@ -20,8 +20,14 @@ export function builtinAlertManifest(id: string): Manifest {
  * A built-in alert-sink manifest started through the real declarative runtime, with the egress
  * its manifest declares resolved against the settings, as the kernel resolves it.
  */
-export async function startManifestAlertSink(id: string, settings: Record<string, unknown>): Promise<{ plugin: StartedPlugin; sink: AlertSinkProvider }> {
+export async function startManifestAlertSink(
+  id: string,
+  settings: Record<string, unknown>,
+  options: { allowHttpLoopback?: boolean } = {},
+): Promise<{ plugin: StartedPlugin; sink: AlertSinkProvider }> {
   const manifest = builtinAlertManifest(id);
-  const plugin = await startPlugin(createAlertSinkPlugin(manifest), { pluginId: id, settings, egress: resolveEgress(manifest.egress ?? [], settings) });
+  // The tests' receivers are plain http on loopback, as ALERT_ALLOW_HTTP_LOOPBACK allows.
+  const allowHttpLoopback = options.allowHttpLoopback ?? true;
+  const plugin = await startPlugin(createAlertSinkPlugin(manifest, { allowHttpLoopback: () => allowHttpLoopback }), { pluginId: id, settings, egress: resolveEgress(manifest.egress ?? [], settings) });
   return { plugin, sink: plugin.instance.providers['alert-sink'] as AlertSinkProvider };
 }

@@ -17,6 +17,8 @@ export interface RuntimeStartOptions {
   env: NodeJS.ProcessEnv;
   /** The egress list, as a manifest's (`settings:<field>` entries allowed). */
   egress: readonly string[];
+  /** OUTBOUND_ALLOW_HOSTS of the run. */
+  outboundAllowHosts: readonly string[];
   dataDir: string;
   /** Receives each log line as JSON (secrets already masked). */
   log(line: string): void;

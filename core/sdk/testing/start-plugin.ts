@@ -12,6 +12,11 @@ export interface StartPluginOptions {
   env?: NodeJS.ProcessEnv;
   /** Hosts the plugin may call, as a manifest's egress (default: loopback only). */
   egress?: string[];
+  /**
+   * OUTBOUND_ALLOW_HOSTS of the run: hosts that settings (written at run time, as here) may
+   * reach on a private address (default: loopback, for the test's own fakes; [] tests the refusal).
+   */
+  outboundAllowHosts?: string[];
   dataDir?: string;
   /** Log lines are collected here as JSON strings (secrets already masked). */
   logLines?: string[];
@@ -46,6 +51,7 @@ export function pluginStarter(runtime: PluginRuntime): StartPlugin {
       settings: options.settings ?? {},
       env: options.env ?? {},
       egress: options.egress ?? ['127.0.0.1', 'localhost', '[::1]'],
+      outboundAllowHosts: options.outboundAllowHosts ?? ['127.0.0.1', 'localhost', '::1'],
       dataDir: options.dataDir ?? mkdtempSync(path.join(tmpdir(), `${pluginId}-`)),
       log: (line) => void lines?.push(line),
       emit: (topic, payload) => {

@@ -2,6 +2,7 @@ import { CONFIG_KEYS, SECRET_FIELDS } from '../config/model/index.js';
 import type { ConfigRegistry } from '../config/registry.js';
 import { envNameOf } from '../config/sections.js';
 import { SECRET_MASK } from '../../../core/sdk/settings.js';
+import { maskUrlCredentials } from '../../../core/config/url-credentials.js';
 
 /** The exact confirmation `?reveal=true` needs, so secrets never leave by a stray flag. */
 export const REVEAL_CONFIRMATION = 'I understand';
@@ -17,7 +18,8 @@ export function renderEnvSnippet(config: ConfigRegistry, options: { reveal: bool
     const value = values[key];
     if (value === undefined) continue;
     if (!options.all && source[key] === 'default') continue;
-    const shown = SECRET_FIELDS.has(key) && !options.reveal ? SECRET_MASK : String(value);
+    const text = String(value);
+    const shown = options.reveal ? text : SECRET_FIELDS.has(key) ? SECRET_MASK : maskUrlCredentials(text);
     lines.push(`# source: ${source[key]}`, `${envNameOf(key)}=${quote(shown)}`);
   }
   return `${lines.join('\n')}\n`;

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import { maskUrlCredentials, unmaskEcho } from '../../../core/config/url-credentials.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import dotenv from 'dotenv';
@@ -116,12 +118,12 @@ export class ConfigRegistry {
     return { config: { ...this.state.values }, source: { ...this.state.source } };
   }
 
-  /** Every key; secrets that are set show `***`, unset keys `null`. Safe to send or log. */
+  /** Every key; secrets that are set show `***`, credentials inside URLs too, unset keys `null`. Safe to send or log. */
   masked(): ConfigView {
     const config: Record<string, unknown> = {};
     for (const key of CONFIG_KEYS) {
       const value = this.state.values[key];
-      config[key] = value === undefined ? null : SECRET_FIELDS.has(key) ? SECRET_MASK : value;
+      config[key] = value === undefined ? null : SECRET_FIELDS.has(key) ? SECRET_MASK : typeof value === 'string' ? maskUrlCredentials(value) : value;
     }
     return { config, source: { ...this.state.source } };
   }
@@ -172,7 +174,8 @@ export class ConfigRegistry {
       if (!isConfigKey(key)) continue;
       if (SECRET_FIELDS.has(key) && value === SECRET_MASK) continue; // the mask means "unchanged"
       if (value === null) delete next[key];
-      else next[key] = value;
+      // A URL sent back with its credentials masked (as shown) keeps the stored credentials.
+      else next[key] = unmaskEcho(value, this.state.values[key]);
       written.push(key);
     }
 
@@ -200,7 +203,8 @@ export class ConfigRegistry {
     // stored typed (as the model parsed them), never as the posted strings.
     const output: Record<string, unknown> = {};
     for (const key of Object.keys(next)) {
-      const value = isConfigKey(key) ? parsed.data[key] : next[key];
+      // An environment-only key found in the file stays as it was written (it is ignored on load).
+      const value = isConfigKey(key) && !ENV_ONLY_KEYS.has(key) ? parsed.data[key] : next[key];
       if (value !== undefined) output[key] = value;
     }
     await writeFileAtomic(this.configFile, `${JSON.stringify(nestSections(output), null, 2)}\n`, {
@@ -237,10 +241,13 @@ export class ConfigRegistry {
     const source = {} as Record<ConfigKey, ConfigSource>;
     for (const key of CONFIG_KEYS) {
       // An empty env value counts as unset (compose files write `KEY=${KEY}`).
+      // An environment-only key in the JSON file is ignored (the API writes that file).
+      const fileValue = ENV_ONLY_KEYS.has(key) ? undefined : (fromFile[key] ?? undefined);
+      if (ENV_ONLY_KEYS.has(key) && fromFile[key] !== undefined) problems.push(`${key}: can only be set in the environment (in ${fileName}; ignored)`);
       const layers: Array<[unknown, ConfigSource, string]> = [
         [this.env[envNameOf(key)] || undefined, 'env', 'the environment'],
         [fromEnvFile[envNameOf(key)] || undefined, 'env', path.basename(this.envFile)],
-        [fromFile[key] ?? undefined, fileName, fileName],
+        [fileValue, fileName, fileName],
       ];
       let chosen = false;
       for (const [raw, origin, where] of layers) {
@@ -290,7 +297,8 @@ export class ConfigRegistry {
     const previous = this.state as LoadedState | undefined;
     this.state = next;
     if (!previous) return [];
-    const changed = CONFIG_KEYS.filter((key) => !Object.is(previous.values[key], next.values[key]));
+    // Deep equality: an object value (REPOS) is parsed anew on each load and is the same value.
+    const changed = CONFIG_KEYS.filter((key) => !isDeepStrictEqual(previous.values[key], next.values[key]));
     if (changed.length) {
       for (const listener of [...this.listeners]) {
         try {

@@ -5,6 +5,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { PluginConfigStore } from '../../../core/config/plugin-config-store.js';
 import { ensurePrivateDirSync } from '../../../core/config/private-files.js';
 import { Kernel } from '../../../core/kernel/kernel.js';
+import { OutboundGuard, outboundAllowHosts } from '../../../core/kernel/egress.js';
 import { installAuditSinks } from '../audit/audit-sinks.js';
 import { AuditLog } from '../audit/audit-log.js';
 import type { DatabaseAuditSink } from '../audit/db-sink.js';
@@ -52,6 +53,8 @@ export interface Platform {
   readonly kernel: Kernel;
   /** The environment plugins see (a few host keys bridged in). */
   readonly pluginEnv: NodeJS.ProcessEnv;
+  /** The one guard of outbound URLs set at run time (OUTBOUND_ALLOW_HOSTS). */
+  readonly outbound: OutboundGuard;
   readonly api: HttpApi;
   readonly readiness: Readiness;
   readonly database: OpenedDatabase;
@@ -93,6 +96,8 @@ export async function buildPlatform(options: GatewayOptions): Promise<{ platform
   ensurePrivateDirSync(manifestsDir);
   const pluginsPath = config.get('PLUGINS_PATH').split(path.delimiter).filter(Boolean).map((p) => path.resolve(cwd, p));
   const pluginEnv = pluginEnvironment(env, config);
+  // One guard for every URL set at run time: plugin egress, the LLM gateway, alert receivers.
+  const outbound = new OutboundGuard(() => outboundAllowHosts(config.get('OUTBOUND_ALLOW_HOSTS')));
   const audit = new AuditLog({ enabled: () => config.get('AUDIT_LOG_ENABLED'), file: () => config.get('AUDIT_LOG_FILE'), logger });
   const kernel = new Kernel({
     hostVersion: version,
@@ -111,8 +116,11 @@ export async function buildPlatform(options: GatewayOptions): Promise<{ platform
     },
     backoff: { initialMs: config.get('PLUGIN_RETRY_INITIAL_MS'), maxMs: config.get('PLUGIN_RETRY_MAX_MS') },
     watch: options.watch ?? true,
-    declarative: hostDeclarativeRuntimes(),
+    declarative: hostDeclarativeRuntimes({ allowHttpLoopback: () => config.get('ALERT_ALLOW_HTTP_LOOPBACK') }),
     onEgressDenied: (pluginId, url) => audit.record('egress_denied', { plugin: pluginId, host: url.host }),
+    outbound,
+    pathsAllow: () => config.get('PLUGIN_PATHS_ALLOW').split(path.delimiter).filter((p) => path.isAbsolute(p)),
+    runtimeVariable: pluginEnv.runtimeVariable,
   });
   pluginEnv.onChange(() => void kernel.rescan());
   const api = new HttpApi();
@@ -135,7 +143,7 @@ export async function buildPlatform(options: GatewayOptions): Promise<{ platform
   const lifecycle: PlatformLifecycle = { starts: [], stops: [] };
   const platform: Platform = {
     env, cwd, root, version, config, logger, metrics, dataDir, tmpDir, configStorePath, manifestsDir, kernel,
-    pluginEnv: pluginEnv.env, api, readiness, database, audit, auditSink, auth,
+    pluginEnv: pluginEnv.env, outbound, api, readiness, database, audit, auditSink, auth,
     catalogue: new RegistryCatalogue(path.join(root, 'registry')),
     ports: new Ports(),
     onStart: (step) => lifecycle.starts.push(step),

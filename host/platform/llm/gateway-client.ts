@@ -1,4 +1,6 @@
 import type OpenAI from 'openai';
+import { OutboundAddressError, OutboundGuard } from '../../../core/kernel/egress.js';
+import type { LlmGatewayEndpoint } from './gateway-endpoint.js';
 
 /** Who a call is made for; the LLM gateway attributes spend by these headers. */
 export interface RunIdentity {
@@ -64,11 +66,11 @@ export interface ChatResult {
   ms: number;
 }
 
-export interface LlmGatewayOptions {
+export interface LlmGatewayOptions extends Partial<Omit<LlmGatewayEndpoint, 'baseUrl'>> {
   /** LLM_GATEWAY_URL; `/v1` is appended unless the URL already ends with it. */
   baseUrl: string;
-  /** LLM_GATEWAY_API_KEY. */
-  apiKey?: string;
+  /** The outbound guard a run-time URL goes through (OUTBOUND_ALLOW_HOSTS); a strict one without it. */
+  guard?: OutboundGuard;
   timeoutMs?: number;
   /** Attempts per call, for connection errors, 408, 429 and 5xx (our own bounded retry). */
   attempts?: number;
@@ -100,9 +102,13 @@ export class LlmGatewayClient {
 
   /** The `openai` client, loaded on first use so a gateway without a model never imports it. */
   openai(): Promise<OpenAI> {
+    if (this.options.withheld) return Promise.reject(new LlmGatewayError(this.options.withheld));
     this.client ??= import('openai').then(({ default: OpenAIClient }) => {
       const base = this.options.baseUrl.replace(/\/+$/, '');
+      const guard = this.options.runtimeUrl ? (this.options.guard ?? new OutboundGuard()) : undefined;
       return new OpenAIClient({
+        // A URL written at run time reaches only public addresses (the guard pins the checked one).
+        ...(guard ? { fetch: (url: string | URL | Request, init?: RequestInit) => guard.fetch(new URL(url instanceof Request ? url.url : url), init ?? {}) } : {}),
         baseURL: /\/v1$/.test(base) ? base : `${base}/v1`,
         // The package insists on a key; a gateway without auth ignores the placeholder.
         apiKey: this.options.apiKey || 'no-key',
@@ -200,6 +206,9 @@ export class LlmGatewayClient {
         return await call();
       } catch (err) {
         last = err;
+        // A refused address is the answer: nothing was sent, and retrying cannot change it.
+        const refusal = outboundRefusalIn(err);
+        if (refusal) throw new LlmGatewayError(`${what} failed: ${refusal.message}`);
         if (signal?.aborted || !retryable(err) || err instanceof CensusError || attempt === budget) break;
         await new Promise((r) => setTimeout(r, this.backoffMs * 2 ** (attempt - 1)));
       }
@@ -315,6 +324,16 @@ async function accounted<T>(identity: RunIdentity | undefined, model: string, ca
   const usage = usageOf(result);
   await census.settle(requestId, { state: 'completed', ...(usage?.prompt_tokens !== undefined ? { inputTokens: usage.prompt_tokens } : {}), ...(usage?.completion_tokens !== undefined ? { outputTokens: usage.completion_tokens } : {}) }).catch(() => {});
   return result;
+}
+
+/** The guard's refusal, wherever the openai client wrapped it ("Connection error." with a cause chain). */
+function outboundRefusalIn(err: unknown): OutboundAddressError | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    if (current instanceof OutboundAddressError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 function retryable(err: unknown): boolean {

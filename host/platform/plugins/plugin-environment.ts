@@ -10,7 +10,12 @@ const BRIDGED = new Map<string, 'system_one.hosted_url'>([[envNameOf('system_one
  * config file reaches the hosted judge plugin as SYSTEM_ONE__HOSTED_URL (the environment still
  * wins, as in the registry). `onChange` tells the caller when such a key changed, to rescan.
  */
-export function pluginEnvironment(base: NodeJS.ProcessEnv, config: ConfigRegistry): { env: NodeJS.ProcessEnv; onChange(listener: () => void): void } {
+export function pluginEnvironment(base: NodeJS.ProcessEnv, config: ConfigRegistry): {
+  env: NodeJS.ProcessEnv;
+  onChange(listener: () => void): void;
+  /** True when a bridged variable answers with a value of the config file (written at run time), not the environment. */
+  runtimeVariable(name: string): boolean;
+} {
   const bridged = (name: string | symbol): string | undefined => {
     const key = typeof name === 'string' ? BRIDGED.get(name) : undefined;
     if (!key) return undefined;
@@ -26,5 +31,9 @@ export function pluginEnvironment(base: NodeJS.ProcessEnv, config: ConfigRegistr
     if (!keys.some((k) => [...BRIDGED.values()].includes(k as 'system_one.hosted_url'))) return;
     for (const listener of listeners) listener();
   });
-  return { env, onChange: (listener) => listeners.push(listener) };
+  const runtimeVariable = (name: string) => {
+    const key = BRIDGED.get(name);
+    return key !== undefined && config.effective().source[key] !== 'env';
+  };
+  return { env, onChange: (listener) => listeners.push(listener), runtimeVariable };
 }

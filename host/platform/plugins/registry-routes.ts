@@ -77,7 +77,8 @@ const ValidateResult = z.object({
 export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): void {
   const { kernel, catalogue } = deps;
   const manage = { scope: 'plugins:manage', always: true } as const;
-  const hostFacts = { hostVersion: deps.hostVersion, contracts: CONTRACT_VERSIONS, declarativeBlocks: deps.kernel.declarative.blocks() };
+  // A validated or installed manifest lands in a manifests folder: its entry may not climb out of it (the loader's rule).
+  const droppedFacts = { hostVersion: deps.hostVersion, contracts: CONTRACT_VERSIONS, declarativeBlocks: deps.kernel.declarative.blocks(), location: {} };
   // One install or removal per id at a time; the file system is the state, this only orders it.
   const busy = new Set<string>();
 
@@ -89,7 +90,7 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
     return exclusive(busy, entry.id, async () => {
       if (kernel.get(entry.id) || existsSync(target)) throw httpError('plugin_already_installed', { id: entry.id });
       const text = readCatalogueManifest(catalogue, entry);
-      const checked = parseManifestText(text, hostFacts);
+      const checked = parseManifestText(text, droppedFacts);
       const diagnostics = [...checked.diagnostics, ...(checked.manifest ? httpRuntimeDiagnostics(checked.manifest) : [])];
       if (!checked.manifest || diagnostics.some((d) => d.severity === 'error')) {
         throw httpError('manifest_invalid', { id: entry.id }).withBody({ diagnostics });
@@ -97,7 +98,7 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
       if (checked.manifest.id !== entry.id) {
         throw invalid('manifest.id', `the catalogue manifest declares id "${checked.manifest.id}", not "${entry.id}"`);
       }
-      await writeFileAtomic(target, text);
+      await writeFileAtomic(target, text, { private: true });
       deps.audit?.record('plugin_installed', { plugin: entry.id, version: entry.version, by: actorOf(res) });
       await kernel.rescan();
       const view = await waitFor(() => kernel.get(entry.id));
@@ -124,7 +125,7 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
     },
     async ({ body }) => {
       const result: ManifestValidation =
-        typeof body.manifest === 'string' ? parseManifestText(body.manifest, hostFacts) : validateManifest(body.manifest, hostFacts);
+        typeof body.manifest === 'string' ? parseManifestText(body.manifest, droppedFacts) : validateManifest(body.manifest, droppedFacts);
       const diagnostics = [...result.diagnostics, ...(result.manifest ? httpRuntimeDiagnostics(result.manifest) : [])];
       const valid = !!result.manifest && !diagnostics.some((d) => d.severity === 'error');
       const out: z.infer<typeof ValidateResult> = { valid, diagnostics };

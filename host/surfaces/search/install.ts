@@ -57,8 +57,8 @@ export const searchSurface = {
       sourceFiles: (repo) => repositoryTexts(repositories.resolve(repo).dir, config.get('INDEX_MAX_FILE_BYTES')),
       onError: (repo, err) => logger.warn({ repo, err: (err as Error).message }, 'keyword refresh failed; the previous keywords stay in use'),
     });
-    const traces = new TraceStore({ dataDir, retention: () => config.get('TRACE_RETENTION'), secretValues: () => secretValuesOf(config) });
-    const search = new CodeSearch({ kernel, config, repositories, logger, keywords });
+    const traces = new TraceStore({ dataDir, retention: () => config.get('TRACE_RETENTION'), secretValues: () => secretValuesOf(config, kernel) });
+    const search = new CodeSearch({ kernel, config, repositories, logger, keywords, outbound: platform.outbound });
     // Without the workbench (no run accounting) nothing records deletions.
     const isDeleted = async (corpus: string) => (await ports.get('runAccounting')?.store.isDeleted(corpus)) ?? false;
     registerSearchRoutes(api, { search, traces, repositories, isDeleted });
@@ -66,6 +66,7 @@ export const searchSurface = {
       config, search, repositories, traces, logger,
       accounting: answerAccounting,
       isDeleted,
+      outbound: platform.outbound,
       // The latest run and its state: a new run (or one finishing) makes every cached answer of the repository stale.
       indexGeneration: async (repo) => {
         const run = await runStore.latest(repo);

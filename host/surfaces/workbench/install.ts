@@ -38,9 +38,9 @@ export const workbenchSurface = {
       latest: (corpusId) => codeSearch().indexRuns.latest(corpusId),
       running: (corpusId) => codeSearch().indexRuns.running(corpusId),
     };
-    const accounting = new RunAccounting({ store: runAccounts, indexRuns, config, logger });
+    const accounting = new RunAccounting({ store: runAccounts, indexRuns, config, logger, outbound: platform.outbound });
     ports.provide('runAccounting', accounting);
-    registerAccountingRoutes(api, { accounting, proposals: new SchemaProposals({ accounting, config, codeSearch }), codeSearch, audit });
+    registerAccountingRoutes(api, { accounting, proposals: new SchemaProposals({ accounting, config, codeSearch, outbound: platform.outbound }), codeSearch, audit });
     registerContainerRoutes(api, { config, audit });
     registerDevStatusRoute(api, { config, packageRoot: platform.root });
     const judge = new JudgeService({ kernel, config, metrics });
@@ -49,7 +49,16 @@ export const workbenchSurface = {
     registerWorkbenchReadyRoute(api, { kernel, config, pingDatabase: () => pingDatabase(database.db) });
     ports.addAlertConditions(judgeConditions({ judge, kernel, config }), accountingConditions({ db: database.db, config }));
     const outbox = new AlertOutbox(database.db, database.dialect);
-    const receivers = new WebhookReceivers(genericSinkManifest(platform.root, platform.version), () => ({ timeoutMs: config.get('ALERT_WEBHOOK_TIMEOUT') * 1000, caFile: config.get('ALERT_WEBHOOK_CA_FILE') }));
+    const receivers = new WebhookReceivers(
+      genericSinkManifest(platform.root, platform.version),
+      () => ({
+        timeoutMs: config.get('ALERT_WEBHOOK_TIMEOUT') * 1000,
+        caFile: config.get('ALERT_WEBHOOK_CA_FILE'),
+        fromEnvironment: config.effective().source.WEBHOOK_TARGETS === 'env',
+        allowHttpLoopback: config.get('ALERT_ALLOW_HTTP_LOOPBACK'),
+      }),
+      platform.outbound,
+    );
     const delivery = new AlertDelivery({ outbox, receivers, config, kernel, logger, metrics });
     const engine = new AlertEngine({
       db: database.db,

@@ -5,6 +5,10 @@ import { integer, optionalText } from './field-kinds.js';
 export const PluginsKeys = {
   MANIFESTS_DIR: optionalText().describe("Directory for dropped and registry-installed manifests, watched for changes and created mode 0700 when missing; unset means DATA_DIR/manifests. The package's manifests/ (the built-ins) is always searched too and never written."),
   PLUGINS_PATH: z.string().default('').describe('Extra directories searched for plugin manifests, separated by the path delimiter (":" on POSIX).'),
+  PLUGIN_PATHS_ALLOW: z
+    .string()
+    .default('')
+    .describe('Environment only: absolute directories outside DATA_DIR that path settings of plugins (every `dataPath` field of a settings schema: the built-in retrieval index directory and local storage root among them) may name, separated by the path delimiter (":" on POSIX). Unset: such paths resolve inside DATA_DIR, and `..`, absolute paths elsewhere and symbolic links leading out are refused.'),
   SERVICE_CONFIG_PATH: optionalText().describe('Path of the plugin config store; unset means DATA_DIR/plugins.config.json.'),
   PLUGIN_START_TIMEOUT_MS: integer(1).default(10000).describe('Milliseconds a plugin start may take before it is treated as failed.'),
   PLUGIN_STOP_TIMEOUT_MS: integer(1).default(5000).describe('Milliseconds a plugin stop may take before it is forced.'),

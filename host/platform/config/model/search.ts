@@ -4,7 +4,7 @@ import { backendId, integer, decimal, flag, pluginId, emptyAsUnset } from './fie
 /** A repository name: what requests and REPO use; never a path. */
 export const REPO_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-// REPOS arrives as JSON text from the environment and as an object from the JSON config file.
+// REPOS arrives as JSON text from the environment (an object when a test passes one).
 const jsonObjectFromText = (value: unknown) => {
   if (typeof value !== 'string') return value;
   try {
@@ -33,7 +33,7 @@ export const SearchKeys = {
     .default({})
     .describe(
       'Repositories that can be indexed and searched: a JSON object mapping a name to a directory, e.g. {"billing":"/srv/billing"}. ' +
-        'Empty (the default) maps "switchboard" to the gateway\'s own package root. Environment or config file only (names server paths).',
+        'Empty (the default) maps "switchboard" to the gateway\'s own package root. Environment (or the env file) only: it names server paths, so the API refuses it and the JSON config file cannot set it.',
     ),
   RETRIEVAL_BACKEND: backendId('retrieval', 'Plugin id of the retrieval provider used by search, indexing and answers.'),
   INDEX_MAX_FILE_BYTES: integer(1).default(1048576).describe('Files larger than this many bytes are skipped by indexing.'),

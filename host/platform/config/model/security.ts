@@ -1,4 +1,5 @@
 import { secret } from '../../../../core/sdk/settings.js';
+import { z } from 'zod';
 import { integer, flag, text, optionalText } from './field-kinds.js';
 
 /** Configuration keys of API keys, rate limits and the audit log. */
@@ -7,6 +8,12 @@ export const SecurityKeys = {
   REQUIRE_API_KEY: flag().default(false).describe('Require an API key on every non-public route.'),
   API_KEY_CACHE_SECONDS: integer(1, 3600).default(5).describe('Seconds between reloads of the API-key cache from the database: the longest another instance keeps accepting a key revoked or rotated elsewhere.'),
   MAX_REQUESTS_PER_MINUTE: integer(1).default(60).describe('Requests per minute to the /fax endpoints allowed to one API key or client address (a key\'s rate_limit_rpm overrides it).'),
+  OUTBOUND_ALLOW_HOSTS: z
+    .string()
+    .default('')
+    .describe(
+      'Environment only: comma-separated hosts (as URLs spell them: 127.0.0.1, localhost, ::1, judge.internal) that URLs set at run time may reach although they are, or resolve to, loopback, private, link-local, CGNAT, unique-local or metadata addresses. Lifts only that rule: a plugin still reaches only the hosts its manifest egress declares. URLs given in the environment and literal manifest egress hosts never need it.',
+    ),
   AUDIT_LOG_ENABLED: flag().default(false).describe('Write an audit log of security-relevant actions.'),
   AUDIT_LOG_FILE: optionalText().describe('File the audit log is appended to; unset writes it to the main log.'),
   AUDIT_LOG_SYSLOG: flag().default(false).describe('Also send audit events to syslog (RFC 5424): the unix socket AUDIT_SYSLOG_SOCKET, or UDP to AUDIT_SYSLOG_HOST when that is set.'),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
+import { alertReceiverUrlProblem } from '../../../../core/declarative/alert-sink.js';
 
 /** A WEBHOOK_TARGETS URL as an alert target. */
 export interface WebhookTarget {
@@ -8,16 +9,14 @@ export interface WebhookTarget {
   url: URL;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
-
 /** The id a webhook URL is known by in the outbox, logs and responses. */
 export function webhookTargetId(url: string): string {
   return `webhook:${createHash('sha256').update(url).digest('hex').slice(0, 12)}`;
 }
 
 /**
- * The one rule for WEBHOOK_TARGETS, for every write path and for delivery: https only, or http
- * on a loopback host when ALERT_ALLOW_HTTP_LOOPBACK allows it. Refused entries come back as
+ * The one rule for WEBHOOK_TARGETS, for every write path and for delivery: the rule of every
+ * alert receiver (https only, or http on a loopback host when ALERT_ALLOW_HTTP_LOOPBACK allows it). Refused entries come back as
  * problems, named by id, never by URL.
  */
 export function parseWebhookTargets(raw: string | undefined, allowHttpLoopback: boolean): { targets: WebhookTarget[]; problems: string[] } {
@@ -32,15 +31,12 @@ export function parseWebhookTargets(raw: string | undefined, allowHttpLoopback: 
       problems.push(`${id}: not a URL`);
       continue;
     }
-    if (url.protocol === 'https:' || (url.protocol === 'http:' && allowHttpLoopback && LOOPBACK.has(url.hostname))) {
-      if (!targets.some((t) => t.id === id)) targets.push({ id, url });
+    const problem = alertReceiverUrlProblem(url, allowHttpLoopback);
+    if (problem) {
+      problems.push(`${id}: ${problem}`);
       continue;
     }
-    problems.push(
-      url.protocol === 'http:'
-        ? `${id}: plain http is refused${LOOPBACK.has(url.hostname) ? ' (set ALERT_ALLOW_HTTP_LOOPBACK=true in the environment for a local development receiver)' : ''}`
-        : `${id}: only https URLs are allowed`,
-    );
+    if (!targets.some((t) => t.id === id)) targets.push({ id, url });
   }
   return { targets, problems };
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { OutboundGuard } from '../../../../core/kernel/egress.js';
+import { llmGatewayEndpoint } from '../../../platform/llm/gateway-endpoint.js';
 import { LlmGatewayClient, runIdentity, type CensusSink, type ChatMessage, type ChatResult } from '../../../platform/llm/gateway-client.js';
 import type { CodeSearch, SearchOutcome, SearchResult } from '../retrieval/code-search.js';
 import type { Repositories } from '../repositories/repositories.js';
@@ -103,6 +105,8 @@ export class AnswerService {
       accounting?: AnswerAccounting;
       /** Whether the corpus's index was deleted: a current-state read, answered 404 until indexed again. */
       isDeleted?: (repo: string) => Promise<boolean>;
+      /** The outbound guard of a run-time LLM_GATEWAY_URL (the platform's). */
+      outbound?: OutboundGuard;
       /** Test seam: the graph's nodes come from here, so a broken build can be shown. */
       buildGraph?: (nodes: Parameters<typeof AnswerGraph.build<RunState>>[0]) => AnswerGraph<RunState>;
     },
@@ -382,11 +386,10 @@ export class AnswerService {
   }
 
   private llm(): LlmGatewayClient {
-    const baseUrl = this.deps.config.get('LLM_GATEWAY_URL');
-    const apiKey = this.deps.config.get('LLM_GATEWAY_API_KEY');
-    const key = `${baseUrl}\n${apiKey ?? ''}`;
+    const endpoint = llmGatewayEndpoint(this.deps.config);
+    const key = JSON.stringify(endpoint);
     if (this.client?.key !== key) {
-      this.client = { key, client: new LlmGatewayClient({ baseUrl, ...(apiKey ? { apiKey } : {}), timeoutMs: 10 * 60_000, attempts: 2 }) };
+      this.client = { key, client: new LlmGatewayClient({ ...endpoint, ...(this.deps.outbound ? { guard: this.deps.outbound } : {}), timeoutMs: 10 * 60_000, attempts: 2 }) };
     }
     return this.client.client;
   }

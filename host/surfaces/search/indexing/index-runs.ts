@@ -2,6 +2,8 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
+import { outboundAllowHosts } from '../../../../core/kernel/egress.js';
+import { llmGatewayEndpoint } from '../../../platform/llm/gateway-endpoint.js';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
 import { type IndexRun, type IndexRunStore, type RunCounts } from './index-run-store.js';
 import type { IndexJob, IndexerMessage } from './indexer/protocol.js';
@@ -112,7 +114,6 @@ export class IndexRuns {
       throw httpError('retrieval_backend_unavailable', { backend: pluginId, reason: `not active (state: ${kernel.stateOf(pluginId)})` });
     }
     const model = config.get('EMBEDDING_MODEL');
-    const apiKey = config.get('LLM_GATEWAY_API_KEY');
     return {
       runId: '',
       repo: repo.name,
@@ -120,8 +121,9 @@ export class IndexRuns {
       enrich,
       maxFileBytes: config.get('INDEX_MAX_FILE_BYTES'),
       chunk: { size: config.get('CHUNK_SIZE'), overlap: Math.min(config.get('CHUNK_OVERLAP'), config.get('CHUNK_SIZE') - 1) },
-      backend: { pluginId, manifestPath: view.manifest_path, configStorePath: this.deps.configStorePath, dataDir: this.deps.dataDir, packageRoot: this.deps.packageRoot, timeouts: { startMs: config.get('PLUGIN_START_TIMEOUT_MS'), stopMs: config.get('PLUGIN_STOP_TIMEOUT_MS') } },
-      ...(model ? { embedding: { baseUrl: config.get('LLM_GATEWAY_URL'), ...(apiKey ? { apiKey } : {}), model, batchSize: config.get('EMBEDDING_BATCH_SIZE') } } : {}),
+      backend: { pluginId, manifestPath: view.manifest_path, configStorePath: this.deps.configStorePath, dataDir: this.deps.dataDir, packageRoot: this.deps.packageRoot, timeouts: { startMs: config.get('PLUGIN_START_TIMEOUT_MS'), stopMs: config.get('PLUGIN_STOP_TIMEOUT_MS') }, pathsAllow: config.get('PLUGIN_PATHS_ALLOW').split(path.delimiter).filter((p) => path.isAbsolute(p)) },
+      outboundAllowHosts: outboundAllowHosts(config.get('OUTBOUND_ALLOW_HOSTS')),
+      ...(model ? { embedding: { ...llmGatewayEndpoint(config), model, batchSize: config.get('EMBEDDING_BATCH_SIZE') } } : {}),
       ...(model && enrich && config.get('GEN_MODEL') ? { generation: { model: config.get('GEN_MODEL')!, timeoutMs: config.get('GEN_TIMEOUT') * 1000 } } : {}),
       embeddingAttempts: config.get('embedding.embedding_retry_max'),
       census: !!this.deps.accounting,

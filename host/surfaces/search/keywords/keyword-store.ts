@@ -136,7 +136,7 @@ export class KeywordStore {
       min_freq: s.minFreq,
       keywords: result.keywords,
     };
-    await writeFileAtomic(this.repoFile(repo), JSON.stringify(entry, null, 2) + '\n');
+    await writeFileAtomic(this.repoFile(repo), JSON.stringify(entry, null, 2) + '\n', { private: true });
     await this.updateGlobal(repo, entry.keywords.map((k) => k.term));
     this.memory.set(repo, entry);
     return entry;
@@ -154,7 +154,7 @@ export class KeywordStore {
         // first write, or a broken file replaced by a good one
       }
       all[repo] = terms;
-      await writeFileAtomic(file, JSON.stringify(all, null, 2) + '\n');
+      await writeFileAtomic(file, JSON.stringify(all, null, 2) + '\n', { private: true });
     });
     this.globalWrites = run.catch(() => {});
     return run;

@@ -1,3 +1,5 @@
+import type { OutboundGuard } from '../../../../core/kernel/egress.js';
+import { llmGatewayEndpoint } from '../../../platform/llm/gateway-endpoint.js';
 import type { Logger } from 'pino';
 import { PluginNotAvailableError, type Kernel } from '../../../../core/kernel/kernel.js';
 import { HttpError } from '../../../platform/http/errors.js';
@@ -54,7 +56,7 @@ const SNIPPET_CHARS = 1200;
 export class CodeSearch {
   private client?: { key: string; client: LlmGatewayClient };
 
-  constructor(private readonly deps: { kernel: Kernel; config: ConfigRegistry; repositories: Repositories; logger: Logger; keywords?: KeywordSource }) {}
+  constructor(private readonly deps: { kernel: Kernel; config: ConfigRegistry; repositories: Repositories; logger: Logger; keywords?: KeywordSource; outbound?: OutboundGuard }) {}
 
   async search(q: string, repoName: string | undefined, topK: number | undefined, options: SearchOptions = {}): Promise<SearchOutcome> {
     const started = performance.now();
@@ -118,10 +120,9 @@ export class CodeSearch {
   }
 
   private llm(): LlmGatewayClient {
-    const baseUrl = this.deps.config.get('LLM_GATEWAY_URL');
-    const apiKey = this.deps.config.get('LLM_GATEWAY_API_KEY');
-    const key = `${baseUrl}\n${apiKey ?? ''}`;
-    if (this.client?.key !== key) this.client = { key, client: new LlmGatewayClient({ baseUrl, ...(apiKey ? { apiKey } : {}), timeoutMs: 10_000, attempts: 2 }) };
+    const endpoint = llmGatewayEndpoint(this.deps.config);
+    const key = JSON.stringify(endpoint);
+    if (this.client?.key !== key) this.client = { key, client: new LlmGatewayClient({ ...endpoint, ...(this.deps.outbound ? { guard: this.deps.outbound } : {}), timeoutMs: 10_000, attempts: 2 }) };
     return this.client.client;
   }
 }

@@ -1,3 +1,5 @@
+import type { OutboundGuard } from '../../../../core/kernel/egress.js';
+import { llmGatewayEndpoint } from '../../../platform/llm/gateway-endpoint.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
@@ -39,7 +41,7 @@ export interface RunRecordView {
  */
 export class RunAccounting {
   constructor(
-    private readonly deps: { store: RunAccountStore; indexRuns: CodeSearchPort['indexRuns']; config: ConfigRegistry; logger: Logger },
+    private readonly deps: { store: RunAccountStore; indexRuns: CodeSearchPort['indexRuns']; config: ConfigRegistry; logger: Logger; outbound?: OutboundGuard },
   ) {}
 
   get store(): RunAccountStore {
@@ -149,8 +151,8 @@ export class RunAccounting {
       // A run that declared no gateway lane and admitted no request has nothing on the ledger.
       rows = !lanes.length && !requests.length ? [] : await readSpendLedger(
         {
-          baseUrl: config.get('LLM_GATEWAY_URL'),
-          ...(config.get('LLM_GATEWAY_API_KEY') ? { apiKey: config.get('LLM_GATEWAY_API_KEY')! } : {}),
+          ...llmGatewayEndpoint(config),
+          ...(this.deps.outbound ? { guard: this.deps.outbound } : {}),
           pageSize: config.get('accounting.ledger_page_size'),
           maxPages: config.get('accounting.ledger_max_pages'),
           maxPageBytes: config.get('accounting.ledger_max_page_bytes'),

@@ -1,3 +1,5 @@
+import type { OutboundGuard } from '../../../../core/kernel/egress.js';
+import { llmGatewayEndpoint } from '../../../platform/llm/gateway-endpoint.js';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
 import { LlmGatewayClient, runIdentity } from '../../../platform/llm/gateway-client.js';
 import type { CodeSearchPort, RepositoryRef } from '../../../platform/ports/code-search.js';
@@ -14,7 +16,7 @@ const MAX_PATHS = 200;
 export class SchemaProposals {
   private readonly running = new Map<string, Promise<RunRecordView>>();
 
-  constructor(private readonly deps: { accounting: RunAccounting; config: ConfigRegistry; codeSearch: () => CodeSearchPort }) {}
+  constructor(private readonly deps: { accounting: RunAccounting; config: ConfigRegistry; codeSearch: () => CodeSearchPort; outbound?: OutboundGuard }) {}
 
   /** A proposal of the corpus, or the one already being made: concurrent callers share one run and one LLM call. */
   proposeOrJoin(repo: RepositoryRef): { view: Promise<RunRecordView>; joined: boolean } {
@@ -37,8 +39,7 @@ export class SchemaProposals {
       return accounting.view(repo.name, runId);
     }
     const runId = await accounting.openRun(repo.name, 'schema_proposal', { schema_proposal: { model, input_tokens: tokensOf(prompt.length), output_tokens: 800 } });
-    const apiKey = config.get('LLM_GATEWAY_API_KEY');
-    const client = new LlmGatewayClient({ baseUrl: config.get('LLM_GATEWAY_URL'), ...(apiKey ? { apiKey } : {}), attempts: 1 });
+    const client = new LlmGatewayClient({ ...llmGatewayEndpoint(config), ...(this.deps.outbound ? { guard: this.deps.outbound } : {}), attempts: 1 });
     try {
       const answer = await client.chat({ model, messages: [{ role: 'user', content: prompt }], temperature: 0, maxTokens: 800, identity: runIdentity(runId, repo.name, 'schema_proposal', accounting.store.sink(runId)), timeoutMs: config.get('GEN_TIMEOUT') * 1000 });
       await accounting.store.closeCensus(runId);

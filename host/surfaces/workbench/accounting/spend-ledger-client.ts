@@ -1,3 +1,5 @@
+import { OutboundGuard } from '../../../../core/kernel/egress.js';
+import type { LlmGatewayEndpoint } from '../../../platform/llm/gateway-endpoint.js';
 /** One ledger row as reconciliation uses it (from LiteLLM's spend log shape). */
 export interface LedgerRow {
   requestId: string;
@@ -17,10 +19,11 @@ export interface LedgerRow {
   maxRetries?: number;
 }
 
-export interface SpendLedgerOptions {
+export interface SpendLedgerOptions extends Partial<Omit<LlmGatewayEndpoint, 'baseUrl'>> {
   /** LLM_GATEWAY_URL (a trailing /v1 is dropped: the ledger lives at the root). */
   baseUrl: string;
-  apiKey?: string;
+  /** The outbound guard a run-time URL goes through; a strict one without it. */
+  guard?: OutboundGuard;
   pageSize: number;
   maxPages: number;
   maxPageBytes: number;
@@ -64,8 +67,10 @@ export async function readSpendLedger(options: SpendLedgerOptions, sessionId: st
 
 async function readPage(url: URL, options: SpendLedgerOptions): Promise<unknown> {
   let response: Response;
+  if (options.withheld) throw new LedgerReadError(options.withheld);
+  const send = options.runtimeUrl ? (u: URL, init: RequestInit) => (options.guard ?? new OutboundGuard()).fetch(u, init) : fetch;
   try {
-    response = await fetch(url, {
+    response = await send(url, {
       headers: { accept: 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
       signal: AbortSignal.timeout(options.timeoutMs),
       redirect: 'error',

@@ -58,7 +58,6 @@ export class AlertDelivery {
     this.running = false;
     if (this.timer) clearInterval(this.timer);
     await this.ticking;
-    await this.deps.receivers.close();
   }
 
   wake(): void {

@@ -1,16 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { rootCertificates } from 'node:tls';
-import type { Agent } from 'undici';
 import { CONTRACT_VERSIONS } from '../../../../core/sdk/index.js';
 import { parseManifestText, type Manifest } from '../../../../core/manifest/index.js';
 import { alertReceiver, type AlertReceiver } from '../../../../core/declarative/alert-sink.js';
-import { createEgressClient, resolveEgress } from '../../../../core/kernel/egress.js';
+import { createEgressClient, resolveEgress, type OutboundConnectOptions, type OutboundGuard } from '../../../../core/kernel/egress.js';
 import type { WebhookTarget } from '../../../platform/config/model/webhook-targets.js';
 import { builtInDefaultOf } from '../../../platform/plugins/built-in-manifests.js';
-
-// undici (about a hundred modules) is loaded with the first alert delivery, not at gateway start.
-const loadUndici = () => import('undici');
 
 /**
  * The generic sink's manifest: the built-in alert sink marked `default` (it sends the notice as
@@ -31,44 +27,43 @@ export function maskTargetUrl(url: URL): string {
 /**
  * The receivers of WEBHOOK_TARGETS: each URL is the `url` setting of a receiver of the generic
  * sink's runtime, with the egress its manifest declares, reached over the system CAs plus
- * ALERT_WEBHOOK_CA_FILE (the agent is rebuilt when that setting changes).
+ * ALERT_WEBHOOK_CA_FILE. A URL written at run time (the config file) goes through the outbound
+ * guard (no private or metadata address unless OUTBOUND_ALLOW_HOSTS names the host); one
+ * from the environment is the operator's.
  */
 export class WebhookReceivers {
-  private agent: Agent | undefined;
-  private agentCa: string | undefined;
   private readonly receivers = new Map<string, AlertReceiver>();
+  private connectOptions?: { caFile: string | undefined; timeoutMs: number; options: OutboundConnectOptions };
 
   constructor(
     private readonly manifest: Manifest,
-    private readonly settings: () => { timeoutMs: number; caFile: string | undefined },
+    private readonly settings: () => { timeoutMs: number; caFile: string | undefined; fromEnvironment: boolean; allowHttpLoopback: boolean },
+    private readonly guard: OutboundGuard,
   ) {}
 
   of(target: WebhookTarget): AlertReceiver {
     const url = target.url.href;
-    let receiver = this.receivers.get(url);
+    const operator = this.settings().fromEnvironment;
+    const key = `${operator ? 'env' : 'runtime'} ${url}`;
+    let receiver = this.receivers.get(key);
     if (!receiver) {
       const settings = { url };
-      const http = createEgressClient({ egress: resolveEgress(this.manifest.egress ?? [], settings), fetch: (input, init) => this.fetch(input, init) });
-      receiver = alertReceiver(this.manifest, settings, http);
-      this.receivers.set(url, receiver);
+      const egress = resolveEgress(this.manifest.egress ?? [], settings);
+      const http = createEgressClient({ egress, runtime: operator ? [] : egress, guard: this.guard, connect: () => this.connect() });
+      receiver = alertReceiver(this.manifest, settings, http, { allowHttpLoopback: () => this.settings().allowHttpLoopback });
+      this.receivers.set(key, receiver);
     }
     return receiver;
   }
 
-  async close(): Promise<void> {
-    await this.agent?.close().catch(() => {});
-  }
-
-  private async fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-    const undici = await loadUndici();
+  // Rebuilt when ALERT_WEBHOOK_CA_FILE or the timeout changes; the guard keeps one agent per options object.
+  private connect(): OutboundConnectOptions {
     const { caFile, timeoutMs } = this.settings();
-    if (!this.agent || this.agentCa !== caFile) {
-      void this.agent?.close().catch(() => {});
-      const extra = caFile ? [readFileSync(caFile, 'utf8')] : [];
-      // A second beyond the delivery's own deadline (its abort signal), which names the timeout.
-      this.agent = new undici.Agent({ connect: { ca: [...rootCertificates, ...extra], timeout: timeoutMs + 1000 }, headersTimeout: timeoutMs + 1000, bodyTimeout: timeoutMs + 1000 });
-      this.agentCa = caFile;
-    }
-    return (await undici.fetch(input as string, { ...(init as object), dispatcher: this.agent })) as unknown as Response;
+    const cached = this.connectOptions;
+    if (cached && cached.caFile === caFile && cached.timeoutMs === timeoutMs) return cached.options;
+    const ca = [...rootCertificates, ...(caFile ? [readFileSync(caFile, 'utf8')] : [])];
+    // A second beyond the delivery's own deadline (its abort signal), which names the timeout.
+    this.connectOptions = { caFile, timeoutMs, options: { ca, timeoutMs: timeoutMs + 1000 } };
+    return this.connectOptions.options;
   }
 }

@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { isIP } from 'node:net';
 import { z } from 'zod';
+import { refusedAddressReason } from '../../../../core/kernel/outbound-address.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
 
@@ -16,9 +18,11 @@ export const DevStatus = z.object({
   }),
 });
 
-function isLoopbackUrl(url: URL): boolean {
+/** A URL on this machine: `localhost`, or a loopback IP literal (never a name like `127.evil.example`). */
+export function isLoopbackUrl(url: URL): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+  if (host === 'localhost') return true;
+  return isIP(host) !== 0 && (refusedAddressReason(host)?.startsWith('loopback') ?? false);
 }
 
 /** Whether anything answers HTTP at the configured dev server (any status counts as up). */

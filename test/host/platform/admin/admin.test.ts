@@ -37,6 +37,7 @@ test.before(async () => {
     FAX_DISABLED: 'true',
     PROVIDERA_API_SECRET: PROVIDER_SECRET,
     OPENAI_API_KEY: 'sk-test-admin-9a8b7c6d',
+    REPOS: JSON.stringify({ switchboard: '.' }),
   }, { dataDir });
 });
 test.after(async () => {
@@ -81,7 +82,9 @@ test('PUT /admin/settings applies live and reports changes and env overrides', a
   assert.match((await json(res)).detail, 'MAX_FILE_SIZE_MB');
   res = await send('POST', '/admin/settings/reload');
   assert.is(res.status, 200);
-  assert.ok(Array.isArray((await json(res)).plugins));
+  const reloaded = await json(res);
+  assert.ok(Array.isArray(reloaded.plugins));
+  assert.equal(reloaded.changed, [], 'nothing changed since: REPOS (an object) is not reported either');
 });
 
 test('export masks secrets unless revealed with the confirmation; persist is off until configured', async () => {

@@ -279,4 +279,32 @@ test('fromEnvironment: ENV_FILE and CONFIG_FILE choose the files; CONFIG_FILE de
   assert.is(c.configFile, path.join(dir, 'data', 'switchboard.config.json'));
 });
 
+test('the JSON config file cannot set an environment-only key: ignored on load, reported as a problem, kept as written on update', async () => {
+  const { env, configFile, registry } = setup({ json: { ALERT_ALLOW_HTTP_LOOPBACK: true, OUTBOUND_ALLOW_HOSTS: '169.254.169.254', REPOS: { etc: '/etc' }, FINAL_K: 7 } });
+  assert.is(registry.get('ALERT_ALLOW_HTTP_LOOPBACK'), false);
+  assert.is(registry.get('OUTBOUND_ALLOW_HOSTS'), '');
+  assert.equal(registry.get('REPOS'), {});
+  assert.is(registry.effective().source.OUTBOUND_ALLOW_HOSTS, 'default');
+  assert.is(registry.get('FINAL_K'), 7, 'other keys of the file still apply');
+  for (const key of ['ALERT_ALLOW_HTTP_LOOPBACK', 'OUTBOUND_ALLOW_HOSTS', 'REPOS']) {
+    assert.ok(registry.problems().some((p) => p.startsWith(`${key}: can only be set in the environment`)), key);
+  }
+  env.ALERT_ALLOW_HTTP_LOOPBACK = 'true';
+  registry.reload();
+  assert.is(registry.get('ALERT_ALLOW_HTTP_LOOPBACK'), true, 'the environment still sets it');
+  await registry.update({ FINAL_K: 8 });
+  const written = JSON.parse(readFileSync(configFile, 'utf8'));
+  assert.is(written.OUTBOUND_ALLOW_HOSTS, '169.254.169.254', 'the file keeps what it held; nothing of the environment is written into it');
+  assert.is(written.ALERT_ALLOW_HTTP_LOOPBACK, true);
+});
+
+test('a reload reports an object key (REPOS) changed only when its value changed', () => {
+  const { env, registry } = setup();
+  env.REPOS = '{"billing":"/srv/billing"}';
+  assert.equal(registry.reload(), ['REPOS']);
+  assert.equal(registry.reload(), [], 'the same REPOS parsed again is no change');
+  env.REPOS = '{"billing":"/srv/other"}';
+  assert.equal(registry.reload(), ['REPOS']);
+});
+
 test.run();

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { errorHandler, notFoundHandler } from '../../../../host/platform/http/er
 import { registerRegistryRoutes } from '../../../../host/platform/plugins/registry-routes.js';
 import { RegistryCatalogue } from '../../../../host/platform/plugins/registry-catalogue.js';
 import { hostVersion } from '../../../../host/platform/runtime/paths.js';
-import { ROOT, json, removeDir, startGateway, tempDir, type TestGateway } from '../../../support/gateway.js';
+import { ROOT, json, removeDir, startGateway, tempDir, until, type TestGateway } from '../../../support/gateway.js';
 import { closeServer, listen } from '../../../fakes/hosted-fax-fake-kit.js';
 
 let gw: TestGateway;
@@ -57,6 +57,7 @@ test('install copies the manifest into the manifests directory and answers 201 w
   const file = path.join(manifestsDir, 'faxpipe-json.json');
   assert.is(readFileSync(file, 'utf8'), readFileSync(path.join(ROOT, 'registry/manifests/faxpipe-json.json'), 'utf8'));
   assert.equal(readdirSync(manifestsDir), ['faxpipe-json.json'], 'no temp file is left behind');
+  assert.is(statSync(file).mode & 0o777, 0o600, 'an installed manifest is private to the gateway user');
   assert.ok(await listed('faxpipe-json'), '/plugins lists it');
   const registry = await call('GET', '/plugin-registry');
   assert.is(registry.body.plugins.find((p: { id: string }) => p.id === 'faxpipe-json').installed, true);
@@ -255,6 +256,21 @@ async function brokenCatalogue(): Promise<string> {
   cleanups.push(() => closeServer(server), () => removeDir(dir));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
+
+test('validate refuses an entry that climbs out of the manifest folder, as the loader does', async () => {
+  const manifest = { manifestVersion: 1, id: 'escaper', name: 'escaper', version: '1.0.0', description: 'd', author: 'a', host: '^0.1.0', provides: [{ kind: 'fax', contract: 'fax@^1' }], capabilities: [], entry: '../../../../etc/passwd' };
+  const { status, body } = await call('POST', '/plugins/validate', { manifest });
+  assert.is(status, 200);
+  assert.is(body.valid, false);
+  assert.equal(body.diagnostics.map((d: { code: string }) => d.code), ['entry-outside-folder']);
+  assert.is((await call('POST', '/plugins/validate', { manifest: { ...manifest, entry: 'dist/./lib/../index.js' } })).body.valid, true, 'a path that stays inside is fine');
+  // The loader, for a manifest dropped into a folder, refuses it with the same diagnostic.
+  writeFileSync(path.join(gw.pluginsDir, 'escaper.json'), JSON.stringify(manifest));
+  await until(async () => (await call('GET', '/plugins')).body.plugins.some((p: { id: string }) => p.id === 'escaper'));
+  const view = (await call('GET', '/plugins')).body.plugins.find((p: { id: string }) => p.id === 'escaper');
+  assert.is(view.state, 'rejected');
+  assert.ok(view.diagnostics.some((d: { code: string }) => d.code === 'entry-outside-folder'), JSON.stringify(view));
+});
 
 test('an invalid catalogue manifest is 422 with diagnostics, a mismatched id 422, an escaping path refused; nothing written', async () => {
   const base = await brokenCatalogue();

@@ -24,5 +24,5 @@ export async function readStamps(file: string): Promise<Map<string, Stamp>> {
 }
 
 export async function writeStamps(file: string, stamps: Map<string, Stamp>): Promise<void> {
-  await writeFileAtomic(file, JSON.stringify(Object.fromEntries(stamps)), { mode: 0o600 });
+  await writeFileAtomic(file, JSON.stringify(Object.fromEntries(stamps)), { private: true });
 }

@@ -17,6 +17,7 @@ export const SKIPPED_FILES = [
 export interface WalkedFile {
   /** Path relative to the repository root, with forward slashes. */
   rel: string;
+  /** The file to read: for a symbolic link, its target as the walk checked it (inside the root). */
   abs: string;
   size: number;
   mtimeMs: number;
@@ -62,6 +63,8 @@ export async function walkRepository(root: string, options: { maxBytes: number; 
       const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
+      // What is read later: a link's checked target, so re-pointing the link after this check reads nothing new.
+      let readPath = abs;
       if (entry.isSymbolicLink()) {
         // Followed only inside the root: a link to /etc or ../other-repo is never read.
         const target = await realpath(abs).catch(() => undefined);
@@ -73,6 +76,7 @@ export async function walkRepository(root: string, options: { maxBytes: number; 
         if (!info || info.isDirectory()) continue; // linked directories could loop; their real path is walked anyway
         isFile = info.isFile();
         isDir = false;
+        readPath = target;
       }
       if (isDir) {
         if (skipDirs.has(entry.name) || ignored(rel, true)) continue;
@@ -83,13 +87,13 @@ export async function walkRepository(root: string, options: { maxBytes: number; 
           skipped++;
           continue;
         }
-        const info = await stat(abs).catch(() => undefined);
+        const info = await stat(readPath).catch(() => undefined);
         if (!info) continue;
         if (info.size > options.maxBytes) {
           skipped++;
           continue;
         }
-        files.push({ rel, abs, size: info.size, mtimeMs: info.mtimeMs });
+        files.push({ rel, abs: readPath, size: info.size, mtimeMs: info.mtimeMs });
       }
     }
   };

@@ -7,6 +7,7 @@ import { container } from 'tsyringe';
 import { loadEntry, locateEntry } from '../../../../../core/kernel/entry-loader.js';
 import { PluginMetricsFactory } from '../../../../../core/kernel/plugin-metrics.js';
 import { startGeneration } from '../../../../../core/kernel/plugin-runner.js';
+import type { OutboundGuard } from '../../../../../core/kernel/egress.js';
 import type { RetrievalProvider } from '../../../../../core/sdk/index.js';
 import { PluginConfigStore } from '../../../../../core/config/plugin-config-store.js';
 import type { IndexJob } from './protocol.js';
@@ -16,7 +17,7 @@ import type { IndexJob } from './protocol.js';
  * plugin runner (settings, `settings:` egress entries, start deadline as in the kernel), so
  * indexing writes through the retrieval contract like any caller.
  */
-export async function loadBackend(backend: IndexJob['backend'], env: NodeJS.ProcessEnv = process.env): Promise<{ provider: RetrievalProvider; stop(): Promise<void> }> {
+export async function loadBackend(backend: IndexJob['backend'], env: NodeJS.ProcessEnv = process.env, outbound?: OutboundGuard): Promise<{ provider: RetrievalProvider; stop(): Promise<void> }> {
   const manifest = JSON.parse(readFileSync(backend.manifestPath, 'utf8')) as { entry?: string; egress?: string[] };
   if (!manifest.entry) throw new Error(`retrieval backend "${backend.pluginId}" has no code entry`);
   const code = locateEntry(backend.manifestPath, manifest.entry, { packageRoot: backend.packageRoot, buildRoot: path.join(backend.packageRoot, 'dist') });
@@ -29,6 +30,8 @@ export async function loadBackend(backend: IndexJob['backend'], env: NodeJS.Proc
     env,
     egress: manifest.egress ?? [],
     dataDir: backend.dataDir,
+    ...(backend.pathsAllow ? { pathsAllow: backend.pathsAllow } : {}),
+    ...(outbound ? { outbound } : {}),
     logger: pino({ level: 'warn' }, pino.destination(2)),
     metrics: new PluginMetricsFactory(new Registry()),
     container: container.createChildContainer(),

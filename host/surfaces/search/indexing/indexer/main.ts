@@ -1,4 +1,5 @@
 import type { RetrievalDocument, RetrievalWriteSession } from '../../../../../core/sdk/index.js';
+import { OutboundGuard } from '../../../../../core/kernel/egress.js';
 import { LlmGatewayClient, runIdentity } from '../../../../platform/llm/gateway-client.js';
 import { IpcCensus, type CensusParentMessage } from '../../../../platform/llm/ipc-census.js';
 import { languageOf } from '../chunking/languages.js';
@@ -35,7 +36,9 @@ async function run(job: IndexJob): Promise<RunCounts> {
       send({ type: 'progress', counts: { ...counts } });
     }
   };
-  const backend = await loadBackend(job.backend);
+  // The child's own guard of run-time URLs, with the parent's OUTBOUND_ALLOW_HOSTS.
+  const outbound = new OutboundGuard(() => job.outboundAllowHosts ?? []);
+  const backend = await loadBackend(job.backend, process.env, outbound);
   let session: RetrievalWriteSession | undefined;
   let pool: ChunkPool | undefined;
   try {
@@ -45,7 +48,7 @@ async function run(job: IndexJob): Promise<RunCounts> {
     send({ type: 'progress', kind: knownHashes.size ? 'incremental' : 'full', counts: { ...counts } });
     const walked = await walkRepository(job.repoDir, { maxBytes: job.maxFileBytes, skipDependencies: !job.includeDependencies });
     counts.files_skipped = walked.skipped;
-    const embedder = job.embedding ? new LlmGatewayClient({ baseUrl: job.embedding.baseUrl, ...(job.embedding.apiKey ? { apiKey: job.embedding.apiKey } : {}) }) : undefined;
+    const embedder = job.embedding ? new LlmGatewayClient({ ...job.embedding, guard: outbound }) : undefined;
     const sink = job.census ? census : undefined;
     const embedIdentity = runIdentity(job.runId, job.repo, 'index_embeddings', sink);
     const kgIdentity = runIdentity(job.runId, job.repo, 'semantic_kg', sink);
@@ -131,6 +134,7 @@ async function run(job: IndexJob): Promise<RunCounts> {
     await pool?.close();
     await session?.abort().catch(() => {});
     await backend.stop().catch(() => {});
+    await outbound.close();
   }
 }
 

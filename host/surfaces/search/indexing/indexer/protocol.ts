@@ -1,3 +1,4 @@
+import type { LlmGatewayEndpoint } from '../../../../platform/llm/gateway-endpoint.js';
 import type { CensusChildMessage } from '../../../../platform/llm/ipc-census.js';
 import type { RunCounts } from '../index-run-store.js';
 
@@ -18,9 +19,13 @@ export interface IndexJob {
     packageRoot: string;
     /** Start and stop deadlines (PLUGIN_START_TIMEOUT_MS, PLUGIN_STOP_TIMEOUT_MS); the kernel's defaults when unset. */
     timeouts?: { startMs?: number; stopMs?: number };
+    /** PLUGIN_PATHS_ALLOW: where the backend's path settings may point besides DATA_DIR. */
+    pathsAllow?: string[];
   };
+  /** OUTBOUND_ALLOW_HOSTS, for the child's own outbound guard. */
+  outboundAllowHosts?: string[];
   /** Set when EMBEDDING_MODEL is: chunk vectors come from the LLM gateway. */
-  embedding?: { baseUrl: string; apiKey?: string; model: string; batchSize: number; dimensions?: number };
+  embedding?: LlmGatewayEndpoint & { model: string; batchSize: number; dimensions?: number };
   /** Set when enrich is asked and GEN_MODEL is set: one semantic_kg chat call per chunk. */
   generation?: { model: string; timeoutMs: number };
   /** Admit every dispatch through the supervisor's census (run accounting is on). */

@@ -18,8 +18,9 @@ export interface StoredJob {
 
 /** A job's PDF (pdfkit, `pages` pages) in real local storage, with the host's FaxDocument over it. */
 export async function storeJobDocument(options: { pages: number; jobId?: string; paper?: 'letter' | 'a4'; gsTimeoutMs?: number }): Promise<StoredJob> {
-  const root = await mkdtemp(path.join(tmpdir(), 'switchboard-storage-'));
-  const started: StartedPlugin = await startPlugin(storageLocal, { pluginId: 'storage-local', settings: { root } });
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'switchboard-storage-'));
+  const root = path.join(dataDir, 'storage');
+  const started: StartedPlugin = await startPlugin(storageLocal, { pluginId: 'storage-local', settings: { root: 'storage' }, dataDir });
   const storage = started.instance.providers.storage!;
   const jobId = options.jobId ?? `job-${Math.random().toString(36).slice(2, 10)}`;
   const pdf = await samplePdf(options.pages);
@@ -42,7 +43,7 @@ export async function storeJobDocument(options: { pages: number; jobId?: string;
     pdf,
     async cleanup() {
       await started.stop();
-      await rm(root, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

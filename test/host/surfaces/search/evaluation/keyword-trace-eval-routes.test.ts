@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { removeDir, startGateway, tempDir, type TestGateway } from '../../../../support/gateway.js';
 
@@ -25,7 +25,7 @@ const post = (p: string, body?: unknown) =>
   fetch(`${gw.url}${p}`, { method: 'POST', ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
 
 test.before(async () => {
-  gw = await startGateway({ REPOS: JSON.stringify({ billing: repoDir }), REPO: 'billing', KEYWORDS_MIN_FREQ: '2', KEYWORDS_MAX_PER_REPO: '5', TRACE_RETENTION: '3', LLM_GATEWAY_API_KEY: 'sk-trace-secret-0123456789' }, { watch: false });
+  gw = await startGateway({ REPOS: JSON.stringify({ billing: repoDir }), REPO: 'billing', KEYWORDS_MIN_FREQ: '2', KEYWORDS_MAX_PER_REPO: '5', TRACE_RETENTION: '3', LLM_GATEWAY_API_KEY: 'sk-trace-secret-0123456789', HOSTED_JUDGE_API_KEY: 'hk-judge-env-secret-42' }, { watch: false });
   const { runs, runStore } = gw.gateway.surfaces.search;
   const run = await runs.start('billing', false);
   await runs.settled(run.id);
@@ -47,6 +47,11 @@ test('GET /api/keywords lists scored keywords and when they were generated; file
   const global = JSON.parse(readFileSync(path.join(gw.dataDir, 'out/keywords/discriminative_keywords.json'), 'utf8'));
   assert.equal(global.billing, terms);
   assert.ok(existsSync(path.join(gw.dataDir, 'out/keywords/repos/billing.json')));
+  // State under DATA_DIR is the gateway user's alone: files 0600, the directories made for them 0700.
+  for (const file of ['out/keywords/discriminative_keywords.json', 'out/keywords/repos/billing.json', 'index-stamps/billing.json']) {
+    assert.is(statSync(path.join(gw.dataDir, file)).mode & 0o777, 0o600, file);
+  }
+  for (const dir of ['out/keywords', 'out/keywords/repos', 'index-stamps']) assert.is(statSync(path.join(gw.dataDir, dir)).mode & 0o777, 0o700, dir);
 });
 
 test('POST /api/keywords/rebuild regenerates inside the window; GET serves the cache', async () => {
@@ -103,6 +108,20 @@ test('a search with trace=true writes a trace that the trace routes list and ser
   for (const name of readdirSync(path.join(gw.dataDir, 'out/billing/traces'))) {
     assert.not.match(readFileSync(path.join(gw.dataDir, 'out/billing/traces', name), 'utf8'), /sk-trace-secret/);
   }
+});
+
+test('a trace masks every secret the gateway knows: an environment-only plugin credential and a plugin secret from the config store', async () => {
+  const pluginSecret = 'https://hooks.example.com/T000/stored-plugin-secret-77';
+  const put = await fetch(`${gw.url}/plugins/alert-webhook/config`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ settings: { url: pluginSecret } }) });
+  assert.is(put.status, 200);
+  const q = `invoice hk-judge-env-secret-42 and ${pluginSecret} and sk-trace-secret-0123456789`;
+  const res = await get(`/api/search?q=${encodeURIComponent(q)}&repo=billing&trace=true`);
+  assert.is(res.status, 200);
+  const latest = await (await get('/api/traces/latest?repo=billing')).json();
+  assert.is(latest.question, 'invoice *** and *** and ***');
+  const text = readFileSync(path.join(gw.dataDir, (await res.json()).trace), 'utf8');
+  for (const secret of ['hk-judge-env-secret-42', 'stored-plugin-secret-77', 'sk-trace-secret']) assert.not.ok(text.includes(secret), secret);
+  await fetch(`${gw.url}/plugins/alert-webhook/config`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ enabled: false, settings: { url: null } }) });
 });
 
 test('the keyword boost applies only to queries that name a keyword', async () => {

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isBinary, looksMinified, walkRepository } from '../../../../../host/surfaces/search/indexing/indexer/file-walk.js';
 import { removeDir, tempDir } from '../../../../support/gateway.js';
@@ -41,6 +41,23 @@ test('.gitignore rules (nested too), dependency folders, lockfiles, minified bun
     ['.gitignore', 'src/.gitignore', 'src/app.ts', 'src/deep/keep.py', 'src/link-in.ts'],
   );
   assert.is(walked.skipped, 5, 'package-lock.json, yarn.lock, jquery.min.js, big.txt, link-out.txt');
+});
+
+test('a link is read at the target the walk checked: re-pointing it outside afterwards reads nothing outside', async () => {
+  const repo = tempDir('walk-link-');
+  try {
+    writeFileSync(path.join(repo, 'real.ts'), 'export const inside = 1;\n');
+    symlinkSync(path.join(repo, 'real.ts'), path.join(repo, 'alias.ts'));
+    const walked = await walkRepository(repo, { maxBytes: 4096 });
+    const alias = walked.files.find((f) => f.rel === 'alias.ts')!;
+    assert.is(alias.abs, path.join(realpathSync(repo), 'real.ts'), 'the resolved path, not the link');
+    // The link now points outside the root, between the walk and the chunk worker's read.
+    unlinkSync(path.join(repo, 'alias.ts'));
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(repo, 'alias.ts'));
+    assert.is(readFileSync(alias.abs, 'utf8'), 'export const inside = 1;\n');
+  } finally {
+    removeDir(repo);
+  }
 });
 
 test('binary and minified detection', () => {

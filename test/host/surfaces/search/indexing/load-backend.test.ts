@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PluginConfigStore } from '../../../../../core/config/plugin-config-store.js';
+import { OutboundGuard } from '../../../../../core/kernel/egress.js';
 import { loadBackend } from '../../../../../host/surfaces/search/indexing/indexer/load-backend.js';
 
 // The indexer child starts its retrieval backend through the kernel's plugin runner: these
@@ -67,7 +68,8 @@ test.after(async () => {
 test('a `settings:` egress entry is resolved to the host of that setting in the indexer child', async () => {
   const manifestPath = writeBackend('settings-egress', ['settings:endpoint']);
   await new PluginConfigStore(configStorePath).put('settings-egress', { enabled: true, settings: { endpoint } });
-  const backend = await loadBackend(backendOf('settings-egress', manifestPath), {});
+  // The stored endpoint is a run-time URL on loopback: the child's guard allows it as OUTBOUND_ALLOW_HOSTS would.
+  const backend = await loadBackend(backendOf('settings-egress', manifestPath), {}, new OutboundGuard(() => ['127.0.0.1']));
   try {
     const hits = await backend.provider.search('c', 'anything', 1);
     assert.equal(hits.map((h) => h.id), ['from-the-endpoint']);

@@ -239,17 +239,19 @@ test('with ALERT_ALLOW_HTTP_LOOPBACK in the environment a loopback http target i
 });
 
 test('a chat receiver dropped as a declarative alert manifest gets {text}', async () => {
+  // A plain http receiver on loopback: the development switch, in the environment.
+  const g = await startGateway({ ...QUIET, ALERT_ALLOW_HTTP_LOOPBACK: 'true' });
   const chat = await startAlertReceiver({ tls: false });
   try {
-    assert.is((await admin(gw, 'PUT', '/plugins/alert-slack/config', { settings: { url: chat.url } })).status, 200);
-    await until(async () => (await json(await fetch(`${gw.url}/plugins`))).plugins.find((p: any) => p.id === 'alert-slack')?.state === 'active');
-    const res = await admin(gw, 'POST', '/admin/alerts/test', { target: 'plugin:alert-slack' });
+    assert.is((await admin(g, 'PUT', '/plugins/alert-slack/config', { settings: { url: chat.url } })).status, 200);
+    await until(async () => (await json(await fetch(`${g.url}/plugins`))).plugins.find((p: any) => p.id === 'alert-slack')?.state === 'active');
+    const res = await admin(g, 'POST', '/admin/alerts/test', { target: 'plugin:alert-slack' });
     assert.is(res.status, 202);
     await until(() => chat.received.length === 1);
     assert.equal(Object.keys(chat.received[0]!.body), ['text']);
     assert.match(chat.received[0]!.body.text, /^\[info\] firing: Switchboard test alert/);
   } finally {
-    await admin(gw, 'PUT', '/plugins/alert-slack/config', { enabled: false });
+    await g.close();
     await chat.close();
   }
 });

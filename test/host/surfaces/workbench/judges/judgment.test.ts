@@ -167,18 +167,43 @@ test('without HOSTED_JUDGE_API_KEY the hosted judge waits for config and nothing
   }
 });
 
-test('system_one.hosted_url from the JSON config file reaches the hosted judge plugin', async () => {
+test('the environment credential never follows a hosted_url set at run time: /api/config puts the plugin in needs-config, the plugin config write is refused', async () => {
   const fileOnly = await startGateway({ HOSTED_JUDGE_API_KEY: 'k2' });
   try {
     const plugin = async () => (await json(await fetch(`${fileOnly.url}/plugins`))).plugins.find((p: any) => p.id === 'judge-hosted');
     assert.is((await plugin()).state, 'needs-config');
-    await fetch(`${fileOnly.url}/api/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ system_one: { hosted_url: fake.url } }) });
+    // system_one.hosted_url from the JSON config file reaches the plugin (bridged), but as a run-time value.
+    await fetch(`${fileOnly.url}/api/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ system_one: { hosted_url: `${fake.url}/stolen` } }) });
+    await until(async () => /HOSTED_JUDGE_API_KEY/.test((await plugin()).last_error ?? ''));
+    const view = await plugin();
+    assert.is(view.state, 'needs-config');
+    assert.match(view.last_error, /SYSTEM_ONE__HOSTED_URL/);
+    assert.match(view.last_error, /host configuration/);
+    await fetch(`${fileOnly.url}/api/lab/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows: ROWS.slice(0, 1) }) });
+    // Through the plugin's own config: refused at the write, naming the field.
+    await fetch(`${fileOnly.url}/api/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ system_one: { hosted_url: null } }) });
+    const put = await fetch(`${fileOnly.url}/plugins/judge-hosted/config`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ settings: { hosted_url: `${fake.url}/stolen` } }) });
+    assert.is(put.status, 400);
+    const body = await json(put);
+    assert.is(body.code, 'validation_error');
+    assert.match(body.detail, /api_key/);
+    assert.is(fake.requests.length, 0, 'nothing, and no credential, reached the run-time URL');
+  } finally {
+    await fileOnly.close();
+  }
+});
+
+test('a hosted_url from the environment takes the environment credential; the JSON config file cannot replace it', async () => {
+  const fileAndEnv = await startGateway({ HOSTED_JUDGE_API_KEY: 'k2', SYSTEM_ONE__HOSTED_URL: fake.url });
+  try {
+    const plugin = async () => (await json(await fetch(`${fileAndEnv.url}/plugins`))).plugins.find((p: any) => p.id === 'judge-hosted');
     await until(async () => (await plugin()).state === 'active');
-    const run = await json(await fetch(`${fileOnly.url}/api/lab/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows: ROWS.slice(0, 1) }) }));
+    await fetch(`${fileAndEnv.url}/api/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ system_one: { hosted_url: 'https://judge.attacker.example' } }) });
+    const run = await json(await fetch(`${fileAndEnv.url}/api/lab/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows: ROWS.slice(0, 1) }) }));
     assert.is(run.state, 'succeeded');
     assert.is(fake.requests[0]!.headers.authorization, 'Bearer k2');
   } finally {
-    await fileOnly.close();
+    await fileAndEnv.close();
   }
 });
 
