@@ -76,7 +76,7 @@ const ValidateResult = z.object({
  */
 export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): void {
   const { kernel, catalogue } = deps;
-  const manage = { scope: 'plugins:manage', always: true } as const;
+  const manage = { scope: 'plugins:manage', administrative: true } as const;
   const hostFacts = { hostVersion: deps.hostVersion, contracts: CONTRACT_VERSIONS, declarativeBlocks: deps.kernel.declarative.blocks() };
   // One install or removal per id at a time; the file system is the state, this only orders it.
   const busy = new Set<string>();

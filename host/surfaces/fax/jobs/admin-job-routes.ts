@@ -10,7 +10,7 @@ import { maskNumbers } from '../../../../core/sdk/index.js';
 import { principalOf } from '../../../platform/auth/access-guard.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
 
-const ADMIN = { scope: 'admin', always: true } as const;
+const ADMIN = { scope: 'admin', administrative: true } as const;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export const AdminJobSummary = z.object({

@@ -14,7 +14,7 @@ import type { AlertNotice } from './alert-notice.js';
 import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
 import { ErrorBody } from '../../../platform/http/errors.js';
 
-const ADMIN = { scope: 'admin', always: true } as const;
+const ADMIN = { scope: 'admin', administrative: true } as const;
 const ActiveAlert = z.object({ id: z.string(), type: z.string(), severity: z.string(), title: z.string(), labels: z.record(z.string(), z.string()), fired_at: z.string(), context: z.record(z.string(), z.unknown()) });
 const Delivery = z.object({
   id: z.string(),
