@@ -74,6 +74,13 @@ function isJsonType(contentType: string): boolean {
   return media === 'application/json' || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(media);
 }
 
+const WRITES: readonly HttpMethod[] = ['post', 'put', 'patch', 'delete'];
+
+/** A write that declares no body of its own kind (multipart, a provider's raw body). */
+function takesJsonOrNothing(spec: { method: HttpMethod; rawBody?: unknown }): boolean {
+  return WRITES.includes(spec.method) && !spec.rawBody;
+}
+
 function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
@@ -135,7 +142,8 @@ export class HttpApi {
     const handlers: express.RequestHandler[] = [
       (req: Request, _res: Response, next: NextFunction) => {
         this.siteGuard(guarded, req);
-        if (spec.body) refuseNonJsonBody(req);
+        // A write without a declared body reads none; one sent anyway must be JSON (or empty) too.
+        if (spec.body || (takesJsonOrNothing(spec) && hasBody(req))) refuseNonJsonBody(req);
         next();
       },
     ];
@@ -241,7 +249,7 @@ function refuseProtoKeys(value: unknown, at: string, depth = 0): void {
  */
 function withDefaultErrors(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>): Record<number, ResponseSpec> {
   const defaults: Record<number, ResponseSpec> = {};
-  const crossSite = ['post', 'put', 'patch', 'delete'].includes(spec.method) || spec.access === 'loopback' || (typeof spec.access === 'object' && !!spec.access.administrative);
+  const crossSite = WRITES.includes(spec.method) || spec.access === 'loopback' || (typeof spec.access === 'object' && !!spec.access.administrative);
   if (typeof spec.access === 'object') {
     defaults[401] = { description: 'Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`)' };
     defaults[403] = { description: `The API key lacks scope \`${spec.access.scope}\` (\`insufficient_scope\`); no key exists yet and the caller is not on loopback (\`loopback_only\`)${crossSite ? '; a request from another site (`cross_site_request`)' : ''}` };
@@ -253,7 +261,7 @@ function withDefaultErrors(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>): Re
   }
   if (spec.access !== 'public') defaults[421] = { description: 'The Host header is not a host of this gateway (`host_not_allowed`)' };
   if (spec.body || spec.rawBody) defaults[413] = { description: 'The request body is over its size limit (`payload_too_large`)' };
-  if (spec.body) defaults[415] = { description: 'The body is not application/json (`unsupported_media_type`)' };
+  if (spec.body || takesJsonOrNothing(spec)) defaults[415] = { description: 'The body is not application/json (`unsupported_media_type`)' };
   if (spec.params) defaults[404] = { description: 'Nothing with this id (see the `code`)' };
   if (spec.params || spec.query || (spec.body && (spec.bodyErrorStatus ?? 422) === 400)) defaults[400] = { description: 'A path parameter, query value or body field is invalid; `detail` names it (`validation_error`)' };
   if (spec.body) {

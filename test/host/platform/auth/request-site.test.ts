@@ -114,6 +114,10 @@ test('a JSON route takes application/json or no body: text/plain and forms answe
   assert.is((await send('POST', '/api/config', { 'content-type': 'text/plain' }, '{"FINAL_K":3}')).status, 415);
   assert.is((await send('PUT', '/admin/settings', { 'content-type': 'multipart/form-data; boundary=x' }, '--x--')).status, 415);
   assert.is((await send('POST', '/api/config', { 'content-type': 'application/json; charset=utf-8' }, '{}')).status, 200);
+  // A route that reads no body refuses a text/plain one too, and takes none or JSON.
+  assert.is((await send('POST', '/admin/settings/reload', { 'content-type': 'text/plain' }, 'reload')).status, 415);
+  assert.is((await send('POST', '/admin/settings/reload', { 'content-type': 'application/x-www-form-urlencoded' }, '')).status, 200);
+  assert.is((await send('POST', '/admin/settings/reload')).status, 200);
 });
 
 test('provider webhooks, posted server to server without Origin, still reach their plugin', async () => {
