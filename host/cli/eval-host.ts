@@ -4,7 +4,8 @@ import type { EvalHost } from './eval-command.js';
 
 /**
  * A gateway built in this process from the environment and the working directory, as
- * `npm start` would build it (same DATA_DIR, REPOS and index), but listening on nothing.
+ * `npm start` would build it (same DATA_DIR, REPOS and index), but listening on nothing. Its
+ * background work (fax dispatch, alerts) never starts: it only indexes and answers questions.
  */
 export async function openGatewayEvalHost(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Promise<EvalHost> {
   const quiet = new Writable({ write: (_c, _e, cb) => cb() });

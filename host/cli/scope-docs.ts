@@ -13,6 +13,8 @@ async function currentRoutes(): Promise<string> {
   try {
     const gateway = await createGateway({ env: { DATA_DIR: dataDir, ENV_FILE: path.join(dataDir, 'none.env'), LOG_LEVEL: 'silent' }, cwd: dataDir, logDestination: quiet, watch: false });
     try {
+      // The webhook alias routes are added when the work starts.
+      gateway.startWork();
       return renderScopeTable(gateway.api.routes);
     } finally {
       await gateway.close();

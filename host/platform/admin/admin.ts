@@ -9,7 +9,7 @@ export interface AdminDeps extends StatusRouteDeps, SettingsRouteDeps {
   auditSink: DatabaseAuditSink;
 }
 
-/** The admin surface (every route `{scope: 'admin', always: true}`). Returns what close must end. */
+/** The admin surface (every route `{scope: 'admin', administrative: true}`). Returns what close must end. */
 export function registerAdmin(api: HttpApi, deps: AdminDeps): { closeStreams(): void } {
   const tails = new LogTails();
   registerAdminSettingsRoutes(api, deps);

@@ -4,7 +4,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { DatabaseAuditSink } from '../audit/db-sink.js';
 import type { HttpApi } from '../http/api.js';
 
-const ADMIN = { scope: 'admin', always: true } as const;
+const ADMIN = { scope: 'admin', administrative: true } as const;
 const EventName = z.string().regex(/^[a-z_]{1,64}$/, 'an event name is lowercase letters and underscores');
 export const AuditRecordSchema = z.object({ id: z.number().int(), ts: z.string(), event: z.string() }).catchall(z.unknown());
 

@@ -9,7 +9,7 @@ import type { HttpApi } from '../http/api.js';
 import { renderEnvSnippet, REVEAL_CONFIRMATION } from './env-snippet.js';
 import { httpError, invalid } from '../http/error-catalogue.js';
 
-const ADMIN = { scope: 'admin', always: true } as const;
+const ADMIN = { scope: 'admin', administrative: true } as const;
 
 const PluginState = z.object({ id: z.string(), state: z.string(), enabled: z.boolean(), kinds: z.array(z.string()), generation: z.number().int().nullable(), last_error: z.string().nullable() });
 export const AdminSettingsView = z.object({

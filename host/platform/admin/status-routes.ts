@@ -9,7 +9,7 @@ import type { Ports } from '../ports/ports.js';
 import type { HttpApi } from '../http/api.js';
 import { httpError } from '../http/error-catalogue.js';
 
-const ADMIN = { scope: 'admin', always: true } as const;
+const ADMIN = { scope: 'admin', administrative: true } as const;
 
 const Check = z.object({ name: z.string(), ok: z.boolean(), warning: z.boolean().optional().describe('Passed with a warning (e.g. no fax backend configured yet)'), detail: z.string().optional(), info: z.record(z.string(), z.unknown()).optional() });
 const PluginHealth = z.object({ id: z.string(), state: z.string(), generation: z.number().int().nullable(), ok: z.boolean().nullable(), detail: z.string().nullable(), last_error: z.string().nullable() });

@@ -8,13 +8,13 @@ import type { ApiKeyStore } from './api-key-store.js';
 import { scopesOf } from './api-key-store.js';
 import { sameSecret } from './api-key-token.js';
 import type { RateLimits } from './rate-limits.js';
-import { grants, SCOPE_NAMES } from './scopes.js';
+import { grants } from './scopes.js';
 import { httpError } from '../http/error-catalogue.js';
 
 /**
  * Who is calling. `key`: a minted key; `bootstrap`: the API_KEY setting; `local`: a loopback
  * caller while nothing is secured (no API_KEY, no key minted, REQUIRE_API_KEY off);
- * `anonymous`: no key, on a route that does not need one.
+ * `anonymous`: no key, on a public route.
  */
 export interface Principal {
   kind: 'key' | 'bootstrap' | 'local' | 'anonymous';
@@ -24,8 +24,6 @@ export interface Principal {
 }
 
 const EVERY_SCOPE: readonly string[] = ['admin'];
-// Without keys configured, open routes act for a caller holding every non-management scope.
-const OPEN_SCOPES: readonly string[] = SCOPE_NAMES.filter((s) => s !== 'admin' && s !== 'keys:manage' && s !== 'plugins:manage');
 
 
 /** The principal the guard established for this request (set on every guarded route). */
@@ -63,7 +61,8 @@ export function createAccessGuard(deps: AccessGuardDeps): { guard: AccessGuard; 
   const keyUse = new Once();
   const limited = new Once();
   const failed = new Once();
-  const authRequired = () => !!config.get('API_KEY') || config.get('REQUIRE_API_KEY');
+  // Open by default for this machine only: any key (API_KEY or minted) turns keys on everywhere.
+  const authRequired = () => !!config.get('API_KEY') || keys.anyMinted() || config.get('REQUIRE_API_KEY');
 
   /** The principal a presented X-API-Key proves; 'invalid' for a key that proves nothing. */
   async function fromHeader(req: Request): Promise<Principal | 'invalid' | undefined> {
@@ -102,34 +101,29 @@ export function createAccessGuard(deps: AccessGuardDeps): { guard: AccessGuard; 
     const presented = await fromHeader(req);
     if (access === 'public') {
       // A bad key does not block a public route (its own check, e.g. a token, decides).
-      const principal = presented && presented !== 'invalid' ? presented : { kind: 'anonymous' as const, scopes: authRequired() ? [] : OPEN_SCOPES };
+      const local = !authRequired() && isLoopback(req);
+      const principal = presented && presented !== 'invalid' ? presented : local ? { kind: 'local' as const, scopes: EVERY_SCOPE } : { kind: 'anonymous' as const, scopes: [] };
       res.locals.principal = principal;
       res.locals.invalidKey = presented === 'invalid';
       await rateLimit(route, principal, req);
       return;
     }
-    if (presented === 'invalid') throw httpError('unauthorized');
-    if (access === 'loopback') {
-      if (!isLoopback(req)) throw httpError('loopback_only');
-      if (!presented && authRequired()) throw missingKey(req);
-      res.locals.principal = presented ?? { kind: 'local', scopes: EVERY_SCOPE };
-      return;
-    }
+    if (access === 'loopback' && !isLoopback(req)) throw httpError('loopback_only');
+    if (presented === 'invalid') throw httpError('unauthorized', { reason: 'the X-API-Key sent is unknown, revoked or expired' });
     let principal: Principal;
     if (presented) principal = presented;
     else if (authRequired()) throw missingKey(req);
-    else if (access.always) {
-      // Nothing secured yet: admin answers this machine only, so a first local tour works.
-      if (keys.anyMinted() || !isLoopback(req)) throw missingKey(req);
-      principal = { kind: 'local', scopes: EVERY_SCOPE };
-    } else principal = { kind: 'anonymous', scopes: OPEN_SCOPES };
+    else if (!isLoopback(req)) {
+      auditMissingKey(req);
+      throw httpError('loopback_only', { reason: 'no API key exists yet: this gateway answers callers on this machine only (mint an admin key there, or set API_KEY)' });
+    } else principal = { kind: 'local', scopes: EVERY_SCOPE };
     res.locals.principal = principal;
     await rateLimit(route, principal, req);
-    if (!grants(principal.scopes, access.scope)) {
-      // Without keys required, anonymous callers hold only the open scopes: anything else needs a key.
-      if (principal.kind === 'anonymous') throw missingKey(req);
-      audit.record('scope_denied', { key_id: principal.keyId, scope: access.scope, method: route.method.toUpperCase(), path: route.path });
-      throw httpError('insufficient_scope', { scope: access.scope });
+    // Loopback-only routes (containers, dev status) need an admin key once keys exist.
+    const scope = access === 'loopback' ? 'admin' : access.scope;
+    if (!grants(principal.scopes, scope)) {
+      audit.record('scope_denied', { key_id: principal.keyId, scope, method: route.method.toUpperCase(), path: route.path });
+      throw httpError('insufficient_scope', { scope });
     }
     if (principal.keyId) {
       if (principal.kind === 'key') keys.touch(principal.keyId);
@@ -137,10 +131,14 @@ export function createAccessGuard(deps: AccessGuardDeps): { guard: AccessGuard; 
     }
   };
 
-  function missingKey(req: Request): HttpError {
+  function auditMissingKey(req: Request): void {
     // Sampled per caller and minute: a flood of bad requests must not become a flood of writes.
     if (failed.firstInMinute(`missing:${req.socket.remoteAddress}`)) audit.record('auth_failed', { reason: 'missing_key', path: req.path, ip: req.socket.remoteAddress });
-    return httpError('unauthorized');
+  }
+
+  function missingKey(req: Request): HttpError {
+    auditMissingKey(req);
+    return httpError('unauthorized', { reason: keys.anyMinted() || config.get('API_KEY') ? 'keys exist: send X-API-Key' : 'REQUIRE_API_KEY is on: send X-API-Key' });
   }
 
   return { guard, authRequired };

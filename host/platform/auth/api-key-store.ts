@@ -64,7 +64,7 @@ export class ApiKeyStore {
     await this.flushLastUsed();
   }
 
-  /** True once any key was minted (revoked ones count): admin then always needs a key. */
+  /** True once any key was minted (revoked ones count): every non-public route then needs a key. */
   anyMinted(): boolean {
     return this.cache.size > 0;
   }

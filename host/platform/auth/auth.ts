@@ -6,6 +6,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { Database } from '../db/schema.js';
 import type { HttpApi } from '../http/api.js';
 import { createAccessGuard } from './access-guard.js';
+import { createSiteGuard } from './request-site.js';
 import { ApiKeyStore } from './api-key-store.js';
 import { registerKeyRoutes } from './key-routes.js';
 import { RateLimits } from './rate-limits.js';
@@ -30,6 +31,7 @@ export async function createAuth(
   });
   const { guard, authRequired } = createAccessGuard({ config: deps.config, keys, limits, audit: deps.audit });
   api.setGuard(guard);
+  api.setSiteGuard(createSiteGuard(deps.config));
   registerKeyRoutes(api, { keys, audit: deps.audit });
   return { keys, limits, authRequired, stop: () => keys.stop() };
 }

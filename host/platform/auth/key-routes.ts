@@ -29,7 +29,7 @@ const MintBody = z
   })
   .strict();
 const KeyParams = z.object({ keyId: z.string().regex(/^[0-9a-f]{16}$/, 'a key id is 16 hex digits') });
-const MANAGE = { scope: 'keys:manage', always: true } as const;
+const MANAGE = { scope: 'keys:manage', administrative: true } as const;
 
 /** POST/GET /admin/api-keys, DELETE /admin/api-keys/:keyId, POST /admin/api-keys/:keyId/rotate. */
 export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit: AuditLog }): void {

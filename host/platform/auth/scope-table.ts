@@ -12,7 +12,7 @@ const HANDLER_CHECKED: Record<string, string> = {
   'POST /api/eval/runs': '`search:read`; with `name` or `save_as_baseline` also `search:evaluate`',
 };
 
-/** One markdown row per route: who may call it, whether a key is always needed, its rate limit. */
+/** One markdown row per route: who may call it, whether other sites are refused, its rate limit. */
 export function renderScopeTable(routes: readonly GuardedRoute[]): string {
   const rows = [...routes]
     .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
@@ -21,11 +21,12 @@ export function renderScopeTable(routes: readonly GuardedRoute[]): string {
       const access = r.access;
       const needs =
         HANDLER_CHECKED[id] ??
-        (access === 'public' ? 'public' : access === 'loopback' ? 'loopback callers only' : `\`${access.scope}\``);
-      const when = access === 'public' ? '-' : access === 'loopback' ? 'when keys are required' : access.always ? 'always (see local tour rule)' : 'when keys are required';
-      return `| \`${id}\` | ${needs} | ${when} | ${r.rateLimit ?? '-'} |`;
+        (access === 'public' ? 'public' : access === 'loopback' ? 'loopback callers only; `admin` once keys exist' : `\`${access.scope}\``);
+      const write = ['post', 'put', 'patch', 'delete'].includes(r.method);
+      const crossSite = access === 'loopback' || (typeof access === 'object' && access.administrative) ? 'every method' : write ? 'yes' : '-';
+      return `| \`${id}\` | ${needs} | ${crossSite} | ${r.rateLimit ?? '-'} |`;
     });
-  return ['| Endpoint | Needs | Key needed | Rate limit |', '|---|---|---|---|', ...rows].join('\n') + '\n';
+  return ['| Endpoint | Needs | Other sites refused | Rate limit |', '|---|---|---|---|', ...rows].join('\n') + '\n';
 }
 
 /** `document` with the text between the markers replaced by `table` (renderScopeTable's). */

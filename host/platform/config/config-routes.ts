@@ -54,7 +54,7 @@ const EditorSettingsBody = z.object({
 
 export type EditorSettings = z.infer<typeof EditorSettingsBody>;
 
-const ADMIN = { scope: 'admin', always: true } as const;
+const ADMIN = { scope: 'admin', administrative: true } as const;
 
 export function registerConfigRoutes(api: HttpApi, deps: ConfigRouteDeps): void {
   const { registry } = deps;

@@ -23,6 +23,7 @@ export class Gateway<S = Record<string, unknown>> {
   get audit() { return this.platform.audit; }
   get auth() { return this.platform.auth; }
   private closing?: Promise<void>;
+  private working = false;
 
   private constructor(
     readonly platform: Platform,
@@ -32,7 +33,7 @@ export class Gateway<S = Record<string, unknown>> {
     readonly app = createExpressApp(platform.api, { logger: platform.logger, metrics: platform.metrics, version: platform.version }),
   ) {}
 
-  /** Builds the platform, installs each surface in order, starts the kernel and the surfaces' work. */
+  /** Builds the platform, installs each surface in order and starts the kernel; the surfaces' work starts with listen(). */
   static async create<T extends Record<string, Surface<unknown>>>(options: GatewayOptions, surfaces: T): Promise<Gateway<SurfaceHandles<T>>> {
     const { platform, lifecycle } = await buildPlatform(options);
     let gateway: Gateway<SurfaceHandles<T>> | undefined;
@@ -41,7 +42,6 @@ export class Gateway<S = Record<string, unknown>> {
     for (const [name, surface] of Object.entries(surfaces)) handles[name] = await surface.install(platform);
     await platform.kernel.start();
     gateway = new Gateway(platform, handles as SurfaceHandles<T>, { ...lifecycle, closeStreams: admin.closeStreams });
-    for (const start of lifecycle.starts) start();
     return gateway;
   }
 
@@ -55,7 +55,19 @@ export class Gateway<S = Record<string, unknown>> {
     const address = this.server.address() as AddressInfo;
     rememberBoundPort(this.config, address.port);
     this.logger.info({ port: address.port, host: address.address }, 'switchboard listening');
+    this.startWork();
     return address;
+  }
+
+  /**
+   * Starts the surfaces' background work (dispatch, reconciliation, alerts, webhook alias
+   * routes). listen() calls it once the port is bound, so a gateway that could not listen never
+   * sends a queued fax; a host that serves no HTTP (a CLI) calls it itself.
+   */
+  startWork(): void {
+    if (this.working || this.closing) return;
+    this.working = true;
+    for (const start of this.lifecycle.starts) start();
   }
 
   /** Stops taking requests, lets in-flight ones finish, then stops every plugin. */

@@ -63,7 +63,7 @@ export interface Platform {
   readonly auth: Auth;
   readonly catalogue: RegistryCatalogue;
   readonly ports: Ports;
-  /** Runs once every surface is installed and the kernel has started. */
+  /** Runs once every surface is installed, the kernel has started and the server listens. */
   onStart(step: () => void): void;
   /** Runs at shutdown, after the server stopped taking requests, before the kernel stops. */
   onStop(name: string, step: () => Promise<void> | void): void;

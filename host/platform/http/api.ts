@@ -1,14 +1,18 @@
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { z } from 'zod';
 import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { httpErrorWithStatus, invalid } from './error-catalogue.js';
+import { httpError, httpErrorWithStatus, invalid } from './error-catalogue.js';
 import { ErrorBody } from './errors.js';
 import { DomainErrors } from './domain-errors.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
-/** Who may call a route. `public` needs no key; otherwise the scope a key must hold. */
-export type RouteAccess = 'public' | 'loopback' | { scope: string; always?: boolean };
+/**
+ * Who may call a route. `public` needs no key; `loopback` answers this machine only (and, once
+ * keys exist, a key with `admin`); otherwise the scope a key must hold. `administrative` marks
+ * admin routes: refused to other sites for every method, reads included.
+ */
+export type RouteAccess = 'public' | 'loopback' | { scope: string; administrative?: boolean };
 
 export interface ResponseSpec {
   description: string;
@@ -68,6 +72,35 @@ export interface RouteInput<P, Q, B> {
 /** Called before a route's handler: authentication, rate limits. Set by the host. */
 export type AccessGuard = (access: RouteAccess, req: Request, res: Response, route: GuardedRoute) => Promise<void>;
 
+/** Called first, before the body is read: Host, Origin and Sec-Fetch-Site. Set by the host. */
+export type SiteGuard = (route: GuardedRoute, req: Request) => void;
+
+/** `application/json` and `application/*+json`, with or without parameters. */
+function isJsonType(contentType: string): boolean {
+  const media = contentType.split(';')[0]!.trim().toLowerCase();
+  return media === 'application/json' || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(media);
+}
+
+const WRITES: readonly HttpMethod[] = ['post', 'put', 'patch', 'delete'];
+
+/** A write that declares no body of its own kind (multipart, a provider's raw body). */
+function takesJsonOrNothing(spec: { method: HttpMethod; rawBody?: unknown }): boolean {
+  return WRITES.includes(spec.method) && !spec.rawBody;
+}
+
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+/**
+ * A JSON route takes a JSON body or none: another Content-Type (a cross-site "simple" request
+ * sends text/plain or a form) answers 415 before anything runs, even when the body is optional.
+ */
+function refuseNonJsonBody(req: Request): void {
+  const type = req.headers['content-type'];
+  if (type === undefined ? !hasBody(req) : isJsonType(type)) return;
+  throw httpError('unsupported_media_type', { expected: 'application/json', got: type === undefined ? 'a body without Content-Type' : type.slice(0, 100) });
+}
 /**
  * Declares routes once: express handler, zod validation and the OpenAPI document all come from
  * the same spec, so /openapi.json cannot drift from what the server does.
@@ -79,9 +112,14 @@ export class HttpApi {
   /** Domain errors as HTTP answers: the platform's, plus each surface's mapper. */
   readonly domainErrors = new DomainErrors();
   private guard: AccessGuard = async () => {};
+  private siteGuard: SiteGuard = () => {};
 
   setGuard(guard: AccessGuard): void {
     this.guard = guard;
+  }
+
+  setSiteGuard(guard: SiteGuard): void {
+    this.siteGuard = guard;
   }
 
   route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
@@ -109,7 +147,14 @@ export class HttpApi {
       if (!res.headersSent && result !== undefined) res.json(result);
       else if (!res.headersSent) res.status(204).end();
     };
-    const handlers: express.RequestHandler[] = [];
+    const handlers: express.RequestHandler[] = [
+      (req: Request, _res: Response, next: NextFunction) => {
+        this.siteGuard(guarded, req);
+        // A write without a declared body reads none; one sent anyway must be JSON (or empty) too.
+        if (spec.body || (takesJsonOrNothing(spec) && hasBody(req))) refuseNonJsonBody(req);
+        next();
+      },
+    ];
     if (spec.body) handlers.push(jsonParser);
     handlers.push((req: Request, res: Response, next: NextFunction) => {
       run(req, res).catch(next);
@@ -158,7 +203,7 @@ export class HttpApi {
           : { description: r.description };
     }
     const access = spec.access;
-    const security = access === 'public' || access === 'loopback' ? [] : [{ ApiKeyAuth: [access.scope] }];
+    const security = access === 'public' ? [] : [{ ApiKeyAuth: [access === 'loopback' ? 'admin' : access.scope] }];
     const request: Record<string, unknown> = {};
     if (spec.params) request.params = spec.params;
     if (spec.query) request.query = spec.query;
@@ -173,8 +218,8 @@ export class HttpApi {
       access === 'public'
         ? 'Access: public.'
         : access === 'loopback'
-          ? 'Access: loopback callers only.'
-          : `Access: API key with scope \`${access.scope}\`${access.always ? ' (always required)' : ' (when API keys are required)'}.`;
+          ? 'Access: loopback callers only; once any API key exists, a key with scope `admin` too.'
+          : `Access: API key with scope \`${access.scope}\` once any key exists; loopback callers only before that.${access.administrative ? ' An admin route: refused to other sites for every method.' : ''}`;
     this.registry.registerPath({
       method: spec.method,
       path,
@@ -233,12 +278,19 @@ function refuseProtoKeys(value: unknown, at: string, depth = 0): void {
  */
 function withDefaultErrors(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>): Record<number, ResponseSpec> {
   const defaults: Record<number, ResponseSpec> = {};
+  const crossSite = WRITES.includes(spec.method) || spec.access === 'loopback' || (typeof spec.access === 'object' && !!spec.access.administrative);
   if (typeof spec.access === 'object') {
-    defaults[401] = { description: 'No API key, or an invalid, revoked or expired one (`unauthorized`)' };
-    defaults[403] = { description: `The API key lacks scope \`${spec.access.scope}\` (\`insufficient_scope\`)` };
+    defaults[401] = { description: 'Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`)' };
+    defaults[403] = { description: `The API key lacks scope \`${spec.access.scope}\` (\`insufficient_scope\`); no key exists yet and the caller is not on loopback (\`loopback_only\`)${crossSite ? '; a request from another site (`cross_site_request`)' : ''}` };
   } else if (spec.access === 'loopback') {
-    defaults[403] = { description: 'Not a loopback caller (`loopback_only`)' };
+    defaults[401] = { description: 'Keys exist and no API key was sent, or an invalid one (`unauthorized`)' };
+    defaults[403] = { description: 'Not a loopback caller (`loopback_only`), a key without `admin` (`insufficient_scope`), or a request from another site (`cross_site_request`)' };
+  } else if (crossSite) {
+    defaults[403] = { description: 'A request from another site: a foreign Origin or Sec-Fetch-Site: cross-site (`cross_site_request`)' };
   }
+  if (spec.access !== 'public') defaults[421] = { description: 'The Host header is not a host of this gateway (`host_not_allowed`)' };
+  if (spec.body || spec.rawBody) defaults[413] = { description: 'The request body is over its size limit (`payload_too_large`)' };
+  if (spec.body || takesJsonOrNothing(spec)) defaults[415] = { description: 'The body is not application/json (`unsupported_media_type`)' };
   if (spec.params) defaults[404] = { description: 'Nothing with this id (see the `code`)' };
   if (spec.params || spec.query || spec.headers || (spec.body && (spec.bodyErrorStatus ?? 422) === 400)) defaults[400] = { description: 'A path parameter, query value or body field is invalid; `detail` names it (`validation_error`)' };
   if (spec.body) {
@@ -247,7 +299,11 @@ function withDefaultErrors(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>): Re
   }
   if (spec.query && spec.queryErrorStatus === 422) defaults[422] = { description: 'A query value is invalid; `detail` names it (`validation_error`)' };
   if (spec.rateLimit) defaults[429] = { description: 'Rate limit exceeded; Retry-After says when to retry (`rate_limited`)' };
-  return { ...defaults, ...spec.responses };
+  const merged = { ...defaults, ...spec.responses };
+  // A route's own 403 (a token, a signature) is answered beside the cross-site refusal: name both.
+  const own403 = spec.responses[403];
+  if (crossSite && own403) merged[403] = { ...own403, description: `${own403.description}; or a request from another site (\`cross_site_request\`)` };
+  return merged;
 }
 
 /** Validates with zod; on failure a validation_error naming every failing field. */

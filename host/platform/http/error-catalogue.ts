@@ -101,15 +101,30 @@ export const ERROR_CATALOGUE = {
   }),
 
   // --- who is calling
-  unauthorized: entry({
+  unauthorized: entry<{ reason: string } | void>({
     status: 401,
-    meaning: 'The route needs an API key and none, an unknown, a revoked or an expired one was presented.',
-    message: () => 'Invalid or missing API key',
+    meaning: 'The route needs an API key (keys exist, or REQUIRE_API_KEY is on) and none, an unknown, a revoked or an expired one was presented.',
+    message: (p) => (p ? `Invalid or missing API key (${p.reason})` : 'Invalid or missing API key'),
   }),
-  loopback_only: entry({
+  loopback_only: entry<{ reason: string } | void>({
     status: 403,
-    meaning: 'The route answers callers on the loopback interface only.',
-    message: () => 'this endpoint answers loopback callers only',
+    meaning: 'The route answers callers on the loopback interface only: a loopback-only route, or any non-public route while no API key exists.',
+    message: (p) => (p ? p.reason : 'this endpoint answers loopback callers only'),
+  }),
+  host_not_allowed: entry<{ host: string }>({
+    status: 421,
+    meaning: 'The Host header names none of the hosts this gateway answers on non-public routes (localhost, loopback addresses, the host of PUBLIC_API_URL, ALLOWED_HOSTS): a DNS-rebinding guard.',
+    message: ({ host }) => `this gateway does not answer for host "${host}" (set PUBLIC_API_URL or ALLOWED_HOSTS)`,
+  }),
+  cross_site_request: entry<{ reason: string }>({
+    status: 403,
+    meaning: 'A browser request from another site (a foreign Origin, or Sec-Fetch-Site: cross-site) to a state-changing, admin or loopback-only route; refused before the route runs.',
+    message: ({ reason }) => `cross-site request refused: ${reason}`,
+  }),
+  unsupported_media_type: entry<{ expected: string; got: string }>({
+    status: 415,
+    meaning: 'The request body has a Content-Type the route does not take (JSON routes take application/json, uploads multipart/form-data).',
+    message: ({ expected, got }) => `the body must be ${expected} (got ${got})`,
   }),
   insufficient_scope: entry<{ scope: string; use?: string }>({
     status: 403,

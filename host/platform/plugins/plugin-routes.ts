@@ -74,10 +74,10 @@ function configFailure(err: unknown, id: string): never {
  */
 export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catalogue: RegistryCatalogue; audit?: AuditLog; configStorePath: string }): void {
   const { kernel } = deps;
-  const manage = { scope: 'plugins:manage', always: true } as const;
+  const manage = { scope: 'plugins:manage', administrative: true } as const;
   // Writing and testing a plugin's settings take the same request: an id and candidate settings.
   const configWrite = { tags: ['plugins'], access: manage, params: IdParams, body: PluginConfigUpdate, bodyErrorStatus: 400 as const };
-  const read = { scope: 'admin', always: true } as const;
+  const read = { scope: 'admin', administrative: true } as const;
 
   api.route(
     {

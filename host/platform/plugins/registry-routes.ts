@@ -76,7 +76,7 @@ const ValidateResult = z.object({
  */
 export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): void {
   const { kernel, catalogue } = deps;
-  const manage = { scope: 'plugins:manage', always: true } as const;
+  const manage = { scope: 'plugins:manage', administrative: true } as const;
   // A validated or installed manifest lands in a manifests folder: its entry may not climb out of it (the loader's rule).
   const droppedFacts = { hostVersion: deps.hostVersion, contracts: CONTRACT_VERSIONS, declarativeBlocks: deps.kernel.declarative.blocks(), location: {} };
   // One install or removal per id at a time; the file system is the state, this only orders it.

@@ -37,3 +37,33 @@ export function installProcessFaultHandlers(deps: { logger: Logger; metrics: Reg
     deps.metrics.removeSingleMetric('switchboard_process_faults_total');
   };
 }
+
+/** The one line a start that failed before listening prints: what went wrong and what to set. */
+export function startupFailureLine(err: unknown, where: { port?: number; host?: string } = {}): string {
+  const e = err as NodeJS.ErrnoException & { port?: number; address?: string };
+  const port = e?.port ?? where.port;
+  const host = e?.address ?? where.host;
+  if (e?.code === 'EADDRINUSE') return `port ${port} is in use; set PORT`;
+  if (e?.code === 'EACCES' && e?.syscall === 'listen') return `port ${port} needs privileges this process lacks; set PORT (1024 or above)`;
+  if (e?.code === 'EADDRNOTAVAIL' || (e?.code === 'ENOTFOUND' && e?.syscall === 'getaddrinfo')) return `address ${host} is not available on this machine; set HOST`;
+  const message = err instanceof Error ? err.message : String(err);
+  return `the gateway could not start: ${message.split('\n')[0]}`;
+}
+
+/**
+ * Until the gateway listens, any fault ends the process with one line on stderr and exit code 1:
+ * a half-started gateway must not stay up (it would not serve, and its work must not run).
+ * Returns a function that removes the handlers once the gateway listens.
+ */
+export function exitOnStartupFault(write: (line: string) => void = (line) => process.stderr.write(`switchboard: ${line}\n`)): () => void {
+  const fail = (err: unknown) => {
+    write(startupFailureLine(err));
+    process.exit(1);
+  };
+  process.on('uncaughtException', fail);
+  process.on('unhandledRejection', fail);
+  return () => {
+    process.off('uncaughtException', fail);
+    process.off('unhandledRejection', fail);
+  };
+}

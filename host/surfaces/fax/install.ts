@@ -8,6 +8,7 @@ import { faxConditions, providerLeftActiveCondition } from './dispatch/fax-condi
 import { applyPluginStatusEvents } from './dispatch/plugin-status-events.js';
 import { FaxReconciler } from './dispatch/reconciler.js';
 import { ghostscriptVersion } from './documents/index.js';
+import { pdfRendererCheck } from './dispatch/renderer-readiness.js';
 import { faxErrorToHttp } from './fax-errors.js';
 import { InboundReceiver } from './inbound/inbound-receiver.js';
 import { registerInboundRoutes } from './inbound/inbound-routes.js';
@@ -46,10 +47,7 @@ export const faxSurface = {
       const id = config.get('STORAGE_BACKEND');
       return kernel.isActive('storage', id) ? { ok: true, info: { backend: id } } : { ok: false, detail: `storage backend "${id}" is not active (state: ${kernel.stateOf(id)})` };
     });
-    readiness.add('pdf_renderer', async () => {
-      const version = await ghostscriptVersion();
-      return version ? { ok: true, info: { ghostscript: version } } : { ok: false, detail: 'ghostscript (gs) not found: install the ghostscript package' };
-    });
+    readiness.add('pdf_renderer', () => pdfRendererCheck({ config, kernel, version: ghostscriptVersion }));
     registerFaxRoutes(api, { service, documents, store, kernel, config, tokens, audit, reconciler, tmpDir: platform.tmpDir });
     const inboundStore = new InboundStore(database.db);
     const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger });

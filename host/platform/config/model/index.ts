@@ -50,12 +50,12 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set(
 /**
  * The configuration keys that can only be set in the environment: keys that name files or
  * directories on the server, and switches that weaken a check
- * (ALERT_ALLOW_HTTP_LOOPBACK, OUTBOUND_ALLOW_HOSTS, PLUGIN_PATHS_ALLOW). They are read from the
+ * (ALERT_ALLOW_HTTP_LOOPBACK, OUTBOUND_ALLOW_HOSTS, PLUGIN_PATHS_ALLOW, ALLOWED_HOSTS). They are read from the
  * environment (or the env file) only, never written through the API nor read from the JSON
  * config file, so no request can point a read or a write at a path of its choosing, or turn a
  * check off.
  */
-export const ENV_ONLY_KEYS: ReadonlySet<string> = new Set(['DATA_DIR', 'ADMIN_SETTINGS_PERSIST_PATH', 'AUDIT_LOG_FILE', 'SERVICE_CONFIG_PATH', 'MANIFESTS_DIR', 'PLUGINS_PATH', 'DOCKER_HOST', 'WEB_DIST_DIR', 'SELFHOSTED_CHECKPOINTS_DIR', 'ALERT_WEBHOOK_CA_FILE', 'ALERT_ALLOW_HTTP_LOOPBACK', 'REPOS', 'OUTBOUND_ALLOW_HOSTS', 'PLUGIN_PATHS_ALLOW']);
+export const ENV_ONLY_KEYS: ReadonlySet<string> = new Set(['DATA_DIR', 'ADMIN_SETTINGS_PERSIST_PATH', 'AUDIT_LOG_FILE', 'SERVICE_CONFIG_PATH', 'MANIFESTS_DIR', 'PLUGINS_PATH', 'DOCKER_HOST', 'WEB_DIST_DIR', 'SELFHOSTED_CHECKPOINTS_DIR', 'ALERT_WEBHOOK_CA_FILE', 'ALERT_ALLOW_HTTP_LOOPBACK', 'REPOS', 'OUTBOUND_ALLOW_HOSTS', 'PLUGIN_PATHS_ALLOW', 'ALLOWED_HOSTS']);
 
 /** Names of nested sections: `system_one` for the keys `system_one.*`. */
 export const SECTION_NAMES: ReadonlySet<string> = new Set(CONFIG_KEYS.filter((key) => key.includes('.')).map((key) => key.slice(0, key.indexOf('.'))));

@@ -140,13 +140,12 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
     },
   );
 
-  /** Without a valid token the caller needs a key with inbound:read (or open mode without keys). */
+  /** Without a valid token the caller needs a key with inbound:read (or is local while no key exists). */
   function requireInboundRead(req: Request, res: Response, tokenGiven: boolean): void {
     const principal = principalOf(res);
     if (res.locals.invalidKey) throw httpError('unauthorized');
     if (principal.kind === 'anonymous') {
       if (tokenGiven) throw httpError('token_invalid');
-      if (principal.scopes.includes('inbound:read')) return; // no keys required: open, as /inbound/{id}
       throw httpError('unauthorized');
     }
     if (!grants(principal.scopes, 'inbound:read')) {

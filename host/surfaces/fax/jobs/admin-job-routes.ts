@@ -12,7 +12,7 @@ import { httpError } from '../../../platform/http/error-catalogue.js';
 import { FaxAttemptSchema } from './fax-job-out.js';
 import { toAttemptsOut } from './fax-service.js';
 
-const ADMIN = { scope: 'admin', always: true } as const;
+const ADMIN = { scope: 'admin', administrative: true } as const;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export const AdminJobSummary = z.object({

@@ -193,7 +193,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       path: '/admin/fax-jobs/:id/refresh',
       summary: "Poll the job's provider for its status now",
       tags: ['admin', 'fax'],
-      access: { scope: 'admin', always: true },
+      access: { scope: 'admin', administrative: true },
       params: JobParams,
       responses: { 200: { description: 'The job after the poll', schema: FaxJobOutSchema }, 404: { description: 'Job not found' }, 409: { description: 'The job has no provider record to poll yet' } },
     },

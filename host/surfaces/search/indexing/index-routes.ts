@@ -6,7 +6,7 @@ import type { IndexRunStore } from './index-run-store.js';
 import type { IndexRuns } from './index-runs.js';
 import { statusLines } from './index-status.js';
 import type { Repositories } from '../repositories/repositories.js';
-import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
+import { httpError } from '../../../platform/http/error-catalogue.js';
 import type { RunLedger } from '../../../platform/ports/run-accounting.js';
 
 
@@ -54,7 +54,8 @@ export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store
         'One run per repository at a time; progress via GET /api/index/status. The body is optional.',
       tags: ['code-search'],
       access: { scope: 'search:index' },
-      rawBody: { contentType: 'application/json', schema: StartBody, description: 'Optional: {enrich?, repo?}' },
+      // Optional, but JSON or nothing: a text/plain or form body answers 415 before any run starts.
+      body: StartBody.optional().describe('Optional: {enrich?, repo?}'),
       responses: {
         202: { description: 'Run started', schema: z.object({ id: z.string(), repo: z.string(), started_at: z.string(), state: z.literal('running') }) },
         404: { description: 'Unknown repository' },
@@ -63,14 +64,8 @@ export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store
         503: { description: 'The retrieval backend is not active' },
       },
     },
-    async ({ req, res }) => {
-      const body = await readOptionalJson(req);
-      const parsed = StartBody.safeParse(body ?? {});
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        throw invalid(issue.path.join('.') || 'body', issue.message);
-      }
-      const run = await deps.runs.start(parsed.data.repo, parsed.data.enrich ?? false);
+    async ({ body, res }) => {
+      const run = await deps.runs.start(body?.repo, body?.enrich ?? false);
       await deps.audit.record('index_started', { repo: run.repo, run: run.id, enrich: !!run.enrich });
       res.status(202).json({ id: run.id, repo: run.repo, started_at: run.started_at, state: 'running' });
     },
@@ -104,24 +99,4 @@ export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store
       };
     },
   );
-}
-
-/** The body is optional: none, an empty one, or JSON. Anything else is a 422. */
-async function readOptionalJson(req: import('express').Request): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > 64 * 1024) {
-      throw httpError('payload_too_large', { what: 'body', limit: '64 KB' });
-    }
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw invalid('body', 'must be JSON ({"enrich": true, "repo": "name"})');
-  }
 }

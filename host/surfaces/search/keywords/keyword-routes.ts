@@ -79,7 +79,7 @@ export function registerKeywordRoutes(api: HttpApi, deps: KeywordRouteDeps): voi
       summary: 'Re-read the KEYWORDS_* settings from the configuration registry',
       description: 'Keyword settings are read once at start and cached; this (or a restart) applies changed values. Run POST /admin/settings/reload first when the env file or config file changed on disk.',
       tags: ['code-search'],
-      access: { scope: 'admin', always: true },
+      access: { scope: 'admin', administrative: true },
       responses: { 200: { description: 'The keyword settings now in force', schema: KeywordSettingsView } },
     },
     ({ res }) => {

@@ -13,7 +13,7 @@ import { parseWebhookTargets } from '../../../platform/config/model/webhook-targ
 import { SEVERITY_LABELS, type AlertNotice } from './alert-notice.js';
 import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
 
-const ADMIN = { scope: 'admin', always: true } as const;
+const ADMIN = { scope: 'admin', administrative: true } as const;
 const ActiveAlert = z.object({ id: z.string(), type: z.string(), severity: z.string(), title: z.string(), labels: z.record(z.string(), z.string()), fired_at: z.string(), context: z.record(z.string(), z.unknown()) });
 const Delivery = z.object({
   id: z.string(),

@@ -28,11 +28,11 @@ async function mint(scopes: string[], extra: Record<string, unknown> = {}): Prom
 
 /**
  * The access of every operation, written by hand: method and path as /openapi.json names them,
- * then `public`, `loopback` or the scope a key needs (`always`: needed even when keys are not
- * required; the local-tour rule still lets loopback in before any key exists). A new route fails
- * the tests below until it gets a line here. One line per route.
+ * then `public`, `loopback` or the scope a key needs (`admin`: an administrative route, refused
+ * to other sites for every method, reads included). A new route fails the tests below until it
+ * gets a line here. One line per route.
  */
-const ACCESS: Array<[route: string, access: string, always?: 'always']> = [
+const ACCESS: Array<[route: string, access: string, admin?: 'admin']> = [
   ['GET /health', 'public'],
   ['GET /health/ready', 'public'],
   ['GET /metrics', 'public'],
@@ -49,43 +49,43 @@ const ACCESS: Array<[route: string, access: string, always?: 'always']> = [
   ['GET /inbound/{id}', 'inbound:read'],
   ['GET /inbound/{id}/pdf', 'public'], // a download token, or a key with inbound:read (checked by the route)
   ['GET /api/search', 'search:read'],
-  ['POST /admin/api-keys', 'keys:manage', 'always'],
-  ['GET /admin/api-keys', 'keys:manage', 'always'],
-  ['DELETE /admin/api-keys/{keyId}', 'keys:manage', 'always'],
-  ['POST /admin/api-keys/{keyId}/rotate', 'keys:manage', 'always'],
-  ['POST /plugins/validate', 'plugins:manage', 'always'],
-  ['PUT /plugins/{id}/config', 'plugins:manage', 'always'],
-  ['POST /plugins/{id}/config/test', 'plugins:manage', 'always'],
-  ['POST /plugin-registry/{id}/install', 'plugins:manage', 'always'],
-  ['DELETE /plugin-registry/{id}', 'plugins:manage', 'always'],
-  ['GET /plugins', 'admin', 'always'],
-  ['GET /plugins/{id}', 'admin', 'always'],
-  ['GET /plugins/{id}/config', 'admin', 'always'],
-  ['GET /plugin-registry', 'admin', 'always'],
-  ['GET /api/config', 'admin', 'always'],
-  ['POST /api/config', 'admin', 'always'],
-  ['GET /api/editor/settings', 'admin', 'always'],
-  ['POST /admin/fax-jobs/{id}/refresh', 'admin', 'always'],
-  ['GET /admin/fax-jobs', 'admin', 'always'],
-  ['GET /admin/fax-jobs/{id}', 'admin', 'always'],
-  ['GET /admin/fax-jobs/{id}/pdf', 'admin', 'always'],
-  ['GET /admin/settings', 'admin', 'always'],
-  ['PUT /admin/settings', 'admin', 'always'],
-  ['POST /admin/settings/validate', 'admin', 'always'],
-  ['POST /admin/settings/reload', 'admin', 'always'],
-  ['GET /admin/settings/export', 'admin', 'always'],
-  ['POST /admin/settings/persist', 'admin', 'always'],
-  ['GET /admin/health-status', 'admin', 'always'],
-  ['GET /admin/db-status', 'admin', 'always'],
-  ['POST /admin/diagnostics/run', 'admin', 'always'],
-  ['POST /admin/restart', 'admin', 'always'],
-  ['GET /admin/logs', 'admin', 'always'],
-  ['GET /admin/logs/tail', 'admin', 'always'],
-  ['GET /admin/alerts', 'admin', 'always'],
-  ['GET /admin/alerts/deliveries', 'admin', 'always'],
-  ['POST /admin/alerts/test', 'admin', 'always'],
-  ['GET /admin/integrations/webhooks', 'admin', 'always'],
-  ['PUT /admin/integrations/webhooks', 'admin', 'always'],
+  ['POST /admin/api-keys', 'keys:manage', 'admin'],
+  ['GET /admin/api-keys', 'keys:manage', 'admin'],
+  ['DELETE /admin/api-keys/{keyId}', 'keys:manage', 'admin'],
+  ['POST /admin/api-keys/{keyId}/rotate', 'keys:manage', 'admin'],
+  ['POST /plugins/validate', 'plugins:manage', 'admin'],
+  ['PUT /plugins/{id}/config', 'plugins:manage', 'admin'],
+  ['POST /plugins/{id}/config/test', 'plugins:manage', 'admin'],
+  ['POST /plugin-registry/{id}/install', 'plugins:manage', 'admin'],
+  ['DELETE /plugin-registry/{id}', 'plugins:manage', 'admin'],
+  ['GET /plugins', 'admin', 'admin'],
+  ['GET /plugins/{id}', 'admin', 'admin'],
+  ['GET /plugins/{id}/config', 'admin', 'admin'],
+  ['GET /plugin-registry', 'admin', 'admin'],
+  ['GET /api/config', 'admin', 'admin'],
+  ['POST /api/config', 'admin', 'admin'],
+  ['GET /api/editor/settings', 'admin', 'admin'],
+  ['POST /admin/fax-jobs/{id}/refresh', 'admin', 'admin'],
+  ['GET /admin/fax-jobs', 'admin', 'admin'],
+  ['GET /admin/fax-jobs/{id}', 'admin', 'admin'],
+  ['GET /admin/fax-jobs/{id}/pdf', 'admin', 'admin'],
+  ['GET /admin/settings', 'admin', 'admin'],
+  ['PUT /admin/settings', 'admin', 'admin'],
+  ['POST /admin/settings/validate', 'admin', 'admin'],
+  ['POST /admin/settings/reload', 'admin', 'admin'],
+  ['GET /admin/settings/export', 'admin', 'admin'],
+  ['POST /admin/settings/persist', 'admin', 'admin'],
+  ['GET /admin/health-status', 'admin', 'admin'],
+  ['GET /admin/db-status', 'admin', 'admin'],
+  ['POST /admin/diagnostics/run', 'admin', 'admin'],
+  ['POST /admin/restart', 'admin', 'admin'],
+  ['GET /admin/logs', 'admin', 'admin'],
+  ['GET /admin/logs/tail', 'admin', 'admin'],
+  ['GET /admin/alerts', 'admin', 'admin'],
+  ['GET /admin/alerts/deliveries', 'admin', 'admin'],
+  ['POST /admin/alerts/test', 'admin', 'admin'],
+  ['GET /admin/integrations/webhooks', 'admin', 'admin'],
+  ['PUT /admin/integrations/webhooks', 'admin', 'admin'],
   ['GET /api/docker/status', 'loopback'],
   ['GET /api/docker/services', 'loopback'],
   ['POST /api/docker/services/{service}/{action}', 'loopback'],
@@ -95,10 +95,10 @@ const ACCESS: Array<[route: string, access: string, always?: 'always']> = [
   ['POST /api/lab/runs', 'judge:run'],
   ['GET /api/lab/runs/{id}', 'judge:run'],
   ['POST /api/lab/runs/{id}/retry', 'judge:run'],
-  ['POST /plugins/install', 'plugins:manage', 'always'], // Faxbot's install call
+  ['POST /plugins/install', 'plugins:manage', 'admin'], // Faxbot's install call
   ['GET /api/keywords', 'search:read'],
   ['POST /api/keywords/rebuild', 'search:index'],
-  ['POST /api/keywords/reload', 'admin', 'always'],
+  ['POST /api/keywords/reload', 'admin', 'admin'],
   ['GET /api/traces', 'search:read'],
   ['GET /api/traces/latest', 'search:read'],
   ['POST /api/eval/run', 'search:read'], // `name` and `save_as_baseline` need search:evaluate (checked by the route)
@@ -148,16 +148,16 @@ test.after(async () => {
 test('a non-public route without a key answers 401 with the documented detail', async () => {
   const res = await call('GET', '/fax/whatever');
   assert.is(res.status, 401);
-  assert.is((await json(res)).detail, 'Invalid or missing API key');
+  assert.is((await json(res)).detail, 'Invalid or missing API key (keys exist: send X-API-Key)');
   assert.is((await call('GET', '/admin/settings', 'sbk_0000000000000000_' + 'A'.repeat(43))).status, 401);
   assert.is((await call('GET', '/health')).status, 200);
 });
 
 test('/openapi.json lists exactly the routes pinned by hand, each with its pinned access', async () => {
   const doc = await json(await call('GET', '/openapi.json'));
-  const served = new Map<string, { scope: string; always: boolean }>();
+  const served = new Map<string, { scope: string; admin: boolean }>();
   for (const [p, ops] of Object.entries<Record<string, any>>(doc.paths)) {
-    for (const [method, op] of Object.entries(ops)) served.set(`${method.toUpperCase()} ${p}`, { scope: op['x-required-scope'], always: /\(always required\)/.test(op.description ?? '') });
+    for (const [method, op] of Object.entries(ops)) served.set(`${method.toUpperCase()} ${p}`, { scope: op['x-required-scope'], admin: /An admin route/.test(op.description ?? '') });
   }
   const pinned = new Set(ACCESS.map(([route]) => route));
   assert.is(pinned.size, ACCESS.length, 'a route is pinned twice');
@@ -165,9 +165,9 @@ test('/openapi.json lists exactly the routes pinned by hand, each with its pinne
   const gone = [...pinned].filter((r) => !served.has(r));
   assert.equal(unpinned, [], `routes without a pinned access (add a line to ACCESS): ${unpinned.join(', ')}`);
   assert.equal(gone, [], `pinned routes the gateway does not serve: ${gone.join(', ')}`);
-  for (const [route, access, always] of ACCESS) {
+  for (const [route, access, admin] of ACCESS) {
     assert.is(served.get(route)!.scope, access, `${route}: access`);
-    assert.is(served.get(route)!.always, always === 'always', `${route}: needed even when keys are not required`);
+    assert.is(served.get(route)!.admin, admin === 'admin', `${route}: an administrative route`);
   }
 });
 
@@ -188,6 +188,16 @@ test('every scoped route answers 403 naming its scope to a key without it, and s
     // admin implies every scope
     const asAdmin = await hit(route, keys.get('admin')!);
     assert.ok(asAdmin.code !== 'insufficient_scope', `${name} as admin`);
+  }
+  // Container controls and dev status: loopback, and once keys exist a key with admin.
+  for (const [name] of ACCESS.filter(([, access]) => access === 'loopback')) {
+    const route = routeOf(name);
+    assert.is((await hit(route, '')).status, 401, `${name} without a key`);
+    const denied = await hit(route, keys.get('fax:read')!);
+    assert.is(denied.status, 403, `${name} with fax:read`);
+    assert.is(denied.code, 'insufficient_scope', name);
+    const allowed = await hit(route, keys.get('admin')!);
+    assert.ok(allowed.status !== 401 && allowed.status !== 403, `${name} with admin: ${allowed.status} ${allowed.code}`);
   }
   for (const [name] of ACCESS.filter(([, access]) => access === 'public')) {
     // Keys are required on this gateway: a public route is let through the key check (some then
@@ -315,17 +325,17 @@ test('docs/platform/authentication.md holds the current scope table', () => {
   assert.ok(doc.includes(renderScopeTable(gw.gateway.api.routes)), 'regenerate: node dist/host/cli/scope-docs.js --write docs/platform/authentication.md');
 });
 
-test('without API_KEY and before any key is minted, admin answers loopback callers only', async () => {
+test('with no key, every non-public route answers loopback callers only; once a key exists, every one needs a key', async () => {
   // A caller from another address, made by the test (root + iproute2; never skipped).
   const foreign = startForeignClient();
-  const open = await startGateway({});
+  const open = await startGateway({ ALLOWED_HOSTS: foreign.serverAddress });
   const server = createServer(open.gateway.app);
   await new Promise<void>((r) => server.listen(0, '0.0.0.0', () => r()));
   try {
     const port = (server.address() as AddressInfo).port;
     const remote = `http://${foreign.serverAddress}:${port}`;
     assert.is((await fetch(`${open.url}/admin/settings`)).status, 200);
-    assert.is((await fetch(`${open.url}/fax/none`)).status, 404, 'keys not required: open routes need none');
+    assert.is((await fetch(`${open.url}/fax/none`)).status, 404, 'no key exists: this machine needs none');
     const postConfig = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ API_KEY: 'mine' }) };
     const [health, settings, configPost, configGet, mintKey, openRoute] = await foreign.fetchAll([
       { url: `${remote}/health` },
@@ -337,20 +347,25 @@ test('without API_KEY and before any key is minted, admin answers loopback calle
       { url: `${remote}/fax/none` },
     ]);
     assert.is(health!.status, 200, `the foreign client reaches the gateway at ${remote}`);
-    assert.is(settings!.status, 401, `GET /admin/settings from ${foreign.clientAddress}`);
-    assert.is(configPost!.status, 401, 'POST /api/config from elsewhere');
-    assert.is(configGet!.status, 401, 'GET /api/config from elsewhere');
-    assert.is(mintKey!.status, 401, 'minting the first key from elsewhere');
-    assert.is(openRoute!.status, 404, 'open routes answer other callers too');
+    for (const [answer, what] of [[settings, 'GET /admin/settings'], [configPost, 'POST /api/config'], [configGet, 'GET /api/config'], [mintKey, 'minting the first key'], [openRoute, 'GET /fax/{id}']] as const) {
+      assert.is(answer!.status, 403, `${what} from ${foreign.clientAddress}`);
+      assert.is(JSON.parse(answer!.body).code, 'loopback_only', what);
+      assert.match(JSON.parse(answer!.body).detail, /no API key exists yet/);
+    }
     assert.is((await json(await fetch(`${open.url}/api/config`))).API_KEY ?? undefined, undefined, 'the remote write changed nothing');
     assert.is((await fetch(`${open.url}/api/config`)).status, 200, 'the local tour reads the config');
     const res = await fetch(`${open.url}/admin/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'first', scopes: ['admin'] }) });
     assert.is(res.status, 201);
     const { token } = await json(res);
     assert.is((await fetch(`${open.url}/admin/settings`)).status, 401, 'a minted key ends the local tour');
+    const faxWithoutKey = await fetch(`${open.url}/fax/none`);
+    assert.is(faxWithoutKey.status, 401, 'once a key exists, every non-public route needs one, from loopback too');
+    assert.is((await json(faxWithoutKey)).detail, 'Invalid or missing API key (keys exist: send X-API-Key)');
+    assert.is((await fetch(`${open.url}/api/search?q=x`)).status, 401);
     assert.is((await fetch(`${open.url}/admin/settings`, { headers: { 'x-api-key': token } })).status, 200);
-    const [withKey] = await foreign.fetchAll([{ url: `${remote}/admin/settings`, headers: { 'x-api-key': token } }]);
+    const [withKey, faxRemote] = await foreign.fetchAll([{ url: `${remote}/admin/settings`, headers: { 'x-api-key': token } }, { url: `${remote}/fax/none` }]);
     assert.is(withKey!.status, 200, 'with a key, admin answers any address');
+    assert.is(faxRemote!.status, 401, 'and without one, no address');
   } finally {
     await new Promise<void>((r) => server.close(() => r()));
     server.closeAllConnections();
@@ -361,7 +376,7 @@ test('without API_KEY and before any key is minted, admin answers loopback calle
 
 test('loopback-only routes refuse every other address, whatever key or proxy header it sends', async () => {
   const foreign = startForeignClient();
-  const keyed = await startGateway({ API_KEY: BOOTSTRAP });
+  const keyed = await startGateway({ API_KEY: BOOTSTRAP, ALLOWED_HOSTS: foreign.serverAddress });
   const server = createServer(keyed.gateway.app);
   await new Promise<void>((r) => server.listen(0, '0.0.0.0', () => r()));
   try {

@@ -162,7 +162,7 @@ test('POST /api/config with the mask for a secret keeps the stored secret', asyn
   assert.not.match(h.bodies.join('\n'), /sk-ant-stored/);
 });
 
-test('POST /api/config: malformed JSON is 400, a non-object body 422, a non-JSON content type 400', async () => {
+test('POST /api/config: malformed JSON is 400, a non-object body 422, a non-JSON content type 415', async () => {
   const h = await start();
   const malformed = await h.post('/api/config', '{"FINAL_K": ');
   assert.is(malformed.status, 400);
@@ -171,7 +171,8 @@ test('POST /api/config: malformed JSON is 400, a non-object body 422, a non-JSON
   const array = await h.post('/api/config', '[1, 2]');
   assert.is(array.status, 422);
   const text = await h.post('/api/config', 'FINAL_K=3', 'text/plain');
-  assert.is(text.status, 400);
+  assert.is(text.status, 415);
+  assert.is(text.json.code, 'unsupported_media_type');
   assert.not.ok(existsSync(h.configFile));
 });
 
@@ -273,9 +274,9 @@ test('the three routes always need admin access (loopback when no key exists) an
   assert.equal(
     api.routes.map((r) => [r.method, r.path, r.access]),
     [
-      ['get', '/api/config', { scope: 'admin', always: true }],
-      ['post', '/api/config', { scope: 'admin', always: true }],
-      ['get', '/api/editor/settings', { scope: 'admin', always: true }],
+      ['get', '/api/config', { scope: 'admin', administrative: true }],
+      ['post', '/api/config', { scope: 'admin', administrative: true }],
+      ['get', '/api/editor/settings', { scope: 'admin', administrative: true }],
     ],
   );
   assert.is(api.registry.definitions.length, 3);

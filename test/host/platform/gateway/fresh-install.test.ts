@@ -1,6 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { json, startGateway } from '../../../support/gateway.js';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { json, startGateway, tempDir } from '../../../support/gateway.js';
+import { startChildGateway } from '../../../support/child-gateway.js';
 
 const post = (url: string, p: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${url}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -18,6 +21,36 @@ test('a fresh install is ready: no fax backend configured is a warning, not a fa
     assert.match(fax.detail, /^not configured/);
   } finally {
     await gw.close();
+  }
+});
+
+test('without ghostscript a fresh install is ready (a warning); a backend that renders TIFF is not', async () => {
+  // A machine without gs: the child's PATH holds nothing (node is started by its full path).
+  const dataDir = tempDir();
+  const emptyPath = path.join(dataDir, 'bin');
+  mkdirSync(emptyPath);
+  const renderer = async (env: Record<string, string>) => {
+    const child = await startChildGateway({ PATH: emptyPath, DATA_DIR: path.join(dataDir, env.FAX_BACKEND ?? 'fresh'), ENV_FILE: path.join(dataDir, 'none.env'), ...env });
+    try {
+      const res = await fetch(`${child.url}/health/ready`);
+      const report = await json(res);
+      return { status: res.status, check: report.checks.find((c: { name: string }) => c.name === 'pdf_renderer'), report };
+    } finally {
+      await child.kill();
+    }
+  };
+  try {
+    const fresh = await renderer({});
+    assert.is(fresh.status, 200, JSON.stringify(fresh.report));
+    assert.is(fresh.check.ok, true);
+    assert.is(fresh.check.warning, true);
+    assert.match(fresh.check.detail, /ghostscript \(gs\) not found/);
+    const sip = await renderer({ FAX_BACKEND: 'sip' });
+    assert.is(sip.status, 503);
+    assert.is(sip.check.ok, false, JSON.stringify(sip.check));
+    assert.match(sip.check.detail, /"sip" renders TIFF/);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });
 

@@ -72,6 +72,24 @@ test('POST /fax takes its document as a binary multipart field (a file picker in
   assert.is(schema.properties.file.format, 'binary');
 });
 
+test('every operation that takes a body documents 413, and 415 where it takes JSON', () => {
+  const withBody = operations().filter(({ op }) => op.requestBody);
+  // the fax upload, the webhooks and every JSON route: well over the nine documented before
+  assert.ok(withBody.length > 20, `${withBody.length} operations take a body`);
+  const missing = withBody.filter(({ op }) => !op.responses['413']).map(({ name }) => name);
+  assert.equal(missing, [], 'operations with a body that do not document 413');
+  // Provider webhooks (public) take the provider's body as it comes; the plugin reads it.
+  const json = withBody.filter(({ op }) => Object.keys(op.requestBody.content).includes('application/json') && op['x-required-scope'] !== 'public');
+  assert.equal(json.filter(({ op }) => !op.responses['415']).map(({ name }) => name), [], 'JSON operations that do not document 415');
+});
+
+test('every non-public operation documents 421, every state-changing one its cross-site 403', () => {
+  for (const { name, op } of operations()) {
+    if (op['x-required-scope'] !== 'public') assert.ok(op.responses['421'], `${name}: 421`);
+    if (/^(POST|PUT|PATCH|DELETE) /.test(name)) assert.match(op.responses['403']?.description ?? '', /cross_site_request/, `${name}: 403`);
+  }
+});
+
 test('errors on the wire carry a catalogued code', async () => {
   const missing = await json(await fetch(`${gw.url}/fax/00000000-0000-4000-8000-000000000000`));
   assert.equal(missing, { detail: 'fax job "00000000-0000-4000-8000-000000000000" not found', code: 'fax_job_not_found' });

@@ -67,7 +67,7 @@ test('POST /fax 415: content that is no PDF, text or image', async () => {
 test('POST /fax and GET /fax/{id} 401 without a valid API key when one is required', async () => {
   const res = await postFax(locked.url, '+15550101010', 'hi');
   assert.is(res.status, 401);
-  assert.is(await detailOf(res), 'Invalid or missing API key');
+  assert.is(await detailOf(res), 'Invalid or missing API key (keys exist: send X-API-Key)');
   const wrong = await postFax(locked.url, '+15550101010', 'hi', { 'X-API-Key': 'nope' });
   assert.is(wrong.status, 401);
   const ok = await postFax(locked.url, '+15550101010', 'hi', { 'X-API-Key': KEY });
