@@ -1,9 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createExpressApp } from '../http/app.js';
-import { answerClientError } from '../http/client-errors.js';
 import { rememberBoundPort } from '../http/public-url.js';
 import { buildPlatform, type GatewayOptions, type Platform, type PlatformLifecycle } from './platform.js';
+import { listenHttp, runStopSteps } from './http-server.js';
 import { registerPlatformRoutes } from './platform-routes.js';
 import type { Surface, SurfaceHandles } from './surface.js';
 
@@ -46,24 +46,15 @@ export class Gateway<S = Record<string, unknown>> {
   }
 
   async listen(port: number = this.config.get('PORT'), host: string = this.config.get('HOST')): Promise<AddressInfo> {
-    this.server = createServer(this.app);
-    this.server.on('clientError', answerClientError);
-    await new Promise<void>((resolve, reject) => {
-      this.server!.once('error', reject);
-      this.server!.listen(port, host, () => resolve());
-    });
-    const address = this.server.address() as AddressInfo;
+    const { server, address } = await listenHttp(this.app, port, host);
+    this.server = server;
     rememberBoundPort(this.config, address.port);
     this.logger.info({ port: address.port, host: address.address }, 'switchboard listening');
     this.startWork();
     return address;
   }
 
-  /**
-   * Starts the surfaces' background work (dispatch, reconciliation, alerts, webhook alias
-   * routes). listen() calls it once the port is bound, so a gateway that could not listen never
-   * sends a queued fax; a host that serves no HTTP (a CLI) calls it itself.
-   */
+  /** The surfaces' background work: started once the port is bound (a CLI serving no HTTP calls it). */
   startWork(): void {
     if (this.working || this.closing) return;
     this.working = true;
@@ -82,12 +73,6 @@ export class Gateway<S = Record<string, unknown>> {
     // Every step runs even when one before it fails; the audit log closes after the plugins
     // stopped (they may still record), the database last.
     const platformSteps: PlatformLifecycle['stops'] = [['auth', () => this.auth.stop()], ['kernel', () => this.kernel.stop()], ['outbound connections', () => this.platform.outbound.close()], ['audit', () => this.audit.close()], ['database', () => this.database.close()]];
-    for (const [name, step] of [...this.lifecycle.stops, ...platformSteps]) {
-      try {
-        await step();
-      } catch (err) {
-        this.logger.error({ step: name, err: (err as Error).message }, 'shutdown step failed');
-      }
-    }
+    await runStopSteps([...this.lifecycle.stops, ...platformSteps], (step, err) => this.logger.error({ step, err: err.message }, 'shutdown step failed'));
   }
 }
