@@ -43,6 +43,9 @@ export const searchSurface = {
       close: (...args) => accounting.answerAccounting().close(...args),
     };
     const repositories = new Repositories(config, platform.root, platform.cwd);
+    const configured = repositories.all().map((r) => r.name);
+    // A REPOS without the default repository answers 404 to every request naming none: say so now.
+    if (!configured.includes(config.get('REPO'))) logger.warn({ repo: config.get('REPO'), configured }, 'REPO names no repository of REPOS: requests that name no repository will answer 404; set REPO to one of REPOS');
     const runStore = new IndexRunStore(database.db, database.dialect);
     await runStore.recoverAtStart();
     const runs = new IndexRuns({ store: runStore, repositories, kernel, config, logger, dataDir, packageRoot: platform.root, configStorePath: platform.configStorePath, pluginEnv: platform.pluginEnv, accounting });
