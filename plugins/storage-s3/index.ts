@@ -16,8 +16,8 @@ import { egressRequestHandler } from './fetch-handler.js';
 const settings = z.object({
   /** Bucket of the artifacts. */
   bucket: z.string().min(1).optional(),
-  /** Prepended to every key (e.g. `switchboard/`), so one bucket can serve several gateways. */
-  prefix: z.string().regex(/^([A-Za-z0-9._-]+\/)*$/, 'segments of [A-Za-z0-9._-], each ending in "/"').default(''),
+  /** Prepended to every key (`switchboard` or `switchboard/`: a `/` is added), so one bucket can serve several deployments. */
+  prefix: z.string().regex(/^([A-Za-z0-9._-]+\/)*([A-Za-z0-9._-]+)?$/, 'segments of [A-Za-z0-9._-] separated by "/"').default(''),
   region: z.string().min(1).default('us-east-1'),
   /** An S3-compatible server (MinIO, Ceph, ...) instead of AWS; path-style addressing then. */
   endpointUrl: z.url().optional(),
@@ -83,9 +83,10 @@ export function createS3Storage(config: S3StorageConfig, http: EgressHttpClient)
           responseChecksumValidation: 'WHEN_REQUIRED',
         }),
     ));
+  const prefix = config.prefix && !config.prefix.endsWith('/') ? `${config.prefix}/` : config.prefix;
   const objectKey = (key: string) => {
     assertStorageKey(key);
-    return `${config.prefix}${key}`;
+    return `${prefix}${key}`;
   };
   const encryption = config.kmsKeyId ? { ServerSideEncryption: 'aws:kms' as const, SSEKMSKeyId: config.kmsKeyId } : {};
   const Bucket = config.bucket;
@@ -149,16 +150,16 @@ export function createS3Storage(config: S3StorageConfig, http: EgressHttpClient)
       return true;
     },
     exists,
-    async list(prefix = '') {
-      if (prefix) assertStorageKey(prefix.replace(/\/$/, ''));
+    async list(listPrefix = '') {
+      if (listPrefix) assertStorageKey(listPrefix.replace(/\/$/, ''));
       const [{ ListObjectsV2Command }] = await loadSdk();
       const out: StorageEntry[] = [];
       let ContinuationToken: string | undefined;
       do {
-        const page = await (await s3()).send(new ListObjectsV2Command({ Bucket, Prefix: `${config.prefix}${prefix}`, ContinuationToken }));
+        const page = await (await s3()).send(new ListObjectsV2Command({ Bucket, Prefix: `${prefix}${listPrefix}`, ContinuationToken }));
         for (const o of page.Contents ?? []) {
           if (!o.Key) continue;
-          out.push({ key: o.Key.slice(config.prefix.length), size: o.Size ?? 0, modifiedAt: o.LastModified ?? new Date(0) });
+          out.push({ key: o.Key.slice(prefix.length), size: o.Size ?? 0, modifiedAt: o.LastModified ?? new Date(0) });
         }
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (ContinuationToken);

@@ -1,7 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
+import { execFile } from 'node:child_process';
 import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import { conformance, startPlugin } from 'switchboard/sdk/testing';
 import storageS3 from '../../../plugins/storage-s3/index.js';
 import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, startDroppingProxy, startS3Server, type S3Server } from '../../support/s3-server.js';
@@ -99,12 +101,16 @@ test('a server failing mid-upload leaves no object: the put fails and the upload
 
 test('the prefix keeps gateways apart; health reaches the bucket; a missing bucket is unhealthy', async () => {
   const a = await startPlugin(storageS3, { env: env(s3.url, { S3_PREFIX: 'gw-a/' }) });
-  const b = await startPlugin(storageS3, { env: env(s3.url, { S3_PREFIX: 'gw-b/' }) });
+  // Without its trailing slash the prefix gets one.
+  const b = await startPlugin(storageS3, { env: env(s3.url, { S3_PREFIX: 'gw-b' }) });
+  const root = await startPlugin(storageS3, { env: env(s3.url) });
   const missing = await startPlugin(storageS3, { env: env(s3.url, { S3_BUCKET: 'no-such-bucket' }) });
   try {
     await a.instance.providers.storage!.put('k.bin', Buffer.from('a'));
     assert.is(await b.instance.providers.storage!.exists('k.bin'), false);
+    await b.instance.providers.storage!.put('k.bin', Buffer.from('b'));
     assert.equal((await a.instance.providers.storage!.list()).map((e) => e.key), ['k.bin']);
+    assert.equal((await root.instance.providers.storage!.list('gw-')).map((e) => e.key), ['gw-a/k.bin', 'gw-b/k.bin']);
     assert.ok((await a.instance.health!()).ok);
     const health = await missing.instance.health!();
     assert.is(health.ok, false);
@@ -112,6 +118,7 @@ test('the prefix keeps gateways apart; health reaches the bucket; a missing buck
   } finally {
     await a.stop();
     await b.stop();
+    await root.stop();
     await missing.stop();
   }
 });
@@ -137,6 +144,25 @@ test('an endpoint outside the egress list is refused before any request', async 
   } finally {
     await started.stop();
   }
+});
+
+test('the AWS SDK is loaded with the first S3 request, not when the plugin starts', async () => {
+  // A fresh process: this one loaded the SDK in the cases above.
+  const script = `
+    import { createRequire } from 'node:module';
+    const { startPlugin } = await import(${JSON.stringify(import.meta.resolve('switchboard/sdk/testing'))});
+    const plugin = (await import(${JSON.stringify(import.meta.resolve('../../../plugins/storage-s3/index.js'))})).default;
+    const cache = createRequire(import.meta.url).cache;
+    const loaded = () => Object.keys(cache).some((f) => f.includes('@aws-sdk/client-s3'));
+    const started = await startPlugin(plugin, { env: { S3_BUCKET: 'b', S3_ENDPOINT_URL: 'http://127.0.0.1:9', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' } });
+    const atStart = loaded();
+    await started.instance.providers.storage.exists('k.bin').catch(() => {});
+    const afterRequest = loaded();
+    await started.stop();
+    console.log(JSON.stringify({ atStart, afterRequest }));
+  `;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--no-warnings', '--input-type=module', '-e', script]);
+  assert.equal(JSON.parse(stdout.trim().split('\n').pop()!), { atStart: false, afterRequest: true });
 });
 
 test.run();
