@@ -40,8 +40,8 @@ const env = {
   secretAccessKey: 'S3_SECRET_ACCESS_KEY',
 } as const;
 
-/** Multipart part size: a streamed put holds at most PART_QUEUE parts of this in memory. */
-const PART_SIZE = 8 * 1024 * 1024;
+/** Multipart part size (S3's minimum): a streamed put holds at most PART_QUEUE parts of this in memory, plus copies (see docs/benchmarks.md). */
+const PART_SIZE = 5 * 1024 * 1024;
 const PART_QUEUE = 2;
 
 // The AWS SDK is a few hundred modules: loaded with the first S3 request, not at gateway start.
