@@ -2,6 +2,15 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
+/** The names in `dir`, sorted, dot entries left out; none when it cannot be read (gone, not a folder). */
+export function visibleNames(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort().filter((name) => !name.startsWith('.'));
+  } catch {
+    return [];
+  }
+}
+
 /** Folders never part of a plugin's own code: dependencies and dot folders (.git, caches). */
 export function isIgnoredCodePath(relative: string): boolean {
   return relative.split(/[/\\]/).some((part) => part === 'node_modules' || (part.startsWith('.') && part !== '.' && part !== '..'));
@@ -28,14 +37,8 @@ export function hashPluginFolder(root: string, exclude: readonly string[] = []):
   const hash = createHash('sha256').update(root);
   let files = 0;
   const walk = (dir: string) => {
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (name === 'node_modules' || name.startsWith('.')) continue;
+    for (const name of visibleNames(dir)) {
+      if (name === 'node_modules') continue;
       const full = path.join(dir, name);
       if (skip.has(full)) continue;
       const info = statSync(full, { throwIfNoEntry: false });

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { visibleNames } from './code-fingerprint.js';
 
 /** A manifest file found on the search path, read once per scan. */
 export interface ManifestFile {
@@ -19,14 +20,7 @@ export interface ManifestFile {
 export function findManifests(searchDirs: readonly string[]): ManifestFile[] {
   const out: ManifestFile[] = [];
   for (const dir of searchDirs) {
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      if (name.startsWith('.')) continue;
+    for (const name of visibleNames(dir)) {
       const full = path.join(dir, name);
       let candidate: string | undefined;
       try {

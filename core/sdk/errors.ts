@@ -11,12 +11,20 @@ export class PluginError extends Error {
   }
 }
 
-/** A dependency is not there yet: the host retries start with backoff. */
-export class NotReadyError extends PluginError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('not_ready', message, options);
-  }
+/**
+ * The base of the errors that carry only a message (and a cause): each names its code once, as
+ * `class NotReadyError extends messageError('not_ready') {}`.
+ */
+function messageError(code: string) {
+  return class extends PluginError {
+    constructor(message: string, options?: { cause?: unknown }) {
+      super(code, message, options);
+    }
+  };
 }
+
+/** A dependency is not there yet: the host retries start with backoff. */
+export class NotReadyError extends messageError('not_ready') {}
 
 /** Settings are missing or wrong: the plugin waits in `needs-config` until they change. */
 export class ConfigError extends PluginError {
@@ -28,11 +36,7 @@ export class ConfigError extends PluginError {
 }
 
 /** Credentials were refused: the plugin waits in `needs-config` until they change. */
-export class AuthError extends PluginError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('auth', message, options);
-  }
-}
+export class AuthError extends messageError('auth') {}
 
 /** A request went to a host outside the manifest's `egress` list. */
 export class EgressDeniedError extends PluginError {
@@ -56,21 +60,13 @@ export class NotAcceptedError extends PluginError {
 }
 
 /** The provider refused the request for good (a 4xx on bad input): retrying cannot help. */
-export class RejectedError extends PluginError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('rejected', message, options);
-  }
-}
+export class RejectedError extends messageError('rejected') {}
 
 /**
  * The request may have been accepted (timeout or connection loss after it was sent).
  * The host must resolve it by asking the provider, never by sending again.
  */
-export class UncertainOutcomeError extends PluginError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('uncertain', message, options);
-  }
-}
+export class UncertainOutcomeError extends messageError('uncertain') {}
 
 /**
  * A provider webhook is refused. `status` is the HTTP answer (401 bad credentials, 403 a path

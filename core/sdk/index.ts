@@ -12,5 +12,5 @@ export { readBodyCapped, BodyTooLargeError } from './read-body-capped.js';
 export { maskNumbers } from './number-mask.js';
 export { syncDirectory } from './sync-directory.js';
 export { sameSecret, hmacHexMatches, basicAuthMatches } from './webhook-auth.js';
-export { parseWebhookJson, allowedMediaHosts, callbackUpdate } from './webhook-body.js';
+export { parseWebhookJson, allowedMediaHosts, callbackUpdate, formCallbackUpdate, type CallbackFieldNames } from './webhook-body.js';
 export { checkInternalSecret, INTERNAL_SECRET_HEADER } from './internal-secret.js';

@@ -51,3 +51,30 @@ export function callbackUpdate(
     raw: fields.raw,
   };
 }
+
+/** Which fields of a form-posted status callback hold the status word, the provider's id and the page count. */
+export interface CallbackFieldNames {
+  status: string;
+  providerSid: string;
+  pages: string;
+}
+
+/**
+ * A status callback posted as form fields, as an update of the job named by `job_id` in its
+ * query: `classify` turns the status word (and any other field, through `field`) into the status,
+ * error and line failure. A missing job_id or status word throws, naming `provider` and the field.
+ */
+export function formCallbackUpdate(
+  request: FaxWebhookRequest,
+  fields: ReadonlyMap<string, string>,
+  provider: string,
+  names: CallbackFieldNames,
+  classify: (raw: string, field: (name: string) => string | undefined) => { status: FaxStatus; error?: string | undefined; lineFailure?: FaxLineFailure | undefined },
+): FaxStatusUpdate {
+  if (!request.query.job_id) throw new Error(`${provider} callback without job_id in its query`);
+  const raw = fields.get(names.status);
+  if (!raw) throw new Error(`${provider} callback without ${names.status}`);
+  // An empty field is no value: providers post them blank.
+  const field = (name: string) => fields.get(name) || undefined;
+  return callbackUpdate(request.query.job_id, { ...classify(raw, field), raw, providerSid: fields.get(names.providerSid), pages: fields.get(names.pages) });
+}

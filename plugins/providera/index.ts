@@ -1,5 +1,5 @@
 import { definePlugin } from 'switchboard/sdk';
-import { inboundOnlyFax } from 'switchboard/sdk/fax';
+import { inboundOnlyPlugin } from 'switchboard/sdk/fax';
 import { ProviderAClient } from './client.js';
 import { createProviderA } from './provider.js';
 import { inboundOnlyConfig, outboundGap, providerAEnv, providerASettings, requireConfig } from './settings.js';
@@ -15,12 +15,7 @@ export default definePlugin({
   start(ctx) {
     const gap = outboundGap(ctx.settings);
     const inbound = gap.length ? inboundOnlyConfig(ctx.settings) : undefined;
-    if (inbound) {
-      return {
-        providers: { fax: inboundOnlyFax(providerAInbound(inbound), `${gap.join(', ')} not set`) },
-        health: () => ({ ok: true, detail: `inbound only: sending needs ${gap.join(', ')}` }),
-      };
-    }
+    if (inbound) return inboundOnlyPlugin(providerAInbound(inbound), gap.join(', '));
     const config = requireConfig(ctx.settings);
     const client = new ProviderAClient(ctx.http, config);
     return {

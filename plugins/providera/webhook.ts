@@ -1,4 +1,4 @@
-import { callbackUpdate, hmacHexMatches, parseWebhookJson, z, type FaxProvider, type FaxStatusUpdate, type FaxWebhookRequest } from 'switchboard/sdk';
+import { formCallbackUpdate, hmacHexMatches, parseWebhookJson, z, type FaxProvider, type FaxStatusUpdate, type FaxWebhookRequest } from 'switchboard/sdk';
 import { callbackFields } from './callback-form.js';
 import type { ProviderAConfig, ProviderAInbound } from './settings.js';
 import { mapProviderAStatus, providerAError, providerALineFailure } from './status-map.js';
@@ -7,18 +7,12 @@ export const SIGNATURE_HEADER = 'x-providera-signature';
 
 /** A status callback (`fax[id]`, `fax[status]`, ...) as an update of the job named by `job_id`. */
 export function parseProviderACallback(request: FaxWebhookRequest): FaxStatusUpdate {
-  if (!request.query.job_id) throw new Error('provider A callback without job_id in its query');
   const fields = callbackFields(request.rawBody, request.contentType);
-  const raw = fields.get('fax[status]');
-  if (!raw) throw new Error('provider A callback without fax[status]');
-  return callbackUpdate(request.query.job_id, {
+  return formCallbackUpdate(request, fields, 'provider A', { status: 'fax[status]', providerSid: 'fax[id]', pages: 'fax[num_pages]' }, (raw, field) => ({
     status: mapProviderAStatus(raw),
-    raw,
-    providerSid: fields.get('fax[id]'),
-    pages: fields.get('fax[num_pages]'),
-    error: providerAError(raw, fields.get('fax[error_type]') || undefined, fields.get('fax[error_message]') || undefined),
-    lineFailure: providerALineFailure(raw, fields.get('fax[error_type]') || undefined),
-  });
+    error: providerAError(raw, field('fax[error_type]'), field('fax[error_message]')),
+    lineFailure: providerALineFailure(raw, field('fax[error_type]')),
+  }));
 }
 
 /** Provider A's inbound notice: `{"fax": {id, from, to, num_pages, status, file_url}}`. */

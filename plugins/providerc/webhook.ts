@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { callbackUpdate, sameSecret, type FaxProvider, type FaxStatusUpdate, type FaxWebhookRequest } from 'switchboard/sdk';
+import { formCallbackUpdate, sameSecret, type FaxProvider, type FaxStatusUpdate, type FaxWebhookRequest } from 'switchboard/sdk';
 import type { ProviderCConfig } from './settings.js';
 import { mapProviderCStatus, providerCError, providerCLineFailure } from './status-map.js';
 
@@ -28,18 +28,11 @@ export function verifyProviderCSignature(request: FaxWebhookRequest, apiToken: s
 
 /** A status callback (FaxSid, FaxStatus, NumPages, ErrorCode, ErrorMessage) for the job in `job_id`. */
 export function parseProviderCCallback(request: FaxWebhookRequest): FaxStatusUpdate {
-  if (!request.query.job_id) throw new Error('provider C callback without job_id in its query');
-  const fields = new Map(formParams(request));
-  const raw = fields.get('FaxStatus');
-  if (!raw) throw new Error('provider C callback without FaxStatus');
-  return callbackUpdate(request.query.job_id, {
+  return formCallbackUpdate(request, new Map(formParams(request)), 'provider C', { status: 'FaxStatus', providerSid: 'FaxSid', pages: 'NumPages' }, (raw, field) => ({
     status: mapProviderCStatus(raw),
-    raw,
-    providerSid: fields.get('FaxSid'),
-    pages: fields.get('NumPages'),
-    error: providerCError(raw, fields.get('ErrorCode') || undefined, fields.get('ErrorMessage') || undefined),
+    error: providerCError(raw, field('ErrorCode'), field('ErrorMessage')),
     lineFailure: providerCLineFailure(raw),
-  });
+  }));
 }
 
 /** Provider C's webhooks: status callbacks only (it has no inbound notice here). */

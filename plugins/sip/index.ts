@@ -1,5 +1,5 @@
 import { ConfigError, definePlugin, missingSettings, RejectedError, requireSettings } from 'switchboard/sdk';
-import { inboundOnlyFax, PbxFax, type FaxResultTable } from 'switchboard/sdk/fax';
+import { inboundOnlyPlugin, PbxFax, type FaxResultTable } from 'switchboard/sdk/fax';
 import { AmiClient } from './ami-client.js';
 import type { AmiPacket } from './ami-packet.js';
 import { originateAction, originateFailureReason, originateLineFailure } from './originate.js';
@@ -18,11 +18,7 @@ export default definePlugin({
     const inboundGap = missingSettings(ctx.settings, ['inboundSecret', 'spoolDir'], sipEnv);
     if (outboundGap.length) {
       if (inboundGap.length) throw new ConfigError(`sip: to send set ${outboundGap.join(' and ')}; to receive set ${inboundGap.join(' and ')}`, outboundGap[0]!.split(' ')[0]);
-      const why = `${outboundGap.join(' and ')} not set`;
-      return {
-        providers: { fax: inboundOnlyFax(sipInboundHook(ctx.settings), why) },
-        health: () => ({ ok: true, detail: `inbound only: sending needs ${outboundGap.join(' and ')}` }),
-      };
+      return inboundOnlyPlugin(sipInboundHook(ctx.settings), outboundGap.join(' and '));
     }
     const settings = requireSettings('sip', ctx.settings, ['username', 'password'], sipEnv);
     const client = new AmiClient({ ...settings, logger: ctx.logger });

@@ -1,5 +1,6 @@
 import type { FaxProvider } from '../contracts/fax.js';
 import { RejectedError } from '../errors.js';
+import type { PluginInstance } from '../plugin.js';
 
 /** The webhook members an inbound-only provider keeps. */
 export type InboundHooks = Required<Pick<FaxProvider, 'verifyWebhook' | 'parseInbound'>>;
@@ -15,5 +16,16 @@ export function inboundOnlyFax(hooks: InboundHooks, why: string): FaxProvider {
     send: () => Promise.reject(new RejectedError(`inbound only: ${why}`)),
     status: () => Promise.reject(new Error(`inbound only: ${why}`)),
     ...hooks,
+  };
+}
+
+/**
+ * A started plugin serving inbound only: `inboundOnlyFax(hooks)` and a health check that is ok and
+ * says what sending needs (`sendingNeeds`: the missing settings, named with their variables).
+ */
+export function inboundOnlyPlugin(hooks: InboundHooks, sendingNeeds: string): PluginInstance {
+  return {
+    providers: { fax: inboundOnlyFax(hooks, `${sendingNeeds} not set`) },
+    health: () => ({ ok: true, detail: `inbound only: sending needs ${sendingNeeds}` }),
   };
 }

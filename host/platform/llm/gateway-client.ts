@@ -128,67 +128,69 @@ export class LlmGatewayClient {
   }
 
   /** One non-streamed chat completion. */
-  async chat(request: ChatRequest): Promise<ChatResult> {
-    const started = performance.now();
-    const { signal, dispose } = deadline(request.signal, request.timeoutMs);
-    let attempts = 0;
-    try {
-      const openai = await this.openai();
-      const response = await this.withRetry(
-        'chat completion',
-        () => {
-          attempts++;
-          return accounted(request.identity, request.model, () => openai.chat.completions.create(chatBody(request), { headers: LlmGatewayClient.headers(request.identity), signal }), (r) => r.usage);
-        },
-        signal,
-      );
-      const text = response.choices[0]?.message?.content ?? '';
-      return { text, ...(response.usage ? { usage: pickUsage(response.usage) } : {}), attempts, ms: performance.now() - started };
-    } catch (err) {
-      throw timeoutAware(err, request);
-    } finally {
-      dispose();
-    }
+  chat(request: ChatRequest): Promise<ChatResult> {
+    return this.chatCall(
+      request,
+      'chat completion',
+      (openai, options) => openai.chat.completions.create(chatBody(request), options),
+      (r) => r.usage,
+      (response) => ({ text: response.choices[0]?.message?.content ?? '', usage: response.usage ? pickUsage(response.usage) : undefined }),
+    );
   }
 
   /**
    * A streamed chat completion (`stream: true`): `onToken` gets each content delta as it arrives.
    * Only opening the stream is retried; once a token was delivered a failure is final.
    */
-  async chatStream(request: ChatRequest, onToken: (text: string) => void): Promise<ChatResult> {
+  chatStream(request: ChatRequest, onToken: (text: string) => void): Promise<ChatResult> {
+    return this.chatCall(
+      request,
+      'chat completion stream',
+      (openai, options) => openai.chat.completions.create({ ...chatBody(request), stream: true, stream_options: { include_usage: true } }, options),
+      // The census sees the stream opened (a 2xx); its usage arrives with the last chunk.
+      () => undefined,
+      async (stream) => {
+        let text = '';
+        let usage: ChatUsage | undefined;
+        for await (const chunk of stream) {
+          const delta = chunk.choices?.[0]?.delta?.content;
+          if (delta) {
+            text += delta;
+            onToken(delta);
+          }
+          if (chunk.usage) usage = pickUsage(chunk.usage);
+        }
+        return { text, usage };
+      },
+    );
+  }
+
+  /**
+   * One chat call under the request's deadline: opening it is retried and admitted by the census,
+   * `read` takes the text from what was opened, and a deadline that ran out is reported as a timeout.
+   */
+  private async chatCall<T>(
+    request: ChatRequest,
+    what: string,
+    open: (openai: OpenAI, options: { headers: Record<string, string>; signal: AbortSignal | undefined }) => Promise<T>,
+    usageOf: (opened: T) => { prompt_tokens?: number; completion_tokens?: number } | undefined | null,
+    read: (opened: T) => { text: string; usage: ChatUsage | undefined } | Promise<{ text: string; usage: ChatUsage | undefined }>,
+  ): Promise<ChatResult> {
     const started = performance.now();
     const { signal, dispose } = deadline(request.signal, request.timeoutMs);
     let attempts = 0;
     try {
       const openai = await this.openai();
-      const stream = await this.withRetry(
-        'chat completion stream',
+      const headers = LlmGatewayClient.headers(request.identity);
+      const opened = await this.withRetry(
+        what,
         () => {
           attempts++;
-          // The census sees the stream opened (a 2xx); its usage arrives with the last chunk.
-          return accounted(
-            request.identity,
-            request.model,
-            () =>
-              openai.chat.completions.create(
-                { ...chatBody(request), stream: true, stream_options: { include_usage: true } },
-                { headers: LlmGatewayClient.headers(request.identity), signal },
-              ),
-            () => undefined,
-          );
+          return accounted(request.identity, request.model, () => open(openai, { headers, signal }), usageOf);
         },
         signal,
       );
-      let text = '';
-      let usage: ChatUsage | undefined;
-      for await (const chunk of stream) {
-        const delta = chunk.choices?.[0]?.delta?.content;
-        if (delta) {
-          text += delta;
-          onToken(delta);
-        }
-        if (chunk.usage) usage = pickUsage(chunk.usage);
-      }
+      const { text, usage } = await read(opened);
       return { text, ...(usage ? { usage } : {}), attempts, ms: performance.now() - started };
     } catch (err) {
       throw timeoutAware(err, request);

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import { RepeatingTask } from '../../../platform/runtime/repeating-task.js';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { FaxJobRow, FaxJobStore } from '../jobs/job-store.js';
 import type { JobUpdates } from '../jobs/job-updates.js';
@@ -9,25 +10,22 @@ import type { JobUpdates } from '../jobs/job-updates.js';
  * leaves a job in_progress forever; fails jobs past the result timeout.
  */
 export class FaxReconciler {
-  private timer: NodeJS.Timeout | undefined;
-  private busy: Promise<void> | undefined;
+  private readonly loop: RepeatingTask;
 
-  constructor(private readonly deps: { store: FaxJobStore; kernel: Kernel; config: ConfigRegistry; updates: JobUpdates; logger: Logger }) {}
-
-  start(): void {
-    const loop = () => {
-      this.timer = setTimeout(() => {
-        this.busy = this.runOnce().finally(loop);
-      }, this.deps.config.get('FAX_RECONCILE_INTERVAL_MS'));
-      this.timer.unref();
-    };
-    loop();
+  constructor(private readonly deps: { store: FaxJobStore; kernel: Kernel; config: ConfigRegistry; updates: JobUpdates; logger: Logger }) {
+    this.loop = new RepeatingTask(
+      () => deps.config.get('FAX_RECONCILE_INTERVAL_MS'),
+      () => this.runOnce(),
+      (err) => deps.logger.error({ err: (err as Error).message }, 'fax reconcile pass failed'),
+    );
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.busy;
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   async runOnce(): Promise<void> {

@@ -9,7 +9,7 @@ import { maskPhone } from '../../../platform/logging/text-masking.js';
 import { maskNumbers } from '../../../../core/sdk/index.js';
 import { principalOf } from '../../../platform/auth/access-guard.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
-import { FaxAttemptSchema } from './fax-job-out.js';
+import { FaxAttemptSchema, jobOrNotFound } from './fax-job-out.js';
 import { toAttemptsOut } from './fax-service.js';
 
 const ADMIN = { scope: 'admin', administrative: true } as const;
@@ -108,8 +108,7 @@ export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore;
       responses: { 200: { description: 'The job', schema: AdminJobDetail }, 404: { description: 'Job not found' } },
     },
     async ({ params }) => {
-      const row = await store.get(params.id);
-      if (!row) throw httpError('fax_job_not_found', { id: params.id });
+      const row = await jobOrNotFound(store, params.id);
       return {
         ...summary(row),
         source_type: row.source_type,
@@ -141,8 +140,7 @@ export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore;
       responses: { 200: { description: 'The PDF', contentType: 'application/pdf' }, 404: { description: 'Job not found, or its document expired' } },
     },
     async ({ params, res }) => {
-      const row = await store.get(params.id);
-      if (!row) throw httpError('fax_job_not_found', { id: params.id });
+      const row = await jobOrNotFound(store, params.id);
       if (row.artifacts_removed_at) throw httpError('document_expired');
       await deps.documents.withStorage((storage) => sendStoredPdf(storage, row.pdf_key, res, { filename: `fax-${row.id}.pdf`, disposition: 'attachment' }));
       deps.audit.record('admin_pdf_served', { job_id: row.id, by: principalOf(res).keyId ?? principalOf(res).kind });

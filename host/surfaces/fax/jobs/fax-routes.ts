@@ -6,7 +6,7 @@ import { actorOf } from '../../../platform/auth/access-guard.js';
 import { sendStoredPdf } from '../../../platform/http/stored-pdf.js';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
 import { toFaxJobOut, type FaxService, type SubmitOptions } from './fax-service.js';
-import { FaxJobOutSchema } from './fax-job-out.js';
+import { FaxJobOutSchema, jobOrNotFound } from './fax-job-out.js';
 import { renderTransmissionReport } from './transmission-report.js';
 import { isFinal } from './job-states.js';
 import { parseOr } from '../../../platform/http/api.js';
@@ -128,8 +128,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       responses: { 200: { description: 'The job', schema: FaxJobOutSchema }, 404: { description: 'Job not found' } },
     },
     async ({ params }) => {
-      const row = await store.get(params.id);
-      if (!row) throw httpError('fax_job_not_found', { id: params.id });
+      const row = await jobOrNotFound(store, params.id);
       return toFaxJobOut(row, await store.attempts.list(row.id));
     },
   );
@@ -153,8 +152,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       },
     },
     async ({ params, res }) => {
-      const row = await store.get(params.id);
-      if (!row) throw httpError('fax_job_not_found', { id: params.id });
+      const row = await jobOrNotFound(store, params.id);
       if (!isFinal(row.status)) throw httpError('fax_not_final', { status: row.status });
       const hash = row.document_sha256 ?? (await storedDocumentHash(deps, row));
       const pdf = await renderTransmissionReport(row, await store.attempts.list(row.id), hash, config.get('FAX_PAPER_SIZE'));
@@ -178,8 +176,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       responses: { 200: { description: 'The PDF', contentType: 'application/pdf' }, 403: { description: 'Token invalid or expired' }, 404: { description: 'Not found, or the document expired (ARTIFACT_TTL_DAYS)' } },
     },
     async ({ params, query, res }) => {
-      const row = await store.get(params.id);
-      if (!row) throw httpError('fax_job_not_found', { id: params.id });
+      const row = await jobOrNotFound(store, params.id);
       if (!deps.tokens.verify(FAX_TOKEN_SCOPE, row.id, query.token)) throw httpError('token_invalid');
       if (row.artifacts_removed_at) throw httpError('document_expired');
       await deps.documents.withStorage((storage) => sendStoredPdf(storage, row.pdf_key, res, { filename: `fax-${row.id}.pdf`, disposition: 'inline' }));
@@ -198,8 +195,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       responses: { 200: { description: 'The job after the poll', schema: FaxJobOutSchema }, 404: { description: 'Job not found' }, 409: { description: 'The job has no provider record to poll yet' } },
     },
     async ({ params, res }) => {
-      const row = await store.get(params.id);
-      if (!row) throw httpError('fax_job_not_found', { id: params.id });
+      const row = await jobOrNotFound(store, params.id);
       if (row.status === 'disabled') throw httpError('fax_never_sent');
       if (row.dispatch_state === 'pending') throw httpError('fax_not_yet_sent');
       deps.audit.record('job_refresh_requested', { job_id: row.id, backend: row.backend, by: actorOf(res) });

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { maskNumbers, type FaxLineFailure, type FaxStatus } from '../../../../core/sdk/index.js';
 import type { Database, FaxJobTable } from '../../../platform/db/schema.js';
 import type { Dialect } from '../../../platform/db/database.js';
+import { takeLeases } from '../../../platform/db/leases.js';
 import { isFinal, predecessorsOf, type DispatchState } from './job-states.js';
 import { FaxJobAttempts } from './job-attempts.js';
 
@@ -121,7 +122,7 @@ export class FaxJobStore {
    * SKIP LOCKED, so instances never claim the same row.
    */
   async claim(owner: string, limit: number, leaseMs: number, now = Date.now()): Promise<FaxJobRow[]> {
-    let candidates = this.db
+    const candidates = this.db
       .selectFrom('fax_jobs')
       .select('id')
       .where('dispatch_state', 'in', CLAIMABLE)
@@ -129,14 +130,7 @@ export class FaxJobStore {
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
       .orderBy('next_attempt_at')
       .limit(limit);
-    if (this.dialect === 'postgres') candidates = candidates.forUpdate().skipLocked();
-    return this.db
-      .updateTable('fax_jobs')
-      .set({ lease_owner: owner, lease_until: now + leaseMs })
-      .where('id', 'in', candidates)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .returningAll()
-      .execute();
+    return takeLeases(this.db, this.dialect, 'fax_jobs', candidates, owner, leaseMs, now);
   }
 
   /** Extends the leases `owner` holds, so a long send is not taken over. */

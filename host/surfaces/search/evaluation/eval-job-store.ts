@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, EvaluationJobTable } from '../../../platform/db/schema.js';
 import type { Dialect } from '../../../platform/db/database.js';
+import { interruptOrphansAtStart, interruptStale } from '../run-heartbeat.js';
 import type { EvalReport } from './eval-runner.js';
 
 export type EvalJob = Selectable<EvaluationJobTable>;
-
-/** A running evaluation whose owner has not reported for this long was left by a gateway that died. */
-export const STALE_EVAL_MS = 30_000;
 
 /**
  * Evaluation runs as durable rows (table evaluation_jobs): progress while the questions run, the
@@ -19,11 +17,9 @@ export class EvalJobStore {
     private readonly dialect: Dialect,
   ) {}
 
-  /** At start: with SQLite every running row is an orphan; with PostgreSQL only stale ones are. */
+  /** At start: interrupts the runs a gateway that stopped left running (see interruptOrphansAtStart). */
   async recoverAtStart(now = Date.now()): Promise<void> {
-    let q = this.db.updateTable('evaluation_jobs').set({ state: 'interrupted', error: 'the gateway stopped during the run', finished_at: new Date(now).toISOString() }).where('state', '=', 'running');
-    if (this.dialect === 'postgres') q = q.where('heartbeat_at', '<', now - STALE_EVAL_MS);
-    await q.execute();
+    await interruptOrphansAtStart(this.db, this.dialect, 'evaluation_jobs', now);
   }
 
   async create(questions: number, name: string | undefined, baseline: boolean): Promise<EvalJob> {
@@ -33,15 +29,9 @@ export class EvalJobStore {
     return row;
   }
 
-  /** The row; a running row nobody reported on for STALE_EVAL_MS reads as interrupted. */
+  /** The row; a running row nobody reported on for STALE_HEARTBEAT_MS reads as interrupted. */
   async get(id: string, now = Date.now()): Promise<EvalJob | undefined> {
-    await this.db
-      .updateTable('evaluation_jobs')
-      .set({ state: 'interrupted', error: 'the run stopped reporting (its gateway died)', finished_at: new Date(now).toISOString() })
-      .where('id', '=', id)
-      .where('state', '=', 'running')
-      .where('heartbeat_at', '<', now - STALE_EVAL_MS)
-      .execute();
+    await interruptStale(this.db, 'evaluation_jobs', 'id', id, now);
     return this.db.selectFrom('evaluation_jobs').selectAll().where('id', '=', id).executeTakeFirst();
   }
 

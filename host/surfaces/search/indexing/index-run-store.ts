@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, IndexRunTable } from '../../../platform/db/schema.js';
 import type { Dialect } from '../../../platform/db/database.js';
+import { interruptOrphansAtStart, interruptStale } from '../run-heartbeat.js';
 
 export type IndexRun = Selectable<IndexRunTable>;
 export type RunCounts = Pick<IndexRun, 'files_seen' | 'files_changed' | 'files_removed' | 'files_skipped' | 'chunks' | 'vectors'>;
-
-/** A running row whose heartbeat is older than this was left by a gateway that died. */
-export const STALE_RUN_MS = 30_000;
 
 export class RunAlreadyRunningError extends Error {
   constructor(readonly run: IndexRun) {
@@ -23,26 +21,14 @@ export class IndexRunStore {
     private readonly dialect: Dialect,
   ) {}
 
-  /**
-   * At start: with SQLite this process is the only writer, so every running row is an orphan; with
-   * PostgreSQL other instances may be indexing, so only rows with a stale heartbeat are.
-   */
-  async recoverAtStart(now = Date.now()): Promise<number> {
-    let q = this.db.updateTable('index_runs').set({ state: 'interrupted', error: 'the gateway stopped during the run', finished_at: new Date(now).toISOString() }).where('state', '=', 'running');
-    if (this.dialect === 'postgres') q = q.where('heartbeat_at', '<', now - STALE_RUN_MS);
-    const result = await q.executeTakeFirst();
-    return Number(result.numUpdatedRows);
+  /** At start: interrupts the runs a gateway that stopped left running (see interruptOrphansAtStart). */
+  recoverAtStart(now = Date.now()): Promise<number> {
+    return interruptOrphansAtStart(this.db, this.dialect, 'index_runs', now);
   }
 
   /** Marks running rows of `repo` with a stale heartbeat interrupted. */
-  async sweepStale(repo: string, now = Date.now()): Promise<void> {
-    await this.db
-      .updateTable('index_runs')
-      .set({ state: 'interrupted', error: 'the run stopped reporting (its gateway died)', finished_at: new Date(now).toISOString() })
-      .where('repo', '=', repo)
-      .where('state', '=', 'running')
-      .where('heartbeat_at', '<', now - STALE_RUN_MS)
-      .execute();
+  sweepStale(repo: string, now = Date.now()): Promise<void> {
+    return interruptStale(this.db, 'index_runs', 'repo', repo, now);
   }
 
   async create(repo: string, enrich: boolean): Promise<IndexRun> {

@@ -3,7 +3,7 @@ import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import { principalOf } from '../../../platform/auth/access-guard.js';
 import type { KeywordStore, RepoKeywords } from './keyword-store.js';
 import type { HttpApi } from '../../../platform/http/api.js';
-import { RepoQuery, type RepositoryResolver } from '../repositories/repo-query.js';
+import { repositoryRoutes, type RepositoryResolver } from '../repositories/repo-query.js';
 
 const KeywordList = z.object({
   repo: z.string(),
@@ -34,38 +34,29 @@ export interface KeywordRouteDeps {
 export function registerKeywordRoutes(api: HttpApi, deps: KeywordRouteDeps): void {
   const view = (entry: RepoKeywords) => ({ ...entry, refresh_hours: deps.keywords.settings().refreshHours });
   const by = (res: Parameters<typeof principalOf>[0]) => principalOf(res).keyId ?? principalOf(res).kind;
-  const errors = {
-    404: { description: 'Unknown repository' },
-  };
+  const routes = repositoryRoutes(api, deps.repositories, ['code-search']);
 
-  api.route(
+  routes.route(
     {
       method: 'get',
       path: '/api/keywords',
       summary: 'Discriminative keywords of a repository, with scores and when they were generated',
       description: 'Served from the cache; regenerated first when older than KEYWORDS_REFRESH_HOURS or built under other limits.',
-      tags: ['code-search'],
       access: { scope: 'search:read' },
-      query: RepoQuery,
-      queryErrorStatus: 422,
-      responses: { 200: { description: 'Keywords, best first', schema: KeywordList }, ...errors },
+      responses: { 200: { description: 'Keywords, best first', schema: KeywordList } },
     },
-    async ({ query }) => view(await deps.keywords.get(deps.repositories.resolve(query.repo).name)),
+    async (repo) => view(await deps.keywords.get(repo)),
   );
 
-  api.route(
+  routes.route(
     {
       method: 'post',
       path: '/api/keywords/rebuild',
       summary: 'Regenerate the keywords of a repository now, ignoring the refresh window',
-      tags: ['code-search'],
       access: { scope: 'search:index' },
-      query: RepoQuery,
-      queryErrorStatus: 422,
-      responses: { 200: { description: 'The regenerated keywords', schema: KeywordList }, ...errors },
+      responses: { 200: { description: 'The regenerated keywords', schema: KeywordList } },
     },
-    async ({ query, res }) => {
-      const repo = deps.repositories.resolve(query.repo).name;
+    async (repo, { res }) => {
       const entry = await deps.keywords.rebuild(repo);
       deps.audit.record('keywords_rebuilt', { repo, by: by(res) });
       return view(entry);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { HttpApi, RouteInput, RouteSpec } from '../../../platform/http/api.js';
 
 /**
  * The `repo` query parameter of code-search routes. Any text up to 200 characters gets through
@@ -12,4 +13,22 @@ export const RepoQuery = z.object({
 /** What code-search routes need of the repositories (REPOS / REPO). */
 export interface RepositoryResolver {
   resolve(name: string | undefined): { name: string; dir: string };
+}
+
+/** A route over one repository: declared without the `repo` query, which `repositoryRoutes` adds. */
+export type RepositoryRouteSpec = Omit<RouteSpec<z.ZodType, typeof RepoQuery, z.ZodType>, 'query' | 'queryErrorStatus' | 'tags'>;
+
+/**
+ * The routes of one area that work on the repository `?repo` names: the query, its 422 and the
+ * 404 of an unknown name are declared here once, and each handler is given the resolved name.
+ */
+export function repositoryRoutes(api: HttpApi, repositories: RepositoryResolver, tags: string[]) {
+  return {
+    route(spec: RepositoryRouteSpec, handler: (repo: string, input: RouteInput<unknown, z.infer<typeof RepoQuery>, unknown>) => unknown): void {
+      api.route(
+        { ...spec, tags, query: RepoQuery, queryErrorStatus: 422, responses: { 404: { description: 'Unknown repository' }, ...spec.responses } },
+        (input) => handler(repositories.resolve(input.query.repo).name, input),
+      );
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TraceStore } from './trace-store.js';
 import type { HttpApi } from '../../../platform/http/api.js';
-import { RepoQuery, type RepositoryResolver } from '../repositories/repo-query.js';
+import { repositoryRoutes, type RepositoryResolver } from '../repositories/repo-query.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
 
 const TraceListing = z.object({
@@ -24,24 +24,17 @@ export interface TraceRouteDeps {
 
 /** GET /api/traces and GET /api/traces/latest over DATA_DIR/out/<repo>/traces. */
 export function registerTraceRoutes(api: HttpApi, deps: TraceRouteDeps): void {
-  const routes = api.group({ tags: ['code-search'], access: { scope: 'search:read' } });
+  const routes = repositoryRoutes(api, deps.repositories, ['code-search']);
 
   routes.route(
     {
       method: 'get',
       path: '/api/traces',
       summary: 'Trace files of a repository, newest first',
-      query: RepoQuery,
-      queryErrorStatus: 422,
-      responses: {
-        200: { description: 'Trace listing', schema: TraceListing },
-        404: { description: 'Unknown repository' },
-      },
+      access: { scope: 'search:read' },
+      responses: { 200: { description: 'Trace listing', schema: TraceListing } },
     },
-    async ({ query }) => {
-      const repo = deps.repositories.resolve(query.repo).name;
-      return { repo, files: await deps.traces.list(repo) };
-    },
+    async (repo) => ({ repo, files: await deps.traces.list(repo) }),
   );
 
   routes.route(
@@ -50,15 +43,13 @@ export function registerTraceRoutes(api: HttpApi, deps: TraceRouteDeps): void {
       path: '/api/traces/latest',
       summary: 'The latest trace of a repository',
       description: 'When the repository has no readable trace yet the answer is 404 `{"detail", "code": "trace_not_found"}`.',
-      query: RepoQuery,
-      queryErrorStatus: 422,
+      access: { scope: 'search:read' },
       responses: {
         200: { description: 'The trace document', schema: Trace },
         404: { description: 'Unknown repository (code repository_not_found), or no readable trace yet (code trace_not_found)' },
       },
     },
-    async ({ query }) => {
-      const repo = deps.repositories.resolve(query.repo).name;
+    async (repo) => {
       const latest = await deps.traces.latest(repo);
       if (latest.ok) return latest.trace;
       throw httpError('trace_not_found', { repo });

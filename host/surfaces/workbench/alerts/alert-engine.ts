@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import { RepeatingTask } from '../../../platform/runtime/repeating-task.js';
 import type { Database, AlertActiveTable } from '../../../platform/db/schema.js';
 import { SEVERITY_LABELS, alertIdOf, type AlertNotice, type FiringCondition } from './alert-notice.js';
 import type { AlertOutbox } from './alert-outbox.js';
@@ -17,7 +18,11 @@ export type { ConditionSource };
  * instances that evaluate the same condition write each notice once.
  */
 export class AlertEngine {
-  private timer: NodeJS.Timeout | undefined;
+  private readonly loop = new RepeatingTask(
+    () => this.deps.config.get('ALERT_EVAL_INTERVAL_SECONDS') * 1000,
+    () => this.tick(),
+    (err) => this.deps.logger.error({ err: (err as Error).message }, 'alert evaluation failed'),
+  );
   private ticking: Promise<void> | undefined;
   private readonly filtered: Counter<'severity' | 'reason'>;
   private readonly notices: Counter<'type' | 'status'>;
@@ -42,19 +47,11 @@ export class AlertEngine {
   }
 
   start(): void {
-    const loop = () => {
-      this.timer = setTimeout(async () => {
-        await this.tick().catch((err) => this.deps.logger.error({ err: (err as Error).message }, 'alert evaluation failed'));
-        if (this.timer) loop();
-      }, this.deps.config.get('ALERT_EVAL_INTERVAL_SECONDS') * 1000);
-      this.timer.unref();
-    };
-    loop();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    await this.loop.stop();
     await this.ticking;
   }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AlertDeliveryTable, Database } from '../../../platform/db/schema.js';
+import { takeLeases } from '../../../platform/db/leases.js';
 import type { AlertNotice } from './alert-notice.js';
 
 export type DeliveryRow = AlertDeliveryTable;
@@ -58,7 +59,7 @@ export class AlertOutbox {
 
   /** Claims due deliveries, oldest first (per target in the order they were written). */
   async claim(owner: string, limit: number, leaseMs: number, now = Date.now()): Promise<DeliveryRow[]> {
-    let candidates = this.db
+    const candidates = this.db
       .selectFrom('alert_deliveries')
       .select('id')
       .where('state', '=', 'pending')
@@ -67,14 +68,7 @@ export class AlertOutbox {
       .orderBy('created_at')
       .orderBy('id')
       .limit(limit);
-    if (this.dialect === 'postgres') candidates = candidates.forUpdate().skipLocked();
-    const rows = await this.db
-      .updateTable('alert_deliveries')
-      .set({ lease_owner: owner, lease_until: now + leaseMs })
-      .where('id', 'in', candidates)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .returningAll()
-      .execute();
+    const rows = await takeLeases(this.db, this.dialect, 'alert_deliveries', candidates, owner, leaseMs, now);
     return rows.sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
   }
 
