@@ -2,6 +2,11 @@
 export interface HealthResult {
   ok: boolean;
   detail?: string;
+  /**
+   * The dependency is used only once an operator selects it: a failed check is reported (ok
+   * stays false) but does not make the gateway not ready.
+   */
+  optional?: boolean;
   /** Extra facts shown in /health/ready and /plugins (versions, connection state, ...). */
   info?: Record<string, unknown>;
 }
