@@ -7,6 +7,11 @@ export interface HealthResult {
    * stays false) but does not make the gateway not ready.
    */
   optional?: boolean;
+  /**
+   * What the check proved: `connection`, it reached (or tried to reach) the provider; `shape`,
+   * only the settings were validated. Unset: `connection` when the plugin has a health check.
+   */
+  checked?: 'shape' | 'connection';
   /** Extra facts shown in /health/ready and /plugins (versions, connection state, ...). */
   info?: Record<string, unknown>;
 }

@@ -18,7 +18,7 @@ export default definePlugin({
     if (inbound) {
       return {
         providers: { fax: inboundOnlyFax(providerAInbound(inbound), `${gap.join(', ')} not set`) },
-        health: () => ({ ok: true, detail: `inbound only: sending needs ${gap.join(', ')}` }),
+        health: () => ({ ok: true, checked: 'shape', detail: `inbound only: sending needs ${gap.join(', ')}` }),
       };
     }
     const config = requireConfig(ctx.settings);

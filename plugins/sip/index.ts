@@ -21,7 +21,7 @@ export default definePlugin({
       const why = `${outboundGap.join(' and ')} not set`;
       return {
         providers: { fax: inboundOnlyFax(sipInboundHook(ctx.settings), why) },
-        health: () => ({ ok: true, detail: `inbound only: sending needs ${outboundGap.join(' and ')}` }),
+        health: () => ({ ok: true, checked: 'shape', detail: `inbound only: sending needs ${outboundGap.join(' and ')}` }),
       };
     }
     const settings = requireSettings('sip', ctx.settings, ['username', 'password'], sipEnv);
