@@ -14,7 +14,7 @@ import { RequestRenderError } from '../template/template-render.js';
 import { templateValues } from './template-values.js';
 
 export { httpRuntimeDiagnostics } from './runtime-diagnostics.js';
-export { renderDryRun, SAMPLE_TO, type DryRunRequest, type DryRunSample, type DryRunEgress } from './dry-run.js';
+export { renderDryRun, publicUrlWarnings, SAMPLE_TO, type DryRunRequest, type DryRunSample, type DryRunEgress } from './dry-run.js';
 export { readResponsePath, parseResponsePath } from './response-path.js';
 
 // Call values for checks made without a call: rendering the send URL at start and in health.
