@@ -5,6 +5,7 @@ import { answerClientError } from '../http/client-errors.js';
 import { rememberBoundPort } from '../http/public-url.js';
 import { buildPlatform, type GatewayOptions, type Platform, type PlatformLifecycle } from './platform.js';
 import { registerPlatformRoutes } from './platform-routes.js';
+import { startUpBanner } from './start-up-banner.js';
 import type { Surface, SurfaceHandles } from './surface.js';
 
 /** The gateway: the platform with its surfaces installed, an HTTP server, and an orderly stop. */
@@ -54,32 +55,10 @@ export class Gateway<S = Record<string, unknown>> {
     });
     const address = this.server.address() as AddressInfo;
     rememberBoundPort(this.config, address.port);
-    this.logBanner(address);
+    const banner = startUpBanner(address, { dataDir: this.dataDir, database: this.database, plugins: this.kernel.list(), keysRequired: this.auth.authRequired() });
+    this.logger.info(banner, 'switchboard listening');
     this.startWork();
     return address;
-  }
-
-  /** One short block once listening: where to reach it, where its state is, what still waits for settings. */
-  private logBanner(address: AddressInfo): void {
-    const shownHost = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address.includes(':') ? `[${address.address}]` : address.address;
-    const url = `http://${shownHost}:${address.port}`;
-    const waiting = Object.fromEntries(this.kernel.list().filter((p) => p.state === 'needs-config').map((p) => [p.id, p.last_error ?? 'settings missing']));
-    const keysRequired = this.auth.authRequired();
-    const database = `${this.database.dialect} (${this.database.location})`;
-    const lines = [
-      `url        ${url}   (bound to ${address.address})`,
-      `docs       ${url}/docs`,
-      `data       ${this.dataDir}`,
-      `database   ${database}`,
-      `api keys   ${keysRequired ? 'required (X-API-Key)' : 'not required yet: mint one with `switchboard keys mint`'}`,
-      ...(Object.keys(waiting).length
-        ? [`waiting for settings (${Object.keys(waiting).length}; GET /plugins shows them):`, ...Object.entries(waiting).map(([id, reason]) => `  ${id}: ${reason}`)]
-        : []),
-    ];
-    this.logger.info(
-      { port: address.port, host: address.address, url, docs: `${url}/docs`, data_dir: this.dataDir, database: this.database.dialect, keys_required: keysRequired, waiting_for_settings: waiting, lines },
-      'switchboard listening',
-    );
   }
 
   /**
@@ -114,3 +93,4 @@ export class Gateway<S = Record<string, unknown>> {
     }
   }
 }
+

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { prettyLogLine } from '../../../../host/platform/logging/pretty-log-line.js';
-import { resolvedLogFormat } from '../../../../host/platform/logging/logger.js';
+import { resolvedLogFormat } from '../../../../host/platform/logging/log-format.js';
 import { startGateway, until, writeFixturePlugin } from '../../../support/gateway.js';
 
 test('a record reads as one line: time, level, message, fields; ids stay whole', () => {
@@ -49,7 +49,9 @@ test('lifecycle events are logged once each: plugin active, manifest rejected, m
     const banner = records().find((r) => r.msg === 'switchboard listening') as unknown as { url: string; keys_required: boolean; waiting_for_settings: Record<string, string> };
     assert.is(banner.url, gw.url);
     assert.is(banner.keys_required, false);
-    assert.ok(Object.keys(banner.waiting_for_settings).length > 0);
+    // One wording for what each waits for, without the plugin id repeated.
+    assert.is(banner.waiting_for_settings['alert-webhook'], 'url is required');
+    assert.is(banner.waiting_for_settings.providera, 'baseUrl is required (PROVIDERA_BASE_URL)');
 
     writeFixturePlugin(gw.pluginsDir, 'echo', 'echo-retrieval');
     await until(() => gw.gateway.kernel.get('echo')?.state === 'active', 5000);
