@@ -75,11 +75,11 @@ export class Generation {
   }
 
   async health(timeoutMs: number): Promise<HealthResult> {
-    if (!this.instance.health) return { ok: true, detail: 'no health check; started' };
+    if (!this.instance.health) return { ok: true, checked: 'shape', detail: 'no health check; started' };
     try {
-      return await withTimeout(Promise.resolve(this.instance.health()), timeoutMs, 'health check');
+      return { checked: 'connection', ...(await withTimeout(Promise.resolve(this.instance.health()), timeoutMs, 'health check')) };
     } catch (err) {
-      return { ok: false, detail: (err as Error).message };
+      return { ok: false, checked: 'connection', detail: (err as Error).message };
     }
   }
 }

@@ -96,6 +96,10 @@ export class Reconciler {
     try {
       if (invalid || !record.manifest || !record.file) {
         const message = `manifest rejected: ${record.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code).join(', ')}`;
+        // Logged when the rejection changes, not on every scan.
+        if (record.lastError !== message && !record.lastError?.endsWith(`(${message})`)) {
+          this.options.logger.warn({ plugin: record.id, file: record.file, diagnostics: record.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`) }, 'manifest rejected');
+        }
         if (record.active) {
           record.lastError = `reload failed, previous generation keeps serving (${message})`;
         } else {
@@ -147,6 +151,7 @@ export class Reconciler {
       record.lastError = undefined;
       record.retry = undefined;
       records.setState(record, 'active');
+      this.options.logger.info({ plugin: record.id, version: record.manifest.version, generation: number }, 'plugin active');
       records.events.emit('generation', { pluginId: record.id, generation: number });
       this.options.onActive?.(record.id);
       if (old) void this.retire(record, old, `replaced by generation ${number}`);
@@ -178,8 +183,9 @@ export class Reconciler {
     const lastError = record.active ? `reload failed, generation ${record.active.number} keeps serving: ${message}` : message;
     // Logged when the error changes, not on every scan: a plugin waiting for settings is news once.
     if (record.lastError !== lastError) {
-      if (next === 'needs-config' && !record.active) this.options.logger.info({ plugin: record.id, reason: message }, 'plugin waits for configuration (needs-config)');
-      else this.options.logger.warn({ plugin: record.id, err: message }, 'plugin generation failed to start');
+      // Waiting for settings is summed up in the start-up banner and in /plugins: debug here.
+      if (next === 'needs-config' && !record.active) this.options.logger.debug({ plugin: record.id, reason: message }, 'plugin waits for configuration (needs-config)');
+      else this.options.logger.warn({ plugin: record.id, state: record.active ? 'active' : next, err: message }, record.active ? 'plugin reload failed; the previous generation keeps serving' : `plugin ${next}`);
     }
     record.lastError = lastError;
     if (next !== 'retrying' || record.active) record.failedFingerprint = fingerprint;
@@ -225,6 +231,7 @@ export class Reconciler {
       await this.retire(record, gen, 'manifest removed');
     }
     this.options.records.delete(record.id);
+    this.options.logger.info({ plugin: record.id }, 'manifest removed; plugin stopped');
     this.options.onCodeRoot?.(record.id, undefined);
     this.options.records.events.emit('removed', { pluginId: record.id });
   }

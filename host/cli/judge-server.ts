@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ConfigRegistry } from '../platform/config/registry.js';
+import { createLogger } from '../platform/logging/logger.js';
 import { startJudgeServer } from '../surfaces/workbench/judge-server/judge-server.js';
 import type { CliOutput } from './main.js';
 
@@ -28,7 +29,7 @@ export async function runJudgeServer(io: CliOutput, env: NodeJS.ProcessEnv = pro
   }
   const root = path.resolve(config.get('SELFHOSTED_CHECKPOINTS_DIR') ?? path.join(config.get('DATA_DIR'), 'judge-checkpoints'));
   const pinned = config.get('SELFHOSTED_PINNED_CHECKPOINT');
-  const server = await startJudgeServer({ checkpointsRoot: root, pinned: pinned === 'none' ? null : pinned, port: config.get('SELFHOSTED_HTTP_PORT') });
+  const server = await startJudgeServer({ checkpointsRoot: root, pinned: pinned === 'none' ? null : pinned, port: config.get('SELFHOSTED_HTTP_PORT'), logger: createLogger(config.get('LOG_LEVEL'), undefined, config.get('LOG_FORMAT')) });
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', () => resolve());
     process.once('SIGINT', () => resolve());

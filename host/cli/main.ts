@@ -4,22 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { formatLintResult, lintManifestFiles } from './plugins-lint.js';
 import { evalCommand, EVAL_USAGE } from './eval-command.js';
 import { testPluginFolder } from './plugins-test.js';
-
-export const USAGE = `usage: switchboard <command>
-
-commands:
-  plugins lint [--json] <file...>   validate plugin manifests as this host would load them
-  judge-server                      run the self-hosted judge server on loopback (SELFHOSTED_HTTP_PORT)
-  lab run <rows.json> | lab retry <id>
-                                    judge grounded rows with the synthetic-data lab of a running gateway
-  eval --golden <file> [--repo R]   ranking quality of code search on a golden set
-                                    (switchboard eval --help for every option)
-  plugins test [--settings <json>] <dir>
-                                    load the plugin folder <dir> through the host's loader and
-                                    run the conformance suite of every kind it provides
-  help                              show this text
-
-exit codes: 0 ok, 1 a manifest has errors or a conformance case failed, 2 usage error`;
+import { UsageError, type CliCommand } from './cli-command.js';
+import { FAX_COMMAND, INDEX_COMMAND, KEYS_COMMAND, listPlugins, SEARCH_COMMAND } from './gateway-commands.js';
+import { LAB_USAGE } from './lab.js';
+import { isProviderKind, scaffoldPlugin } from './plugin-scaffold.js';
+import { PROVIDER_KINDS } from '../../core/sdk/index.js';
 
 export interface CliOutput {
   out(line: string): void;
@@ -31,28 +20,140 @@ const consoleOutput: CliOutput = {
   err: (line) => process.stderr.write(line + '\n'),
 };
 
+const PLUGINS_USAGE = `usage: switchboard plugins new <kind> <id> [--dir D]
+       switchboard plugins lint [--json] <manifest.json...>
+       switchboard plugins test [--settings <json>] <dir>
+       switchboard plugins list [--json]
+
+new    writes a plugin folder <id>/ (or D): manifest, src/index.ts, a prebuilt dist/index.js, a
+       tsconfig with the host's SDK types, a conformance test and a README. Kinds: ${PROVIDER_KINDS.join(', ')}.
+lint   validates plugin manifests as this host would load them (exit 1 when one has errors).
+test   loads the plugin folder <dir> through the host's loader and runs the conformance suite
+       of every kind it provides (exit 1 when a case fails).
+list   the plugins of a running gateway (SWITCHBOARD_URL, key from SWITCHBOARD_API_KEY).`;
+
+/** The command table: `switchboard <name> ...`; `switchboard --help` lists it in this order. */
+const COMMANDS: CliCommand[] = [
+  {
+    name: 'start',
+    summary: 'run the gateway in this process (like npm start); settings from the environment and .env',
+    usage: 'usage: switchboard start\n\nRuns the gateway on PORT with its state under DATA_DIR until SIGTERM or SIGINT (docs/platform/configuration.md).',
+    run: async (args) => {
+      if (args.length) throw new UsageError(`unexpected argument: ${args[0]}`);
+      await import('../main.js');
+      return 0;
+    },
+  },
+  INDEX_COMMAND,
+  SEARCH_COMMAND,
+  KEYS_COMMAND,
+  FAX_COMMAND,
+  {
+    name: 'plugins',
+    summary: 'new <kind> <id> | lint <manifest...> | test <dir> | list: write, check and list plugins',
+    usage: PLUGINS_USAGE,
+    run: (args, io) => {
+      const [verb, ...rest] = args;
+      if (verb === 'new') return pluginsNew(rest, io);
+      if (verb === 'lint') return pluginsLint(rest, io);
+      if (verb === 'test') return pluginsTest(rest, io);
+      if (verb === 'list') return listPlugins(rest, io);
+      throw new UsageError(verb === undefined ? 'plugins needs new, lint, test or list' : `unknown plugins command: ${verb}`);
+    },
+  },
+  {
+    name: 'judge-server',
+    summary: 'run the self-hosted judge server on loopback (SELFHOSTED_HTTP_PORT)',
+    usage: 'usage: switchboard judge-server\n\nServes the self-hosted judge on 127.0.0.1:SELFHOSTED_HTTP_PORT until SIGTERM or SIGINT (docs/workbench/judge.md).',
+    run: async (args, io) => {
+      if (args.length) throw new UsageError(`unexpected argument: ${args[0]}`);
+      return (await import('./judge-server.js')).runJudgeServer(io);
+    },
+  },
+  {
+    name: 'lab',
+    summary: 'run <rows.json> | retry <id>: judge grounded rows with the lab of a running gateway',
+    usage: LAB_USAGE,
+    run: async (args, io) => (await import('./lab.js')).runLab([args[0] ?? '', ...args.slice(1)], io),
+  },
+  {
+    name: 'eval',
+    summary: 'ranking quality of code search on a golden set (--golden <file> [--repo R])',
+    usage: EVAL_USAGE,
+    // Loaded on demand: the gateway (database, kernel) is only needed by this command.
+    run: (args, io) => evalCommand(args, io, async () => (await import('./eval-host.js')).openGatewayEvalHost()),
+  },
+];
+
+function hostVersion(): string {
+  return findHostPackage(import.meta.url).version;
+}
+
+export function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
+  return `usage: switchboard <command> [options]   (switchboard <command> --help for its options)
+
+commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join('\n')}
+
+  --help, --version
+exit codes: 0 ok, 1 the task failed (a gateway error, a manifest error, a failed case), 2 usage error`;
+}
+
 /** The switchboard command line; resolves to the process exit code. */
 export async function main(argv: string[], io: CliOutput = consoleOutput): Promise<number> {
-  const [group, command, ...rest] = argv;
-  if (group === 'plugins' && command === 'lint') return pluginsLint(rest, io);
-  if (group === 'lab') return (await import('./lab.js')).runLab([command ?? '', ...rest], io);
-  if (group === 'judge-server' && command === undefined) return (await import('./judge-server.js')).runJudgeServer(io);
-  if (group === 'eval') {
-    const args = argv.slice(1);
-    if (args.includes('--help') || args.includes('-h')) {
-      io.out(EVAL_USAGE);
-      return 0;
-    }
-    // Loaded on demand: the gateway (database, kernel) is only needed by this command.
-    return evalCommand(args, io, async () => (await import('./eval-host.js')).openGatewayEvalHost());
-  }
-  if (group === 'plugins' && command === 'test') return pluginsTest(rest, io);
-  if (group === 'help' || group === '--help' || group === '-h') {
-    io.out(USAGE);
+  const [name, ...args] = argv;
+  if (name === undefined) {
+    io.err(usage());
     return 2;
   }
-  io.err(group === undefined ? USAGE : `unknown command: ${argv.join(' ')}\n\n${USAGE}`);
-  return 2;
+  if (name === '--help' || name === '-h' || name === 'help') {
+    io.out(usage());
+    return 0;
+  }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.out(hostVersion());
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    const near = COMMANDS.find((c) => c.name.startsWith(name.slice(0, 2)));
+    io.err(`switchboard: unknown command "${name}"${near ? ` (did you mean "${near.name}"?)` : ''}; switchboard --help lists the commands`);
+    return 2;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    io.out(command.usage);
+    return 0;
+  }
+  try {
+    return await command.run(args, io);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.err(`switchboard ${name}: ${err.message}\n\n${command.usage}`);
+    return 2;
+  }
+}
+
+async function pluginsNew(args: string[], io: CliOutput): Promise<number> {
+  const dirAt = args.indexOf('--dir');
+  const dir = dirAt >= 0 ? args[dirAt + 1] : undefined;
+  const rest = dirAt >= 0 ? args.filter((_, i) => i !== dirAt && i !== dirAt + 1) : args;
+  const [kind, id, ...extra] = rest;
+  if (dirAt >= 0 && !dir) throw new UsageError('--dir needs a folder');
+  if (!kind || !id || extra.length) throw new UsageError('plugins new needs a kind and an id');
+  if (!isProviderKind(kind)) throw new UsageError(`unknown kind "${kind}" (kinds: ${PROVIDER_KINDS.join(', ')})`);
+  const host = findHostPackage(import.meta.url);
+  const target = path.resolve(dir ?? id);
+  try {
+    const files = await scaffoldPlugin({ kind, id, dir: target, hostVersion: host.version, hostRoot: host.root });
+    io.out(`wrote ${target}:`);
+    for (const file of files) io.out(`  ${file}`);
+    io.out(`next: cd ${path.relative(process.cwd(), target) || '.'} && npx switchboard plugins lint manifest.json && npx switchboard plugins test .`);
+    return 0;
+  } catch (err) {
+    io.err(`switchboard: ${(err as Error).message}`);
+    return 1;
+  }
 }
 
 async function pluginsLint(args: string[], io: CliOutput): Promise<number> {
@@ -60,8 +161,7 @@ async function pluginsLint(args: string[], io: CliOutput): Promise<number> {
   const unknownFlag = args.find((a) => a.startsWith('--') && a !== '--json');
   const files = args.filter((a) => !a.startsWith('--'));
   if (unknownFlag || files.length === 0) {
-    io.err(unknownFlag ? `unknown option: ${unknownFlag}\n\n${USAGE}` : USAGE);
-    return 2;
+    throw new UsageError(unknownFlag ? `unknown option: ${unknownFlag}` : 'plugins lint needs a manifest file');
   }
   let hostVersion: string;
   try {
@@ -87,18 +187,13 @@ async function pluginsTest(args: string[], io: CliOutput): Promise<number> {
         if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
         settings = parsed as Record<string, unknown>;
       } catch {
-        io.err(`--settings needs a JSON object\n\n${USAGE}`);
-        return 2;
+        throw new UsageError('--settings needs a JSON object');
       }
     } else if (arg.startsWith('--')) {
-      io.err(`unknown option: ${arg}\n\n${USAGE}`);
-      return 2;
+      throw new UsageError(`unknown option: ${arg}`);
     } else dirs.push(arg);
   }
-  if (dirs.length !== 1) {
-    io.err(USAGE);
-    return 2;
-  }
+  if (dirs.length !== 1) throw new UsageError('plugins test needs one plugin folder');
   try {
     const host = findHostPackage(import.meta.url);
     // This file is dist/host/cli/main.js: the build root is two levels up.

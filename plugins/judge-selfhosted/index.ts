@@ -17,9 +17,8 @@ export default definePlugin({
     const client = createSystemOneClient({ http: ctx.http, url: `${base}/v1/systemone`, defaultModel: 'english' });
     return {
       providers: { judge: { ask: (request) => client.ask(request) } },
-      // The plugin itself is healthy whenever it is configured: the server behind it is
-      // optional until system_one.provider selects it, so its state is reported in `info`
-      // (`resident`, `loaded`) and GET /api/ready decides on it.
+      // The server behind the plugin is optional until system_one.provider selects it: its
+      // state is reported in `info` (`resident`, `loaded`) and GET /api/ready decides on it.
       async health() {
         try {
           const res = await ctx.http.fetch(`${base}/health`, { timeoutMs: 2000, maxRedirects: 0 });
@@ -28,7 +27,9 @@ export default definePlugin({
           const resident = res.ok && loaded.length > 0;
           return { ok: true, ...(resident ? {} : { detail: `no checkpoint is resident at ${base}: ${HINT}` }), info: { url: base, reachable: true, resident, loaded } };
         } catch (err) {
-          return { ok: true, detail: `the self-hosted judge at ${base} does not answer (${(err as Error).name}): ${HINT}`, info: { url: base, reachable: false, resident: false, loaded: [] } };
+          // Not reachable is not ok; it is optional, so the gateway stays ready without it.
+          const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
+          return { ok: false, optional: true, detail: `the self-hosted judge at ${base} does not answer (${cause}): ${HINT}`, info: { url: base, reachable: false, resident: false, loaded: [] } };
         }
       },
     };

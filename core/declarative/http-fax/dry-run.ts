@@ -108,3 +108,23 @@ export async function renderDryRun(manifest: Manifest, sample: DryRunSample, egr
   }
   return out;
 }
+
+const LOOPBACK_HOST = /^(?:localhost|.*\.localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)$/i;
+
+/**
+ * Warnings about rendered requests that would hand the provider a URL of this gateway it could
+ * never fetch: the document or callback URL on a loopback base (PUBLIC_API_URL unset or local).
+ */
+export function publicUrlWarnings(requests: DryRunRequest[], publicBaseUrl: string): string[] {
+  let host: string;
+  try {
+    host = new URL(publicBaseUrl).hostname;
+  } catch {
+    return [];
+  }
+  if (!LOOPBACK_HOST.test(host)) return [];
+  return requests
+    .filter((r): r is Extract<DryRunRequest, { url: string }> => 'url' in r)
+    .filter((r) => [r.url, r.body ?? '', ...Object.values(r.headers)].some((part) => part.includes(publicBaseUrl)))
+    .map((r) => `the ${r.action} request hands the provider a URL on ${publicBaseUrl}, which it cannot reach from outside: set PUBLIC_API_URL to the gateway's public address`);
+}

@@ -14,7 +14,7 @@ import { RequestRenderError } from '../template/template-render.js';
 import { templateValues } from './template-values.js';
 
 export { httpRuntimeDiagnostics } from './runtime-diagnostics.js';
-export { renderDryRun, SAMPLE_TO, type DryRunRequest, type DryRunSample, type DryRunEgress } from './dry-run.js';
+export { renderDryRun, publicUrlWarnings, SAMPLE_TO, type DryRunRequest, type DryRunSample, type DryRunEgress } from './dry-run.js';
 export { readResponsePath, parseResponsePath } from './response-path.js';
 
 // Call values for checks made without a call: rendering the send URL at start and in health.
@@ -49,8 +49,9 @@ export function createHttpFaxPlugin(manifest: Manifest): PluginDefinition {
         providers: { fax: createHttpFaxProvider(block, ctx, secrets, `provider "${manifest.id}"`) },
         health(): HealthResult {
           const url = renderUrl(block.actions.send, values());
-          if (!ctx.http.allows(url)) return { ok: false, detail: `the send URL's host ${url.host} is not in the manifest's egress list`, info: { send_host: url.host } };
-          return { ok: true, info: { send_host: sendHost, actions: Object.keys(block.actions) } };
+          if (!ctx.http.allows(url)) return { ok: false, checked: 'shape', detail: `the send URL's host ${url.host} is not in the manifest's egress list`, info: { send_host: url.host } };
+          // A declarative provider has no probe call: the send URL renders and is allowed, no more.
+          return { ok: true, checked: 'shape', info: { send_host: sendHost, actions: Object.keys(block.actions) } };
         },
       };
     },

@@ -5,6 +5,7 @@ import { rememberBoundPort } from '../http/public-url.js';
 import { buildPlatform, type GatewayOptions, type Platform, type PlatformLifecycle } from './platform.js';
 import { listenHttp, runStopSteps } from './http-server.js';
 import { registerPlatformRoutes } from './platform-routes.js';
+import { startUpBanner } from './start-up-banner.js';
 import type { Surface, SurfaceHandles } from './surface.js';
 
 /** The gateway: the platform with its surfaces installed, an HTTP server, and an orderly stop. */
@@ -49,7 +50,8 @@ export class Gateway<S = Record<string, unknown>> {
     const { server, address } = await listenHttp(this.app, port, host);
     this.server = server;
     rememberBoundPort(this.config, address.port);
-    this.logger.info({ port: address.port, host: address.address }, 'switchboard listening');
+    const banner = startUpBanner(address, { dataDir: this.dataDir, database: this.database, plugins: this.kernel.list(), keysRequired: this.auth.authRequired() });
+    this.logger.info(banner, 'switchboard listening');
     this.startWork();
     return address;
   }
@@ -76,3 +78,4 @@ export class Gateway<S = Record<string, unknown>> {
     await runStopSteps([...this.lifecycle.stops, ...platformSteps], (step, err) => this.logger.error({ step, err: err.message }, 'shutdown step failed'));
   }
 }
+

@@ -81,7 +81,7 @@ export async function buildPlatform(options: GatewayOptions): Promise<{ platform
   const root = packageRoot();
   const version = hostVersion(root);
   const config = ConfigRegistry.fromEnvironment(env, cwd);
-  const logger = createLogger(config.get('LOG_LEVEL'), options.logDestination);
+  const logger = createLogger(config.get('LOG_LEVEL'), options.logDestination, config.get('LOG_FORMAT'));
   for (const problem of config.problems()) logger.warn({ problem }, 'configuration value ignored');
   const dataDir = path.resolve(cwd, config.get('DATA_DIR'));
   // Jobs, documents and plugin secrets live here: 0700 when the gateway creates it.

@@ -4,7 +4,7 @@ import type { Kernel } from '../../../core/kernel/kernel.js';
 import type { HttpApi } from '../http/api.js';
 import type { Readiness } from './readiness.js';
 
-const Check = z.object({ name: z.string(), ok: z.boolean(), warning: z.boolean().optional().describe('Passed with a warning: it does not make the gateway not ready'), detail: z.string().optional(), info: z.record(z.string(), z.unknown()).optional() });
+const Check = z.object({ name: z.string(), ok: z.boolean(), warning: z.boolean().optional().describe('Passed with a warning: it does not make the gateway not ready'), optional: z.boolean().optional().describe('Failed, but the dependency serves only once selected: it does not make the gateway not ready'), detail: z.string().optional(), info: z.record(z.string(), z.unknown()).optional() });
 const ReadyReport = z.object({ status: z.enum(['ready', 'not_ready']), checks: z.array(Check) });
 
 export function registerHealthRoutes(api: HttpApi, deps: { kernel: Kernel; readiness: Readiness; metrics: Registry }): void {
@@ -36,7 +36,7 @@ export function registerHealthRoutes(api: HttpApi, deps: { kernel: Kernel; readi
         // A fax provider's directions show which way it serves (inbound only, say).
         const directions = deps.kernel.get(id)?.directions;
         const info = { ...h.info, ...(directions ? { directions } : {}) };
-        return { name: `plugin:${id}`, ok: h.ok, ...(h.detail ? { detail: h.detail } : {}), ...(Object.keys(info).length ? { info } : {}) };
+        return { name: `plugin:${id}`, ok: h.ok, ...(h.optional ? { optional: true } : {}), ...(h.detail ? { detail: h.detail } : {}), ...(Object.keys(info).length ? { info } : {}) };
       });
       const report = await deps.readiness.run(pluginChecks);
       res.status(report.status === 'ready' ? 200 : 503);

@@ -2,6 +2,8 @@ export interface CheckResult {
   ok: boolean;
   /** Passed, but something needs the operator's attention (e.g. no fax backend configured yet). */
   warning?: boolean;
+  /** Failed, but the dependency serves only once selected: reported, not counted against readiness. */
+  optional?: boolean;
   detail?: string;
   info?: Record<string, unknown>;
 }
@@ -31,6 +33,6 @@ export class Readiness {
       }),
     );
     const checks = [...results, ...extra];
-    return { status: checks.every((c) => c.ok) ? 'ready' : 'not_ready', checks };
+    return { status: checks.every((c) => c.ok || c.optional) ? 'ready' : 'not_ready', checks };
   }
 }

@@ -1,13 +1,14 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
 import { maskNumbers } from '../../../core/sdk/index.js';
 import { maskRecordNumbers } from './text-masking.js';
+import { formattedDestination, type LogFormat } from './log-format.js';
 
 /**
- * Structured JSON logs. Known secret-bearing fields are redacted by path; plugin loggers mask
+ * Structured logs, JSON or readable (`format`). Known secret-bearing fields are redacted by path; plugin loggers mask
  * their secret values too. Phone-number-length digit runs are masked in every text field and
  * message (provider error texts echo destinations), whoever logs them: host or plugin.
  */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+export function createLogger(level: string, destination?: DestinationStream, format: LogFormat = 'json'): Logger {
   return pino(
     {
       level,
@@ -23,6 +24,6 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
         },
       },
     },
-    destination,
+    formattedDestination(format, destination),
   );
 }

@@ -166,13 +166,23 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
       summary: "Run the plugin's health check against candidate settings without saving them",
       ...configWrite,
       responses: {
-        200: { description: 'Result of the check', schema: z.object({ ok: z.boolean(), detail: z.string().optional(), state: z.string() }) },
+        200: {
+          description: 'Result of the check',
+          schema: z.object({
+            ok: z.boolean(),
+            checked: z.enum(['shape', 'connection']).describe('connection: the provider was contacted; shape: only the settings were validated, the provider was not contacted'),
+            detail: z.string().optional(),
+            state: z.string(),
+          }),
+        },
         404: { description: 'Unknown plugin' },
       },
     },
     async ({ params, body }) => {
       const result = await kernel.testConfig(params.id, body.settings).catch((err) => configFailure(err, params.id));
-      return { ok: result.ok, state: result.state, ...(result.detail ? { detail: result.detail } : {}) };
+      const checked = result.checked ?? 'shape';
+      const detail = checked === 'shape' && result.ok ? [result.detail, 'only the settings were validated; the provider was not contacted'].filter(Boolean).join('; ') : result.detail;
+      return { ok: result.ok, checked, state: result.state, ...(detail ? { detail } : {}) };
     },
   );
 

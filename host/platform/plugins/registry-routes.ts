@@ -7,7 +7,7 @@ import { parseManifestText, validateManifest, isPluginId, PLUGIN_ID_PATTERN, PLU
 import { writeFileAtomic } from '../../../core/config/atomic-file.js';
 import { CONTRACT_VERSIONS } from '../../../core/sdk/index.js';
 import type { HttpApi } from '../http/api.js';
-import { httpRuntimeDiagnostics, renderDryRun } from '../../../core/declarative/http-fax/index.js';
+import { httpRuntimeDiagnostics, publicUrlWarnings, renderDryRun } from '../../../core/declarative/http-fax/index.js';
 import { egressAllows, resolveEgress } from '../../../core/kernel/egress.js';
 import type { CatalogueEntry, RegistryCatalogue } from './registry-catalogue.js';
 import { PluginEntry } from './plugin-routes.js';
@@ -68,6 +68,7 @@ const ValidateResult = z.object({
   valid: z.boolean(),
   diagnostics: z.array(Diagnostic),
   requests: z.array(RenderedRequest).optional().describe('With dry_run and a valid http manifest: send, status and cancel as they would go out, secrets masked'),
+  warnings: z.array(z.string()).optional().describe('With dry_run: requests that carry a URL of this gateway a provider cannot reach (PUBLIC_API_URL unset or loopback)'),
 });
 
 /**
@@ -139,6 +140,8 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
           providerSid: SAMPLE_PROVIDER_SID,
           publicBaseUrl: deps.publicBaseUrl(),
         }, (url, settings) => egressAllows(resolveEgress(manifest.egress ?? [], settings), url));
+        const warnings = publicUrlWarnings(out.requests, deps.publicBaseUrl());
+        if (warnings.length) out.warnings = warnings;
       }
       return out;
     },

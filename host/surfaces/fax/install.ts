@@ -35,7 +35,7 @@ export const faxSurface = {
     const tokens = await DocumentTokens.load(database.db);
     const store = new FaxJobStore(database.db, database.dialect);
     const documents = new JobDocuments({ kernel, config, tokens });
-    const updates = new JobUpdates({ store, audit, retryPolicy: () => ({ maxAttempts: config.get('FAX_RETRY_MAX_ATTEMPTS'), delaySeconds: config.get('FAX_RETRY_DELAY_SECONDS') }) });
+    const updates = new JobUpdates({ store, audit, logger, retryPolicy: () => ({ maxAttempts: config.get('FAX_RETRY_MAX_ATTEMPTS'), delaySeconds: config.get('FAX_RETRY_DELAY_SECONDS') }) });
     let dispatcher: FaxDispatcher | undefined;
     const idempotencyKeys = new IdempotencyKeys(database.db);
     const service = new FaxService({ store, kernel, config, documents, audit, logger, idempotencyKeys, onSubmitted: () => dispatcher?.wake() });

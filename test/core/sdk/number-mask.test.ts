@@ -32,4 +32,12 @@ test('masking is idempotent: a masked text is unchanged', () => {
   assert.not.match(once, /\d{5,}/);
 });
 
+test('ids stay whole: UUIDs and hex digests are never masked, a number beside them still is', () => {
+  const uuid = '89547b76-1e02-4367-9a3d-3678d42c01f5';
+  assert.is(maskNumbers(`job ${uuid} failed`), `job ${uuid} failed`);
+  assert.is(maskNumbers('commit 3678d4201f5a9b1234567 built'), 'commit 3678d4201f5a9b1234567 built');
+  assert.is(maskNumbers(`job ${uuid} to +15551234567 failed`), `job ${uuid} to ***4567 failed`);
+  assert.is(maskNumbers(`{"id":"00000000-0000-4000-8000-000000000001","to":"15551234567"}`), `{"id":"00000000-0000-4000-8000-000000000001","to":"***4567"}`);
+});
+
 test.run();

@@ -83,12 +83,15 @@ test('--json prints every file with its diagnostics as JSON', () => {
   assert.ok(results[1]!.diagnostics.some((d) => d.code === 'unknown-key' && d.path === 'extra' && d.severity === 'error'));
 });
 
-test('help, no command, an unknown command or lint without files print usage and exit 2', () => {
-  for (const args of [['help'], [], ['frobnicate'], ['plugins', 'lint'], ['plugins', 'lint', '--yaml', goodFile]]) {
+test('no command or lint without files print usage and exit 2; an unknown command exits 2 with a hint', () => {
+  for (const args of [[], ['plugins', 'lint'], ['plugins', 'lint', '--yaml', goodFile]]) {
     const { code, stdout, stderr } = run(...args);
     assert.is(code, 2, args.join(' '));
     assert.match(stdout + stderr, 'usage: switchboard');
   }
+  const unknown = run('frobnicate');
+  assert.is(unknown.code, 2);
+  assert.match(unknown.stderr, 'switchboard --help lists the commands');
 });
 
 test('an alert block lints ok: its runtime is registered with the declarative runtimes (a block without one is unsupported-block, see core/kernel/declarative-runtimes)', () => {

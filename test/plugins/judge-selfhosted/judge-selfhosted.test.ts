@@ -39,12 +39,13 @@ test('health reports the server reachable with its resident checkpoint', async (
   assert.equal(health, { ok: true, info: { url: `http://127.0.0.1:${server.port}`, reachable: true, resident: true, loaded: ['english'] } });
 });
 
-test('with no server on the port the plugin stays healthy, says why in detail, and a call is unavailable', async () => {
+test('with no server on the port the check is not ok but optional, says why in detail, and a call is unavailable', async () => {
   const port = await freePort();
   const absent = await startPlugin(selfhosted, { pluginId: 'judge-selfhosted', env: { SELFHOSTED_HTTP_PORT: String(port) } });
   try {
     const health = await absent.instance.health!();
-    assert.is(health?.ok, true);
+    assert.is(health?.ok, false);
+    assert.is(health?.optional, true);
     assert.match(health?.detail ?? '', /does not answer .*start the managed service \(switchboard judge-server\) or set system_one.provider to hosted/);
     assert.equal((health as { info?: unknown }).info, { url: `http://127.0.0.1:${port}`, reachable: false, resident: false, loaded: [] });
     let failure: unknown;

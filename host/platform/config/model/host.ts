@@ -13,7 +13,11 @@ export const HostKeys = {
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info')
-    .describe('Minimum level of the structured JSON log.'),
+    .describe('Minimum level of the log.'),
+  LOG_FORMAT: z
+    .enum(['auto', 'json', 'pretty'])
+    .default('auto')
+    .describe('Log format: `json` (one JSON object a line, for collectors), `pretty` (one readable line an event), `auto` (pretty when stdout is a terminal, else json).'),
   DATABASE_URL: secret(
     optionalText().describe('PostgreSQL URL (postgres://...) for shared state; unset uses the SQLite file under DATA_DIR. Secret: it may hold a password.'),
   ),

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import type { FaxJobRow, FaxJobStore, RetryPolicy, StatusChange } from './job-store.js';
 
@@ -16,6 +17,8 @@ export class JobUpdates {
       audit: AuditLog;
       /** FAX_RETRY_MAX_ATTEMPTS and FAX_RETRY_DELAY_SECONDS now; absent, a line failure is final. */
       retryPolicy?: () => RetryPolicy;
+      /** A job's final state is logged once, with its id, where operators read the log. */
+      logger?: Pick<Logger, 'info' | 'warn'>;
     },
   ) {}
 
@@ -48,6 +51,8 @@ export class JobUpdates {
       ...(failed ? { error: change.error ?? 'failed' } : {}),
       ...(failed && change.lineFailure ? { line_failure: change.lineFailure } : {}),
     });
+    if (failed) this.deps.logger?.warn({ job_id: job.id, backend: job.backend, via, error: change.error ?? 'failed' }, 'fax job FAILED');
+    else if (change.status === 'SUCCESS') this.deps.logger?.info({ job_id: job.id, backend: job.backend, via, ...(change.pages !== undefined ? { pages: change.pages } : {}) }, 'fax job SUCCESS');
     return true;
   }
 

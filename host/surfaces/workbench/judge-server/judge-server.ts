@@ -1,3 +1,5 @@
+import type { Logger } from 'pino';
+import { createLogger } from '../../../platform/logging/logger.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
@@ -20,7 +22,8 @@ export interface JudgeServerOptions {
   port: number;
   /** Loopback only: 127.0.0.1 or ::1. */
   host?: '127.0.0.1' | '::1';
-  log?: (line: Record<string, unknown>) => void;
+  /** The gateway's logger (same format and masking); default: JSON at info. */
+  logger?: Logger;
 }
 
 export interface RunningJudgeServer {
@@ -54,7 +57,8 @@ function nestingOf(value: unknown, stopAt: number): number {
  * GET /health (200 only once a checkpoint is resident), GET /metrics.
  */
 export async function startJudgeServer(options: JudgeServerOptions): Promise<RunningJudgeServer> {
-  const log = options.log ?? ((line) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`));
+  const logger = (options.logger ?? createLogger('info')).child({ component: 'judge-server' });
+  const log = ({ level, msg, ...fields }: { level: 'info' | 'error'; msg: string } & Record<string, unknown>) => logger[level](fields, msg);
   const metrics = new Registry();
   const inference = new Histogram({
     name: 'selfhosted_inference_seconds',

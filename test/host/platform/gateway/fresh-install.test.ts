@@ -24,6 +24,23 @@ test('a fresh install is ready: no fax backend configured is a warning, not a fa
   }
 });
 
+test('readiness does not call a judge server it cannot reach ok; being optional, it leaves the gateway ready', async () => {
+  const gw = await startGateway({}, { watch: false });
+  try {
+    const res = await fetch(`${gw.url}/health/ready`);
+    const report = await json(res);
+    assert.is(res.status, 200, JSON.stringify(report));
+    const judge = report.checks.find((c: { name: string }) => c.name === 'plugin:judge-selfhosted');
+    assert.ok(judge, JSON.stringify(report.checks.map((c: { name: string }) => c.name)));
+    assert.is(judge.ok, false, JSON.stringify(judge));
+    assert.is(judge.optional, true);
+    assert.match(judge.detail, /does not answer \((ECONNREFUSED|[^)]*)\)/);
+    assert.not.match(judge.detail, /TypeError/);
+  } finally {
+    await gw.close();
+  }
+});
+
 test('without ghostscript a fresh install is ready (a warning); a backend that renders TIFF is not', async () => {
   // A machine without gs: the child's PATH holds nothing (node is started by its full path).
   const dataDir = tempDir();

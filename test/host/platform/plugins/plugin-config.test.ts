@@ -79,12 +79,23 @@ test('POST /plugins/{id}/config/test runs the health check on candidate settings
   const generation = (await plugin('echo')).generation;
   const ok = await json(await call('POST', '/plugins/echo/config/test', { settings: { greeting: 'candidate' } }));
   assert.is(ok.ok, true);
+  assert.is(ok.checked, 'connection');
   const failing = await json(await call('POST', '/plugins/echo/config/test', { settings: { failStart: 'config' } }));
   assert.is(failing.ok, false);
   assert.is(failing.state, 'needs-config');
   assert.match(failing.detail, /greeting rejected/);
   assert.is(readFileSync(path.join(gw.dataDir, 'plugins.config.json'), 'utf8'), storedBefore, 'nothing saved');
   assert.is((await plugin('echo')).generation, generation, 'the serving generation is untouched');
+});
+
+test('config/test of a provider host that does not exist is not ok; settings it cannot probe say only their shape was checked', async () => {
+  const unreachable = await json(await call('POST', '/plugins/providera/config/test', { settings: { baseUrl: 'https://fax.host-that-does-not-exist.invalid/v2', apiKey: 'k-1', apiSecret: 's-1' } }));
+  assert.is(unreachable.ok, false, JSON.stringify(unreachable));
+  assert.is(unreachable.checked, 'connection');
+  const inboundOnly = await json(await call('POST', '/plugins/providera/config/test', { settings: { baseUrl: 'https://fax.host-that-does-not-exist.invalid/v2', apiSecret: 's-1' } }));
+  assert.is(inboundOnly.ok, true, JSON.stringify(inboundOnly));
+  assert.is(inboundOnly.checked, 'shape');
+  assert.match(inboundOnly.detail, /provider was not contacted/);
 });
 
 test('typed start errors choose the state: needs-config, retrying with backoff, failed; a fix recovers', async () => {

@@ -186,6 +186,9 @@ test('validate with dry_run renders send, status and cancel with every secret ma
     signature: 'key=***',
   });
   assert.is(send.egress_allowed, true);
+  // The test gateway's PUBLIC_API_URL is loopback: a provider could never fetch that document URL.
+  assert.match(gw.env.PUBLIC_API_URL!, /127\.0\.0\.1|localhost/);
+  assert.equal(body.warnings, [`the send request hands the provider a URL on ${gw.env.PUBLIC_API_URL}, which it cannot reach from outside: set PUBLIC_API_URL to the gateway's public address`]);
   assert.is(statusReq.method, 'GET');
   assert.is(statusReq.url, `${fake.origin}/faxes/provider-sid-sample-0001`);
   assert.is(statusReq.headers.Authorization, 'Bearer ***');
@@ -202,6 +205,7 @@ test('validate with dry_run of a registry manifest shows the multipart body with
   assert.is(body.valid, true, JSON.stringify(body.diagnostics));
   const [send] = body.requests;
   assert.is(send.url, 'https://fax.docufax.example/v3/projects/p%201%2F2/faxes');
+  assert.is(body.warnings, undefined, 'an uploaded document names no URL of the gateway');
   assert.is(send.headers.Authorization, 'Basic ***');
   assert.match(send.headers['Content-Type'], /^multipart\/form-data; boundary=/);
   assert.match(send.body, /name="to"\r\n\r\n\+15551234567\r\n/);

@@ -90,10 +90,14 @@ test('a number ending 0002 is busy on the first attempt and delivered on the red
   assert.is(attempts[0]!.line_failure, 'busy', JSON.stringify(attempts[0]));
 });
 
-test('a number ending 0003 ends FAILED with the provider error', async () => {
-  const job = await finished(await submit('+15550000003'));
+test('a number ending 0003 ends FAILED with the provider error, logged once with the job id unmasked', async () => {
+  const id = await submit('+15550000003');
+  const job = await finished(id);
   assert.is(job.status, 'FAILED');
   assert.ok(job.error?.includes('simulated provider error'), job.error);
+  const failedLines = gw.logs.map((l) => JSON.parse(l) as { msg: string; job_id?: string; level: number }).filter((l) => l.msg === 'fax job FAILED' && l.job_id === id);
+  assert.is(failedLines.length, 1, JSON.stringify(failedLines));
+  assert.is(failedLines[0]!.level, 40);
 });
 
 test('a number ending 0004 (submit answer lost) is looked up, never resent, and ends SUCCESS', async () => {

@@ -1,0 +1,282 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PROVIDER_KINDS, type ProviderKind } from '../../core/sdk/index.js';
+
+/**
+ * The provider of each kind as a working in-memory stand-in: it passes the kind's conformance
+ * suite as generated, so an author starts from green and replaces it with real calls.
+ * Written without type annotations, the same text is src/index.ts and the prebuilt dist/index.js.
+ */
+const PROVIDERS: Record<ProviderKind, { imports: string; capabilities: string[]; body: string }> = {
+  fax: {
+    imports: `import { definePlugin } from 'switchboard/sdk';`,
+    capabilities: ['send', 'status'],
+    body: `    // Replace with your provider's API: send uploads request.document, status asks about a sid.
+    const sent = new Map();
+    let next = 0;
+    return {
+      providers: {
+        fax: {
+          async send(request) {
+            const providerSid = \`\${ctx.pluginId}-\${++next}\`;
+            sent.set(providerSid, { to: request.to, pages: request.document.pages });
+            ctx.logger.info(\`accepted job \${request.jobId} as \${providerSid}\`);
+            return { providerSid, status: 'queued' };
+          },
+          async status(ref) {
+            const fax = ref.providerSid ? sent.get(ref.providerSid) : undefined;
+            return fax ? { providerSid: ref.providerSid, status: 'SUCCESS', pages: fax.pages } : null;
+          },
+        },
+      },
+      health: () => ({ ok: true, checked: 'shape', detail: 'in-memory stand-in: no provider is contacted' }),
+    };`,
+  },
+  storage: {
+    imports: `import { Readable } from 'node:stream';\nimport { assertStorageKey, definePlugin, StorageNotFoundError } from 'switchboard/sdk';`,
+    capabilities: [],
+    body: `    // Replace with your store: keys are checked by assertStorageKey, a missing key is StorageNotFoundError.
+    const objects = new Map();
+    const read = (key) => {
+      assertStorageKey(key);
+      const object = objects.get(key);
+      if (!object) throw new StorageNotFoundError(key);
+      return object;
+    };
+    return {
+      providers: {
+        storage: {
+          async put(key, data) {
+            assertStorageKey(key);
+            const bytes = Buffer.isBuffer(data) ? data : Buffer.concat(await data.toArray());
+            const entry = { key, size: bytes.length, modifiedAt: new Date() };
+            objects.set(key, { bytes, entry });
+            return entry;
+          },
+          async get(key) {
+            return read(key).bytes;
+          },
+          async stream(key) {
+            return Readable.from([read(key).bytes]);
+          },
+          async delete(key) {
+            assertStorageKey(key);
+            return objects.delete(key);
+          },
+          async exists(key) {
+            assertStorageKey(key);
+            return objects.has(key);
+          },
+          async list(prefix = '') {
+            return [...objects.values()].map((o) => o.entry).filter((e) => e.key.startsWith(prefix));
+          },
+        },
+      },
+    };`,
+  },
+  retrieval: {
+    imports: `import { definePlugin } from 'switchboard/sdk';`,
+    capabilities: ['index', 'search', 'delete'],
+    body: `    // Replace with your search engine: a collection is a named set of documents.
+    const collections = new Map();
+    const collection = (name) => {
+      if (!collections.has(name)) collections.set(name, new Map());
+      return collections.get(name);
+    };
+    const terms = (text) => text.toLowerCase().split(/[^a-z0-9_]+/).filter(Boolean);
+    return {
+      providers: {
+        retrieval: {
+          async index(name, documents) {
+            for (const doc of documents) collection(name).set(doc.id, doc);
+            return { indexed: documents.length };
+          },
+          async search(name, query, topK) {
+            const wanted = terms(query);
+            return [...collection(name).values()]
+              .map((doc) => ({ doc, score: terms(doc.text).filter((t) => wanted.includes(t)).length }))
+              .filter((hit) => hit.score > 0)
+              .sort((a, b) => b.score - a.score)
+              .slice(0, topK)
+              .map(({ doc, score }) => ({ id: doc.id, score, text: doc.text, metadata: doc.metadata ?? {} }));
+          },
+          async delete(name, ids) {
+            let deleted = 0;
+            for (const id of ids) if (collection(name).delete(id)) deleted++;
+            return { deleted };
+          },
+        },
+      },
+    };`,
+  },
+  judge: {
+    imports: `import { definePlugin } from 'switchboard/sdk';`,
+    capabilities: [],
+    body: `    // Replace with your model: answer each question with the probability of yes.
+    return {
+      providers: {
+        judge: {
+          async ask(request) {
+            const answers = Object.fromEntries(Object.keys(request.questions).map((id) => [id, 0.5]));
+            return { model: request.model ?? 'stand-in', answers, usage: { input_tokens: 0, output_tokens: 0 } };
+          },
+        },
+      },
+    };`,
+  },
+  'alert-sink': {
+    imports: `import { definePlugin } from 'switchboard/sdk';`,
+    capabilities: [],
+    body: `    // Replace with your channel: deliver posts the alert; a failure says whether a retry can help.
+    return {
+      providers: {
+        'alert-sink': {
+          async deliver(alert) {
+            ctx.logger.info(\`alert \${alert.id} (\${alert.severity}, \${alert.status}): \${alert.title}\`);
+            return { ok: true };
+          },
+        },
+      },
+    };`,
+  },
+};
+
+const PLUGIN_ID = /^[a-z0-9][a-z0-9-]{1,62}$/;
+
+export function isProviderKind(kind: string): kind is ProviderKind {
+  return (PROVIDER_KINDS as readonly string[]).includes(kind);
+}
+
+function indexSource(kind: ProviderKind): string {
+  const { imports, body } = PROVIDERS[kind];
+  return `${imports}
+
+export default definePlugin({
+  start(ctx) {
+${body}
+  },
+});
+`;
+}
+
+function testSource(kind: ProviderKind): string {
+  const sample =
+    kind === 'fax'
+      ? `, sample: () => ({
+    jobId: \`test-\${Date.now()}\`,
+    to: '+15555550100',
+    publicBaseUrl: 'http://127.0.0.1:8080',
+    document: {
+      url: 'http://127.0.0.1:8080/sample.pdf',
+      pages: 1,
+      read: async () => Buffer.from('%PDF-1.4 sample'),
+      saveArtifact: async (name) => ({ key: name }),
+      renderTiff: async () => ({ key: 'sample.tiff', pages: 1 }),
+    },
+  })`
+      : '';
+  return `// Runs the ${kind} conformance suite on the host's real plugin runner, one line per case.
+import { conformance } from 'switchboard/sdk/testing';
+import plugin from './index.js';
+
+let failed = 0;
+for (const c of conformance['${kind}']({ plugin${sample} })) {
+  try {
+    await c.run();
+    console.log(\`ok   \${c.name}\`);
+  } catch (err) {
+    failed++;
+    console.log(\`FAIL \${c.name}: \${err instanceof Error ? err.message : String(err)}\`);
+  }
+}
+process.exitCode = failed ? 1 : 0;
+`;
+}
+
+export interface ScaffoldOptions {
+  kind: ProviderKind;
+  id: string;
+  /** The folder to create; it must not exist. */
+  dir: string;
+  hostVersion: string;
+  /** The host's package root, for the SDK types in tsconfig paths. */
+  hostRoot: string;
+}
+
+/** Writes a plugin folder that passes `plugins lint` and `plugins test` as generated. Returns the files written. */
+export async function scaffoldPlugin(options: ScaffoldOptions): Promise<string[]> {
+  const { kind, id, dir, hostRoot } = options;
+  if (!PLUGIN_ID.test(id)) throw new Error(`plugin id "${id}" must be 2-63 lowercase letters, digits and dashes`);
+  if (existsSync(dir)) throw new Error(`${dir} already exists`);
+  const [major, minor] = options.hostVersion.split('.');
+  const manifest = {
+    manifestVersion: 1,
+    id,
+    name: id,
+    version: '0.1.0',
+    description: `A ${kind} provider (generated by switchboard plugins new)`,
+    author: 'you',
+    host: `^${major}.${minor}.0`,
+    provides: [{ kind, contract: `${kind}@^1` }],
+    capabilities: PROVIDERS[kind].capabilities,
+    entry: 'dist/index.js',
+    egress: [],
+  };
+  // The same TypeScript and Node types the host builds with, so the SDK's types read the same.
+  const hostDev = (JSON.parse(await readFile(path.join(hostRoot, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> }).devDependencies ?? {};
+  const devDependencies = { typescript: hostDev.typescript ?? '*', '@types/node': hostDev['@types/node'] ?? '*' };
+  const sdk = (sub: string) => [path.join(hostRoot, 'dist/core', sub)];
+  const tsconfig = {
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      rootDir: 'src',
+      outDir: 'dist',
+      strict: true,
+      skipLibCheck: true,
+      noImplicitAny: false,
+      types: ['node'],
+      paths: {
+        'switchboard/sdk': sdk('sdk/index.d.ts'),
+        'switchboard/sdk/testing': sdk('testing/index.d.ts'),
+        'switchboard/sdk/fax': sdk('sdk/fax/index.d.ts'),
+        'switchboard/sdk/retrieval': sdk('sdk/retrieval/index.d.ts'),
+        'switchboard/sdk/judge': sdk('sdk/judge/index.d.ts'),
+      },
+    },
+    include: ['src'],
+  };
+  const readme = `# ${id}
+
+A ${kind} plugin for Switchboard, generated by \`switchboard plugins new ${kind} ${id}\`. The provider
+in \`src/index.ts\` is an in-memory stand-in that passes the ${kind} conformance suite; replace it
+with calls to your service (list the hosts it calls in \`egress\` of \`manifest.json\`).
+
+- Build: \`npx tsc -p .\` (TypeScript and @types/node are dev dependencies: \`npm install\` first)
+  compiles \`src/\` to \`dist/\`; \`dist/index.js\` is what the host loads. The generated
+  \`dist/index.js\` is the stand-in, prebuilt.
+- Check: \`npx switchboard plugins lint manifest.json\` and \`npx switchboard plugins test .\`
+  (the host's command: run \`npm link\` once in the host's folder, or use
+  \`node <host>/host/bin/switchboard.mjs\`).
+- Ship: put this folder in a directory on the gateway's \`PLUGINS_PATH\`.
+
+The SDK types come from the host at ${hostRoot} (\`paths\` in \`tsconfig.json\`); see the host's
+docs/sdk-guide.md.
+`;
+  const files: Record<string, string> = {
+    'manifest.json': JSON.stringify(manifest, null, 2) + '\n',
+    'package.json': JSON.stringify({ name: id, version: '0.1.0', private: true, type: 'module', scripts: { build: 'tsc -p .' }, devDependencies }, null, 2) + '\n',
+    'tsconfig.json': JSON.stringify(tsconfig, null, 2) + '\n',
+    'src/index.ts': indexSource(kind),
+    'src/plugin.test.ts': testSource(kind),
+    'dist/index.js': indexSource(kind),
+    'README.md': readme,
+  };
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await writeFile(path.join(dir, name), text);
+  }
+  return Object.keys(files);
+}
