@@ -17,6 +17,9 @@ commands:
   plugins test [--settings <json>] <dir>
                                     load the plugin folder <dir> through the host's loader and
                                     run the conformance suite of every kind it provides
+  mcp                               the MCP server over stdio, its tools calling the gateway at
+                                    SWITCHBOARD_URL (default http://127.0.0.1:8080) with
+                                    SWITCHBOARD_API_KEY (docs/mcp.md)
   help                              show this text
 
 exit codes: 0 ok, 1 a manifest has errors or a conformance case failed, 2 usage error`;
@@ -47,6 +50,7 @@ export async function main(argv: string[], io: CliOutput = consoleOutput): Promi
     return evalCommand(args, io, async () => (await import('./eval-host.js')).openGatewayEvalHost());
   }
   if (group === 'plugins' && command === 'test') return pluginsTest(rest, io);
+  if (group === 'mcp' && command === undefined) return (await import('./mcp-stdio.js')).runMcpStdio(io);
   if (group === 'help' || group === '--help' || group === '-h') {
     io.out(USAGE);
     return 2;
