@@ -1,6 +1,5 @@
 import type { Request, Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { z } from 'zod';
 import { actorOf, principalOf } from '../auth/access-guard.js';
 import { isLoopback } from '../auth/loopback.js';
 import { hostAllowed } from '../auth/request-site.js';
@@ -85,7 +84,7 @@ export function registerMcpRoute(platform: Platform): { approvals: FaxApprovals 
       summary: 'The MCP endpoint (Model Context Protocol, Streamable HTTP, stateless)',
       description:
         'JSON-RPC messages of the Model Context Protocol: initialize, tools/list, tools/call. Each tool is a request to a route of this API with the caller\'s key, ' +
-        'so it needs that route\'s scope (see docs/mcp.md). Access: any API key, or MCP_API_KEY (X-API-Key or Authorization: Bearer); with no key configured, loopback callers only.',
+        'so it needs that route\'s scope (see docs/mcp.md). Stateless: GET and DELETE /mcp answer 405 `method_not_allowed`. Access: any API key, or MCP_API_KEY (X-API-Key or Authorization: Bearer); with no key configured, loopback callers only.',
       tags: ['mcp'],
       access: 'public',
       rawBody: { contentType: 'application/json', description: 'A JSON-RPC request, notification or batch (at most 16 MB)' },
@@ -115,22 +114,12 @@ export function registerMcpRoute(platform: Platform): { approvals: FaxApprovals 
       await transport.handleRequest(req, res, body);
     },
   );
-  for (const method of ['get', 'delete'] as const) {
-    api.route(
-      {
-        method,
-        path: '/mcp',
-        summary: `Not served: the MCP endpoint is stateless (no ${method === 'get' ? 'server-initiated stream' : 'session to end'}); use POST`,
-        tags: ['mcp'],
-        access: 'public',
-        query: z.object({}).loose(),
-        responses: { 405: { description: 'Use POST (`method_not_allowed`)' } },
-      },
-      ({ req, res }) => {
-        authenticate(req, res);
-        throw httpError('method_not_allowed', { allowed: 'POST' }).withHeaders({ Allow: 'POST' });
-      },
-    );
-  }
+  // Stateless: no session to end and no server-initiated stream. The SDK's client takes 405 for
+  // "no stream"; these answers are the method rule of POST /mcp, not operations of their own.
+  const methodNotAllowed = () => {
+    throw httpError('method_not_allowed', { allowed: 'POST' }).withHeaders({ Allow: 'POST' });
+  };
+  api.router.get('/mcp', methodNotAllowed);
+  api.router.delete('/mcp', methodNotAllowed);
   return { approvals };
 }

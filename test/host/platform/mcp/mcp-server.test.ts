@@ -279,6 +279,30 @@ test('/mcp over HTTP: keys required, 16 MB limit answered before the body is rea
   assert.not.ok(audits.some((l) => l.includes('JVBER') || l.includes(NUMBER)), 'no arguments in the audit');
 });
 
+test('MCP_API_KEY is a secret: masked in the configuration views', async () => {
+  const config = await fetch(`${gw.url}/api/config`, { headers: { 'x-api-key': BOOT } });
+  const text = await config.text();
+  assert.is(config.status, 200, text);
+  assert.ok(text.includes('MCP_API_KEY'));
+  assert.not.ok(text.includes(MCP_KEY), 'never in clear');
+});
+
+test('with no key configured, /mcp answers loopback callers as the platform does', async () => {
+  const open = await startGateway({ FAX_DISABLED: 'true', LOG_LEVEL: 'warn' });
+  try {
+    const client = new Client({ name: 'local', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${open.url}/mcp`)));
+    try {
+      const plugins = await call(client, 'list_plugins');
+      assert.ok(plugins.plugins.length > 0, JSON.stringify(plugins));
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await open.close();
+  }
+});
+
 test('switchboard mcp: the same tools over stdio against a running gateway', async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
