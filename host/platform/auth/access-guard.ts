@@ -64,7 +64,7 @@ export function createAccessGuard(deps: AccessGuardDeps): { guard: AccessGuard; 
   const limited = new Once();
   const failed = new Once();
   // Open by default for this machine only: any key (API_KEY or minted) turns keys on everywhere.
-  const authRequired = () => !!config.get('API_KEY') || !!config.get('MCP_API_KEY') || keys.anyMinted() || config.get('REQUIRE_API_KEY');
+  const authRequired = () => !!config.get('API_KEY') || keys.anyMinted() || config.get('REQUIRE_API_KEY');
 
   /** The principal a presented X-API-Key proves; 'invalid' for a key that proves nothing. */
   async function fromHeader(req: Request): Promise<Principal | 'invalid' | undefined> {

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { actorOf, principalOf } from '../auth/access-guard.js';
 import { isLoopback } from '../auth/loopback.js';
 import { hostAllowed } from '../auth/request-site.js';
@@ -25,11 +26,26 @@ async function readJsonBody(req: Request): Promise<unknown> {
     if (size > MCP_BODY_LIMIT_BYTES) throw tooLarge();
     chunks.push(chunk);
   }
+  let body: unknown;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
     throw invalid('body', 'must be JSON (a JSON-RPC message or batch)', 400);
   }
+  // Refused here with the API's {detail, code}: the transport would answer a JSON-RPC error body.
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length === 0 || !messages.every((m) => JSONRPCMessageSchema.safeParse(m).success)) throw invalid('body', 'must be a JSON-RPC 2.0 message or a batch of them', 400);
+  return body;
+}
+
+/** Sets Accept to what the transport requires, in the parsed and the raw headers (the transport reads the raw ones). */
+function acceptJsonAndStream(req: Request): void {
+  const value = 'application/json, text/event-stream';
+  const raw: string[] = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() !== 'accept') raw.push(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  raw.push('Accept', value);
+  req.rawHeaders = raw;
+  req.headers.accept = value;
 }
 
 /** The key the caller authenticated with (X-API-Key, or Authorization: Bearer, which the route copies to X-API-Key). */
@@ -93,6 +109,10 @@ export function registerMcpRoute(platform: Platform): { approvals: FaxApprovals 
     async ({ req, res }) => {
       authenticate(req, res);
       const body = await readJsonBody(req);
+      // Answers are JSON (no stream), so a client that accepts only JSON is answered too; the
+      // transport would refuse it 406 with a JSON-RPC body.
+      const accept = req.headers.accept ?? '';
+      if (!accept.includes('application/json') || !accept.includes('text/event-stream')) acceptJsonAndStream(req);
       const key = presentedKey(req);
       const local = req.socket.localAddress ?? '127.0.0.1';
       const base = `http://${local.includes(':') ? `[${local}]` : local}:${req.socket.localPort}`;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { maskPhone } from '../logging/text-masking.js';
 import { ApiCallError, type GatewayApi } from './gateway-api.js';
 import { callerOf, decodeBase64Document, readOutboxFile, sha256, ToolRefusal, type FaxApprovals } from './fax-approvals.js';
-import { maskSecretsDeep } from './secret-lines.js';
+import { redactCredentialsDeep } from './credential-redaction.js';
 
 /** What one MCP session's tools act with: the API as its key, and the gateway's MCP settings. */
 export interface McpToolDeps {
@@ -65,17 +65,17 @@ export function createMcpServer(deps: McpToolDeps): McpServer {
   tool('get_inbound', 'One received fax with a short-lived PDF link (GET /inbound/{id}; scope inbound:read).', { inbound_id: id }, READ, ({ inbound_id }) => api.call('GET', `/inbound/${encodeURIComponent(inbound_id)}`));
   tool(
     'search_code',
-    'Search a repository\'s code (GET /api/search; scope search:read). Secret-shaped lines are masked in the snippets.',
+    'Search a repository\'s code (GET /api/search; scope search:read). Credential-shaped text in snippets is redacted.',
     { q: z.string().min(1).max(1000), repo, top_k: z.number().int().min(1).max(100).optional() },
     READ,
-    async (q) => maskSecretsDeep(await api.call('GET', '/api/search', { query: q })),
+    async (q) => redactCredentialsDeep(await api.call('GET', '/api/search', { query: q })),
   );
   tool(
     'answer_question',
-    'Answer a question about a repository\'s code with citations (POST /api/rag; scope search:answer). Secret-shaped lines are masked.',
+    'Answer a question about a repository\'s code with citations (POST /api/rag; scope search:answer). Credential-shaped text is redacted.',
     { question: z.string().min(1).max(4000), repo, top_k: z.number().int().min(1).max(100).optional() },
     READ,
-    async (body) => maskSecretsDeep(await api.call('POST', '/api/rag', { json: body })),
+    async (body) => redactCredentialsDeep(await api.call('POST', '/api/rag', { json: body })),
   );
   tool('start_index', 'Start indexing a repository (POST /api/index/start; scope search:index).', { repo, enrich: z.boolean().optional() }, { readOnlyHint: false, destructiveHint: false, openWorldHint: false }, (body) => api.call('POST', '/api/index/start', { json: body }));
   tool('index_status', 'Progress of the latest indexing run (GET /api/index/status; scope search:read).', { repo }, READ, (q) => api.call('GET', '/api/index/status', { query: q }));

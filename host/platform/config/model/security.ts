@@ -15,7 +15,6 @@ export const SecurityKeys = {
     .describe(
       'Environment only: comma-separated hosts (as URLs spell them: 127.0.0.1, localhost, ::1, judge.internal) that URLs set at run time may reach although they are, or resolve to, loopback, private, link-local, CGNAT, unique-local or metadata addresses. Lifts only that rule: a plugin still reaches only the hosts its manifest egress declares. URLs given in the environment and literal manifest egress hosts never need it.',
     ),
-  MCP_API_KEY: secret(optionalText().describe('Key of MCP clients (header X-API-Key or Authorization: Bearer), accepted on /mcp and on the HTTP API with the scopes the MCP tools use but no admin one (fax:send, fax:read, inbound:list, inbound:read, search:read, search:answer, search:index). Like API_KEY, setting it makes keys required.')),
   MCP_REQUIRE_APPROVAL: flag().default(true).describe('MCP send_fax sends only a document prepared by prepare_fax, by its approval id; off, a key with fax:send may send a document and number in one send_fax call.'),
   MCP_APPROVAL_TTL_SECONDS: integer(1, 86400).default(600).describe('Seconds an MCP fax approval (prepare_fax) stays usable by send_fax.'),
   MCP_OUTBOX_DIR: optionalText().describe('Environment only. The directory MCP prepare_fax and send_fax may read a document from by file path (nothing outside it); unset, documents come as base64 only.'),

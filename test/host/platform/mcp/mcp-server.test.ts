@@ -102,7 +102,7 @@ test('index, status, search and answer: a secret planted in an indexed file come
     const text = JSON.stringify(found);
     assert.ok(found.results.some((r: any) => r.path === 'src/billing/provider-config.ts'), text);
     assert.not.ok(text.includes(PLANTED), 'the planted key never leaves over MCP');
-    assert.ok(text.includes('[masked: a secret-shaped line]'), text);
+    assert.ok(text.includes('[redacted: credential-shaped]'), text);
     assert.ok(text.includes('invoiceRetries'), 'the other lines stay');
     // The HTTP API itself still shows the file as indexed: the masking is MCP's.
     const direct = await json(await fetch(`${gw.url}/api/search?q=STRIPE_API_KEY&repo=billing`, { headers: { 'x-api-key': BOOT } }));
@@ -260,6 +260,11 @@ test('/mcp over HTTP: keys required, 16 MB limit answered before the body is rea
   assert.is(ok.status, 200, await ok.clone().text());
   const notJson = await post({ 'x-api-key': BOOT }, '{not json');
   assert.is(notJson.status, 400);
+  const notRpc = await post({ 'x-api-key': BOOT }, JSON.stringify({ hello: 'world' }));
+  assert.is(notRpc.status, 400);
+  assert.is((await json(notRpc)).code, 'validation_error');
+  const jsonOnly = await post({ 'x-api-key': BOOT, accept: 'application/json' }, JSON.stringify(init));
+  assert.is(jsonOnly.status, 200, 'a client that accepts only JSON is answered in JSON');
   const { request } = await import('node:http');
   const rebound = await new Promise<number>((resolve, reject) => {
     const req = request(`${gw.url}/mcp`, { method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json', 'x-api-key': BOOT } }, (res) => (res.resume(), resolve(res.statusCode!)));
