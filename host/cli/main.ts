@@ -71,6 +71,15 @@ const COMMANDS: CliCommand[] = [
     },
   },
   {
+    name: 'mcp',
+    summary: 'the MCP server over stdio, its tools calling the gateway at SWITCHBOARD_URL (docs/mcp.md)',
+    usage: 'usage: switchboard mcp\n\nServes the MCP tools over stdio for a desktop client. Each tool is a request to the gateway at\nSWITCHBOARD_URL (default http://127.0.0.1:8080) with the key in SWITCHBOARD_API_KEY (docs/mcp.md).',
+    run: async (args, io) => {
+      if (args.length) throw new UsageError(`unexpected argument: ${args[0]}`);
+      return (await import('./mcp-stdio.js')).runMcpStdio(io);
+    },
+  },
+  {
     name: 'lab',
     summary: 'run <rows.json> | retry <id>: judge grounded rows with the lab of a running gateway',
     usage: LAB_USAGE,

@@ -24,6 +24,8 @@ export interface Principal {
 }
 
 const EVERY_SCOPE: readonly string[] = ['admin'];
+/** What MCP_API_KEY opens: every scope an MCP tool uses, no admin one. */
+export const MCP_KEY_SCOPES: readonly string[] = ['fax:send', 'fax:read', 'inbound:list', 'inbound:read', 'search:read', 'search:answer', 'search:index'];
 
 
 /** The principal the guard established for this request (set on every guarded route). */
@@ -71,6 +73,8 @@ export function createAccessGuard(deps: AccessGuardDeps): { guard: AccessGuard; 
     const token = Array.isArray(header) ? header[0] ?? '' : header;
     const bootstrap = config.get('API_KEY');
     if (bootstrap && sameSecret(token, bootstrap)) return { kind: 'bootstrap', keyId: 'bootstrap', scopes: EVERY_SCOPE };
+    const mcpKey = config.get('MCP_API_KEY');
+    if (mcpKey && sameSecret(token, mcpKey)) return { kind: 'bootstrap', keyId: 'mcp', scopes: MCP_KEY_SCOPES };
     const row = await keys.verify(token);
     if (!row) {
       if (failed.firstInMinute(`invalid:${req.socket.remoteAddress}`)) audit.record('auth_failed', { reason: 'invalid_key', key_id: keys.keyIdOf(token), path: req.path, ip: req.socket.remoteAddress });

@@ -8,6 +8,7 @@ export const SCOPE_TABLE_END = '<!-- scope-table:end -->';
 const HANDLER_CHECKED: Record<string, string> = {
   'GET /inbound/:id/pdf': '`inbound:read` or a `?token=` (INBOUND_TOKEN_TTL_MINUTES)',
   'GET /fax/:id/pdf': 'a `?token=` (PDF_TOKEN_TTL_MINUTES)',
+  'POST /mcp': 'any API key or `MCP_API_KEY` (each tool then needs its route\'s scope); loopback callers only while no key exists',
   'POST /api/eval/run': '`search:read`; with `name` or `save_as_baseline` also `search:evaluate`',
   'POST /api/eval/runs': '`search:read`; with `name` or `save_as_baseline` also `search:evaluate`',
 };

@@ -5,6 +5,7 @@ import { registerHealthRoutes } from '../health/health-routes.js';
 import { publicBaseUrl } from '../http/public-url.js';
 import { registerPluginRoutes } from '../plugins/plugin-routes.js';
 import { registerRegistryRoutes } from '../plugins/registry-routes.js';
+import { registerMcpRoute } from '../mcp/mcp-route.js';
 import type { Platform } from './platform.js';
 
 /** What POST /admin/restart drains and ends (the gateway, once it exists). */
@@ -28,6 +29,7 @@ export function registerPlatformRoutes(platform: Platform, gateway: () => Restar
   registerHealthRoutes(api, { kernel, readiness: platform.readiness, metrics: platform.metrics });
   registerRegistryRoutes(api, { kernel, catalogue, manifestsDir: platform.manifestsDir, audit, hostVersion: platform.version, publicBaseUrl: () => publicBaseUrl(config) });
   registerPluginRoutes(api, { kernel, catalogue, audit, configStorePath: platform.configStorePath });
+  registerMcpRoute(platform);
   registerConfigRoutes(api, { registry: config, audit, legacyEditorSettingsFile: path.resolve(platform.cwd, 'out/editor/settings.json') });
   return registerAdmin(api, {
     config, kernel, audit, restart,

@@ -91,7 +91,7 @@ export const ERROR_CATALOGUE = {
 
   method_not_allowed: entry<{ allowed: string }>({
     status: 405,
-    meaning: 'The path exists but not for this method (the self-hosted judge server).',
+    meaning: 'The path exists but not for this method (the self-hosted judge server; GET and DELETE /mcp, which is stateless).',
     message: ({ allowed }) => `use ${allowed}`,
   }),
   json_body_required: entry({

@@ -55,7 +55,7 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set(
  * config file, so no request can point a read or a write at a path of its choosing, or turn a
  * check off.
  */
-export const ENV_ONLY_KEYS: ReadonlySet<string> = new Set(['DATA_DIR', 'ADMIN_SETTINGS_PERSIST_PATH', 'AUDIT_LOG_FILE', 'SERVICE_CONFIG_PATH', 'MANIFESTS_DIR', 'PLUGINS_PATH', 'DOCKER_HOST', 'WEB_DIST_DIR', 'SELFHOSTED_CHECKPOINTS_DIR', 'ALERT_WEBHOOK_CA_FILE', 'ALERT_ALLOW_HTTP_LOOPBACK', 'REPOS', 'OUTBOUND_ALLOW_HOSTS', 'PLUGIN_PATHS_ALLOW', 'ALLOWED_HOSTS']);
+export const ENV_ONLY_KEYS: ReadonlySet<string> = new Set(['DATA_DIR', 'ADMIN_SETTINGS_PERSIST_PATH', 'AUDIT_LOG_FILE', 'SERVICE_CONFIG_PATH', 'MANIFESTS_DIR', 'PLUGINS_PATH', 'DOCKER_HOST', 'WEB_DIST_DIR', 'SELFHOSTED_CHECKPOINTS_DIR', 'ALERT_WEBHOOK_CA_FILE', 'ALERT_ALLOW_HTTP_LOOPBACK', 'REPOS', 'OUTBOUND_ALLOW_HOSTS', 'PLUGIN_PATHS_ALLOW', 'ALLOWED_HOSTS', 'MCP_OUTBOX_DIR']);
 
 /** Names of nested sections: `system_one` for the keys `system_one.*`. */
 export const SECTION_NAMES: ReadonlySet<string> = new Set(CONFIG_KEYS.filter((key) => key.includes('.')).map((key) => key.slice(0, key.indexOf('.'))));

@@ -13,5 +13,5 @@ export const VendorSecretsKeys = {
   OAUTH_TOKEN: apiSecret('OAuth token used by integrations that need one.'),
   GRAFANA_API_KEY: apiSecret('API key of Grafana.'),
   GRAFANA_AUTH_TOKEN: apiSecret('Auth token of Grafana (service account).'),
-  MCP_API_KEY: apiSecret('API key MCP clients present to the code-search tools.'),
+  MCP_API_KEY: apiSecret('Key of MCP clients (X-API-Key or Authorization: Bearer): accepted on POST /mcp and on the HTTP API with the scopes the MCP tools use and no admin one (fax:send, fax:read, inbound:list, inbound:read, search:read, search:answer, search:index). Unlike API_KEY, it does not make keys required of loopback callers.'),
 };

@@ -37,6 +37,7 @@ const ACCESS: Array<[route: string, access: string, admin?: 'admin']> = [
   ['GET /health/ready', 'public'],
   ['GET /metrics', 'public'],
   ['POST /fax', 'fax:send'],
+  ['POST /mcp', 'public'], // any key or MCP_API_KEY, checked by the route; each tool then needs its route's scope
   ['GET /fax/{id}', 'fax:read'],
   ['GET /fax/{id}/pdf', 'public'], // the provider fetches it with the job's token
   ['GET /fax/{id}/report', 'fax:read'], // the sender's transmission report

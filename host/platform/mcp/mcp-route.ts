@@ -1,0 +1,145 @@
+import type { Request, Response } from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { actorOf, principalOf } from '../auth/access-guard.js';
+import { isLoopback } from '../auth/loopback.js';
+import { hostAllowed } from '../auth/request-site.js';
+import { httpError, invalid } from '../http/error-catalogue.js';
+import type { Platform } from '../gateway/platform.js';
+import { GatewayApi } from './gateway-api.js';
+import { FaxApprovals } from './fax-approvals.js';
+import { createMcpServer } from './mcp-tools.js';
+
+/** A 10 MB document in base64 with its JSON-RPC envelope (the fax spec's MCP limit). */
+export const MCP_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/** The request's JSON body, refused 413 as soon as it is known to be over the limit (from Content-Length, or while it streams). */
+async function readJsonBody(req: Request): Promise<unknown> {
+  const tooLarge = () => httpError('payload_too_large', { what: 'MCP request body', limit: '16 MB' }).withHeaders({ Connection: 'close' });
+  if (Number(req.headers['content-length'] ?? 0) > MCP_BODY_LIMIT_BYTES) throw tooLarge();
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') throw httpError('unsupported_media_type', { expected: 'application/json', got: type || 'a body without Content-Type' });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MCP_BODY_LIMIT_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw invalid('body', 'must be JSON (a JSON-RPC message or batch)', 400);
+  }
+  // Refused here with the API's {detail, code}: the transport would answer a JSON-RPC error body.
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length === 0 || !messages.every((m) => JSONRPCMessageSchema.safeParse(m).success)) throw invalid('body', 'must be a JSON-RPC 2.0 message or a batch of them', 400);
+  return body;
+}
+
+/** Sets Accept to what the transport requires, in the parsed and the raw headers (the transport reads the raw ones). */
+function acceptJsonAndStream(req: Request): void {
+  const value = 'application/json, text/event-stream';
+  const raw: string[] = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() !== 'accept') raw.push(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  raw.push('Accept', value);
+  req.rawHeaders = raw;
+  req.headers.accept = value;
+}
+
+/** The key the caller authenticated with (X-API-Key, or Authorization: Bearer, which the route copies to X-API-Key). */
+function presentedKey(req: Request): string | undefined {
+  const header = req.headers['x-api-key'];
+  return Array.isArray(header) ? header[0] : header;
+}
+
+/**
+ * POST /mcp: the MCP server over Streamable HTTP, stateless (a server per request). Each tool is
+ * a request to this gateway's own HTTP API with the caller's key, so it can do nothing the key cannot.
+ */
+export function registerMcpRoute(platform: Platform): { approvals: FaxApprovals } {
+  const { api, config } = platform;
+  const approvals = new FaxApprovals(() => config.get('MCP_APPROVAL_TTL_SECONDS'));
+  const settings = {
+    requireApproval: () => config.get('MCP_REQUIRE_APPROVAL'),
+    outboxDir: () => config.get('MCP_OUTBOX_DIR') ?? undefined,
+    approvalTtlSeconds: () => config.get('MCP_APPROVAL_TTL_SECONDS'),
+  };
+  // The access guard reads X-API-Key; MCP clients often send their key as a bearer token.
+  api.router.use('/mcp', (req, _res, next) => {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+    if (bearer && req.headers['x-api-key'] === undefined) req.headers['x-api-key'] = bearer[1]!;
+    next();
+  });
+
+  const authenticate = (req: Request, res: Response) => {
+    // The route is declared public so that any scoped key (and MCP_API_KEY) may open it; the
+    // Host guard and the platform's key rule are applied here instead.
+    const host = req.headers.host;
+    if (host !== undefined && !hostAllowed(config, host)) throw httpError('host_not_allowed', { host: host.slice(0, 100) });
+    if (res.locals.invalidKey) throw httpError('unauthorized', { reason: 'the X-API-Key sent is unknown, revoked or expired' });
+    const principal = principalOf(res);
+    if (principal.kind !== 'anonymous') return;
+    if (platform.auth.authRequired()) throw httpError('unauthorized', { reason: 'send X-API-Key (or Authorization: Bearer) with an API key or MCP_API_KEY' });
+    if (!isLoopback(req)) throw httpError('loopback_only', { reason: 'no API key exists yet: MCP answers callers on this machine only' });
+  };
+
+  const errors = {
+    400: { description: 'The body is not JSON (`validation_error`)' },
+    401: { description: 'Keys exist and none was sent, or an unknown, revoked or expired one (`unauthorized`)' },
+    403: { description: 'No key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`)' },
+    413: { description: 'The body is over 16 MB (`payload_too_large`), answered before it is read whole' },
+    415: { description: 'The body is not application/json (`unsupported_media_type`)' },
+    421: { description: 'The Host header is not a host of this gateway (`host_not_allowed`)' },
+  };
+  api.route(
+    {
+      method: 'post',
+      path: '/mcp',
+      summary: 'The MCP endpoint (Model Context Protocol, Streamable HTTP, stateless)',
+      description:
+        'JSON-RPC messages of the Model Context Protocol: initialize, tools/list, tools/call. Each tool is a request to a route of this API with the caller\'s key, ' +
+        'so it needs that route\'s scope (see docs/mcp.md). Stateless: GET and DELETE /mcp answer 405 `method_not_allowed`. Access: any API key, or MCP_API_KEY (X-API-Key or Authorization: Bearer); with no key configured, loopback callers only.',
+      tags: ['mcp'],
+      access: 'public',
+      rawBody: { contentType: 'application/json', description: 'A JSON-RPC request, notification or batch (at most 16 MB)' },
+      responses: { 200: { description: 'The JSON-RPC answer', contentType: 'application/json' }, 202: { description: 'A notification was accepted' }, ...errors },
+    },
+    async ({ req, res }) => {
+      authenticate(req, res);
+      const body = await readJsonBody(req);
+      // Answers are JSON (no stream), so a client that accepts only JSON is answered too; the
+      // transport would refuse it 406 with a JSON-RPC body.
+      const accept = req.headers.accept ?? '';
+      if (!accept.includes('application/json') || !accept.includes('text/event-stream')) acceptJsonAndStream(req);
+      const key = presentedKey(req);
+      const local = req.socket.localAddress ?? '127.0.0.1';
+      const base = `http://${local.includes(':') ? `[${local}]` : local}:${req.socket.localPort}`;
+      const actor = actorOf(res);
+      const server = createMcpServer({
+        api: new GatewayApi(base, key),
+        apiKey: key,
+        approvals,
+        settings,
+        version: platform.version,
+        audit: (tool, outcome, code) => platform.audit.record('mcp_call', { tool, key_id: actor, outcome, ...(code ? { code } : {}), transport: 'http' }),
+      });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    },
+  );
+  // Stateless: no session to end and no server-initiated stream. The SDK's client takes 405 for
+  // "no stream"; these answers are the method rule of POST /mcp, not operations of their own.
+  const methodNotAllowed = () => {
+    throw httpError('method_not_allowed', { allowed: 'POST' }).withHeaders({ Allow: 'POST' });
+  };
+  api.router.get('/mcp', methodNotAllowed);
+  api.router.delete('/mcp', methodNotAllowed);
+  return { approvals };
+}

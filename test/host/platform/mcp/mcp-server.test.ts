@@ -1,0 +1,336 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createHash } from 'node:crypto';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { makePdf } from '../../../fakes/fax-document-server.js';
+import { json, removeDir, ROOT, startGateway, tempDir, until, type TestGateway } from '../../../support/gateway.js';
+import { writeRepoFile } from '../../surfaces/search/search-repo-fixture.js';
+
+// One gateway: FAX_DISABLED stores sent jobs without a provider; a repository with a planted secret.
+const BOOT = 'boot-admin-key-for-mcp-tests';
+const MCP_KEY = 'mcp-key-for-mcp-tests';
+const NUMBER = '+15550104321';
+const PLANTED = 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c';
+let gw: TestGateway;
+let repo: string;
+let outbox: string;
+let readOnlyKey: string;
+let sendKey: string;
+
+async function connect(key: string | undefined, bearer = false): Promise<Client> {
+  const headers: Record<string, string> = key ? (bearer ? { Authorization: `Bearer ${key}` } : { 'X-API-Key': key }) : {};
+  const client = new Client({ name: 'mcp-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), { requestInit: { headers } }));
+  return client;
+}
+
+/** A tool's answer: its JSON on success; on a tool error, `{error: {detail, code}}`. */
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<any> {
+  const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text: string }> };
+  const body = JSON.parse(result.content[0]!.text);
+  return result.isError ? { error: body } : body;
+}
+
+async function mint(scopes: string[]): Promise<string> {
+  const res = await fetch(`${gw.url}/admin/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': BOOT }, body: JSON.stringify({ name: scopes.join('+'), scopes }) });
+  assert.is(res.status, 201, await res.clone().text());
+  return (await json(res)).token;
+}
+
+test.before(async () => {
+  repo = tempDir('mcp-repo-');
+  writeRepoFile(repo, 'src/billing/invoice-total.ts', 'export function invoiceTotal(lines: number[]): number {\n  return lines.reduce((a, b) => a + b, 0);\n}\n');
+  writeRepoFile(repo, 'src/billing/provider-config.ts', `// invoice provider settings\nexport const invoiceEndpoint = "https://billing.example/invoices";\nconst STRIPE_API_KEY = "${PLANTED}";\nexport const invoiceRetries = 3;\n`);
+  outbox = tempDir('mcp-outbox-');
+  writeFileSync(path.join(outbox, 'letter.pdf'), await makePdf(3));
+  const outside = tempDir('mcp-outside-');
+  writeFileSync(path.join(outside, 'private.pdf'), await makePdf(1));
+  symlinkSync(path.join(outside, 'private.pdf'), path.join(outbox, 'link-out.pdf'));
+  mkdirSync(path.join(outbox, 'sub'));
+  gw = await startGateway({
+    FAX_DISABLED: 'true',
+    API_KEY: BOOT,
+    MCP_API_KEY: MCP_KEY,
+    MCP_OUTBOX_DIR: outbox,
+    AUDIT_LOG_ENABLED: 'true',
+    REPOS: JSON.stringify({ billing: repo }),
+    REPO: 'billing',
+    LOG_LEVEL: 'info',
+  });
+  readOnlyKey = await mint(['search:read']);
+  sendKey = await mint(['fax:send', 'fax:read']);
+});
+test.after(async () => {
+  await gw.close();
+  removeDir(repo);
+  removeDir(outbox);
+});
+
+test('the tools are listed with their annotations: read-only ones read-only, send_fax destructive', async () => {
+  const client = await connect(BOOT);
+  try {
+    const { tools } = await client.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    const expected = ['get_fax_status', 'list_faxes', 'list_inbound', 'get_inbound', 'search_code', 'answer_question', 'start_index', 'index_status', 'list_plugins', 'plugin_health', 'list_alerts', 'prepare_fax', 'send_fax'];
+    assert.equal([...byName.keys()].sort(), [...expected].sort());
+    for (const name of ['get_fax_status', 'list_faxes', 'list_inbound', 'get_inbound', 'search_code', 'answer_question', 'index_status', 'list_plugins', 'plugin_health', 'list_alerts']) {
+      assert.is(byName.get(name)!.annotations?.readOnlyHint, true, name);
+    }
+    assert.is(byName.get('send_fax')!.annotations?.readOnlyHint, false);
+    assert.is(byName.get('send_fax')!.annotations?.destructiveHint, true);
+    assert.is(byName.get('start_index')!.annotations?.readOnlyHint, false);
+  } finally {
+    await client.close();
+  }
+});
+
+test('index, status, search and answer: a secret planted in an indexed file comes back masked', async () => {
+  const client = await connect(BOOT);
+  try {
+    const started = await call(client, 'start_index', { repo: 'billing' });
+    assert.is(started.state, 'running', JSON.stringify(started));
+    const status = await until(async () => {
+      const s = await call(client, 'index_status', { repo: 'billing' });
+      return s.metadata?.finished_at ? s : undefined;
+    }, 60_000, 100);
+    assert.is(status.run.state, 'finished', JSON.stringify(status));
+    const found = await call(client, 'search_code', { q: 'invoice provider settings STRIPE_API_KEY', repo: 'billing' });
+    const text = JSON.stringify(found);
+    assert.ok(found.results.some((r: any) => r.path === 'src/billing/provider-config.ts'), text);
+    assert.not.ok(text.includes(PLANTED), 'the planted key never leaves over MCP');
+    assert.ok(text.includes('[redacted: credential-shaped]'), text);
+    assert.ok(text.includes('invoiceRetries'), 'the other lines stay');
+    // The HTTP API itself still shows the file as indexed: the masking is MCP's.
+    const direct = await json(await fetch(`${gw.url}/api/search?q=STRIPE_API_KEY&repo=billing`, { headers: { 'x-api-key': BOOT } }));
+    assert.ok(JSON.stringify(direct).includes(PLANTED), 'the plant is in the index');
+    const answer = await call(client, 'answer_question', { question: 'which invoice provider key is configured?', repo: 'billing' });
+    assert.not.ok(answer.error, JSON.stringify(answer));
+    assert.not.ok(JSON.stringify(answer).includes(PLANTED), JSON.stringify(answer));
+  } finally {
+    await client.close();
+  }
+});
+
+test('prepare_fax previews and send_fax sends exactly the approved document, once', async () => {
+  const client = await connect(BOOT);
+  try {
+    const pdf = await makePdf(2);
+    const preview = await call(client, 'prepare_fax', { to: NUMBER, document_base64: pdf.toString('base64') });
+    assert.is(preview.pages, 2);
+    assert.is(preview.to, '***4321');
+    assert.is(preview.sha256, createHash('sha256').update(pdf).digest('hex'));
+    assert.ok(preview.approval_id);
+    const job = await call(client, 'send_fax', { approval_id: preview.approval_id, to: NUMBER, sha256: preview.sha256 });
+    assert.ok(job.id, JSON.stringify(job));
+    assert.is(job.pages, 2);
+    const again = await call(client, 'send_fax', { approval_id: preview.approval_id });
+    assert.match(again.error.detail, /used already/);
+    const status = await call(client, 'get_fax_status', { job_id: job.id });
+    assert.is(status.id, job.id);
+    const listed = await call(client, 'list_faxes', { limit: 10 });
+    assert.is(listed.jobs.filter((j: any) => j.id === job.id).length, 1, 'sent once');
+    const missing = await call(client, 'get_fax_status', { job_id: 'no-such-job' });
+    assert.ok(missing.error.detail, JSON.stringify(missing));
+    assert.not.ok(/at .*\.js/.test(missing.error.detail), 'no stack');
+  } finally {
+    await client.close();
+  }
+});
+
+test('an approval is bound to its number, its document, its caller and its TTL', async () => {
+  const client = await connect(BOOT);
+  try {
+    const pdf = await makePdf(1);
+    const preview = await call(client, 'prepare_fax', { to: NUMBER, document_base64: pdf.toString('base64') });
+    const otherNumber = await call(client, 'send_fax', { approval_id: preview.approval_id, to: '+15550109999' });
+    assert.match(otherNumber.error.detail, /another number/);
+    const otherDocument = await call(client, 'send_fax', { approval_id: preview.approval_id, document_base64: (await makePdf(3)).toString('base64') });
+    assert.match(otherDocument.error.detail, /another document/);
+    const otherHash = await call(client, 'send_fax', { approval_id: preview.approval_id, sha256: 'a'.repeat(64) });
+    assert.match(otherHash.error.detail, /another document/);
+    const other = await connect(sendKey);
+    try {
+      const stolen = await call(other, 'send_fax', { approval_id: preview.approval_id });
+      assert.match(stolen.error.detail, /unknown approval/);
+    } finally {
+      await other.close();
+    }
+    const unknown = await call(client, 'send_fax', { approval_id: 'made-up' });
+    assert.match(unknown.error.detail, /unknown approval/);
+    const oneStep = await call(client, 'send_fax', { to: NUMBER, document_base64: pdf.toString('base64') });
+    assert.match(oneStep.error.detail, /needs an approval_id/);
+
+    await gw.gateway.config.update({ MCP_APPROVAL_TTL_SECONDS: 1 });
+    try {
+      const short = await call(client, 'prepare_fax', { to: NUMBER, document_base64: pdf.toString('base64') });
+      const expiresAt = Date.parse(short.expires_at);
+      await until(() => Date.now() > expiresAt + 50, 10_000, 50);
+      const expired = await call(client, 'send_fax', { approval_id: short.approval_id });
+      assert.match(expired.error.detail, /expired/);
+    } finally {
+      await gw.gateway.config.update({ MCP_APPROVAL_TTL_SECONDS: 600 });
+    }
+    // The one that did match still sends.
+    const job = await call(client, 'send_fax', { approval_id: preview.approval_id, to: NUMBER });
+    assert.ok(job.id, JSON.stringify(job));
+  } finally {
+    await client.close();
+  }
+});
+
+test('documents: bad base64 and paths outside the outbox are refused; a file in it is sent', async () => {
+  const client = await connect(BOOT);
+  try {
+    const bad = await call(client, 'prepare_fax', { to: NUMBER, document_base64: 'not base64!!' });
+    assert.match(bad.error.detail, /not valid base64/);
+    for (const file of ['../../etc/passwd', '/etc/passwd', 'link-out.pdf', 'sub']) {
+      const outside = await call(client, 'prepare_fax', { to: NUMBER, file_path: file });
+      assert.ok(outside.error, `${file}: ${JSON.stringify(outside)}`);
+      assert.match(outside.error.detail, /outside the outbox|not a file|no such file/, file);
+    }
+    const preview = await call(client, 'prepare_fax', { to: NUMBER, file_path: 'letter.pdf' });
+    assert.is(preview.pages, 3);
+    const job = await call(client, 'send_fax', { approval_id: preview.approval_id });
+    assert.is(job.pages, 3);
+  } finally {
+    await client.close();
+  }
+});
+
+test('a key without the scope can do over MCP only what it can over HTTP', async () => {
+  const client = await connect(readOnlyKey);
+  try {
+    const preview = await call(client, 'prepare_fax', { to: NUMBER, document_base64: (await makePdf(1)).toString('base64') });
+    const send = await call(client, 'send_fax', { approval_id: preview.approval_id });
+    assert.is(send.error.code, 'insufficient_scope', JSON.stringify(send));
+    for (const [tool, args] of [['list_plugins', {}], ['list_alerts', {}], ['list_faxes', {}], ['start_index', {}], ['list_inbound', {}]] as const) {
+      const refused = await call(client, tool, args);
+      assert.is(refused.error?.code, 'insufficient_scope', `${tool}: ${JSON.stringify(refused)}`);
+    }
+    assert.ok((await call(client, 'index_status', { repo: 'billing' })).metadata, 'its own scope works');
+  } finally {
+    await client.close();
+  }
+});
+
+test('MCP_API_KEY (as a bearer token) opens /mcp without admin; plugins, alerts and inbound for an admin key', async () => {
+  const mcp = await connect(MCP_KEY, true);
+  try {
+    assert.ok((await call(mcp, 'index_status', { repo: 'billing' })).metadata);
+    assert.is((await call(mcp, 'list_plugins')).error?.code, 'insufficient_scope');
+  } finally {
+    await mcp.close();
+  }
+  const admin = await connect(BOOT);
+  try {
+    const { plugins } = await call(admin, 'list_plugins');
+    assert.ok(plugins.length > 0);
+    const one = await call(admin, 'plugin_health', { plugin_id: plugins[0].id });
+    assert.is(one.id, plugins[0].id);
+    assert.ok(Array.isArray((await call(admin, 'list_alerts')).alerts));
+    // Inbound is off in this gateway: the API's 404 detail comes back as a tool error.
+    const inbound = await call(admin, 'list_inbound');
+    assert.ok(inbound.error?.detail && !inbound.error.detail.includes('    at '), JSON.stringify(inbound));
+    const one404 = await call(admin, 'get_inbound', { inbound_id: 'nope' });
+    assert.ok(one404.error?.detail, JSON.stringify(one404));
+  } finally {
+    await admin.close();
+  }
+});
+
+test('/mcp over HTTP: keys required, 16 MB limit answered before the body is read, Host guard, OpenAPI, audit', async () => {
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  const post = (headers: Record<string, string>, body: string | Blob) =>
+    fetch(`${gw.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+  const none = await post({}, JSON.stringify(init));
+  assert.is(none.status, 401);
+  assert.is((await json(none)).code, 'unauthorized');
+  const wrong = await post({ 'x-api-key': 'nope' }, JSON.stringify(init));
+  assert.is(wrong.status, 401);
+  const big = await post({ 'x-api-key': BOOT }, new Blob([new Uint8Array(16 * 1024 * 1024 + 10).fill(0x20)]));
+  assert.is(big.status, 413);
+  const bigBody = await json(big);
+  assert.is(bigBody.code, 'payload_too_large');
+  assert.ok(bigBody.detail);
+  const ok = await post({ 'x-api-key': BOOT }, JSON.stringify(init));
+  assert.is(ok.status, 200, await ok.clone().text());
+  const notJson = await post({ 'x-api-key': BOOT }, '{not json');
+  assert.is(notJson.status, 400);
+  const notRpc = await post({ 'x-api-key': BOOT }, JSON.stringify({ hello: 'world' }));
+  assert.is(notRpc.status, 400);
+  assert.is((await json(notRpc)).code, 'validation_error');
+  const jsonOnly = await post({ 'x-api-key': BOOT, accept: 'application/json' }, JSON.stringify(init));
+  assert.is(jsonOnly.status, 200, 'a client that accepts only JSON is answered in JSON');
+  const { request } = await import('node:http');
+  const rebound = await new Promise<number>((resolve, reject) => {
+    const req = request(`${gw.url}/mcp`, { method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json', 'x-api-key': BOOT } }, (res) => (res.resume(), resolve(res.statusCode!)));
+    req.on('error', reject);
+    req.end(JSON.stringify(init));
+  });
+  assert.is(rebound, 421);
+  const crossSite = await post({ 'x-api-key': BOOT, origin: 'http://evil.example' }, JSON.stringify(init));
+  assert.is(crossSite.status, 403);
+  assert.is((await fetch(`${gw.url}/mcp`, { headers: { 'x-api-key': BOOT } })).status, 405);
+  const doc = await json(await fetch(`${gw.url}/openapi.json`));
+  assert.ok(doc.paths['/mcp']?.post?.responses?.['413'], 'documented with its 413');
+  assert.ok(doc.paths['/mcp'].post.responses['401']);
+  const audits = gw.logs.filter((l) => l.includes('"mcp_call"'));
+  assert.ok(audits.some((l) => l.includes('"tool":"send_fax"') && l.includes('"outcome":"ok"') && l.includes('"key_id":"bootstrap"')), audits.join('\n'));
+  assert.ok(audits.some((l) => l.includes('"outcome":"error"')));
+  assert.not.ok(audits.some((l) => l.includes('JVBER') || l.includes(NUMBER)), 'no arguments in the audit');
+});
+
+test('MCP_API_KEY is a secret: masked in the configuration views', async () => {
+  const config = await fetch(`${gw.url}/api/config`, { headers: { 'x-api-key': BOOT } });
+  const text = await config.text();
+  assert.is(config.status, 200, text);
+  assert.ok(text.includes('MCP_API_KEY'));
+  assert.not.ok(text.includes(MCP_KEY), 'never in clear');
+});
+
+test('with no key configured, /mcp answers loopback callers as the platform does', async () => {
+  const open = await startGateway({ FAX_DISABLED: 'true', LOG_LEVEL: 'warn' });
+  try {
+    const client = new Client({ name: 'local', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${open.url}/mcp`)));
+    try {
+      const plugins = await call(client, 'list_plugins');
+      assert.ok(plugins.plugins.length > 0, JSON.stringify(plugins));
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await open.close();
+  }
+});
+
+test('switchboard mcp: the same tools over stdio against a running gateway', async () => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(ROOT, 'dist/host/cli/run.js'), 'mcp'],
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SWITCHBOARD_URL: gw.url, SWITCHBOARD_API_KEY: BOOT, MCP_OUTBOX_DIR: outbox },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const { tools } = await client.listTools();
+    assert.is(tools.length, 13);
+    const found = await call(client, 'search_code', { q: 'STRIPE_API_KEY invoice provider', repo: 'billing' });
+    assert.ok(found.results.length > 0);
+    assert.not.ok(JSON.stringify(found).includes(PLANTED));
+    const preview = await call(client, 'prepare_fax', { to: NUMBER, file_path: 'letter.pdf' });
+    const job = await call(client, 'send_fax', { approval_id: preview.approval_id });
+    assert.is((await call(client, 'get_fax_status', { job_id: job.id })).id, job.id);
+    const outside = await call(client, 'prepare_fax', { to: NUMBER, file_path: '../x.pdf' });
+    assert.ok(outside.error);
+  } finally {
+    await client.close();
+  }
+});
+
+test.run();
