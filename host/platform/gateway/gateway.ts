@@ -50,8 +50,7 @@ export class Gateway<S = Record<string, unknown>> {
     const { server, address } = await listenHttp(this.app, port, host);
     this.server = server;
     rememberBoundPort(this.config, address.port);
-    const banner = startUpBanner(address, { dataDir: this.dataDir, database: this.database, plugins: this.kernel.list(), keysRequired: this.auth.authRequired() });
-    this.logger.info(banner, 'switchboard listening');
+    this.logger.info(startUpBanner(address, { dataDir: this.dataDir, database: this.database, plugins: this.kernel.list(), keysRequired: this.auth.authRequired() }), 'switchboard listening');
     this.startWork();
     return address;
   }
@@ -78,4 +77,3 @@ export class Gateway<S = Record<string, unknown>> {
     await runStopSteps([...this.lifecycle.stops, ...platformSteps], (step, err) => this.logger.error({ step, err: err.message }, 'shutdown step failed'));
   }
 }
-
