@@ -28,10 +28,8 @@ export class NotReadyError extends messageError('not_ready') {}
 
 /** Settings are missing or wrong: the plugin waits in `needs-config` until they change. */
 export class ConfigError extends PluginError {
-  readonly field: string | undefined;
-  constructor(message: string, field?: string, options?: { cause?: unknown }) {
+  constructor(message: string, readonly field?: string, options?: { cause?: unknown }) {
     super('config', message, options);
-    this.field = field;
   }
 }
 
@@ -40,10 +38,8 @@ export class AuthError extends messageError('auth') {}
 
 /** A request went to a host outside the manifest's `egress` list. */
 export class EgressDeniedError extends PluginError {
-  readonly host: string;
-  constructor(host: string) {
+  constructor(readonly host: string) {
     super('egress_denied', `egress to host "${host}" is not allowed by the manifest`);
-    this.host = host;
   }
 }
 
@@ -52,10 +48,8 @@ export class EgressDeniedError extends PluginError {
  * answer before acceptance): sending again cannot duplicate anything.
  */
 export class NotAcceptedError extends PluginError {
-  readonly retryAfterMs: number | undefined;
-  constructor(message: string, retryAfterMs?: number, options?: { cause?: unknown }) {
+  constructor(message: string, readonly retryAfterMs?: number, options?: { cause?: unknown }) {
     super('not_accepted', message, options);
-    this.retryAfterMs = retryAfterMs;
   }
 }
 

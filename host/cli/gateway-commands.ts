@@ -1,3 +1,4 @@
+import type { FaxJobOut } from '../surfaces/fax/jobs/fax-service.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseCommandArgs, UsageError, type CliCommand } from './cli-command.js';
@@ -135,14 +136,8 @@ ${GATEWAY_NOTE}`,
   },
 };
 
-interface FaxJob {
-  id: string;
-  to: string;
-  status: string;
-  error?: string;
-  pages?: number;
-  backend: string;
-}
+/** What the fax commands print of a job: the API's FaxJobOut. */
+type FaxJob = Pick<FaxJobOut, 'id' | 'to' | 'status' | 'error' | 'pages' | 'backend'>;
 
 const faxLine = (job: FaxJob) => `${job.id}  ${job.status}  to ${job.to}  via ${job.backend}${job.pages !== undefined ? `  ${job.pages} page(s)` : ''}${job.error ? `  error: ${job.error}` : ''}`;
 

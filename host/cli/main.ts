@@ -32,18 +32,30 @@ test   loads the plugin folder <dir> through the host's loader and runs the conf
        of every kind it provides (exit 1 when a case fails).
 list   the plugins of a running gateway (SWITCHBOARD_URL, key from SWITCHBOARD_API_KEY).`;
 
+/** A command that takes no argument and serves until stopped; its module loads only when it runs. */
+function serverCommand(name: string, summary: string, about: string, run: (io: CliOutput) => Promise<number>): CliCommand {
+  return {
+    name,
+    summary,
+    usage: `usage: switchboard ${name}\n\n${about}`,
+    run: async (args, io) => {
+      if (args.length) throw new UsageError(`unexpected argument: ${args[0]}`);
+      return run(io);
+    },
+  };
+}
+
 /** The command table: `switchboard <name> ...`; `switchboard --help` lists it in this order. */
 const COMMANDS: CliCommand[] = [
-  {
-    name: 'start',
-    summary: 'run the gateway in this process (like npm start); settings from the environment and .env',
-    usage: 'usage: switchboard start\n\nRuns the gateway on PORT with its state under DATA_DIR until SIGTERM or SIGINT (docs/platform/configuration.md).',
-    run: async (args) => {
-      if (args.length) throw new UsageError(`unexpected argument: ${args[0]}`);
+  serverCommand(
+    'start',
+    'run the gateway in this process (like npm start); settings from the environment and .env',
+    'Runs the gateway on PORT with its state under DATA_DIR until SIGTERM or SIGINT (docs/platform/configuration.md).',
+    async () => {
       await import('../main.js');
       return 0;
     },
-  },
+  ),
   INDEX_COMMAND,
   SEARCH_COMMAND,
   KEYS_COMMAND,
@@ -61,24 +73,18 @@ const COMMANDS: CliCommand[] = [
       throw new UsageError(verb === undefined ? 'plugins needs new, lint, test or list' : `unknown plugins command: ${verb}`);
     },
   },
-  {
-    name: 'judge-server',
-    summary: 'run the self-hosted judge server on loopback (SELFHOSTED_HTTP_PORT)',
-    usage: 'usage: switchboard judge-server\n\nServes the self-hosted judge on 127.0.0.1:SELFHOSTED_HTTP_PORT until SIGTERM or SIGINT (docs/workbench/judge.md).',
-    run: async (args, io) => {
-      if (args.length) throw new UsageError(`unexpected argument: ${args[0]}`);
-      return (await import('./judge-server.js')).runJudgeServer(io);
-    },
-  },
-  {
-    name: 'mcp',
-    summary: 'the MCP server over stdio, its tools calling the gateway at SWITCHBOARD_URL (docs/mcp.md)',
-    usage: 'usage: switchboard mcp\n\nServes the MCP tools over stdio for a desktop client. Each tool is a request to the gateway at\nSWITCHBOARD_URL (default http://127.0.0.1:8080) with the key in SWITCHBOARD_API_KEY (docs/mcp.md).',
-    run: async (args, io) => {
-      if (args.length) throw new UsageError(`unexpected argument: ${args[0]}`);
-      return (await import('./mcp-stdio.js')).runMcpStdio(io);
-    },
-  },
+  serverCommand(
+    'judge-server',
+    'run the self-hosted judge server on loopback (SELFHOSTED_HTTP_PORT)',
+    'Serves the self-hosted judge on 127.0.0.1:SELFHOSTED_HTTP_PORT until SIGTERM or SIGINT (docs/workbench/judge.md).',
+    async (io) => (await import('./judge-server.js')).runJudgeServer(io),
+  ),
+  serverCommand(
+    'mcp',
+    'the MCP server over stdio, its tools calling the gateway at SWITCHBOARD_URL (docs/mcp.md)',
+    'Serves the MCP tools over stdio for a desktop client. Each tool is a request to the gateway at\nSWITCHBOARD_URL (default http://127.0.0.1:8080) with the key in SWITCHBOARD_API_KEY (docs/mcp.md).',
+    async (io) => (await import('./mcp-stdio.js')).runMcpStdio(io),
+  ),
   {
     name: 'lab',
     summary: 'run <rows.json> | retry <id>: judge grounded rows with the lab of a running gateway',

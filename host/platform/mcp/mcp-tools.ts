@@ -63,20 +63,10 @@ export function createMcpServer(deps: McpToolDeps): McpServer {
   tool('list_faxes', 'Sent fax jobs, newest first, numbers masked (GET /admin/fax-jobs; scope admin).', { status: z.string().max(40).optional(), limit, cursor }, READ, (q) => api.call('GET', '/admin/fax-jobs', { query: q }));
   tool('list_inbound', 'Received faxes, newest first (GET /inbound; scope inbound:list, numbers in full with inbound:read).', { status: z.string().max(40).optional(), limit, cursor }, READ, (q) => api.call('GET', '/inbound', { query: q }));
   tool('get_inbound', 'One received fax with a short-lived PDF link (GET /inbound/{id}; scope inbound:read).', { inbound_id: id }, READ, ({ inbound_id }) => api.call('GET', `/inbound/${encodeURIComponent(inbound_id)}`));
-  tool(
-    'search_code',
-    'Search a repository\'s code (GET /api/search; scope search:read). Credential-shaped text in snippets is redacted.',
-    { q: z.string().min(1).max(1000), repo, top_k: z.number().int().min(1).max(100).optional() },
-    READ,
-    async (q) => redactCredentialsDeep(await api.call('GET', '/api/search', { query: q })),
-  );
-  tool(
-    'answer_question',
-    'Answer a question about a repository\'s code with citations (POST /api/rag; scope search:answer). Credential-shaped text is redacted.',
-    { question: z.string().min(1).max(4000), repo, top_k: z.number().int().min(1).max(100).optional() },
-    READ,
-    async (body) => redactCredentialsDeep(await api.call('POST', '/api/rag', { json: body })),
-  );
+  const topK = z.number().int().min(1).max(100).optional();
+  // Code comes back with credential-shaped lines redacted (a key planted in a repository stays out of the client).
+  tool('search_code', 'Search a repository\'s code (GET /api/search; scope search:read). Credential-shaped text in snippets is redacted.', { q: z.string().min(1).max(1000), repo, top_k: topK }, READ, async (q) => redactCredentialsDeep(await api.call('GET', '/api/search', { query: q })));
+  tool('answer_question', 'Answer a question about a repository\'s code with citations (POST /api/rag; scope search:answer). Credential-shaped text is redacted.', { question: z.string().min(1).max(4000), repo, top_k: topK }, READ, async (body) => redactCredentialsDeep(await api.call('POST', '/api/rag', { json: body })));
   tool('start_index', 'Start indexing a repository (POST /api/index/start; scope search:index).', { repo, enrich: z.boolean().optional() }, { readOnlyHint: false, destructiveHint: false, openWorldHint: false }, (body) => api.call('POST', '/api/index/start', { json: body }));
   tool('index_status', 'Progress of the latest indexing run (GET /api/index/status; scope search:read).', { repo }, READ, (q) => api.call('GET', '/api/index/status', { query: q }));
   tool('list_plugins', 'Every plugin with its state and health (GET /plugins; scope admin).', {}, READ, async () => {
