@@ -54,6 +54,7 @@ export const AnswerBody = z.object({
   model: z.string().nullable().describe('GEN_MODEL when a model wrote the answer, else null.'),
   run_id: z.string().describe('One id for every gateway call of this answer (x-gateway-session-id).'),
   trace: z.string().nullable().describe('The trace file written, relative to DATA_DIR (null with TRACE_RETENTION=0).'),
+  notes: z.array(z.string()).optional().describe('How the answer was made when not by the full path: no model (extractive, and how to turn generation on), chat history not used.'),
 });
 
 const STREAM_NOTE =

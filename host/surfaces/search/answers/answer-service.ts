@@ -22,6 +22,8 @@ export interface AnswerResult {
   model: string | null;
   run_id: string;
   trace: string | null;
+  /** What the caller should know of how this answer was made (no model, history not used). */
+  notes?: string[];
 }
 
 export interface AnswerRequest {
@@ -77,6 +79,8 @@ interface RunContext {
   streamed: boolean;
   /** The run's durable request census, when run accounting is on. */
   census?: CensusSink;
+  /** Said to the caller with the answer: how it was made when that is not the full path. */
+  notes: string[];
 }
 
 
@@ -129,7 +133,7 @@ export class AnswerService {
     const topK = request.topK ?? config.get('LANGGRAPH_FINAL_K');
     const lastUser = [...(request.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '';
     const trace = this.deps.traces.start(repo, request.question ?? lastUser);
-    const ctx: RunContext = { runId, repo, topK, model, trace, request, streamed: false };
+    const ctx: RunContext = { runId, repo, topK, model, trace, request, streamed: false, notes: [] };
     trace.event('answer.request', { run_id: runId, repo, top_k: topK, model: model || null, stream: !!request.onToken, chat: !!request.messages });
     let result: Omit<AnswerResult, 'trace' | 'run_id'>;
     const accounting = this.deps.accounting;
@@ -153,7 +157,10 @@ export class AnswerService {
       this.deps.logger.warn({ err: (err as Error).message, repo }, 'answer trace not written');
       return null;
     });
-    return { ...result, run_id: runId, trace: tracePath };
+    if (result.mode === 'extractive') {
+      ctx.notes.push(model ? 'every model call failed: the answer is the best snippets (the trace says why)' : 'no model configured: the answer is the best snippets; set GEN_MODEL to a model served at LLM_GATEWAY_URL for a generated answer');
+    }
+    return { ...result, run_id: runId, trace: tracePath, ...(ctx.notes.length ? { notes: ctx.notes } : {}) };
   }
 
   private async answerQuestion(ctx: RunContext, question: string): Promise<Omit<AnswerResult, 'trace' | 'run_id'>> {
@@ -318,6 +325,7 @@ export class AnswerService {
     const lastUser = [...messages].reverse().find((m) => m.role === 'user')!.content;
     const history = messages.filter((m) => m.role !== 'system');
     if (!ctx.model || history.length <= 1) {
+      if (history.length > 1) ctx.notes.push('the conversation history is not used without a model: only the last user message was searched (set GEN_MODEL to make the conversation one standalone question)');
       ctx.trace.event('chat.condense', { question: lastUser, by: 'last user message' });
       return lastUser;
     }
@@ -329,6 +337,7 @@ export class AnswerService {
     } catch (err) {
       this.checkCancelled(ctx);
       ctx.trace.event('chat.condense', { question: lastUser, by: 'last user message', reason: (err as Error).message });
+      ctx.notes.push('the conversation could not be condensed by the model: only the last user message was searched');
       return lastUser;
     }
   }

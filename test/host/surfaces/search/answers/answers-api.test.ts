@@ -66,6 +66,9 @@ test('with GEN_MODEL unset, answers are extractive: best snippets with citations
   assert.is(res.body.model, null);
   assert.is(res.body.citations[0].path, 'core/kernel/reload-queue.ts');
   assert.ok(res.body.answer.includes('class ReloadQueue'));
+  // The answer says how to get a generated one, and asks nothing of a history it did not get.
+  assert.equal(res.body.notes.length, 1, JSON.stringify(res.body.notes));
+  assert.match(res.body.notes[0], /no model configured.*set GEN_MODEL/);
   assert.is(chatsSince(before).length, 0);
   const chat = await post('/api/chat', { messages: [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }, { role: 'user', content: 'how are phone numbers masked' }] });
   assert.is(chat.status, 200, JSON.stringify(chat.body));
@@ -73,6 +76,8 @@ test('with GEN_MODEL unset, answers are extractive: best snippets with citations
   assert.is(chat.body.citations[0].path, 'src/phone.py');
   const trace = traceOf(chat.body.trace);
   assert.ok(trace.events.some((e: any) => e.kind === 'chat.condense' && e.data.by === 'last user message'));
+  // Dropping the conversation is said, not silent.
+  assert.ok(chat.body.notes.some((n: string) => /history is not used without a model/.test(n)), JSON.stringify(chat.body.notes));
 });
 
 test('graph mode: retrieve, grade, generate; citations checked against retrieved chunks; one run id on every call; trace without the key', async () => {
