@@ -6,39 +6,14 @@ import path from 'node:path';
 import { json, removeDir, startGateway, tempDir, until, type TestGateway } from '../../../support/gateway.js';
 import { makePdf } from '../../../fakes/fax-document-server.js';
 import { startRecordingProvider, type RecordingProvider } from './recording-provider.js';
+import { signedCallbackManifest } from './signed-callback-manifest.js';
 
 // A manifest provider that is told where to call back and signs its callbacks; it has no status
 // action, so only the callback can finish the job.
 const ID = 'hookfax-e2e';
 const HOOK_KEY = 'e2e-hook-key';
 
-const manifest = {
-  manifestVersion: 1,
-  id: ID,
-  name: 'Hook fax',
-  version: '1.0.0',
-  description: 'manifest provider with signed status callbacks',
-  author: 'tests',
-  host: '^0.1.0',
-  provides: [{ kind: 'fax', contract: 'fax@^1' }],
-  egress: ['settings:base_url'],
-  settings: {
-    base_url: { type: 'string', required: true, env: 'HOOKFAX_BASE_URL' },
-    hook_key: { type: 'string', secret: true, env: 'HOOKFAX_HOOK_KEY' },
-  },
-  http: {
-    actions: {
-      send: {
-        method: 'POST',
-        url: '{{ settings.base_url }}/faxes',
-        body: { kind: 'json', template: { to: '{{ to }}', media: '{{ document_url }}', notify: '{{ callback_url }}' } },
-        response: { job_id: 'id' },
-      },
-    },
-    status_map: { delivered: 'SUCCESS', failed: 'FAILED' },
-    callback: { format: 'json', status: 'state', provider_sid: 'id', pages: 'pages', signature: { header: 'X-Hook-Signature', secret: 'hook_key' } },
-  },
-};
+const manifest = signedCallbackManifest(ID, 'Hook fax', 'HOOKFAX');
 
 let gw: TestGateway;
 let provider: RecordingProvider;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { json, removeDir, startGateway, tempDir, until, type TestGateway } from '../../../../support/gateway.js';
 import { makePdf } from '../../../../fakes/fax-document-server.js';
 import { startRecordingProvider, type RecordingProvider } from '../../../../core/declarative/http-fax/recording-provider.js';
+import { signedCallbackManifest } from '../../../../core/declarative/http-fax/signed-callback-manifest.js';
 
 // A dropped manifest provider that declares its own fixed callback path; the host routes it and
 // hands it to the provider as the callback URL.
@@ -13,35 +14,7 @@ const ID = 'aliasfax';
 const HOOK_KEY = 'alias-hook-key';
 const ALIAS = { path: '/aliasfax-callback', kind: 'callback', contentType: 'application/json', summary: 'Status callback of the alias fax test provider' };
 
-const manifest = (extra: Record<string, unknown> = {}) => ({
-  manifestVersion: 1,
-  id: ID,
-  name: 'Alias fax',
-  version: '1.0.0',
-  description: 'manifest provider with a webhook alias',
-  author: 'tests',
-  host: '^0.1.0',
-  provides: [{ kind: 'fax', contract: 'fax@^1' }],
-  webhookAliases: [ALIAS],
-  egress: ['settings:base_url'],
-  settings: {
-    base_url: { type: 'string', required: true, env: 'ALIASFAX_BASE_URL' },
-    hook_key: { type: 'string', secret: true, env: 'ALIASFAX_HOOK_KEY' },
-  },
-  http: {
-    actions: {
-      send: {
-        method: 'POST',
-        url: '{{ settings.base_url }}/faxes',
-        body: { kind: 'json', template: { to: '{{ to }}', media: '{{ document_url }}', notify: '{{ callback_url }}' } },
-        response: { job_id: 'id' },
-      },
-    },
-    status_map: { delivered: 'SUCCESS', failed: 'FAILED' },
-    callback: { format: 'json', status: 'state', provider_sid: 'id', pages: 'pages', signature: { header: 'X-Hook-Signature', secret: 'hook_key' } },
-  },
-  ...extra,
-});
+const manifest = (extra: Record<string, unknown> = {}) => signedCallbackManifest(ID, 'Alias fax', 'ALIASFAX', { webhookAliases: [ALIAS], ...extra });
 
 let gw: TestGateway;
 let provider: RecordingProvider;
