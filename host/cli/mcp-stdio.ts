@@ -1,20 +1,13 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { FaxApprovals } from '../platform/mcp/fax-approvals.js';
 import { GatewayApi } from '../platform/mcp/gateway-api.js';
 import { createMcpServer } from '../platform/mcp/mcp-tools.js';
 import { findHostPackage } from './package-root.js';
 import type { CliOutput } from './main.js';
 
-/** A positive integer from the environment, or the default. */
-function envInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const value = Number(env[name]);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-}
-
 /**
  * `switchboard mcp`: the MCP server over stdio for desktop clients, its tools requests to a running
  * gateway (SWITCHBOARD_URL) with SWITCHBOARD_API_KEY, the same tools as POST /mcp. Approvals live in
- * this process; each call is audited on stderr (stdout carries the protocol).
+ * the gateway (POST /fax/prepare); each call is audited on stderr (stdout carries the protocol).
  */
 export async function runMcpStdio(io: CliOutput, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const baseUrl = env.SWITCHBOARD_URL || 'http://127.0.0.1:8080';
@@ -25,15 +18,11 @@ export async function runMcpStdio(io: CliOutput, env: NodeJS.ProcessEnv = proces
     return 2;
   }
   const apiKey = env.SWITCHBOARD_API_KEY || undefined;
-  const ttl = envInteger(env, 'MCP_APPROVAL_TTL_SECONDS', 600);
   const server = createMcpServer({
     api: new GatewayApi(baseUrl, apiKey),
-    apiKey,
-    approvals: new FaxApprovals(() => ttl),
     settings: {
       requireApproval: () => (env.MCP_REQUIRE_APPROVAL ?? 'true').toLowerCase() !== 'false',
       outboxDir: () => env.MCP_OUTBOX_DIR || undefined,
-      approvalTtlSeconds: () => ttl,
     },
     version: findHostPackage(import.meta.url).version,
     audit: (tool, outcome, code) => io.err(JSON.stringify({ event: 'mcp_call', tool, outcome, ...(code ? { code } : {}), transport: 'stdio', time: new Date().toISOString() })),

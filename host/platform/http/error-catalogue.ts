@@ -207,6 +207,36 @@ export const ERROR_CATALOGUE = {
     meaning: 'An Idempotency-Key of POST /fax came back with a different document, number or options than its first use (within FAX_IDEMPOTENCY_TTL_HOURS); nothing was sent.',
     message: ({ differs }) => `this Idempotency-Key was already used with a different ${differs}; use a new key for a new fax`,
   }),
+  approval_required: entry({
+    status: 403,
+    meaning: 'FAX_REQUIRE_APPROVAL is on: POST /fax is refused; prepare the fax with POST /fax/prepare and send it with POST /fax/approvals/{id}/send.',
+    message: () => 'sending needs an approval (FAX_REQUIRE_APPROVAL is on): POST /fax/prepare, then POST /fax/approvals/{id}/send',
+  }),
+  approval_unknown: entry({
+    status: 404,
+    meaning: 'No fax approval with this id was prepared by this API key (or it expired over an hour ago).',
+    message: () => 'unknown approval id (prepare the fax with POST /fax/prepare or the MCP tool prepare_fax first)',
+  }),
+  approval_used: entry({
+    status: 409,
+    meaning: 'The fax approval was used already (or is being used by a send in progress): an approval sends once.',
+    message: () => 'this approval was used already: prepare the fax again to send it again',
+  }),
+  approval_expired: entry<{ ttl: string }>({
+    status: 410,
+    meaning: 'The fax approval is older than MCP_APPROVAL_TTL_SECONDS.',
+    message: ({ ttl }) => `this approval expired (${ttl}): prepare the fax again`,
+  }),
+  approval_mismatch: entry<{ differs: string }>({
+    status: 422,
+    meaning: 'The number or document given with a send by approval differs from the prepared one; nothing was sent.',
+    message: ({ differs }) => `this approval is for another ${differs}`,
+  }),
+  approvals_pending_limit: entry<{ limit: number }>({
+    status: 429,
+    meaning: 'Too many prepared faxes wait for sending; send them or let them expire (MCP_APPROVAL_TTL_SECONDS).',
+    message: ({ limit }) => `too many prepared faxes waiting (${limit}); send or let some expire first`,
+  }),
   fax_not_final: entry<{ status: string }>({
     status: 409,
     meaning: 'The transmission report of a fax job exists only once the job is final (SUCCESS, FAILED or disabled).',
@@ -331,7 +361,7 @@ export const ERROR_CATALOGUE = {
   }),
   trace_not_found: entry<{ repo: string }>({
     status: 404,
-    meaning: 'The repository has no readable retrieval trace yet.',
+    meaning: 'The repository has no readable retrieval trace yet, or none of the name asked for.',
     message: ({ repo }) => `no readable trace for repository "${repo}"`,
   }),
   retrieval_backend_unavailable: entry<{ backend: string; reason: string }>({

@@ -7,7 +7,6 @@ import { hostAllowed } from '../auth/request-site.js';
 import { httpError, invalid } from '../http/error-catalogue.js';
 import type { Platform } from '../gateway/platform.js';
 import { GatewayApi } from './gateway-api.js';
-import { FaxApprovals } from './fax-approvals.js';
 import { createMcpServer } from './mcp-tools.js';
 
 /** A 10 MB document in base64 with its JSON-RPC envelope (the fax spec's MCP limit). */
@@ -58,13 +57,11 @@ function presentedKey(req: Request): string | undefined {
  * POST /mcp: the MCP server over Streamable HTTP, stateless (a server per request). Each tool is
  * a request to this gateway's own HTTP API with the caller's key, so it can do nothing the key cannot.
  */
-export function registerMcpRoute(platform: Platform): { approvals: FaxApprovals } {
+export function registerMcpRoute(platform: Platform): void {
   const { api, config } = platform;
-  const approvals = new FaxApprovals(() => config.get('MCP_APPROVAL_TTL_SECONDS'));
   const settings = {
     requireApproval: () => config.get('MCP_REQUIRE_APPROVAL'),
     outboxDir: () => config.get('MCP_OUTBOX_DIR') ?? undefined,
-    approvalTtlSeconds: () => config.get('MCP_APPROVAL_TTL_SECONDS'),
   };
   // The access guard reads X-API-Key; MCP clients often send their key as a bearer token.
   api.router.use('/mcp', (req, _res, next) => {
@@ -109,9 +106,11 @@ export function registerMcpRoute(platform: Platform): { approvals: FaxApprovals 
     async ({ req, res }) => {
       authenticate(req, res);
       const body = await readJsonBody(req);
-      // Answers are JSON (no stream), so a client that accepts only JSON is answered too; the
-      // transport would refuse it 406 with a JSON-RPC body.
+      // Answers are JSON, so a client that accepts only JSON is answered too (the transport would
+      // refuse it 406 with a JSON-RPC body); a request asking for progress, from a client that
+      // takes a stream, is answered as server-sent events so the notifications reach it.
       const accept = req.headers.accept ?? '';
+      const stream = accept.includes('text/event-stream') && wantsProgress(body);
       if (!accept.includes('application/json') || !accept.includes('text/event-stream')) acceptJsonAndStream(req);
       const key = presentedKey(req);
       const local = req.socket.localAddress ?? '127.0.0.1';
@@ -119,13 +118,11 @@ export function registerMcpRoute(platform: Platform): { approvals: FaxApprovals 
       const actor = actorOf(res);
       const server = createMcpServer({
         api: new GatewayApi(base, key),
-        apiKey: key,
-        approvals,
         settings,
         version: platform.version,
         audit: (tool, outcome, code) => platform.audit.record('mcp_call', { tool, key_id: actor, outcome, ...(code ? { code } : {}), transport: 'http' }),
       });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !stream });
       res.on('close', () => {
         void transport.close();
         void server.close();
@@ -141,5 +138,10 @@ export function registerMcpRoute(platform: Platform): { approvals: FaxApprovals 
   };
   api.router.get('/mcp', methodNotAllowed);
   api.router.delete('/mcp', methodNotAllowed);
-  return { approvals };
+}
+
+/** Whether a message of the body is a request carrying a progressToken. */
+function wantsProgress(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => (m as { params?: { _meta?: { progressToken?: unknown } } })?.params?._meta?.progressToken !== undefined);
 }

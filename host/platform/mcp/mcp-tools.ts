@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ReadResourceResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { maskPhone } from '../logging/text-masking.js';
 import { ApiCallError, type GatewayApi } from './gateway-api.js';
-import { callerOf, decodeBase64Document, readOutboxFile, sha256, ToolRefusal, type FaxApprovals } from './fax-approvals.js';
+import { decodeBase64Document, readOutboxFile, sha256, ToolRefusal } from './mcp-documents.js';
 import { redactCredentialsDeep } from './credential-redaction.js';
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** What one MCP session's tools act with: the API as its key, and the gateway's MCP settings. */
 export interface McpToolDeps {
   api: GatewayApi;
-  /** The caller's key (forwarded to the API; its digest binds approvals), or none for a local caller. */
-  apiKey: string | undefined;
-  approvals: FaxApprovals;
-  settings: { requireApproval(): boolean; outboxDir(): string | undefined; approvalTtlSeconds(): number };
+  settings: { requireApproval(): boolean; outboxDir(): string | undefined };
   /** One record per tool call: the tool and its outcome, never its arguments. */
   audit(tool: string, outcome: 'ok' | 'error', code?: string): void;
   version: string;
@@ -29,7 +28,6 @@ function text(value: unknown): CallToolResult {
 export function createMcpServer(deps: McpToolDeps): McpServer {
   const server = new McpServer({ name: 'switchboard', version: deps.version });
   const { api } = deps;
-  const caller = callerOf(deps.apiKey);
 
   /** Runs a tool: errors become tool errors with the API's detail (never a stack), and every call is audited. */
   function tool<Shape extends z.ZodRawShape>(
@@ -37,11 +35,11 @@ export function createMcpServer(deps: McpToolDeps): McpServer {
     description: string,
     inputSchema: Shape,
     annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint?: boolean; openWorldHint: boolean },
-    run: (args: z.infer<z.ZodObject<Shape>>) => Promise<unknown>,
+    run: (args: z.infer<z.ZodObject<Shape>>, extra: Extra) => Promise<unknown>,
   ): void {
-    const handler = async (args: z.infer<z.ZodObject<Shape>>): Promise<CallToolResult> => {
+    const handler = async (args: z.infer<z.ZodObject<Shape>>, extra: Extra): Promise<CallToolResult> => {
       try {
-        const result = await run(args);
+        const result = await run(args, extra);
         deps.audit(name, 'ok');
         return text(result);
       } catch (error) {
@@ -66,7 +64,39 @@ export function createMcpServer(deps: McpToolDeps): McpServer {
   const topK = z.number().int().min(1).max(100).optional();
   // Code comes back with credential-shaped lines redacted (a key planted in a repository stays out of the client).
   tool('search_code', 'Search a repository\'s code (GET /api/search; scope search:read). Credential-shaped text in snippets is redacted.', { q: z.string().min(1).max(1000), repo, top_k: topK }, READ, async (q) => redactCredentialsDeep(await api.call('GET', '/api/search', { query: q })));
-  tool('answer_question', 'Answer a question about a repository\'s code with citations (POST /api/rag; scope search:answer). Credential-shaped text is redacted.', { question: z.string().min(1).max(4000), repo, top_k: topK }, READ, async (body) => redactCredentialsDeep(await api.call('POST', '/api/rag', { json: body })));
+  tool(
+    'answer_question',
+    'Answer a question about a repository\'s code with citations (POST /api/rag; scope search:answer). Sends progress notifications while it works when the request carries a progressToken. Credential-shaped text is redacted.',
+    { question: z.string().min(1).max(4000), repo, top_k: topK },
+    READ,
+    async (body, extra) => {
+      const token = extra._meta?.progressToken;
+      if (token === undefined) return redactCredentialsDeep(await api.call('POST', '/api/rag', { json: body }));
+      // Progress counts steps; its messages never carry the answer's text (that is redacted at the end).
+      let step = 0;
+      let characters = 0;
+      const progress = (message: string) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++step, message } });
+      await progress('searching the repository');
+      const answer = await api.events(
+        '/api/rag',
+        { ...body, stream: true },
+        async (event, data) => {
+          if (event === 'reset') {
+            characters = 0;
+            await progress('a fallback is writing the answer again');
+          } else if (event === 'token') {
+            const before = characters;
+            characters += String((data as { text?: unknown }).text ?? '').length;
+            // One notification per 200 characters written, and one for the first.
+            if (before === 0 || Math.floor(before / 200) !== Math.floor(characters / 200)) await progress(`writing the answer (${characters} characters)`);
+          }
+        },
+        extra.signal,
+      );
+      await progress('answer ready');
+      return redactCredentialsDeep(answer);
+    },
+  );
   tool('start_index', 'Start indexing a repository (POST /api/index/start; scope search:index).', { repo, enrich: z.boolean().optional() }, { readOnlyHint: false, destructiveHint: false, openWorldHint: false }, (body) => api.call('POST', '/api/index/start', { json: body }));
   tool('index_status', 'Progress of the latest indexing run (GET /api/index/status; scope search:read).', { repo }, READ, (q) => api.call('GET', '/api/index/status', { query: q }));
   tool('list_plugins', 'Every plugin with its state and health (GET /plugins; scope admin).', {}, READ, async () => {
@@ -86,48 +116,87 @@ export function createMcpServer(deps: McpToolDeps): McpServer {
     return args.document_base64 !== undefined ? decodeBase64Document(args.document_base64) : readOutboxFile(deps.settings.outboxDir(), args.file_path!);
   }
 
+  /** The document as a form part: POST /fax and POST /fax/prepare take `to` and `file`. */
+  function faxForm(to: string, bytes: Buffer): FormData {
+    const form = new FormData();
+    form.set('to', to);
+    form.set('file', new Blob([new Uint8Array(bytes)]), 'document');
+    return form;
+  }
+
   tool(
     'prepare_fax',
-    'Stage a fax for sending: answers a preview (pages, masked number, SHA-256) and an approval id that send_fax needs (valid MCP_APPROVAL_TTL_SECONDS). Sends nothing.',
+    'Stage a fax for sending (POST /fax/prepare; scope fax:send): answers a preview (pages, masked number, SHA-256) and an approval id that send_fax needs (valid MCP_APPROVAL_TTL_SECONDS). Sends nothing.',
     documentInput,
     { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    async (args) => {
-      const fax = await deps.approvals.prepare(caller, args.to, await documentOf(args));
-      return { approval_id: fax.approvalId, to: maskPhone(fax.to), pages: fax.pages, size_bytes: fax.bytes.length, sha256: fax.sha256, expires_at: new Date(fax.expiresAt).toISOString() };
-    },
+    async (args) => api.call('POST', '/fax/prepare', { form: faxForm(args.to, await documentOf(args)) }),
   );
   tool(
     'send_fax',
-    'Send the fax an approval id from prepare_fax names, exactly that document to exactly that number (POST /fax; scope fax:send). `to` and `sha256`, when given, must match the approval. Retrying with the same id never sends twice. With MCP_REQUIRE_APPROVAL=false, `to` and a document may be given without an approval.',
+    'Send the fax an approval id from prepare_fax names, exactly that document to exactly that number, once (POST /fax/approvals/{id}/send; scope fax:send). `to` and `sha256`, when given, must match the approval. With MCP_REQUIRE_APPROVAL=false, `to` and a document may be given without an approval (POST /fax).',
     { approval_id: z.string().max(100).optional(), to: z.string().min(3).max(40).optional(), sha256: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(), document_base64: documentInput.document_base64, file_path: documentInput.file_path },
     { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     async (args) => {
-      let to: string;
-      let bytes: Buffer;
-      let idempotencyKey: string;
-      let approved: ReturnType<FaxApprovals['take']> | undefined;
       if (args.approval_id !== undefined) {
-        if (args.document_base64 !== undefined || args.file_path !== undefined) {
-          // A document sent along must be the approved one: compare digests.
-          args = { ...args, sha256: sha256(await documentOf(args)) };
-        }
-        approved = deps.approvals.take(caller, args.approval_id!, { to: args.to, sha256: args.sha256 });
-        ({ to, bytes } = approved);
-        idempotencyKey = approved.approvalId;
-      } else {
-        if (deps.settings.requireApproval()) throw new ToolRefusal('sending needs an approval_id from prepare_fax (MCP_REQUIRE_APPROVAL is on)');
-        if (args.to === undefined) throw new ToolRefusal('to is required');
-        to = args.to;
-        bytes = await documentOf(args);
-        idempotencyKey = randomUUID();
+        // A document sent along must be the approved one: the API compares digests.
+        const digest = args.document_base64 !== undefined || args.file_path !== undefined ? sha256(await documentOf(args)) : args.sha256;
+        if (args.sha256 !== undefined && digest !== undefined && digest !== args.sha256.toLowerCase()) throw new ToolRefusal('the document given is not the one sha256 names');
+        const json = { ...(args.to !== undefined ? { to: args.to } : {}), ...(digest !== undefined ? { sha256: digest } : {}) };
+        return api.call('POST', `/fax/approvals/${encodeURIComponent(args.approval_id)}/send`, { json });
       }
-      const form = new FormData();
-      form.set('to', to);
-      form.set('file', new Blob([new Uint8Array(bytes)]), 'document');
-      const job = await api.call('POST', '/fax', { form, headers: { 'Idempotency-Key': idempotencyKey } });
-      if (approved) deps.approvals.markSent(approved);
-      return job;
+      if (deps.settings.requireApproval()) throw new ToolRefusal('sending needs an approval_id from prepare_fax (MCP_REQUIRE_APPROVAL is on)');
+      if (args.to === undefined) throw new ToolRefusal('to is required');
+      return api.call('POST', '/fax', { form: faxForm(args.to, await documentOf(args)), headers: { 'Idempotency-Key': randomUUID() } });
     },
   );
+
+  registerResources(server, deps);
   return server;
+}
+
+/** Reads a resource: its API answer as JSON text; errors carry the API's detail. */
+async function resourceJson(uri: URL, deps: McpToolDeps, read: () => Promise<unknown>): Promise<ReadResourceResult> {
+  try {
+    const body = await read();
+    deps.audit(`resource:${uri.protocol}//${uri.host}`, 'ok');
+    return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body, null, 2) }] };
+  } catch (error) {
+    deps.audit(`resource:${uri.protocol}//${uri.host}`, 'error', error instanceof ApiCallError ? error.code : 'internal_error');
+    // The SDK answers a thrown error as a JSON-RPC error with this message.
+    throw new Error(error instanceof ApiCallError ? `${error.detail} (${error.code})` : 'the resource could not be read (see the gateway log)');
+  }
+}
+
+/**
+ * Resources: the OpenAPI document, and a repository's recent traces (GET /api/traces, one by name,
+ * the latest), each read through the API with the caller's key (traces need search:read).
+ */
+function registerResources(server: McpServer, deps: McpToolDeps): void {
+  const { api } = deps;
+  server.registerResource('openapi', 'switchboard://openapi.json', { title: 'The gateway\'s OpenAPI document (GET /openapi.json)', mimeType: 'application/json' }, (uri) =>
+    resourceJson(uri, deps, () => api.call('GET', '/openapi.json')),
+  );
+  const repoOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
+  server.registerResource(
+    'traces',
+    new ResourceTemplate('switchboard://traces/{repo}', { list: undefined }),
+    { title: 'Recent traces of a repository, newest first (GET /api/traces; scope search:read)', mimeType: 'application/json' },
+    (uri, { repo }) =>
+      resourceJson(uri, deps, async () => {
+        const name = repoOf(repo);
+        const listing = (await api.call('GET', '/api/traces', { query: { repo: name } })) as { repo: string; files: Array<{ name: string; mtime: string }> };
+        return { repo: listing.repo, traces: listing.files.slice(0, 50).map((f) => ({ name: f.name, mtime: f.mtime, uri: `switchboard://traces/${encodeURIComponent(listing.repo)}/${f.name}` })) };
+      }),
+  );
+  server.registerResource(
+    'trace',
+    new ResourceTemplate('switchboard://traces/{repo}/{name}', { list: undefined }),
+    { title: 'One trace of a repository by file name, or `latest` (GET /api/traces/{name}; scope search:read)', mimeType: 'application/json' },
+    (uri, { repo, name }) =>
+      resourceJson(uri, deps, async () => {
+        const file = repoOf(name);
+        const path = file === 'latest' ? '/api/traces/latest' : `/api/traces/${encodeURIComponent(file)}`;
+        return redactCredentialsDeep(await api.call('GET', path, { query: { repo: repoOf(repo) } }));
+      }),
+  );
 }

@@ -17,6 +17,8 @@ import { InboundStore } from './inbound/inbound-store.js';
 import { registerAdminJobRoutes } from './jobs/admin-job-routes.js';
 import { DocumentTokens } from './jobs/document-tokens.js';
 import { registerFaxRoutes } from './jobs/fax-routes.js';
+import { registerApprovalRoutes } from './jobs/approval-routes.js';
+import { FaxApprovals } from './jobs/fax-approvals.js';
 import { FaxService } from './jobs/fax-service.js';
 import { JobDocuments } from './jobs/job-documents.js';
 import { FaxJobStore } from './jobs/job-store.js';
@@ -49,6 +51,8 @@ export const faxSurface = {
     });
     readiness.add('pdf_renderer', () => pdfRendererCheck({ config, kernel, version: ghostscriptVersion }));
     registerFaxRoutes(api, { service, documents, store, kernel, config, tokens, audit, reconciler, tmpDir: platform.tmpDir });
+    const approvals = new FaxApprovals(() => config.get('MCP_APPROVAL_TTL_SECONDS'));
+    registerApprovalRoutes(api, { approvals, service, store, config, audit, tmpDir: platform.tmpDir });
     const inboundStore = new InboundStore(database.db);
     const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger });
     registerInboundRoutes(api, { service: inbound, store: inboundStore, config, tokens, audit });
@@ -86,7 +90,7 @@ export const faxSurface = {
     platform.onStop('reconciler', () => reconciler.stop());
     platform.onStop('cleanup', () => cleanup.stop());
     platform.onStop('idempotency-key-sweep', async () => keySweep.stop());
-    return { store, service, documents, dispatcher, reconciler, cleanup, idempotencyKeys, inbound: { store: inboundStore, service: inbound } };
+    return { store, service, approvals, documents, dispatcher, reconciler, cleanup, idempotencyKeys, inbound: { store: inboundStore, service: inbound } };
   },
 } satisfies Surface<unknown>;
 

@@ -28,6 +28,7 @@ export const FaxKeys = {
   FAX_RETRY_DELAY_SECONDS: integer(0, 86400)
     .default(300)
     .describe('Seconds between a busy, unanswered or failed line and the next dial attempt. A submit may override it (`retry_delay_seconds`).'),
+  FAX_REQUIRE_APPROVAL: flag().default(false).describe('POST /fax is refused (403 `approval_required`): a fax is sent only by approval, POST /fax/prepare then POST /fax/approvals/{id}/send, bound to that document and number.'),
   FAX_IDEMPOTENCY_TTL_HOURS: integer(1, 720).default(24).describe('Hours an Idempotency-Key of POST /fax is remembered (per API key); expired keys are swept every CLEANUP_INTERVAL_MINUTES.'),
   FAX_COVER_TEMPLATE: z
     .string()

@@ -16,7 +16,7 @@ export const SecurityKeys = {
       'Environment only: comma-separated hosts (as URLs spell them: 127.0.0.1, localhost, ::1, judge.internal) that URLs set at run time may reach although they are, or resolve to, loopback, private, link-local, CGNAT, unique-local or metadata addresses. Lifts only that rule: a plugin still reaches only the hosts its manifest egress declares. URLs given in the environment and literal manifest egress hosts never need it.',
     ),
   MCP_REQUIRE_APPROVAL: flag().default(true).describe('MCP send_fax sends only a document prepared by prepare_fax, by its approval id; off, a key with fax:send may send a document and number in one send_fax call.'),
-  MCP_APPROVAL_TTL_SECONDS: integer(1, 86400).default(600).describe('Seconds an MCP fax approval (prepare_fax) stays usable by send_fax.'),
+  MCP_APPROVAL_TTL_SECONDS: integer(1, 86400).default(600).describe('Seconds a fax approval (POST /fax/prepare, MCP prepare_fax) stays usable by POST /fax/approvals/{id}/send and MCP send_fax.'),
   MCP_OUTBOX_DIR: optionalText().describe('Environment only. The directory MCP prepare_fax and send_fax may read a document from by file path (nothing outside it); unset, documents come as base64 only.'),
   AUDIT_LOG_ENABLED: flag().default(false).describe('Write an audit log of security-relevant actions.'),
   AUDIT_LOG_FILE: optionalText().describe('File the audit log is appended to; unset writes it to the main log.'),

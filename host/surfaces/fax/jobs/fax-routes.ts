@@ -75,7 +75,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       path: '/fax',
       summary: 'Send a fax: multipart `to` and `file` (PDF, UTF-8 text, PNG, JPEG or TIFF)',
       description:
-        'The upload is streamed; over MAX_FILE_SIZE_MB answers 413 at once. The type is detected from the content. Optional: a cover page (`cover_*` fields, rendered from FAX_COVER_TEMPLATE and counted in `pages`), the redial policy for busy or unanswered lines (`retry_*`), and an `Idempotency-Key` header.',
+        'With FAX_REQUIRE_APPROVAL=true refused 403: prepare with POST /fax/prepare and send with POST /fax/approvals/{id}/send. The upload is streamed; over MAX_FILE_SIZE_MB answers 413 at once. The type is detected from the content. Optional: a cover page (`cover_*` fields, rendered from FAX_COVER_TEMPLATE and counted in `pages`), the redial policy for busy or unanswered lines (`retry_*`), and an `Idempotency-Key` header.',
       tags: ['fax'],
       access: { scope: 'fax:send' },
       rateLimit: 'fax',
@@ -88,6 +88,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
         200: { description: 'An earlier submit with this Idempotency-Key (same document, number and options) made this job; nothing new was sent', schema: FaxJobOutSchema },
         202: { description: 'Accepted', schema: FaxJobOutSchema },
         400: { description: 'Invalid number, parameters or PDF' },
+        403: { description: 'FAX_REQUIRE_APPROVAL is on: send by approval instead (`approval_required`)' },
         413: { description: 'File too large' },
         415: { description: 'Unsupported file type' },
         422: { description: 'The Idempotency-Key was used before with a different document, number or options (`idempotency_key_reused`)' },
@@ -95,6 +96,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       },
     },
     async ({ req, res, headers }) => {
+      if (config.get('FAX_REQUIRE_APPROVAL')) throw httpError('approval_required');
       const upload = await receiveUpload(req, { maxBytes: config.get('MAX_FILE_SIZE_MB') * 1024 * 1024, tmpDir: deps.tmpDir, fileField: 'file' });
       try {
         if (upload.fields.to === undefined) throw invalid('to', 'required', 400);

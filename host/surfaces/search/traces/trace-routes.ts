@@ -55,4 +55,23 @@ export function registerTraceRoutes(api: HttpApi, deps: TraceRouteDeps): void {
       throw httpError('trace_not_found', { repo });
     },
   );
+
+  routes.route(
+    {
+      method: 'get',
+      path: '/api/traces/:name',
+      summary: 'One trace of a repository, by the file name /api/traces lists',
+      access: { scope: 'search:read' },
+      params: z.object({ name: z.string().min(1).max(100).describe('A trace file name, e.g. 20260101T120000Z_0123abcd.json') }),
+      responses: {
+        200: { description: 'The trace document', schema: Trace },
+        404: { description: 'Unknown repository (code repository_not_found), or no readable trace of that name (code trace_not_found)' },
+      },
+    },
+    async (repo, { params }) => {
+      const trace = await deps.traces.read(repo, (params as { name: string }).name);
+      if (trace) return trace;
+      throw httpError('trace_not_found', { repo });
+    },
+  );
 }

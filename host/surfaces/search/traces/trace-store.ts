@@ -89,17 +89,17 @@ export class TraceStore {
   async latest(repo: string): Promise<LatestTrace> {
     const dir = this.dirOf(repo);
     for (const entry of await this.list(repo)) {
-      try {
-        const file = path.join(dir, entry.name);
-        const stat = await fs.lstat(file);
-        if (!stat.isFile() || stat.size > MAX_TRACE_BYTES) continue;
-        const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as TraceDocument;
-        if (parsed && typeof parsed === 'object' && Array.isArray(parsed.events)) return { ok: true, trace: parsed, name: entry.name };
-      } catch {
-        // unreadable or half-copied by hand: try the next older one
-      }
+      // unreadable or half-copied by hand: try the next older one
+      const trace = await readTrace(dir, entry.name);
+      if (trace) return { ok: true, trace, name: entry.name };
     }
     return { ok: false, code: 'trace_not_found', detail: `no readable trace for repository "${repo}"` };
+  }
+
+  /** One trace by its file name (as `list` gives it), or null when there is no readable one. */
+  async read(repo: string, name: string): Promise<TraceDocument | null> {
+    if (!TRACE_NAME.test(name)) return null;
+    return readTrace(this.dirOf(repo), name);
   }
 
   /**
@@ -165,4 +165,17 @@ export function compactUtc(date: Date): string {
 
 function assertPlainRepo(repo: string): void {
   if (!PLAIN_REPO.test(repo) || repo === '.' || repo === '..') throw new Error(`not a plain repository name: ${JSON.stringify(repo)}`);
+}
+
+/** A trace file of the folder parsed, or null: a symlink, an oversized or unparsable file is no trace. */
+async function readTrace(dir: string, name: string): Promise<TraceDocument | null> {
+  try {
+    const file = path.join(dir, name);
+    const stat = await fs.lstat(file);
+    if (!stat.isFile() || stat.size > MAX_TRACE_BYTES) return null;
+    const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as TraceDocument;
+    return parsed && typeof parsed === 'object' && Array.isArray(parsed.events) ? parsed : null;
+  } catch {
+    return null;
+  }
 }

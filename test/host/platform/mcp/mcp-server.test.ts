@@ -205,7 +205,8 @@ test('a key without the scope can do over MCP only what it can over HTTP', async
   const client = await connect(readOnlyKey);
   try {
     const preview = await call(client, 'prepare_fax', { to: NUMBER, document_base64: (await makePdf(1)).toString('base64') });
-    const send = await call(client, 'send_fax', { approval_id: preview.approval_id });
+    assert.is(preview.error?.code, 'insufficient_scope', JSON.stringify(preview));
+    const send = await call(client, 'send_fax', { approval_id: 'any' });
     assert.is(send.error.code, 'insufficient_scope', JSON.stringify(send));
     for (const [tool, args] of [['list_plugins', {}], ['list_alerts', {}], ['list_faxes', {}], ['start_index', {}], ['list_inbound', {}]] as const) {
       const refused = await call(client, tool, args);

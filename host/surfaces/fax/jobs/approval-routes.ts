@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import type { AuditLog } from '../../../platform/audit/audit-log.js';
+import { actorOf } from '../../../platform/auth/access-guard.js';
+import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { HttpApi } from '../../../platform/http/api.js';
+import { invalid } from '../../../platform/http/error-catalogue.js';
+import { maskPhone } from '../../../platform/logging/text-masking.js';
+import { normalizeToPdf } from '../documents/index.js';
+import type { FaxApprovals } from './fax-approvals.js';
+import { FaxJobOutSchema } from './fax-job-out.js';
+import { toFaxJobOut, type FaxService } from './fax-service.js';
+import type { FaxJobStore } from './job-store.js';
+import { normalizePhone, PHONE_RULE } from './phone.js';
+import { receiveUpload } from './upload.js';
+
+export const PreparedFaxSchema = z
+  .object({
+    approval_id: z.string().describe('Send with POST /fax/approvals/{approval_id}/send (by the same API key, once, before expires_at)'),
+    to: z.string().describe('The destination, masked (last four digits)'),
+    pages: z.number().int().describe('Pages as the fax will have them'),
+    size_bytes: z.number().int(),
+    sha256: z.string().describe('SHA-256 (hex) of the document as uploaded'),
+    expires_at: z.string().describe('ISO time after which the approval is refused (MCP_APPROVAL_TTL_SECONDS)'),
+  })
+  .meta({ id: 'PreparedFax' });
+
+const SendByApprovalBody = z
+  .object({
+    to: z.string().max(40).optional().describe('When given, must be the prepared number (else 422 `approval_mismatch`)'),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, '64 hex digits')
+      .optional()
+      .describe('When given, must be the SHA-256 of the prepared document (else 422 `approval_mismatch`)'),
+  })
+  .strict();
+
+export interface ApprovalRouteDeps {
+  approvals: FaxApprovals;
+  service: FaxService;
+  store: FaxJobStore;
+  config: ConfigRegistry;
+  audit: AuditLog;
+  tmpDir: string;
+}
+
+/** POST /fax/prepare and POST /fax/approvals/{id}/send: sending bound to an approved document and number. */
+export function registerApprovalRoutes(api: HttpApi, deps: ApprovalRouteDeps): void {
+  const { approvals, config } = deps;
+  api.route(
+    {
+      method: 'post',
+      path: '/fax/prepare',
+      summary: 'Prepare a fax for sending by approval: multipart `to` and `file`; answers a preview and an approval id, sends nothing',
+      description:
+        'The document is checked and kept in memory for MCP_APPROVAL_TTL_SECONDS; the preview gives its pages, the number masked and its SHA-256. ' +
+        'POST /fax/approvals/{approval_id}/send sends exactly that document to exactly that number, once, for the same API key. ' +
+        'With FAX_REQUIRE_APPROVAL=true this is the only way to send. Cover pages and redial options are not available on this path.',
+      tags: ['fax'],
+      access: { scope: 'fax:send' },
+      rateLimit: 'fax',
+      rawBody: {
+        contentType: 'multipart/form-data',
+        schema: z.object({ to: z.string().describe('E.164 or digits: optional "+" and 6 to 20 digits'), file: z.string().meta({ format: 'binary', description: 'The document (PDF, text, PNG, JPEG or TIFF)' }) }),
+      },
+      responses: {
+        201: { description: 'Prepared: the preview and approval id', schema: PreparedFaxSchema },
+        400: { description: 'Invalid number or document (`validation_error`)' },
+        413: { description: 'File too large (MAX_FILE_SIZE_MB)' },
+        415: { description: 'Unsupported file type' },
+        429: { description: 'Too many prepared faxes waiting (`approvals_pending_limit`)' },
+      },
+    },
+    async ({ req, res }) => {
+      const upload = await receiveUpload(req, { maxBytes: config.get('MAX_FILE_SIZE_MB') * 1024 * 1024, tmpDir: deps.tmpDir, fileField: 'file' });
+      try {
+        const to = normalizePhone(upload.fields.to);
+        if (!to) throw invalid('to', upload.fields.to === undefined ? 'required' : PHONE_RULE, 400);
+        if (!upload.file || upload.file.size === 0) throw invalid('file', 'required (a non-empty file part named "file")', 400);
+        const bytes = await upload.file.bytes();
+        // The document as the fax will carry it: an unusable one is refused now, not at send.
+        const { pages } = await normalizeToPdf(bytes, { paper: config.get('FAX_PAPER_SIZE') });
+        const fax = approvals.prepare(actorOf(res), to, bytes, pages);
+        deps.audit.record('fax_prepared', { approval_id: fax.approvalId, to: maskPhone(to), pages, sha256: fax.sha256, by: actorOf(res) });
+        res.status(201);
+        return { approval_id: fax.approvalId, to: maskPhone(to), pages, size_bytes: bytes.length, sha256: fax.sha256, expires_at: new Date(fax.expiresAt).toISOString() };
+      } finally {
+        await upload.discard();
+      }
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/fax/approvals/:id/send',
+      summary: 'Send the fax an approval id names: exactly that document to exactly that number, once',
+      description:
+        'Only the API key that prepared it may send it. `to` and `sha256`, when given, must match what was prepared. ' +
+        'A failed send before a job exists leaves the approval usable; a sent one answers 409 `approval_used` after.',
+      tags: ['fax'],
+      access: { scope: 'fax:send' },
+      rateLimit: 'fax',
+      params: z.object({ id: z.string().min(1).max(100) }),
+      body: SendByApprovalBody,
+      responses: {
+        202: { description: 'Accepted: the job', schema: FaxJobOutSchema },
+        404: { description: 'No such approval for this API key (`approval_unknown`)' },
+        409: { description: 'The approval was used already (`approval_used`)' },
+        410: { description: 'The approval is older than MCP_APPROVAL_TTL_SECONDS (`approval_expired`)' },
+        422: { description: 'Another number or document than the approved one (`approval_mismatch`), or an invalid body' },
+        503: { description: 'The selected fax backend is not available' },
+      },
+    },
+    async ({ params, body, res }) => {
+      const actor = actorOf(res);
+      const fax = approvals.claim(actor, params.id, { to: body.to === undefined ? undefined : (normalizePhone(body.to) ?? body.to), sha256: body.sha256 });
+      try {
+        // The approval id is the send's Idempotency-Key: a retry after a lost answer never sends twice.
+        const { row } = await deps.service.submit({ to: fax.to, bytes: fax.bytes, size: fax.bytes.length }, { idempotency: { scope: actor, key: `approval:${fax.approvalId}` } });
+        approvals.sent(fax);
+        res.status(202);
+        return toFaxJobOut(row, await deps.store.attempts.list(row.id));
+      } catch (error) {
+        approvals.release(fax);
+        throw error;
+      }
+    },
+  );
+}
