@@ -329,8 +329,103 @@ test('switchboard mcp: the same tools over stdio against a running gateway', asy
     assert.is((await call(client, 'get_fax_status', { job_id: job.id })).id, job.id);
     const outside = await call(client, 'prepare_fax', { to: NUMBER, file_path: '../x.pdf' });
     assert.ok(outside.error);
+    // Every other tool answers over stdio as over HTTP.
+    assert.is((await call(client, 'list_faxes', { limit: 5 })).jobs.some((j: any) => j.id === job.id), true);
+    assert.ok((await call(client, 'index_status', { repo: 'billing' })).metadata);
+    assert.ok((await call(client, 'answer_question', { question: 'how is the invoice total computed?', repo: 'billing' })).answer !== undefined);
+    const { plugins } = await call(client, 'list_plugins');
+    assert.is((await call(client, 'plugin_health', { plugin_id: plugins[0].id })).id, plugins[0].id);
+    assert.ok(Array.isArray((await call(client, 'list_alerts')).alerts));
+    assert.ok((await call(client, 'list_inbound')).error?.detail, 'inbound is off: the API detail');
+    assert.ok((await call(client, 'get_inbound', { inbound_id: 'nope' })).error?.detail);
+    const started = await call(client, 'start_index', { repo: 'billing' });
+    assert.ok(started.state || started.error?.code === 'index_running', JSON.stringify(started));
+    await until(async () => ((await call(client, 'index_status', { repo: 'billing' })).run?.state !== 'running' ? true : undefined), 60_000, 100);
+    const bad = await call(client, 'prepare_fax', { to: NUMBER, document_base64: '%%%' });
+    assert.match(bad.error.detail, /not valid base64/);
+    const other = await call(client, 'prepare_fax', { to: NUMBER, document_base64: (await makePdf(1)).toString('base64') });
+    assert.match((await call(client, 'send_fax', { approval_id: other.approval_id, to: '+15550100000' })).error.detail, /another number/);
   } finally {
     await client.close();
+  }
+});
+
+/** The message a resource read fails with ('' when it does not fail). */
+async function readError(client: Client, request: { uri: string }): Promise<string> {
+  try {
+    await client.readResource(request);
+    return '';
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** The progress notifications of an answer_question call, and its answer. */
+async function answerWithProgress(client: Client): Promise<{ answer: any; progress: Array<{ progress: number; message?: string }> }> {
+  const progress: Array<{ progress: number; message?: string }> = [];
+  const result = (await client.callTool({ name: 'answer_question', arguments: { question: 'which invoice provider key is configured?', repo: 'billing' } }, undefined, { onprogress: (p) => void progress.push(p) })) as any;
+  return { answer: JSON.parse(result.content[0].text), progress };
+}
+
+test('answer_question sends progress notifications over HTTP and stdio, and the answer stays redacted', async () => {
+  const http = await connect(BOOT);
+  try {
+    const { answer, progress } = await answerWithProgress(http);
+    // The SDK's client handles notifications a microtask late, so one read in the same chunk as the
+    // response (the last, 'answer ready') may be dropped: the ones sent while it works must arrive.
+    assert.ok(progress.length >= 2, JSON.stringify(progress));
+    assert.is(progress[0]!.message, 'searching the repository');
+    assert.ok(progress.some((p) => /^writing the answer/.test(p.message ?? '')), JSON.stringify(progress));
+    assert.ok(progress.every((p, i) => i === 0 || p.progress > progress[i - 1]!.progress), 'progress increases');
+    assert.ok(answer.answer !== undefined && Array.isArray(answer.citations), JSON.stringify(answer));
+    assert.not.ok(JSON.stringify({ answer, progress }).includes(PLANTED));
+    // Without a progressToken the call is answered as before (JSON, no notifications).
+    assert.ok((await call(http, 'answer_question', { question: 'invoice total', repo: 'billing' })).citations);
+  } finally {
+    await http.close();
+  }
+  const stdio = new Client({ name: 'stdio-progress', version: '1.0.0' });
+  await stdio.connect(
+    new StdioClientTransport({ command: process.execPath, args: [path.join(ROOT, 'dist/host/cli/run.js'), 'mcp'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SWITCHBOARD_URL: gw.url, SWITCHBOARD_API_KEY: BOOT }, stderr: 'pipe' }),
+  );
+  try {
+    const { answer, progress } = await answerWithProgress(stdio);
+    assert.ok(progress.length >= 2, JSON.stringify(progress));
+    assert.is(progress[0]!.message, 'searching the repository');
+    assert.not.ok(JSON.stringify(answer).includes(PLANTED));
+  } finally {
+    await stdio.close();
+  }
+});
+
+test('resources: the OpenAPI document and a repository\'s traces, scoped as their routes', async () => {
+  const client = await connect(readOnlyKey);
+  try {
+    const { resources } = await client.listResources();
+    assert.ok(resources.some((r) => r.uri === 'switchboard://openapi.json'));
+    const { resourceTemplates } = await client.listResourceTemplates();
+    assert.equal(resourceTemplates.map((t) => t.uriTemplate).sort(), ['switchboard://traces/{repo}', 'switchboard://traces/{repo}/{name}']);
+    const openapi = JSON.parse(((await client.readResource({ uri: 'switchboard://openapi.json' })).contents[0] as any).text);
+    assert.ok(openapi.paths['/fax/prepare'] && openapi.paths['/mcp']);
+    // The answers above wrote traces.
+    const listing = JSON.parse(((await client.readResource({ uri: 'switchboard://traces/billing' })).contents[0] as any).text);
+    assert.is(listing.repo, 'billing');
+    assert.ok(listing.traces.length > 0, JSON.stringify(listing));
+    const one = JSON.parse(((await client.readResource({ uri: listing.traces[0].uri })).contents[0] as any).text);
+    assert.ok(Array.isArray(one.events) && one.question, JSON.stringify(one).slice(0, 300));
+    const latest = JSON.parse(((await client.readResource({ uri: 'switchboard://traces/billing/latest' })).contents[0] as any).text);
+    assert.is(latest.id, one.id);
+    assert.not.ok(JSON.stringify(one).includes(PLANTED), 'a trace read over MCP is redacted too');
+    assert.match(await readError(client, { uri: 'switchboard://traces/billing/19990101T000000Z_00000000.json' }), /trace_not_found/);
+    assert.match(await readError(client, { uri: 'switchboard://traces/no-such-repo' }), /repository|not found/i);
+  } finally {
+    await client.close();
+  }
+  const noSearch = await connect(sendKey);
+  try {
+    assert.match(await readError(noSearch, { uri: 'switchboard://traces/billing' }), /insufficient_scope/);
+  } finally {
+    await noSearch.close();
   }
 });
 

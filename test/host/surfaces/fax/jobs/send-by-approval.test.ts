@@ -1,0 +1,138 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createHash } from 'node:crypto';
+import { makePdf } from '../../../../fakes/fax-document-server.js';
+import { json, startGateway, until, type TestGateway } from '../../../../support/gateway.js';
+
+// Sending by approval over plain HTTP: POST /fax/prepare, then POST /fax/approvals/{id}/send.
+const BOOT = 'approval-boot-key-5b1e';
+const NUMBER = '+15550107777';
+let gw: TestGateway;
+let otherSender: string;
+let readOnly: string;
+
+const form = (to: string | undefined, file: Buffer) => {
+  const body = new FormData();
+  if (to !== undefined) body.set('to', to);
+  body.set('file', new Blob([new Uint8Array(file)]), 'doc.pdf');
+  return body;
+};
+const prepare = (file: Buffer, to: string | undefined = NUMBER, key = BOOT) => fetch(`${gw.url}/fax/prepare`, { method: 'POST', body: form(to, file), headers: { 'X-API-Key': key } });
+const send = (id: string, body: Record<string, unknown> = {}, key = BOOT) =>
+  fetch(`${gw.url}/fax/approvals/${encodeURIComponent(id)}/send`, { method: 'POST', body: JSON.stringify(body), headers: { 'X-API-Key': key, 'content-type': 'application/json' } });
+const jobCount = async () => Object.values(await gw.gateway.surfaces.fax.store.countByStatus()).reduce((sum, n) => sum + Number(n), 0);
+
+async function mint(scopes: string[]): Promise<string> {
+  const res = await fetch(`${gw.url}/admin/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': BOOT }, body: JSON.stringify({ name: scopes.join('+'), scopes }) });
+  assert.is(res.status, 201);
+  return (await json(res)).token;
+}
+
+test.before(async () => {
+  gw = await startGateway({ FAX_DISABLED: 'true', API_KEY: BOOT, LOG_LEVEL: 'warn' });
+  otherSender = await mint(['fax:send']);
+  readOnly = await mint(['fax:read']);
+});
+test.after(async () => {
+  await gw.close();
+});
+
+test('prepare answers a preview and sends nothing; send sends exactly that document to that number, once', async () => {
+  const pdf = await makePdf(2);
+  const before = await jobCount();
+  const res = await prepare(pdf, '+1 555 010 7777');
+  assert.is(res.status, 201, await res.clone().text());
+  const preview = await json(res);
+  assert.is(preview.pages, 2);
+  assert.is(preview.to, '***7777');
+  assert.is(preview.size_bytes, pdf.length);
+  assert.is(preview.sha256, createHash('sha256').update(pdf).digest('hex'));
+  assert.ok(Date.parse(preview.expires_at) > Date.now());
+  assert.is(await jobCount(), before, 'preparing sends nothing');
+  const sent = await send(preview.approval_id, { to: NUMBER, sha256: preview.sha256 });
+  assert.is(sent.status, 202, await sent.clone().text());
+  const job = await json(sent);
+  assert.is(job.pages, 2);
+  const stored = await gw.gateway.surfaces.fax.store.get(job.id);
+  assert.is(stored!.to_number, NUMBER);
+  assert.is(stored!.document_sha256 === null || typeof stored!.document_sha256 === 'string', true);
+  const again = await send(preview.approval_id);
+  assert.is(again.status, 409);
+  assert.is((await json(again)).code, 'approval_used');
+  assert.is(await jobCount(), before + 1, 'sent once');
+});
+
+test('an approval is bound to its number, its document and its key', async () => {
+  const preview = await json(await prepare(await makePdf(1)));
+  const otherNumber = await send(preview.approval_id, { to: '+15550109999' });
+  assert.is(otherNumber.status, 422);
+  const mismatch = await json(otherNumber);
+  assert.is(mismatch.code, 'approval_mismatch');
+  assert.match(mismatch.detail, /another number/);
+  assert.not.ok(mismatch.detail.includes('5550107777'), 'the number stays masked');
+  const otherDocument = await send(preview.approval_id, { sha256: createHash('sha256').update(await makePdf(3)).digest('hex') });
+  assert.is(otherDocument.status, 422);
+  assert.match((await json(otherDocument)).detail, /another document/);
+  const otherKey = await send(preview.approval_id, {}, otherSender);
+  assert.is(otherKey.status, 404);
+  assert.is((await json(otherKey)).code, 'approval_unknown');
+  assert.is((await send('made-up')).status, 404);
+  const badBody = await send(preview.approval_id, { sha256: 'xyz' });
+  assert.is(badBody.status, 422);
+  // None of these spent it.
+  assert.is((await send(preview.approval_id, { to: NUMBER })).status, 202);
+});
+
+test('an expired approval is refused', async () => {
+  await gw.gateway.config.update({ MCP_APPROVAL_TTL_SECONDS: 1 });
+  try {
+    const preview = await json(await prepare(await makePdf(1)));
+    const expiresAt = Date.parse(preview.expires_at);
+    await until(() => Date.now() > expiresAt + 50, 10_000, 50);
+    const expired = await send(preview.approval_id);
+    assert.is(expired.status, 410);
+    assert.is((await json(expired)).code, 'approval_expired');
+  } finally {
+    await gw.gateway.config.update({ MCP_APPROVAL_TTL_SECONDS: 600 });
+  }
+});
+
+test('scopes, bad input, and FAX_REQUIRE_APPROVAL refusing one-step POST /fax', async () => {
+  const pdf = await makePdf(1);
+  const noScope = await prepare(pdf, NUMBER, readOnly);
+  assert.is(noScope.status, 403);
+  assert.is((await json(noScope)).code, 'insufficient_scope');
+  const badNumber = await prepare(pdf, 'call me');
+  assert.is(badNumber.status, 400);
+  assert.is((await json(badNumber)).code, 'validation_error');
+  const noNumber = await fetch(`${gw.url}/fax/prepare`, { method: 'POST', body: form(undefined, pdf), headers: { 'X-API-Key': BOOT } });
+  assert.is(noNumber.status, 400);
+  const notADocument = await prepare(Buffer.from([0x00, 0x01, 0x02, 0xff, 0xfe]));
+  assert.ok([400, 415].includes(notADocument.status), String(notADocument.status));
+
+  const oneStep = () => fetch(`${gw.url}/fax`, { method: 'POST', body: form(NUMBER, pdf), headers: { 'X-API-Key': BOOT } });
+  assert.is((await oneStep()).status, 202, 'allowed by default');
+  await gw.gateway.config.update({ FAX_REQUIRE_APPROVAL: true });
+  try {
+    const refused = await oneStep();
+    assert.is(refused.status, 403);
+    assert.is((await json(refused)).code, 'approval_required');
+    const preview = await json(await prepare(pdf));
+    assert.is((await send(preview.approval_id)).status, 202, 'by approval it sends');
+  } finally {
+    await gw.gateway.config.update({ FAX_REQUIRE_APPROVAL: false });
+  }
+});
+
+test('the routes are in /openapi.json with their schemas and errors', async () => {
+  const doc = await json(await fetch(`${gw.url}/openapi.json`));
+  const prepareOp = doc.paths['/fax/prepare'].post;
+  assert.ok(prepareOp.responses['201'].content['application/json'].schema);
+  for (const status of ['400', '413', '415', '429']) assert.ok(prepareOp.responses[status], status);
+  const sendOp = doc.paths['/fax/approvals/{id}/send'].post;
+  for (const status of ['202', '404', '409', '410', '422']) assert.ok(sendOp.responses[status], status);
+  assert.ok(sendOp.requestBody.content['application/json'].schema);
+  assert.ok(doc.paths['/fax'].post.responses['403']);
+});
+
+test.run();
