@@ -37,6 +37,8 @@ const ACCESS: Array<[route: string, access: string, admin?: 'admin']> = [
   ['GET /health/ready', 'public'],
   ['GET /metrics', 'public'],
   ['POST /fax', 'fax:send'],
+  ['POST /fax/prepare', 'fax:send'],
+  ['POST /fax/approvals/{id}/send', 'fax:send'],
   ['POST /mcp', 'public'], // any key or MCP_API_KEY, checked by the route; each tool then needs its route's scope
   ['GET /fax/{id}', 'fax:read'],
   ['GET /fax/{id}/pdf', 'public'], // the provider fetches it with the job's token
@@ -102,6 +104,7 @@ const ACCESS: Array<[route: string, access: string, admin?: 'admin']> = [
   ['POST /api/keywords/reload', 'admin', 'admin'],
   ['GET /api/traces', 'search:read'],
   ['GET /api/traces/latest', 'search:read'],
+  ['GET /api/traces/{name}', 'search:read'],
   ['POST /api/eval/run', 'search:read'], // `name` and `save_as_baseline` need search:evaluate (checked by the route)
   ['POST /api/eval/runs', 'search:read'],
   ['GET /api/eval/runs/{id}', 'search:read'],
