@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createSwitchboardClient, SwitchboardApiError } from '../../../clients/typescript/src/index.js';
@@ -33,9 +33,11 @@ test('the committed schema matches /openapi.json (regenerated from a child gatew
   // The check can fail: against a spec with one more route it reports drift.
   const spec = JSON.parse(JSON.stringify(await (await fetch(`${gw.url}/openapi.json`)).json()));
   spec.paths['/drifted'] = { get: { operationId: 'getDrifted', responses: { 200: { description: 'new' } } } };
-  const file = path.join(tempDir('client-spec-'), 'openapi.json');
+  const specDir = tempDir('client-spec-');
+  const file = path.join(specDir, 'openapi.json');
   writeFileSync(file, JSON.stringify(spec));
   const drift = await run(process.execPath, [path.join(CLIENT, 'generate.mjs'), '--check', '--spec', file]).catch((err) => err);
+  removeDir(specDir);
   assert.is(drift.code, 1);
   assert.match(drift.stderr, /differs from the API/);
 });
@@ -46,10 +48,10 @@ test('the package builds on its own (its TypeScript 5, strict)', async () => {
   assert.is(out.code ?? 0, 0, `${out.stdout}${out.stderr}`);
   // A wrong use of the generated types does not compile.
   const dir = tempDir('client-misuse-');
-  copyFileSync(path.join(CLIENT, 'tsconfig.json'), path.join(dir, 'tsconfig.json'));
   writeFileSync(path.join(dir, 'tsconfig.json'), readFileSync(path.join(CLIENT, 'tsconfig.json'), 'utf8').replace('"include": ["src"]', `"include": ["${path.join(CLIENT, 'src')}", "misuse.ts"]`).replace('"rootDir": "src"', '"rootDir": "/"'));
   writeFileSync(path.join(dir, 'misuse.ts'), `import { createSwitchboardClient } from '${path.join(CLIENT, 'src/index.js')}';\nconst c = createSwitchboardClient({ baseUrl: 'http://x' });\nvoid c.GET('/fax/{id}', { params: { path: { id: 1 } } });\n`);
   const misuse = await run(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.json'), '--noEmit']).catch((err) => err);
+  removeDir(dir);
   assert.is(misuse.code, 2, `${misuse.stdout}${misuse.stderr}`);
   assert.match(misuse.stdout, /misuse\.ts/);
 });
