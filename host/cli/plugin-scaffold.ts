@@ -8,7 +8,7 @@ import { PROVIDER_KINDS, type ProviderKind } from '../../core/sdk/index.js';
  * suite as generated, so an author starts from green and replaces it with real calls.
  * Written without type annotations, the same text is src/index.ts and the prebuilt dist/index.js.
  */
-const PROVIDERS: Record<ProviderKind, { imports: string; capabilities: string[]; body: string }> = {
+const PROVIDERS: Record<ProviderKind, { imports: string; settings?: string; capabilities: string[]; body: string }> = {
   fax: {
     imports: `import { definePlugin } from 'switchboard/sdk';`,
     capabilities: ['send', 'status'],
@@ -76,25 +76,39 @@ const PROVIDERS: Record<ProviderKind, { imports: string; capabilities: string[];
     };`,
   },
   retrieval: {
-    imports: `import { definePlugin } from 'switchboard/sdk';`,
-    capabilities: ['index', 'search', 'delete'],
-    body: `    // Replace with your search engine: a collection is a named set of documents.
-    const collections = new Map();
-    const collection = (name) => {
-      if (!collections.has(name)) collections.set(name, new Map());
-      return collections.get(name);
+    imports: `import { existsSync } from 'node:fs';\nimport { mkdir, readFile, rename, writeFile } from 'node:fs/promises';\nimport path from 'node:path';\nimport { dataPath, definePlugin, z } from 'switchboard/sdk';`,
+    settings: `  // <DATA_DIR>/${'$'}{id}: the gateway and its indexer process (code search) share the files.
+  settings: z.object({ dir: dataPath('${'$'}{id}') }),
+`,
+    capabilities: ['index', 'search', 'delete', 'stats', 'write-sessions'],
+    body: `    // Replace with your search engine. A collection is one JSON file: documents by id and the
+    // content hash of every source path; a write replaces the file whole (rename).
+    const file = (name) => path.join(ctx.settings.dir, \`\${encodeURIComponent(name)}.json\`);
+    const read = async (name) => (existsSync(file(name)) ? JSON.parse(await readFile(file(name), 'utf8')) : { documents: {}, sources: {} });
+    const statsOf = (c) => ({ documents: Object.keys(c.documents).length, sources: Object.keys(c.sources).length, vectors: 0 });
+    const write = async (name, c) => {
+      await mkdir(ctx.settings.dir, { recursive: true });
+      const temp = \`\${file(name)}.\${process.pid}.tmp\`;
+      await writeFile(temp, JSON.stringify(c));
+      await rename(temp, file(name));
+      return statsOf(c);
     };
     const terms = (text) => text.toLowerCase().split(/[^a-z0-9_]+/).filter(Boolean);
+    const writing = new Set();
     return {
       providers: {
         retrieval: {
           async index(name, documents) {
-            for (const doc of documents) collection(name).set(doc.id, doc);
+            const c = await read(name);
+            for (const doc of documents) c.documents[doc.id] = doc;
+            await write(name, c);
             return { indexed: documents.length };
           },
           async search(name, query, topK) {
             const wanted = terms(query);
-            return [...collection(name).values()]
+            const { documents } = await read(name);
+            return Object.keys(documents)
+              .map((id) => documents[id])
               .map((doc) => ({ doc, score: terms(doc.text).filter((t) => wanted.includes(t)).length }))
               .filter((hit) => hit.score > 0)
               .sort((a, b) => b.score - a.score)
@@ -102,9 +116,56 @@ const PROVIDERS: Record<ProviderKind, { imports: string; capabilities: string[];
               .map(({ doc, score }) => ({ id: doc.id, score, text: doc.text, metadata: doc.metadata ?? {} }));
           },
           async delete(name, ids) {
-            let deleted = 0;
-            for (const id of ids) if (collection(name).delete(id)) deleted++;
+            const c = await read(name);
+            const deleted = ids.filter((id) => Object.hasOwn(c.documents, id) && delete c.documents[id]).length;
+            await write(name, c);
             return { deleted };
+          },
+          async stats(name) {
+            return statsOf(await read(name));
+          },
+          // Code search indexes through write sessions: nothing is visible until commit.
+          async openSession(name) {
+            const draft = await read(name);
+            if (writing.has(name)) throw new Error(\`collection "\${name}" is being written by another session\`);
+            writing.add(name);
+            let open = true;
+            const live = () => {
+              if (!open) throw new Error('the write session is closed');
+            };
+            const close = () => {
+              open = false;
+              writing.delete(name);
+            };
+            const dropSource = (source) => {
+              let dropped = 0;
+              for (const id of Object.keys(draft.documents)) if (draft.documents[id].metadata?.path === source && delete draft.documents[id]) dropped++;
+              delete draft.sources[source];
+              return dropped;
+            };
+            return {
+              async sources() {
+                return Object.keys(draft.sources).map((source) => ({ path: source, hash: draft.sources[source] }));
+              },
+              async replaceSource(source, hash, documents) {
+                live();
+                dropSource(source);
+                for (const doc of documents) draft.documents[doc.id] = doc;
+                draft.sources[source] = hash;
+              },
+              async deleteSources(sources) {
+                live();
+                return { deleted: sources.reduce((n, source) => n + dropSource(source), 0) };
+              },
+              async commit() {
+                live();
+                close();
+                return write(name, draft);
+              },
+              async abort() {
+                close();
+              },
+            };
           },
         },
       },
@@ -148,12 +209,12 @@ export function isProviderKind(kind: string): kind is ProviderKind {
   return (PROVIDER_KINDS as readonly string[]).includes(kind);
 }
 
-function indexSource(kind: ProviderKind): string {
-  const { imports, body } = PROVIDERS[kind];
+function indexSource(kind: ProviderKind, id: string): string {
+  const { imports, body, settings = '' } = PROVIDERS[kind];
   return `${imports}
 
 export default definePlugin({
-  start(ctx) {
+${settings.replaceAll('${id}', id)}  start(ctx) {
 ${body}
   },
 });
@@ -215,7 +276,7 @@ export async function scaffoldPlugin(options: ScaffoldOptions): Promise<string[]
     description: `A ${kind} provider (generated by switchboard plugins new)`,
     author: 'you',
     host: `^${major}.${minor}.0`,
-    provides: [{ kind, contract: `${kind}@^1` }],
+    provides: [{ kind, contract: kind === 'retrieval' ? 'retrieval@^1.1' : `${kind}@^1` }],
     capabilities: PROVIDERS[kind].capabilities,
     entry: 'dist/index.js',
     egress: [],
@@ -280,9 +341,9 @@ docs/sdk-guide.md.
         2,
       ) + '\n',
     'tsconfig.json': JSON.stringify(tsconfig, null, 2) + '\n',
-    'src/index.ts': indexSource(kind),
+    'src/index.ts': indexSource(kind, id),
     'src/plugin.test.ts': testSource(kind),
-    'dist/index.js': indexSource(kind),
+    'dist/index.js': indexSource(kind, id),
     'dist/plugin.test.js': testSource(kind),
     'README.md': readme,
   };
