@@ -163,7 +163,7 @@ async function pluginsNew(args: string[], io: CliOutput): Promise<number> {
     const files = await scaffoldPlugin({ kind, id, dir: target, hostVersion: host.version, hostRoot: host.root });
     io.out(`wrote ${target}:`);
     for (const file of files) io.out(`  ${file}`);
-    io.out(`next: cd ${path.relative(process.cwd(), target) || '.'} && npx switchboard plugins lint manifest.json && npx switchboard plugins test .`);
+    io.out(`next: cd ${path.relative(process.cwd(), target) || '.'} && npm install && npm test   (npm run lint checks the manifest)`);
     return 0;
   } catch (err) {
     io.err(`switchboard: ${(err as Error).message}`);
