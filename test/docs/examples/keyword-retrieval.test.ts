@@ -63,11 +63,16 @@ test('the SDK test kernel loads it from a plugins directory', async () => {
   }
 });
 
-test('a gateway with it selected says it cannot index: a warning at start, 503 for an index run and a search', async () => {
-  const gw = await startGateway({ PLUGINS_PATH: plugins, RETRIEVAL_BACKEND: 'keyword-retrieval' });
+test('selecting it is not silent: the config write warns, the log warns, an index run and a search answer 503', async () => {
+  const gw = await startGateway({ PLUGINS_PATH: plugins });
   try {
-    const entry = (await json(await fetch(`${gw.url}/plugins`))).plugins.find((p: any) => p.id === 'keyword-retrieval');
-    assert.is(entry.state, 'active');
+    await until(async () => (await json(await fetch(`${gw.url}/plugins`))).plugins.find((p: any) => p.id === 'keyword-retrieval')?.state === 'active', 10_000);
+    const post = (body: unknown) => fetch(`${gw.url}/api/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const selected = await post({ RETRIEVAL_BACKEND: 'keyword-retrieval' });
+    assert.is(selected.status, 200);
+    const written = await json(selected);
+    assert.is(written.config.RETRIEVAL_BACKEND, 'keyword-retrieval');
+    assert.equal(written.warnings, ['RETRIEVAL_BACKEND "keyword-retrieval" has no write sessions (openSession, retrieval@1.1): code search cannot index with it, index runs and searches answer 503 retrieval_backend_cannot_index']);
     await until(() => gw.logs.some((l) => l.includes('RETRIEVAL_BACKEND \\"keyword-retrieval\\" has no write sessions')), 10_000);
     // Documents indexed by other means are still not served as code search: the answer says why.
     await gw.gateway.kernel.withProvider('retrieval', 'keyword-retrieval', (r) => r.index('switchboard', [{ id: 'readme', text: 'drop a manifest', metadata: { path: 'README.md', start_line: 3, end_line: 4 } }]));
@@ -77,8 +82,10 @@ test('a gateway with it selected says it cannot index: a warning at start, 503 f
       assert.is(body.code, 'retrieval_backend_cannot_index');
       assert.match(body.detail, /retrieval backend "keyword-retrieval" cannot index code: it has no write sessions \(openSession, retrieval@1\.1\); set RETRIEVAL_BACKEND/);
     }
-    const status = await json(await fetch(`${gw.url}/api/index/status`));
-    assert.is(status.run, null, 'no run was started');
+    assert.is((await json(await fetch(`${gw.url}/api/index/status`))).run, null, 'no run was started');
+    // Back to a backend that can index: no warning; one that does not exist: a warning.
+    assert.equal((await json(await post({ RETRIEVAL_BACKEND: 'retrieval-sqlite' }))).warnings, []);
+    assert.equal((await json(await post({ RETRIEVAL_BACKEND: 'no-such-backend' }))).warnings, ['RETRIEVAL_BACKEND "no-such-backend" is not an active retrieval plugin (state: unknown): searches and index runs answer 503 until it is']);
   } finally {
     await gw.close();
   }

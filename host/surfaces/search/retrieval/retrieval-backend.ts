@@ -26,12 +26,11 @@ export function warnWhenBackendCannotIndex(kernel: Kernel, config: ConfigRegistr
   const warned = new Set<string>();
   const check = async () => {
     const backend = retrievalBackendId(config);
-    if (!kernel.isActive('retrieval', backend)) return;
-    const canIndex = await kernel.withProvider('retrieval', backend, async (p) => typeof p.openSession === 'function').catch(() => true);
+    const warning = await cannotIndexWarning(kernel, backend);
     const key = `${backend}#${kernel.get(backend)?.generation ?? ''}`;
-    if (canIndex || warned.has(key)) return;
+    if (!warning || warned.has(key)) return;
     warned.add(key);
-    logger.warn({ backend }, `RETRIEVAL_BACKEND "${backend}" has no write sessions (openSession, retrieval@1.1): code search cannot index with it, index runs and searches answer 503 retrieval_backend_cannot_index`);
+    logger.warn({ backend }, warning);
   };
   const run = () => void check().catch(() => {});
   const onGeneration = ({ pluginId }: { pluginId: string }) => {
@@ -39,9 +38,25 @@ export function warnWhenBackendCannotIndex(kernel: Kernel, config: ConfigRegistr
   };
   kernel.events.on('generation', onGeneration);
   const offConfig = config.onChange(run);
+  // A write of RETRIEVAL_BACKEND over the config API answers with the warning too.
+  const offAdvisor = config.addAdvisor(async (written) => {
+    if (!written.includes('RETRIEVAL_BACKEND')) return [];
+    const backend = retrievalBackendId(config);
+    if (!kernel.isActive('retrieval', backend)) return [`RETRIEVAL_BACKEND "${backend}" is not an active retrieval plugin (state: ${kernel.stateOf(backend)}): searches and index runs answer 503 until it is`];
+    const warning = await cannotIndexWarning(kernel, backend);
+    return warning ? [warning] : [];
+  });
   run();
   return () => {
     kernel.events.off('generation', onGeneration);
     offConfig();
+    offAdvisor();
   };
+}
+
+/** The warning for an active backend without write sessions; undefined when it has them or is not active. */
+async function cannotIndexWarning(kernel: Kernel, backend: string): Promise<string | undefined> {
+  if (!kernel.isActive('retrieval', backend)) return undefined;
+  const canIndex = await kernel.withProvider('retrieval', backend, async (p) => typeof p.openSession === 'function').catch(() => true);
+  return canIndex ? undefined : `RETRIEVAL_BACKEND "${backend}" has no write sessions (openSession, retrieval@1.1): code search cannot index with it, index runs and searches answer 503 retrieval_backend_cannot_index`;
 }
