@@ -25,11 +25,13 @@ const PLUGINS_USAGE = `usage: switchboard plugins new <kind> <id> [--dir D]
        switchboard plugins test [--settings <json>] <dir>
        switchboard plugins list [--json]
 
-new    writes a plugin folder <id>/ (or D): manifest, src/index.ts, a prebuilt dist/index.js, a
-       tsconfig with the host's SDK types, a conformance test and a README. Kinds: ${PROVIDER_KINDS.join(', ')}.
+new    writes a plugin folder <id>/ (or D): manifest, src/index.ts, a prebuilt dist/, a tsconfig
+       with the host's SDK types, a node:test conformance test, a package.json pinning TypeScript
+       (npm install; npm test; npm run lint) and a README. Kinds: ${PROVIDER_KINDS.join(', ')}.
 lint   validates plugin manifests as this host would load them (exit 1 when one has errors).
-test   loads the plugin folder <dir> through the host's loader and runs the conformance suite
-       of every kind it provides (exit 1 when a case fails).
+test   loads the plugin folder <dir> through the host's loader, runs the conformance suite of
+       every kind it provides, then every *.test.js of the folder with the host's
+       switchboard/sdk/testing (exit 1 when a case or a file fails).
 list   the plugins of a running gateway (SWITCHBOARD_URL, key from SWITCHBOARD_API_KEY).`;
 
 /** A command that takes no argument and serves until stopped; its module loads only when it runs. */
@@ -163,7 +165,7 @@ async function pluginsNew(args: string[], io: CliOutput): Promise<number> {
     const files = await scaffoldPlugin({ kind, id, dir: target, hostVersion: host.version, hostRoot: host.root });
     io.out(`wrote ${target}:`);
     for (const file of files) io.out(`  ${file}`);
-    io.out(`next: cd ${path.relative(process.cwd(), target) || '.'} && npx switchboard plugins lint manifest.json && npx switchboard plugins test .`);
+    io.out(`next: cd ${path.relative(process.cwd(), target) || '.'} && npm install && npm test   (npm run lint checks the manifest)`);
     return 0;
   } catch (err) {
     io.err(`switchboard: ${(err as Error).message}`);

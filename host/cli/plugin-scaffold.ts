@@ -8,7 +8,7 @@ import { PROVIDER_KINDS, type ProviderKind } from '../../core/sdk/index.js';
  * suite as generated, so an author starts from green and replaces it with real calls.
  * Written without type annotations, the same text is src/index.ts and the prebuilt dist/index.js.
  */
-const PROVIDERS: Record<ProviderKind, { imports: string; capabilities: string[]; body: string }> = {
+const PROVIDERS: Record<ProviderKind, { imports: string; settings?: string; capabilities: string[]; body: string }> = {
   fax: {
     imports: `import { definePlugin } from 'switchboard/sdk';`,
     capabilities: ['send', 'status'],
@@ -76,25 +76,39 @@ const PROVIDERS: Record<ProviderKind, { imports: string; capabilities: string[];
     };`,
   },
   retrieval: {
-    imports: `import { definePlugin } from 'switchboard/sdk';`,
-    capabilities: ['index', 'search', 'delete'],
-    body: `    // Replace with your search engine: a collection is a named set of documents.
-    const collections = new Map();
-    const collection = (name) => {
-      if (!collections.has(name)) collections.set(name, new Map());
-      return collections.get(name);
+    imports: `import { existsSync } from 'node:fs';\nimport { mkdir, readFile, rename, writeFile } from 'node:fs/promises';\nimport path from 'node:path';\nimport { dataPath, definePlugin, z } from 'switchboard/sdk';`,
+    settings: `  // <DATA_DIR>/${'$'}{id}: the gateway and its indexer process (code search) share the files.
+  settings: z.object({ dir: dataPath('${'$'}{id}') }),
+`,
+    capabilities: ['index', 'search', 'delete', 'stats', 'write-sessions'],
+    body: `    // Replace with your search engine. A collection is one JSON file: documents by id and the
+    // content hash of every source path; a write replaces the file whole (rename).
+    const file = (name) => path.join(ctx.settings.dir, \`\${encodeURIComponent(name)}.json\`);
+    const read = async (name) => (existsSync(file(name)) ? JSON.parse(await readFile(file(name), 'utf8')) : { documents: {}, sources: {} });
+    const statsOf = (c) => ({ documents: Object.keys(c.documents).length, sources: Object.keys(c.sources).length, vectors: 0 });
+    const write = async (name, c) => {
+      await mkdir(ctx.settings.dir, { recursive: true });
+      const temp = \`\${file(name)}.\${process.pid}.tmp\`;
+      await writeFile(temp, JSON.stringify(c));
+      await rename(temp, file(name));
+      return statsOf(c);
     };
     const terms = (text) => text.toLowerCase().split(/[^a-z0-9_]+/).filter(Boolean);
+    const writing = new Set();
     return {
       providers: {
         retrieval: {
           async index(name, documents) {
-            for (const doc of documents) collection(name).set(doc.id, doc);
+            const c = await read(name);
+            for (const doc of documents) c.documents[doc.id] = doc;
+            await write(name, c);
             return { indexed: documents.length };
           },
           async search(name, query, topK) {
             const wanted = terms(query);
-            return [...collection(name).values()]
+            const { documents } = await read(name);
+            return Object.keys(documents)
+              .map((id) => documents[id])
               .map((doc) => ({ doc, score: terms(doc.text).filter((t) => wanted.includes(t)).length }))
               .filter((hit) => hit.score > 0)
               .sort((a, b) => b.score - a.score)
@@ -102,9 +116,56 @@ const PROVIDERS: Record<ProviderKind, { imports: string; capabilities: string[];
               .map(({ doc, score }) => ({ id: doc.id, score, text: doc.text, metadata: doc.metadata ?? {} }));
           },
           async delete(name, ids) {
-            let deleted = 0;
-            for (const id of ids) if (collection(name).delete(id)) deleted++;
+            const c = await read(name);
+            const deleted = ids.filter((id) => Object.hasOwn(c.documents, id) && delete c.documents[id]).length;
+            await write(name, c);
             return { deleted };
+          },
+          async stats(name) {
+            return statsOf(await read(name));
+          },
+          // Code search indexes through write sessions: nothing is visible until commit.
+          async openSession(name) {
+            const draft = await read(name);
+            if (writing.has(name)) throw new Error(\`collection "\${name}" is being written by another session\`);
+            writing.add(name);
+            let open = true;
+            const live = () => {
+              if (!open) throw new Error('the write session is closed');
+            };
+            const close = () => {
+              open = false;
+              writing.delete(name);
+            };
+            const dropSource = (source) => {
+              let dropped = 0;
+              for (const id of Object.keys(draft.documents)) if (draft.documents[id].metadata?.path === source && delete draft.documents[id]) dropped++;
+              delete draft.sources[source];
+              return dropped;
+            };
+            return {
+              async sources() {
+                return Object.keys(draft.sources).map((source) => ({ path: source, hash: draft.sources[source] }));
+              },
+              async replaceSource(source, hash, documents) {
+                live();
+                dropSource(source);
+                for (const doc of documents) draft.documents[doc.id] = doc;
+                draft.sources[source] = hash;
+              },
+              async deleteSources(sources) {
+                live();
+                return { deleted: sources.reduce((n, source) => n + dropSource(source), 0) };
+              },
+              async commit() {
+                live();
+                close();
+                return write(name, draft);
+              },
+              async abort() {
+                close();
+              },
+            };
           },
         },
       },
@@ -148,12 +209,12 @@ export function isProviderKind(kind: string): kind is ProviderKind {
   return (PROVIDER_KINDS as readonly string[]).includes(kind);
 }
 
-function indexSource(kind: ProviderKind): string {
-  const { imports, body } = PROVIDERS[kind];
+function indexSource(kind: ProviderKind, id: string): string {
+  const { imports, body, settings = '' } = PROVIDERS[kind];
   return `${imports}
 
 export default definePlugin({
-  start(ctx) {
+${settings.replaceAll('${id}', id)}  start(ctx) {
 ${body}
   },
 });
@@ -176,21 +237,13 @@ function testSource(kind: ProviderKind): string {
     },
   })`
       : '';
-  return `// Runs the ${kind} conformance suite on the host's real plugin runner, one line per case.
+  return `// The plugin's own tests, run by \`npm test\` (\`switchboard plugins test .\`) with the host's SDK:
+// the ${kind} conformance suite on the host's real plugin runner, one node:test case per rule.
+import { test } from 'node:test';
 import { conformance } from 'switchboard/sdk/testing';
 import plugin from './index.js';
 
-let failed = 0;
-for (const c of conformance['${kind}']({ plugin${sample} })) {
-  try {
-    await c.run();
-    console.log(\`ok   \${c.name}\`);
-  } catch (err) {
-    failed++;
-    console.log(\`FAIL \${c.name}: \${err instanceof Error ? err.message : String(err)}\`);
-  }
-}
-process.exitCode = failed ? 1 : 0;
+for (const c of conformance['${kind}']({ plugin${sample} })) test(c.name, () => c.run());
 `;
 }
 
@@ -202,6 +255,11 @@ export interface ScaffoldOptions {
   hostVersion: string;
   /** The host's package root, for the SDK types in tsconfig paths. */
   hostRoot: string;
+}
+
+/** The host's command as a plugin's npm script runs it: by path, so no `npm link` is needed. */
+export function hostCommand(hostRoot: string): string {
+  return `node ${JSON.stringify(path.join(hostRoot, 'host/bin/switchboard.mjs'))}`;
 }
 
 /** Writes a plugin folder that passes `plugins lint` and `plugins test` as generated. Returns the files written. */
@@ -218,7 +276,7 @@ export async function scaffoldPlugin(options: ScaffoldOptions): Promise<string[]
     description: `A ${kind} provider (generated by switchboard plugins new)`,
     author: 'you',
     host: `^${major}.${minor}.0`,
-    provides: [{ kind, contract: `${kind}@^1` }],
+    provides: [{ kind, contract: kind === 'retrieval' ? 'retrieval@^1.1' : `${kind}@^1` }],
     capabilities: PROVIDERS[kind].capabilities,
     entry: 'dist/index.js',
     egress: [],
@@ -254,12 +312,14 @@ A ${kind} plugin for Switchboard, generated by \`switchboard plugins new ${kind}
 in \`src/index.ts\` is an in-memory stand-in that passes the ${kind} conformance suite; replace it
 with calls to your service (list the hosts it calls in \`egress\` of \`manifest.json\`).
 
-- Build: \`npx tsc -p .\` (TypeScript and @types/node are dev dependencies: \`npm install\` first)
-  compiles \`src/\` to \`dist/\`; \`dist/index.js\` is what the host loads. The generated
-  \`dist/index.js\` is the stand-in, prebuilt.
-- Check: \`npx switchboard plugins lint manifest.json\` and \`npx switchboard plugins test .\`
-  (the host's command: run \`npm link\` once in the host's folder, or use
-  \`node <host>/host/bin/switchboard.mjs\`).
+- \`npm install\` once: TypeScript and @types/node, pinned to the host's, as dev dependencies.
+- \`npm run build\` (or \`npx tsc -p .\`) compiles \`src/\` to \`dist/\`; \`dist/index.js\` is what the
+  host loads. The generated \`dist/\` is the stand-in and its test, prebuilt.
+- \`npm test\` builds, then runs \`switchboard plugins test .\` of the host at ${hostRoot}: the
+  manifest check, the ${kind} conformance suite through the host's loader, and every
+  \`*.test.js\` of the folder (\`src/plugin.test.ts\` compiled) with the host's
+  \`switchboard/sdk/testing\`. Nothing of the host is installed here.
+- \`npm run lint\` checks \`manifest.json\` as the host would.
 - Ship: put this folder in a directory on the gateway's \`PLUGINS_PATH\`.
 
 The SDK types come from the host at ${hostRoot} (\`paths\` in \`tsconfig.json\`); see the host's
@@ -267,11 +327,24 @@ docs/sdk-guide.md.
 `;
   const files: Record<string, string> = {
     'manifest.json': JSON.stringify(manifest, null, 2) + '\n',
-    'package.json': JSON.stringify({ name: id, version: '0.1.0', private: true, type: 'module', scripts: { build: 'tsc -p .' }, devDependencies }, null, 2) + '\n',
+    'package.json':
+      JSON.stringify(
+        {
+          name: id,
+          version: '0.1.0',
+          private: true,
+          type: 'module',
+          scripts: { build: 'tsc -p .', test: `tsc -p . && ${hostCommand(hostRoot)} plugins test .`, lint: `${hostCommand(hostRoot)} plugins lint manifest.json` },
+          devDependencies,
+        },
+        null,
+        2,
+      ) + '\n',
     'tsconfig.json': JSON.stringify(tsconfig, null, 2) + '\n',
-    'src/index.ts': indexSource(kind),
+    'src/index.ts': indexSource(kind, id),
     'src/plugin.test.ts': testSource(kind),
-    'dist/index.js': indexSource(kind),
+    'dist/index.js': indexSource(kind, id),
+    'dist/plugin.test.js': testSource(kind),
     'README.md': readme,
   };
   for (const [name, text] of Object.entries(files)) {

@@ -1,6 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { PDFDocument } from 'pdf-lib';
 import { CONTRACT_VERSIONS, type FaxSendRequest, type PluginDefinition, type ProviderKind } from '../../core/sdk/index.js';
 import { parseManifestText, type Manifest } from '../../core/manifest/index.js';
@@ -16,6 +18,8 @@ export interface PluginsTestOptions {
   roots: EntryRoots;
   /** Settings the plugin starts with in every case (as the config store would hold them). */
   settings?: Record<string, unknown>;
+  /** False skips the plugin's own test files (`--conformance-only`). */
+  ownTests?: boolean;
   out(line: string): void;
 }
 
@@ -60,8 +64,58 @@ export async function testPluginFolder(options: PluginsTestOptions): Promise<Plu
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+  if (options.ownTests !== false) {
+    const folder = path.dirname(manifestFile);
+    for (const file of ownTestFiles(folder)) {
+      const rel = path.relative(folder, file);
+      const run = await runOwnTest(file, folder, options.roots.buildRoot);
+      if (run.code === 0) {
+        passed++;
+        options.out(`ok   own tests: ${rel}`);
+      } else {
+        failed++;
+        options.out(`FAIL own tests: ${rel} (exit ${run.code ?? run.signal})`);
+        for (const line of run.output.trimEnd().split('\n')) options.out(`     ${line}`);
+      }
+    }
+  }
   options.out(`${manifest.id}@${manifest.version}: ${passed} passed, ${failed} failed`);
   return { passed, failed };
+}
+
+/**
+ * The plugin's own compiled tests: `*.test.js` and `*.test.mjs` anywhere in the folder but
+ * node_modules and dot folders (TypeScript sources are run once compiled, e.g. dist/plugin.test.js).
+ */
+export function ownTestFiles(folder: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile() && /\.test\.m?js$/.test(entry.name)) found.push(full);
+    }
+  };
+  walk(folder);
+  return found;
+}
+
+/**
+ * Runs one test file in its own Node process with the host's SDK resolver installed, so its
+ * `switchboard/sdk/testing` (and the plugin's `switchboard/sdk`) are this host's build, although
+ * the folder has no switchboard installed. A `node:test` or uvu file sets the exit code.
+ */
+function runOwnTest(file: string, cwd: string, buildRoot: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
+  const register = path.join(buildRoot, 'core/kernel/sdk-register.js');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', pathToFileURL(register).href, file], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, output }));
+  });
 }
 
 async function definitionOf(manifest: Manifest, manifestFile: string, roots: EntryRoots, runtimes: ReturnType<typeof hostDeclarativeRuntimes>): Promise<PluginDefinition> {

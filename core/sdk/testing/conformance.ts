@@ -118,6 +118,46 @@ function retrievalConformance(startPlugin: StartPlugin, options: ConformanceOpti
       check(!after.includes('gone'), 'not found after delete');
       check(after.includes('kept'), `a document not deleted is still found (got ${after.join(',') || 'nothing'})`);
     })],
+    // Code search indexes only through write sessions (retrieval@1.1): its indexer runs in its own
+    // process, replaces each changed file's chunks and commits once.
+    ['write sessions: a commit publishes the sources at once, with their hashes', use(async (r) => {
+      check(typeof r.openSession === 'function', 'the provider has no openSession: code search cannot index with it (retrieval@1.1 write sessions)');
+      const doc = (path: string, text: string) => ({ id: `${path}#1-1`, text, metadata: { path, start_line: 1, end_line: 1, language: 'typescript' } });
+      const session = await r.openSession!('conformance-session');
+      await session.replaceSource('src/a.ts', 'hash-a', [doc('src/a.ts', 'export function sessionAlpha() {}')]);
+      await session.replaceSource('src/b.ts', 'hash-b', [doc('src/b.ts', 'export function sessionBeta() {}')]);
+      const before = await r.search('conformance-session', 'sessionalpha sessionAlpha', 5);
+      check(before.length === 0, `nothing is visible before commit (got ${before.map((h) => h.id).join(',')})`);
+      const stats = await session.commit();
+      check(stats.documents === 2 && stats.sources === 2, `commit reports 2 documents of 2 sources (got ${JSON.stringify(stats)})`);
+      const hits = await r.search('conformance-session', 'sessionAlpha', 5);
+      check(hits[0]?.id === 'src/a.ts#1-1', `the committed document is found (got ${hits.map((h) => h.id).join(',') || 'nothing'})`);
+      check(hits[0]?.metadata?.path === 'src/a.ts', 'a hit keeps its metadata (path)');
+      const next = await r.openSession!('conformance-session');
+      const sources = (await next.sources()).map((s) => `${s.path}=${s.hash}`).sort();
+      await next.abort();
+      check(JSON.stringify(sources) === JSON.stringify(['src/a.ts=hash-a', 'src/b.ts=hash-b']), `sources() lists the committed paths and hashes (got ${sources.join(',')})`);
+    })],
+    ['write sessions: replace and delete sources; abort leaves the collection as it was', use(async (r) => {
+      check(typeof r.openSession === 'function', 'the provider has no openSession: code search cannot index with it (retrieval@1.1 write sessions)');
+      const doc = (path: string, text: string) => ({ id: `${path}#1-1`, text, metadata: { path, start_line: 1, end_line: 1 } });
+      const ids = async (q: string) => (await r.search('conformance-replace', q, 5)).map((h) => h.id);
+      const first = await r.openSession!('conformance-replace');
+      await first.replaceSource('a.md', 'v1', [doc('a.md', 'original wording')]);
+      await first.replaceSource('b.md', 'v1', [doc('b.md', 'second original file')]);
+      await first.commit();
+      const aborted = await r.openSession!('conformance-replace');
+      await aborted.replaceSource('a.md', 'v2', [doc('a.md', 'rewritten wording')]);
+      await aborted.abort();
+      check((await ids('original')).includes('a.md#1-1') && !(await ids('rewritten')).length, 'an aborted session changes nothing');
+      const second = await r.openSession!('conformance-replace');
+      await second.replaceSource('a.md', 'v2', [doc('a.md', 'rewritten wording')]);
+      const removed = await second.deleteSources(['b.md']);
+      check(removed.deleted >= 1, `deleteSources reports what it removed (got ${removed.deleted})`);
+      await second.commit();
+      check(JSON.stringify(await ids('rewritten')) === JSON.stringify(['a.md#1-1']), 'replaceSource replaced the path\'s documents');
+      check(!(await ids('original')).length, `the old text and the deleted source are gone (got ${(await ids('original')).join(',')})`);
+    })],
   ]);
 }
 

@@ -29,6 +29,9 @@ const ConfigUpdateBody = ConfigViewBody.extend({
     .array(z.string())
     .describe('Posted keys that were stored but keep the value from the environment, which wins.'),
   written: z.array(z.string()).describe('Posted keys stored in the config file (or removed from it, for null).'),
+  warnings: z
+    .array(z.string())
+    .describe('What the stored values will not do as expected, e.g. a RETRIEVAL_BACKEND without write sessions that code search cannot index with. The write stands.'),
 });
 
 const ConfigPatch = z
@@ -99,7 +102,8 @@ export function registerConfigRoutes(api: HttpApi, deps: ConfigRouteDeps): void 
         env_overridden: result.envOverridden.join(' '),
         by: actorOf(res),
       });
-      return { config: result.config, source: result.source, env_overridden: result.envOverridden, written: result.written };
+      const warnings = await registry.advise(result.written);
+      return { config: result.config, source: result.source, env_overridden: result.envOverridden, written: result.written, warnings };
     },
   );
 

@@ -39,6 +39,12 @@ export interface ConfigRegistryOptions {
 
 export type ConfigChangeListener = (changedKeys: ConfigKey[]) => void;
 
+/**
+ * Looks at a stored write and says what its values will not do as the writer expects (a selected
+ * backend that lacks a feature, say). The write stands; the warnings go back with its answer.
+ */
+export type ConfigAdvisor = (writtenKeys: string[]) => Promise<string[]> | string[];
+
 export interface ConfigIssue {
   key: string;
   message: string;
@@ -80,6 +86,7 @@ export class ConfigRegistry {
   private readonly rename: AtomicWriteOptions['rename'];
   private readonly onListenerError: (err: unknown) => void;
   private readonly listeners = new Set<ConfigChangeListener>();
+  private readonly advisors = new Set<ConfigAdvisor>();
   private state: LoadedState;
   // Writes run one after the other so two updates cannot lose each other's keys.
   private writes: Promise<unknown> = Promise.resolve();
@@ -137,6 +144,18 @@ export class ConfigRegistry {
   onChange(listener: ConfigChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Adds a check whose warnings `advise` returns after a write (the config API's `warnings`). */
+  addAdvisor(advisor: ConfigAdvisor): () => void {
+    this.advisors.add(advisor);
+    return () => this.advisors.delete(advisor);
+  }
+
+  /** The warnings of every advisor about the keys a write stored; an advisor that throws says nothing. */
+  async advise(writtenKeys: string[]): Promise<string[]> {
+    const answers = await Promise.all([...this.advisors].map(async (advisor) => (await advisor(writtenKeys)) ?? []).map((p) => p.catch(() => [] as string[])));
+    return answers.flat();
   }
 
   /** Re-reads the env file and the config file (the process env is read live). */

@@ -369,6 +369,12 @@ export const ERROR_CATALOGUE = {
     meaning: 'The retrieval backend plugin is not active.',
     message: ({ backend, reason }) => `retrieval backend "${backend}" is not available: ${reason}`,
   }),
+  retrieval_backend_cannot_index: entry<{ backend: string }>({
+    status: 503,
+    meaning: 'The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND).',
+    message: ({ backend }) =>
+      `retrieval backend "${backend}" cannot index code: it has no write sessions (openSession, retrieval@1.1); set RETRIEVAL_BACKEND to a backend that has them (the built-in default does)`,
+  }),
   retrieval_backend_failed: entry<{ backend: string; reason: string }>({
     status: 503,
     meaning: 'The retrieval backend failed the search (a locked or damaged index file, say); the reason is given.',

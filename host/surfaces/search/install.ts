@@ -18,6 +18,7 @@ import { repositoryTexts } from './keywords/repository-texts.js';
 import { codeSearchPort } from './repositories/code-search-port.js';
 import { Repositories } from './repositories/repositories.js';
 import { CodeSearch } from './retrieval/code-search.js';
+import { warnWhenBackendCannotIndex } from './retrieval/retrieval-backend.js';
 import { registerSearchRoutes } from './retrieval/search-routes.js';
 import { searchErrorToHttp } from './search-errors.js';
 import { secretValuesOf } from '../../platform/config/secret-values.js';
@@ -92,6 +93,8 @@ export const searchSurface = {
     registerRerankRoutes(api, { judge: { ask: (request, caller) => ports.require('judge').ask(request, caller) }, repositories, traces, prepare, search: searchResults });
     ports.provide('codeSearch', codeSearchPort({ repositories, runs: runStore, kernel, config }));
     ports.addAlertConditions(evaluationConditions({ canaries, config }));
+    const stopBackendWarning = warnWhenBackendCannotIndex(kernel, config, logger);
+    platform.onStop('retrieval backend warning', async () => stopBackendWarning());
     platform.onStop('index runs', () => runs.stop());
     platform.onStop('evaluation runs', () => evalJobs.stop());
     platform.onStop('keyword builds', () => keywords.drain());

@@ -5,7 +5,7 @@ import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs
 import path from 'node:path';
 import { conformance, startTestKernel } from 'switchboard/sdk/testing';
 import plugin from '../../../docs/examples/keyword-retrieval/src/index.js';
-import { ROOT, json, startGateway, tempDir } from '../../support/gateway.js';
+import { ROOT, json, startGateway, tempDir, until } from '../../support/gateway.js';
 
 const exampleDir = path.join(ROOT, 'docs/examples/keyword-retrieval');
 // The example is a plugin folder laid out as docs/sdk-guide.md says; it is copied outside the
@@ -35,7 +35,19 @@ test('the example imports nothing of ours but switchboard/sdk', () => {
   assert.equal(imports, ['switchboard/sdk']);
 });
 
-for (const c of conformance.retrieval({ plugin })) test(c.name, c.run);
+// A search-only backend: it has no write sessions, so code search cannot index with it (below);
+// every other case of the suite holds.
+const suite = conformance.retrieval({ plugin });
+for (const c of suite.filter((c) => !c.name.includes('write sessions'))) test(c.name, c.run);
+
+test('the suite\'s write-session cases fail it, naming what code search needs', async () => {
+  const sessions = suite.filter((c) => c.name.includes('write sessions'));
+  assert.is(sessions.length, 2);
+  for (const c of sessions) {
+    const err = await c.run().then(() => undefined, (e: Error) => e);
+    assert.match(err?.message ?? 'passed', /no openSession: code search cannot index with it/);
+  }
+});
 
 test('the SDK test kernel loads it from a plugins directory', async () => {
   const k = await startTestKernel({ searchPaths: [plugins] });
@@ -51,20 +63,29 @@ test('the SDK test kernel loads it from a plugins directory', async () => {
   }
 });
 
-test('a gateway finds it on PLUGINS_PATH and serves /api/search through it', async () => {
-  const gw = await startGateway({ PLUGINS_PATH: plugins, RETRIEVAL_BACKEND: 'keyword-retrieval' });
+test('selecting it is not silent: the config write warns, the log warns, an index run and a search answer 503', async () => {
+  const gw = await startGateway({ PLUGINS_PATH: plugins });
   try {
-    const plugins = (await json(await fetch(`${gw.url}/plugins`))).plugins;
-    const entry = plugins.find((p: any) => p.id === 'keyword-retrieval');
-    assert.is(entry.state, 'active');
+    await until(async () => (await json(await fetch(`${gw.url}/plugins`))).plugins.find((p: any) => p.id === 'keyword-retrieval')?.state === 'active', 10_000);
+    const post = (body: unknown) => fetch(`${gw.url}/api/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const selected = await post({ RETRIEVAL_BACKEND: 'keyword-retrieval' });
+    assert.is(selected.status, 200);
+    const written = await json(selected);
+    assert.is(written.config.RETRIEVAL_BACKEND, 'keyword-retrieval');
+    assert.equal(written.warnings, ['RETRIEVAL_BACKEND "keyword-retrieval" has no write sessions (openSession, retrieval@1.1): code search cannot index with it, index runs and searches answer 503 retrieval_backend_cannot_index']);
+    await until(() => gw.logs.some((l) => l.includes('RETRIEVAL_BACKEND \\"keyword-retrieval\\" has no write sessions')), 10_000);
+    // Documents indexed by other means are still not served as code search: the answer says why.
     await gw.gateway.kernel.withProvider('retrieval', 'keyword-retrieval', (r) => r.index('switchboard', [{ id: 'readme', text: 'drop a manifest', metadata: { path: 'README.md', start_line: 3, end_line: 4 } }]));
-    const res = await json(await fetch(`${gw.url}/api/search?q=manifest`));
-    assert.is(res.repo, 'switchboard');
-    assert.is(res.top_k, 10, 'top_k defaults to FINAL_K');
-    const { score, ...hit } = res.results[0];
-    assert.equal(hit, { path: 'README.md', start_line: 3, end_line: 4, snippet: 'drop a manifest' });
-    assert.type(score, 'number');
-    assert.ok(score > 0, `a matching document scores above zero (got ${score})`);
+    for (const res of [await fetch(`${gw.url}/api/search?q=manifest`), await fetch(`${gw.url}/api/index/start`, { method: 'POST' })]) {
+      assert.is(res.status, 503);
+      const body = await json(res);
+      assert.is(body.code, 'retrieval_backend_cannot_index');
+      assert.match(body.detail, /retrieval backend "keyword-retrieval" cannot index code: it has no write sessions \(openSession, retrieval@1\.1\); set RETRIEVAL_BACKEND/);
+    }
+    assert.is((await json(await fetch(`${gw.url}/api/index/status`))).run, null, 'no run was started');
+    // Back to a backend that can index: no warning; one that does not exist: a warning.
+    assert.equal((await json(await post({ RETRIEVAL_BACKEND: 'retrieval-sqlite' }))).warnings, []);
+    assert.equal((await json(await post({ RETRIEVAL_BACKEND: 'no-such-backend' }))).warnings, ['RETRIEVAL_BACKEND "no-such-backend" is not an active retrieval plugin (state: unknown): searches and index runs answer 503 until it is']);
   } finally {
     await gw.close();
   }

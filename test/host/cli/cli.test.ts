@@ -62,6 +62,7 @@ test('plugins new writes a folder of every kind that passes plugins lint and plu
     const conformance = await run(['plugins', 'test', '.'], {}, dir);
     assert.is(conformance.code, 0, conformance.stdout + conformance.stderr);
     assert.match(conformance.stdout, new RegExp(`${id}@0.1.0: [1-9]\\d* passed, 0 failed`));
+    assert.match(conformance.stdout, /^ok {3}own tests: dist\/plugin\.test\.js$/m, 'the generated node:test file runs with the host\'s switchboard/sdk/testing');
   }
   const again = await run(['plugins', 'new', 'fax', 'acme-fax']);
   assert.is(again.code, 1);

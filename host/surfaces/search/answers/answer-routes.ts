@@ -66,7 +66,7 @@ const responses = {
   200: { description: 'The answer (JSON), or server-sent events with stream=true.', schema: AnswerBody },
   404: { description: 'Unknown repository, or its index was deleted (`corpus_deleted`)' },
   422: { description: 'Invalid body; detail names the field' },
-  503: { description: 'The retrieval backend is not active' },
+  503: { description: 'The retrieval backend is not active, or cannot index (no write sessions: retrieval_backend_cannot_index)' },
 };
 
 /** POST /api/rag and POST /api/chat. */

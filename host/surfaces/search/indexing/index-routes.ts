@@ -61,7 +61,7 @@ export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store
         404: { description: 'Unknown repository' },
         409: { description: 'A run of this repository is already running (detail names it)' },
         422: { description: 'Invalid body or repository name' },
-        503: { description: 'The retrieval backend is not active' },
+        503: { description: 'The retrieval backend is not active, or cannot index (no write sessions: retrieval_backend_cannot_index)' },
       },
     },
     async ({ body, res }) => {

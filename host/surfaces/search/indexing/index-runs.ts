@@ -8,7 +8,7 @@ import type { ConfigRegistry } from '../../../platform/config/registry.js';
 import { type IndexRun, type IndexRunStore, type RunCounts } from './index-run-store.js';
 import type { IndexJob, IndexerMessage } from './indexer/protocol.js';
 import type { Repositories, Repository } from '../repositories/repositories.js';
-import { retrievalBackendId } from '../retrieval/retrieval-backend.js';
+import { assertCanIndex, retrievalBackendId } from '../retrieval/retrieval-backend.js';
 import type { WorkerInput } from './indexer-worker.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
 import type { RunAccountingPort } from '../../../platform/ports/run-accounting.js';
@@ -53,6 +53,8 @@ export class IndexRuns {
     if (this.stopping) throw httpError('shutting_down');
     const repo = this.deps.repositories.resolve(repoName);
     const job = this.jobFor(repo, enrich, options.includeDependencies);
+    // A backend without write sessions would take the run and fail it in the child: refuse now.
+    await this.deps.kernel.withProvider('retrieval', job.backend.pluginId, async (p) => assertCanIndex(job.backend.pluginId, p));
     // RunAlreadyRunningError answers 409 index_run_running through the domain mapping
     const run = await this.deps.store.create(repo.name, enrich);
     job.runId = run.id;

@@ -8,7 +8,7 @@ import type { ConfigRegistry } from '../../../platform/config/registry.js';
 import { randomUUID } from 'node:crypto';
 import { LlmGatewayClient, runIdentity, type RunIdentity } from '../../../platform/llm/gateway-client.js';
 import type { Repositories } from '../repositories/repositories.js';
-import { retrievalBackendId } from './retrieval-backend.js';
+import { assertCanIndex, retrievalBackendId } from './retrieval-backend.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
 
 export interface SearchResult {
@@ -89,7 +89,11 @@ export class CodeSearch {
     }
     let hits: RetrievalHit[];
     try {
-      hits = await kernel.withProvider('retrieval', backend, (p) => p.search(repo.name, q, k, searchOptions));
+      hits = await kernel.withProvider('retrieval', backend, (p) => {
+        // Without write sessions nothing was ever indexed into it: say so instead of answering [].
+        assertCanIndex(backend, p);
+        return p.search(repo.name, q, k, searchOptions);
+      });
     } catch (err) {
       if (err instanceof PluginNotAvailableError) throw httpError('retrieval_backend_unavailable', { backend, reason: err.message });
       if (err instanceof HttpError) throw err;

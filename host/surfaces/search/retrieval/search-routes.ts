@@ -65,7 +65,7 @@ export function registerSearchRoutes(
         200: { description: 'Results, best first', schema: SearchResponseBody },
         404: { description: 'Unknown repository, or its index was deleted (`corpus_deleted`)' },
         422: { description: 'Invalid parameter (q missing, empty or over 1000 characters; top_k not 1..100; repo not a plain name); detail names the field' },
-        503: { description: 'The retrieval backend is not active or failed (detail says why)' },
+        503: { description: 'The retrieval backend is not active, failed, or cannot index (no write sessions: retrieval_backend_cannot_index); detail says why' },
       },
     },
     async ({ query }) => {

@@ -1,0 +1,153 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, json, tempDir, until } from '../support/gateway.js';
+import { startChildGateway, type ChildGateway } from '../support/child-gateway.js';
+
+// docs/sdk-guide.md followed as written, in a folder outside the repository: its shell blocks
+// (```sh title="shell, in ..."```) run in bash, its titled files (```... title="my-plugin/..."```)
+// are written into the plugin folder, and its last block starts a gateway that indexes and
+// searches through the plugin. Nothing is copied from the repository; the guide's
+// /opt/switchboard is this checkout. npm installs from the registry (prefer-offline) into the
+// temp folder only; `npm link` goes to a temp global prefix.
+const guide = readFileSync(path.join(ROOT, 'docs/sdk-guide.md'), 'utf8');
+const host = (text: string) => text.replaceAll('/opt/switchboard', ROOT);
+const blocks = [...guide.matchAll(/```(\w+)(?: title="([^"]+)")?\n([\s\S]*?)\n```/g)].map((m) => ({ lang: m[1]!, title: m[2] ?? '', text: m[3]! }));
+const files = blocks.filter((b) => b.title.startsWith('my-plugin/')).map((b) => ({ name: b.title.slice('my-plugin/'.length), text: host(b.text) }));
+const shells = blocks.filter((b) => b.lang === 'sh' && b.title.startsWith('shell, in '));
+
+const base = tempDir('switchboard-guide-outside-');
+const work = path.join(base, 'work');
+const folder = path.join(work, 'my-plugin');
+const prefix = path.join(base, 'npm-global');
+const demo = path.join(base, 'demo');
+let gateway: ChildGateway | undefined;
+
+/** Runs a shell block of the guide with bash -e; `my-plugin/` blocks start in the plugin folder. */
+function runBlock(block: { title: string; text: string }) {
+  const cwd = block.title === 'shell, in my-plugin/' ? folder : work;
+  const r = spawnSync('bash', ['-e', '-c', host(block.text)], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 180_000,
+    env: {
+      PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH ?? '/usr/bin:/bin'}`,
+      HOME: process.env.HOME ?? base,
+      // Test speed and isolation only; the commands are the guide's.
+      NPM_CONFIG_PREFIX: prefix,
+      npm_config_prefer_offline: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+    },
+  });
+  return { code: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+const shell = (title: string, first: RegExp) => {
+  const block = shells.find((b) => b.title === title && first.test(b.text));
+  assert.ok(block, `the guide has a "${title}" block matching ${first}`);
+  return block!;
+};
+
+test.before(() => {
+  mkdirSync(work, { recursive: true });
+  mkdirSync(path.join(demo, 'src'), { recursive: true });
+  writeFileSync(path.join(demo, 'src/header.ts'), 'export function parseFaxHeader(line: string): string[] {\n  return line.split(":");\n}\n');
+  writeFileSync(path.join(demo, 'README.md'), '# Demo\n\nA repository to index.\n');
+});
+test.after(async () => {
+  await gateway?.kill();
+  rmSync(base, { recursive: true, force: true });
+});
+
+test('the folder is outside the repository', () => {
+  assert.not.ok(realpathSync(folder + '/..').startsWith(realpathSync(ROOT) + path.sep));
+});
+
+test('start: plugins new, npm install, npm test and npm run lint pass on the generated plugin', () => {
+  const r = runBlock(shell('shell, in any folder', /plugins new retrieval my-plugin/));
+  assert.is(r.code, 0, r.out);
+  assert.match(r.out, /ok {3}retrieval conformance: write sessions: a commit publishes the sources at once/);
+  assert.match(r.out, /ok {3}own tests: dist\/plugin\.test\.js/);
+  assert.match(r.out, /my-plugin@0\.1\.0: 6 passed, 0 failed/);
+  assert.match(r.out, /manifest\.json: ok \(my-plugin@0\.1\.0\)/);
+  // Its own TypeScript, and nothing of the host installed into the folder.
+  assert.ok(existsSync(path.join(folder, 'node_modules/typescript/package.json')));
+  assert.not.ok(existsSync(path.join(folder, 'node_modules/switchboard')));
+});
+
+test('the guide\'s files replace the generated ones; its pins are the host\'s', () => {
+  assert.equal(files.map((f) => f.name).sort(), ['manifest.json', 'package.json', 'src/collections.ts', 'src/index.ts', 'src/plugin.test.ts', 'src/terms.ts', 'tsconfig.json']);
+  for (const f of files) writeFileSync(path.join(folder, f.name), f.text);
+  const hostDev = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).devDependencies;
+  const pluginDev = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')).devDependencies;
+  assert.equal(pluginDev, { typescript: hostDev.typescript, '@types/node': hostDev['@types/node'] });
+});
+
+test('npx tsc -p . builds with the folder\'s own compiler', () => {
+  const r = runBlock({ title: 'shell, in my-plugin/', text: 'npx --no-install tsc --version && npx tsc -p .' });
+  assert.is(r.code, 0, r.out);
+  assert.match(r.out, new RegExp(`Version ${JSON.parse(readFileSync(path.join(folder, 'node_modules/typescript/package.json'), 'utf8')).version.replaceAll('.', '\\.')}`));
+  for (const f of ['index.js', 'collections.js', 'terms.js', 'plugin.test.js']) assert.ok(existsSync(path.join(folder, 'dist', f)), f);
+});
+
+test('test: npm test runs the conformance suite and the plugin\'s own node:test file; lint passes', () => {
+  const r = runBlock(shell('shell, in my-plugin/', /^npm test/));
+  assert.is(r.code, 0, r.out);
+  assert.match(r.out, /ok {3}retrieval conformance: write sessions: replace and delete sources; abort leaves the collection as it was/);
+  assert.match(r.out, /ok {3}own tests: dist\/plugin\.test\.js/);
+  assert.match(r.out, /my-plugin@1\.0\.0: 6 passed, 0 failed/);
+  assert.match(r.out, /manifest\.json: ok \(my-plugin@1\.0\.0\)/);
+});
+
+test('npx switchboard works from the plugin folder after npm link in the host\'s folder', () => {
+  const r = runBlock(shell('shell, in my-plugin/', /npm link/));
+  assert.is(r.code, 0, r.out);
+  assert.ok(lstatSync(path.join(prefix, 'lib/node_modules/switchboard')).isSymbolicLink());
+  assert.is(realpathSync(path.join(prefix, 'lib/node_modules/switchboard')), realpathSync(ROOT));
+  assert.match(r.out, /manifest\.json: ok \(my-plugin@1\.0\.0\)/);
+  assert.match(r.out, /my-plugin@1\.0\.0: 6 passed, 0 failed/);
+});
+
+test('a gateway started as the guide says indexes the demo repository through the plugin and finds code', async () => {
+  const ship = shell('shell, in the folder holding my-plugin/', /switchboard start/);
+  const startLine = ship.text.split('\n').find((l) => l.includes('switchboard start'))!;
+  const env = Object.fromEntries(
+    [...startLine.matchAll(/(\w+)=('([^']*)'|(\S+))/g)].map((m) => [m[1]!, (m[3] ?? m[4]!).replace('$PWD', work).replace('/srv/demo', demo)]),
+  );
+  assert.equal(Object.keys(env).sort(), ['PLUGINS_PATH', 'REPO', 'REPOS', 'RETRIEVAL_BACKEND']);
+  gateway = await startChildGateway({ ...env, DATA_DIR: path.join(base, 'data') });
+  const url = gateway.url;
+  await until(async () => (await json(await fetch(`${url}/plugins`))).plugins.find((p: { id: string; state: string }) => p.id === 'my-plugin')?.state === 'active', 20_000, 100);
+  const calls = ship.text.split('\n').filter((l) => l.startsWith('curl ')).map((l) => ({ method: /-X (\w+)/.exec(l)?.[1] ?? 'GET', path: /localhost:8080(\S*?)'?$/.exec(l)![1]! }));
+  assert.equal(calls.map((c) => `${c.method} ${c.path.split('?')[0]}`), ['POST /api/index/start', 'GET /api/index/status', 'GET /api/search']);
+  const [start, status, search] = calls as [typeof calls[0], typeof calls[0], typeof calls[0]];
+  const started = await fetch(`${url}${start.path}`, { method: start.method });
+  assert.is(started.status, 202, await started.clone().text());
+  const finished = await until(async () => {
+    const run = (await json(await fetch(`${url}${status.path}`))).run;
+    return run?.state === 'running' ? undefined : run;
+  }, 30_000, 100);
+  assert.is(finished.state, 'finished', JSON.stringify(finished));
+  assert.is(finished.files_changed, 2);
+  const found = await json(await fetch(`${url}${search.path}`));
+  assert.is(found.repo, 'demo');
+  assert.is(found.results[0]?.path, 'src/header.ts', JSON.stringify(found));
+  assert.match(found.results[0].snippet, /parseFaxHeader/);
+  // The plugin's files under DATA_DIR hold the committed collection.
+  assert.ok(existsSync(path.join(base, 'data/my-plugin/demo.json')));
+});
+
+test('npm test fails (exit 1) when the plugin\'s own test fails', () => {
+  const testFile = path.join(folder, 'src/plugin.test.ts');
+  writeFileSync(testFile, readFileSync(testFile, 'utf8').replace("assert.deepEqual(await retrieval.search('own', 'fax', 5), []);", "assert.deepEqual(await retrieval.search('own', 'gateway', 5), []);"));
+  const r = runBlock({ title: 'shell, in my-plugin/', text: 'npm test' });
+  assert.is(r.code, 1, r.out);
+  assert.match(r.out, /FAIL own tests: dist\/plugin\.test\.js/);
+  assert.match(r.out, /my-plugin@1\.0\.0: 5 passed, 1 failed/);
+});
+
+test.run();
