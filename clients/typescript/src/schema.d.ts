@@ -4222,7 +4222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend is not active */
+            /** @description The retrieval backend is not active, or cannot index (no write sessions: retrieval_backend_cannot_index) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4321,6 +4321,8 @@ export interface operations {
                         source: {
                             [key: string]: string;
                         };
+                        /** @description What the stored values will not do as expected, e.g. a RETRIEVAL_BACKEND without write sessions that code search cannot index with. The write stands. */
+                        warnings: string[];
                         /** @description Posted keys stored in the config file (or removed from it, for null). */
                         written: string[];
                     };
@@ -6420,7 +6422,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend is not active */
+            /** @description The retrieval backend is not active, or cannot index (no write sessions: retrieval_backend_cannot_index) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7268,7 +7270,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend is not active */
+            /** @description The retrieval backend is not active, or cannot index (no write sessions: retrieval_backend_cannot_index) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7430,7 +7432,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend is not active or failed (detail says why) */
+            /** @description The retrieval backend is not active, failed, or cannot index (no write sessions: retrieval_backend_cannot_index); detail says why */
             503: {
                 headers: {
                     [name: string]: unknown;
