@@ -71,7 +71,7 @@ const EXPECT: Record<string, Expectation> = {
   'curl -s localhost:8080/health/ready': {
     check: (out) => {
       const ready = parsed(out);
-      assert.is(ready.status, 'ok', out);
+      assert.is(ready.status, 'ready', out);
       const fax = ready.checks.find((c: { name: string }) => c.name === 'fax_backend');
       assert.ok(fax?.warning && /^not configured/.test(fax.detail), `fax_backend passes with a warning: ${JSON.stringify(fax)}`);
     },
@@ -177,7 +177,17 @@ function bash(command: string): { code: number | null; out: string } {
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
+const timings: string[] = [];
 async function run(command: string) {
+  const started = Date.now();
+  try {
+    await runOnce(command);
+  } finally {
+    timings.push(`${Date.now() - started} ms  ${command.slice(0, 80)}`);
+  }
+}
+
+async function runOnce(command: string) {
   ran.add(command);
   const start = /^((?:[A-Z_]+=\S+\s+)*)(?:npm install && )?npm start$/.exec(command);
   if (start) {
@@ -200,6 +210,7 @@ async function run(command: string) {
 }
 
 test.after(async () => {
+  console.log(timings.join('\n'));
   await stopGateway();
   rmSync(base, { recursive: true, force: true });
 });
