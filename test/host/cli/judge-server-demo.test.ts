@@ -2,7 +2,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { json, startGateway, tempDir, until } from '../../support/gateway.js';
+import { execFile } from 'node:child_process';
+import { ROOT, json, startGateway, tempDir, until } from '../../support/gateway.js';
+import { shellBlocks } from '../../docs/repository-markdown.js';
 import { startJudgeServerProcess, type JudgeServerProcess } from '../../support/judge-server-process.js';
 
 // Out of the box, `switchboard judge-server` writes a demo checkpoint under DATA_DIR and answers;
@@ -41,20 +43,29 @@ test('with no settings the judge server writes the demo checkpoints under DATA_D
   assert.ok(no.answers.supported.noul < 0.5, JSON.stringify(no));
 });
 
-test('the gateway with the self-hosted judge selected is ready and a lab run succeeds on the demo checkpoint', async () => {
-  const gw = await startGateway({ SELFHOSTED_HTTP_PORT: String(server!.port), SYSTEM_ONE__PROVIDER: 'selfhosted', SYSTEM_ONE__MODEL: 'english' });
+test("the README's judge steps: the gateway selects the self-hosted judge over /api/config, is ready, and a lab run succeeds", async () => {
+  // The tour's judge block (marked for this test), its judge server the one started above on a
+  // free port instead of 58180, so the gateway is given that port.
+  const block = shellBlocks(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).find((b) => b.skip?.includes('judge-server-demo.test.ts'));
+  assert.ok(block, 'the README has the judge block');
+  assert.is(block!.commands[0], 'npx switchboard judge-server');
+  const gw = await startGateway({ SELFHOSTED_HTTP_PORT: String(server!.port) });
   try {
-    const ready = await fetch(`${gw.url}/api/ready`);
-    assert.is(ready.status, 200, JSON.stringify(await ready.clone().json()));
-    const res = await fetch(`${gw.url}/api/lab/runs`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rows: [{ question: 'Is the reload queue coalesced?', quote: 'Yes: reloads of one plugin are coalesced.', expected_answer: 'yes' }] }),
-    });
-    const run = await json(res);
-    assert.is(res.status, 201, JSON.stringify(run));
-    assert.is(run.state, 'succeeded', JSON.stringify(run));
-    assert.is(run.results.length, 1);
+    // Asynchronous: the gateway answers from this process while the commands run.
+    const outputs: any[] = [];
+    for (const command of block!.commands.slice(1)) {
+      const r = await new Promise<{ code: number; out: string }>((resolve) =>
+        execFile('bash', ['-o', 'pipefail', '-c', command.replaceAll('localhost:8080', gw.url.replace('http://', ''))], { encoding: 'utf8', timeout: 30_000 }, (error, stdout, stderr) =>
+          resolve({ code: error ? 1 : 0, out: `${stdout}${stderr}` }),
+        ),
+      );
+      assert.is(r.code, 0, `${command}\n${r.out}`);
+      outputs.push(JSON.parse(r.out));
+    }
+    assert.equal(outputs.length, 3);
+    assert.equal(outputs[1].map((d: { name: string; ready: boolean }) => [d.name, d.ready]), [['database', true], ['judge-selfhosted', true]], JSON.stringify(outputs[1]));
+    assert.is(outputs[2].state, 'succeeded', JSON.stringify(outputs[2]));
+    assert.is(outputs[2].summary.rows, 1, JSON.stringify(outputs[2]));
   } finally {
     await gw.close();
   }
