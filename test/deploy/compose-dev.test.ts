@@ -4,7 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { DockerKeys } from '../../host/platform/config/model/docker.js';
-import { ROOT } from '../support/gateway.js';
+import { ROOT, json, startGateway } from '../support/gateway.js';
+import { createContainer, startPodman } from '../support/podman.js';
 
 // deploy/compose.dev.yaml is the stack the container controls manage out of the box: its project
 // is docker.project, its services are exactly the docker.services allowlist, and every one
@@ -54,6 +55,36 @@ test('ports are published on loopback only, and mounted files and named volumes 
       if (source.startsWith('.')) assert.ok(existsSync(path.resolve(path.dirname(file), source)), `${key} mounts ${source}, which exists`);
       else assert.ok(compose.volumes && source in compose.volumes, `${key} uses the declared named volume ${source}`);
     }
+  }
+});
+
+test('on podman, the stack as compose labels it is what the container page shows, with the default settings', async () => {
+  // Compose labels each container with the project and its service key, adds the service's own
+  // labels, and leaves out services behind a profile. Images are not pulled here: each service
+  // runs as the tiny local image with exactly those labels.
+  const engine = await startPodman();
+  try {
+    for (const [key, service] of Object.entries(compose.services)) {
+      if (service.profiles?.length) continue;
+      await createContainer(engine.docker, { name: `${compose.name}-${key}-1`, labels: { 'com.docker.compose.project': compose.name, 'com.docker.compose.service': key, ...service.labels } });
+    }
+    const gw = await startGateway({ DOCKER_HOST: engine.dockerHost });
+    try {
+      const res = await fetch(`${gw.url}/api/docker/services`);
+      const body = await json(res);
+      assert.is(res.status, 200, JSON.stringify(body));
+      assert.is(body.project, project);
+      const states = body.services.map((s: { service: string; state: string }) => [s.service, s.state]);
+      assert.equal(
+        states,
+        allowlist.map((key) => [key, compose.services[key]!.profiles ? 'optional, not deployed' : 'running']),
+      );
+      assert.equal(states.filter(([, state]: [string, string]) => state !== 'running'), [['api', 'optional, not deployed']]);
+    } finally {
+      await gw.close();
+    }
+  } finally {
+    await engine.stop();
   }
 });
 
