@@ -43,7 +43,7 @@ test('with no settings the judge server writes the demo checkpoints under DATA_D
   assert.ok(no.answers.supported.noul < 0.5, JSON.stringify(no));
 });
 
-test("the README's judge steps: the gateway selects the self-hosted judge over /api/config, is ready, and a lab run succeeds", async () => {
+test("the README's judge steps: the gateway selects the self-hosted judge over /api/config, is ready, and a lab run and the reranker A/B succeed", async () => {
   // The tour's judge block (marked for this test), its judge server the one started above on a
   // free port instead of 58180, so the gateway is given that port.
   const block = shellBlocks(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).find((b) => b.skip?.includes('judge-server-demo.test.ts'));
@@ -51,6 +51,9 @@ test("the README's judge steps: the gateway selects the self-hosted judge over /
   assert.is(block!.commands[0], 'npx switchboard judge-server');
   const gw = await startGateway({ SELFHOSTED_HTTP_PORT: String(server!.port) });
   try {
+    // The A/B reranks search results: the tour indexed the repository (step 6) before this block.
+    assert.is((await fetch(`${gw.url}/api/index/start`, { method: 'POST' })).status, 202);
+    await until(async () => /Indexing completed/.test((await json(await fetch(`${gw.url}/api/index/status`))).status.at(-1) ?? ''), 60_000, 100);
     // Asynchronous: the gateway answers from this process while the commands run.
     const outputs: any[] = [];
     for (const command of block!.commands.slice(1)) {
@@ -62,10 +65,13 @@ test("the README's judge steps: the gateway selects the self-hosted judge over /
       assert.is(r.code, 0, `${command}\n${r.out}`);
       outputs.push(JSON.parse(r.out));
     }
-    assert.equal(outputs.length, 3);
+    assert.equal(outputs.length, 4);
     assert.equal(outputs[1].map((d: { name: string; ready: boolean }) => [d.name, d.ready]), [['database', true], ['judge-selfhosted', true]], JSON.stringify(outputs[1]));
     assert.is(outputs[2].state, 'succeeded', JSON.stringify(outputs[2]));
     assert.is(outputs[2].summary.rows, 1, JSON.stringify(outputs[2]));
+    const ab = outputs[3];
+    assert.ok(typeof ab.baseline === 'number' && typeof ab.reranked === 'number', JSON.stringify(ab));
+    assert.ok(ab.judge.calls > 0, `the judge was asked: ${JSON.stringify(ab)}`);
   } finally {
     await gw.close();
   }
