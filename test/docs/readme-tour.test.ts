@@ -16,8 +16,8 @@ import { shellBlocks as blocks } from './repository-markdown.js';
 // block preceded by `<!-- tour-test: skip: <why> -->` is not run. Each command must have an
 // expectation below and each expectation a command, so the README and the test cannot drift.
 
-const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const tour = /^## A five-minute tour\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? '';
+/** The tour section of the clone's README (HEAD's, like the code it runs against). */
+let tour = '';
 
 interface Ctx {
   url: string;
@@ -180,19 +180,21 @@ test.after(async () => {
   rmSync(base, { recursive: true, force: true });
 });
 
-test('the tour has its blocks', () => {
-  const all = blocks(tour);
-  assert.ok(all.length >= 8, `${all.length} blocks`);
-  assert.equal(
-    all.filter((b) => b.skip).map((b) => b.skip),
-    ['needs a real keyfax account', 'a second server on the fixed port 58180; test/host/cli/judge-server-demo.test.ts runs these steps on a free port'],
-  );
-});
-
 test('a fresh clone of HEAD outside the repository, its node_modules linked from ROOT', () => {
   const r = spawnSync('git', ['clone', '--quiet', ROOT, clone], { encoding: 'utf8' });
   assert.is(r.status, 0, r.stderr);
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(clone, 'node_modules'));
+  tour = /^## A five-minute tour\n([\s\S]*?)^## /m.exec(readFileSync(path.join(clone, 'README.md'), 'utf8'))?.[1] ?? '';
+});
+
+test('the tour has its blocks', () => {
+  const all = blocks(tour);
+  assert.ok(all.length >= 8, `${all.length} blocks`);
+  assert.is(all[0]!.commands[0], 'npm install && npm start', 'the tour starts the gateway as its first command');
+  assert.equal(
+    all.filter((b) => b.skip).map((b) => b.skip),
+    ['needs a real keyfax account', 'a second server on the fixed port 58180; test/host/cli/judge-server-demo.test.ts runs these steps on a free port'],
+  );
 });
 
 test("the tour's commands run as written and each gives what the README says", async () => {
