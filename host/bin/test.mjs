@@ -39,6 +39,10 @@ const needs = [
   { pkg: 'busybox-static', ok: () => debInstalled('busybox-static') },
   { pkg: 'ripgrep', ok: () => !!which('rg') },
   { pkg: 'iproute2', ok: () => !!which('ip') },
+  // The README tour test clones the repository and runs the tour's curl | jq commands.
+  { pkg: 'git', ok: () => !!which('git') },
+  { pkg: 'curl', ok: () => !!which('curl') },
+  { pkg: 'jq', ok: () => !!which('jq') },
 ];
 let missing = needs.filter((n) => !n.ok()).map((n) => n.pkg);
 if (missing.length) {

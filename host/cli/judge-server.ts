@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ConfigRegistry } from '../platform/config/registry.js';
 import { createLogger } from '../platform/logging/logger.js';
 import { startJudgeServer } from '../surfaces/workbench/judge-server/judge-server.js';
+import { checkpointWriterInstalled, writeMissingDemoCheckpoints } from '../surfaces/workbench/judge-server/word-checkpoint.js';
 import type { CliOutput } from './main.js';
 
 export const INFERENCE_RUNTIME_MISSING =
@@ -27,9 +28,21 @@ export async function runJudgeServer(io: CliOutput, env: NodeJS.ProcessEnv = pro
     io.err(`switchboard judge-server: ${INFERENCE_RUNTIME_MISSING}`);
     return 1;
   }
-  const root = path.resolve(config.get('SELFHOSTED_CHECKPOINTS_DIR') ?? path.join(config.get('DATA_DIR'), 'judge-checkpoints'));
+  const chosen = config.get('SELFHOSTED_CHECKPOINTS_DIR');
+  const root = path.resolve(chosen ?? path.join(config.get('DATA_DIR'), 'judge-checkpoints'));
   const pinned = config.get('SELFHOSTED_PINNED_CHECKPOINT');
-  const server = await startJudgeServer({ checkpointsRoot: root, pinned: pinned === 'none' ? null : pinned, port: config.get('SELFHOSTED_HTTP_PORT'), logger: createLogger(config.get('LOG_LEVEL'), undefined, config.get('LOG_FORMAT')) });
+  const logger = createLogger(config.get('LOG_LEVEL'), undefined, config.get('LOG_FORMAT'));
+  // Out of the box (no SELFHOSTED_CHECKPOINTS_DIR) the server writes the demo checkpoint under
+  // DATA_DIR so it answers at once; a directory the operator chose is never written.
+  if (!chosen) {
+    if (checkpointWriterInstalled()) {
+      const written = writeMissingDemoCheckpoints(root);
+      if (written.length) logger.info({ component: 'judge-server', dir: root, checkpoints: written }, 'demo checkpoint written (a toy that reads yes/no words; set SELFHOSTED_CHECKPOINTS_DIR for real ones)');
+    } else {
+      logger.warn({ component: 'judge-server', dir: root }, 'no demo checkpoint written: the optional dependency onnx-proto is not installed; put checkpoints in the directory or set SELFHOSTED_CHECKPOINTS_DIR');
+    }
+  }
+  const server = await startJudgeServer({ checkpointsRoot: root, pinned: pinned === 'none' ? null : pinned, port: config.get('SELFHOSTED_HTTP_PORT'), logger });
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', () => resolve());
     process.once('SIGINT', () => resolve());

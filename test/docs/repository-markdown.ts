@@ -34,3 +34,40 @@ export function codeSpans(markdown: string): { text: string; line: number }[] {
   const prose = withoutFences(markdown);
   return [...prose.matchAll(/(`+)([^`][\s\S]*?)\1(?!`)/g)].map((m) => ({ text: m[2]!, line: prose.slice(0, m.index).split('\n').length }));
 }
+
+/** A ```sh block: its commands (continuations joined, comments dropped) and its skip reason, if marked `<!-- tour-test: skip: why -->`. */
+export interface ShellBlock {
+  skip: string | null;
+  commands: string[];
+}
+
+/** The command of a line without its trailing comment (a `#` after a blank, outside quotes). */
+export function withoutComment(line: string): string {
+  let quote: string | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote) {
+      if (c === quote) quote = null;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) return line.slice(0, i).trimEnd();
+  }
+  return line.trimEnd();
+}
+
+export function shellBlocks(markdown: string): ShellBlock[] {
+  const out: ShellBlock[] = [];
+  for (const m of markdown.matchAll(/(?:<!-- tour-test: skip: ([^>]*?) -->\s*\n)?^([ \t]*)```sh\n([\s\S]*?)^\2```/gm)) {
+    const lines = m[3]!.split('\n').map((l) => withoutComment(l.trim()));
+    const commands: string[] = [];
+    let pending = '';
+    for (const line of lines) {
+      if (line.endsWith('\\')) pending += `${line.slice(0, -1).trim()} `;
+      else if (pending || line) {
+        commands.push((pending + line).trim());
+        pending = '';
+      }
+    }
+    out.push({ skip: m[1] ?? null, commands });
+  }
+  return out;
+}
