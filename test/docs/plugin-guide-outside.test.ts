@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, json, tempDir, until } from '../support/gateway.js';
 import { startChildGateway, type ChildGateway } from '../support/child-gateway.js';
@@ -10,15 +10,18 @@ import { startChildGateway, type ChildGateway } from '../support/child-gateway.j
 // (```sh title="shell, in ..."```) run in bash, its titled files (```... title="my-plugin/..."```)
 // are written into the plugin folder, and its last block starts a gateway that indexes and
 // searches through the plugin. Nothing is copied from the repository; the guide's
-// /opt/switchboard is this checkout. npm installs from the registry (prefer-offline) into the
-// temp folder only; `npm link` goes to a temp global prefix.
-const guide = readFileSync(path.join(ROOT, 'docs/sdk-guide.md'), 'utf8');
-const host = (text: string) => text.replaceAll('/opt/switchboard', ROOT);
-const blocks = [...guide.matchAll(/```(\w+)(?: title="([^"]+)")?\n([\s\S]*?)\n```/g)].map((m) => ({ lang: m[1]!, title: m[2] ?? '', text: m[3]! }));
-const files = blocks.filter((b) => b.title.startsWith('my-plugin/')).map((b) => ({ name: b.title.slice('my-plugin/'.length), text: host(b.text) }));
-const shells = blocks.filter((b) => b.lang === 'sh' && b.title.startsWith('shell, in '));
-
+// /opt/switchboard is a fresh clone of HEAD in the temp folder (commit first: the working tree's
+// changes are not in it), built there, its node_modules linked from this checkout instead of a
+// network install. npm installs from the registry (prefer-offline) into the temp folder only;
+// `npm link` goes to a temp global prefix.
 const base = tempDir('switchboard-guide-outside-');
+const HOST = path.join(base, 'switchboard');
+const guide = () => readFileSync(path.join(HOST, 'docs/sdk-guide.md'), 'utf8');
+const host = (text: string) => text.replaceAll('/opt/switchboard', HOST);
+let blocks: Array<{ lang: string; title: string; text: string }> = [];
+const files = () => blocks.filter((b) => b.title.startsWith('my-plugin/')).map((b) => ({ name: b.title.slice('my-plugin/'.length), text: host(b.text) }));
+const shells = () => blocks.filter((b) => b.lang === 'sh' && b.title.startsWith('shell, in '));
+
 const work = path.join(base, 'work');
 const folder = path.join(work, 'my-plugin');
 const prefix = path.join(base, 'npm-global');
@@ -47,12 +50,18 @@ function runBlock(block: { title: string; text: string }) {
 }
 
 const shell = (title: string, first: RegExp) => {
-  const block = shells.find((b) => b.title === title && first.test(b.text));
+  const block = shells().find((b) => b.title === title && first.test(b.text));
   assert.ok(block, `the guide has a "${title}" block matching ${first}`);
   return block!;
 };
 
 test.before(() => {
+  const cloned = spawnSync('git', ['clone', '--quiet', ROOT, HOST], { encoding: 'utf8' });
+  assert.is(cloned.status, 0, cloned.stderr);
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(HOST, 'node_modules'));
+  const built = spawnSync('npm', ['run', '--silent', 'build'], { cwd: HOST, encoding: 'utf8', timeout: 180_000 });
+  assert.is(built.status, 0, `${built.stdout}${built.stderr}`);
+  blocks = [...guide().matchAll(/```(\w+)(?: title="([^"]+)")?\n([\s\S]*?)\n```/g)].map((m) => ({ lang: m[1]!, title: m[2] ?? '', text: m[3]! }));
   mkdirSync(work, { recursive: true });
   mkdirSync(path.join(demo, 'src'), { recursive: true });
   writeFileSync(path.join(demo, 'src/header.ts'), 'export function parseFaxHeader(line: string): string[] {\n  return line.split(":");\n}\n');
@@ -63,8 +72,10 @@ test.after(async () => {
   rmSync(base, { recursive: true, force: true });
 });
 
-test('the folder is outside the repository', () => {
+test('the folder is outside the repository, and so is the host, a fresh clone', () => {
   assert.not.ok(realpathSync(folder + '/..').startsWith(realpathSync(ROOT) + path.sep));
+  assert.not.ok(realpathSync(HOST).startsWith(realpathSync(ROOT) + path.sep));
+  assert.ok(existsSync(path.join(HOST, 'dist/host/main.js')));
 });
 
 test('start: plugins new, npm install, npm test and npm run lint pass on the generated plugin', () => {
@@ -80,9 +91,10 @@ test('start: plugins new, npm install, npm test and npm run lint pass on the gen
 });
 
 test('the guide\'s files replace the generated ones; its pins are the host\'s', () => {
-  assert.equal(files.map((f) => f.name).sort(), ['manifest.json', 'package.json', 'src/collections.ts', 'src/index.ts', 'src/plugin.test.ts', 'src/terms.ts', 'tsconfig.json']);
-  for (const f of files) writeFileSync(path.join(folder, f.name), f.text);
-  const hostDev = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).devDependencies;
+  const guideFiles = files();
+  assert.equal(guideFiles.map((f) => f.name).sort(), ['manifest.json', 'package.json', 'src/collections.ts', 'src/index.ts', 'src/plugin.test.ts', 'src/terms.ts', 'tsconfig.json']);
+  for (const f of guideFiles) writeFileSync(path.join(folder, f.name), f.text);
+  const hostDev = JSON.parse(readFileSync(path.join(HOST, 'package.json'), 'utf8')).devDependencies;
   const pluginDev = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')).devDependencies;
   assert.equal(pluginDev, { typescript: hostDev.typescript, '@types/node': hostDev['@types/node'] });
 });
@@ -107,7 +119,7 @@ test('npx switchboard works from the plugin folder after npm link in the host\'s
   const r = runBlock(shell('shell, in my-plugin/', /npm link/));
   assert.is(r.code, 0, r.out);
   assert.ok(lstatSync(path.join(prefix, 'lib/node_modules/switchboard')).isSymbolicLink());
-  assert.is(realpathSync(path.join(prefix, 'lib/node_modules/switchboard')), realpathSync(ROOT));
+  assert.is(realpathSync(path.join(prefix, 'lib/node_modules/switchboard')), realpathSync(HOST));
   assert.match(r.out, /manifest\.json: ok \(my-plugin@1\.0\.0\)/);
   assert.match(r.out, /my-plugin@1\.0\.0: 6 passed, 0 failed/);
 });
@@ -119,7 +131,7 @@ test('a gateway started as the guide says indexes the demo repository through th
     [...startLine.matchAll(/(\w+)=('([^']*)'|(\S+))/g)].map((m) => [m[1]!, (m[3] ?? m[4]!).replace('$PWD', work).replace('/srv/demo', demo)]),
   );
   assert.equal(Object.keys(env).sort(), ['PLUGINS_PATH', 'REPO', 'REPOS', 'RETRIEVAL_BACKEND']);
-  gateway = await startChildGateway({ ...env, DATA_DIR: path.join(base, 'data') });
+  gateway = await startChildGateway({ ...env, DATA_DIR: path.join(base, 'data') }, undefined, HOST);
   const url = gateway.url;
   await until(async () => (await json(await fetch(`${url}/plugins`))).plugins.find((p: { id: string; state: string }) => p.id === 'my-plugin')?.state === 'active', 20_000, 100);
   const calls = ship.text.split('\n').filter((l) => l.startsWith('curl ')).map((l) => ({ method: /-X (\w+)/.exec(l)?.[1] ?? 'GET', path: /localhost:8080(\S*?)'?$/.exec(l)![1]! }));

@@ -20,10 +20,11 @@ export interface ChildGateway {
 /**
  * The gateway as its own process (`node dist/host/main.js`), for crash and memory tests. Without
  * `port` it listens on port 0 and the port comes from its "switchboard listening" line (its
- * PUBLIC_API_URL then defaults to that port); a restart on the same port passes `port`.
+ * PUBLIC_API_URL then defaults to that port); a restart on the same port passes `port`. `root` is
+ * the checkout whose build runs (a fresh clone's, say); this one by default.
  */
-export async function startChildGateway(env: Record<string, string>, port?: number): Promise<ChildGateway> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'dist/host/main.js')], {
+export async function startChildGateway(env: Record<string, string>, port?: number, root = ROOT): Promise<ChildGateway> {
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'dist/host/main.js')], {
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOST: '127.0.0.1',
