@@ -12,6 +12,8 @@ import type { DatabaseAuditSink } from '../audit/db-sink.js';
 import { createAuth, type Auth } from '../auth/auth.js';
 import { sweepTempFiles } from '../cleanup/temp-sweep.js';
 import { ConfigRegistry } from '../config/registry.js';
+import { ClusterConfig } from '../config/cluster-config.js';
+import { ClusterLeases } from '../db/cluster-leases.js';
 import { openDatabase, pingDatabase, type OpenedDatabase } from '../db/database.js';
 import { Readiness } from '../health/readiness.js';
 import { HttpApi } from '../http/api.js';
@@ -58,6 +60,10 @@ export interface Platform {
   readonly api: HttpApi;
   readonly readiness: Readiness;
   readonly database: OpenedDatabase;
+  /** Leases of once-per-cluster work: wrap such a task in `leases.exclusive(name, task)`. */
+  readonly leases: ClusterLeases;
+  /** The cluster's shared configuration (PostgreSQL only). */
+  readonly clusterConfig: ClusterConfig | undefined;
   readonly audit: AuditLog;
   readonly auditSink: DatabaseAuditSink;
   readonly auth: Auth;
@@ -130,6 +136,10 @@ export async function buildPlatform(options: GatewayOptions): Promise<{ platform
     return problems.length ? { ok: false, detail: problems.join('; ') } : { ok: true };
   });
   const database = await openDatabase({ url: config.get('DATABASE_URL'), dataDir });
+  // With PostgreSQL the instances share one configuration: the cluster's copy applies before anything reads a setting.
+  const clusterConfig = database.dialect === 'postgres' ? new ClusterConfig({ config, db: database.db, logger }) : undefined;
+  await clusterConfig?.start();
+  const leases = new ClusterLeases(database.db, () => config.get('CLUSTER_LEASE_SECONDS') * 1000, (err) => logger.warn({ err: (err as Error).message }, 'cluster lease renewal failed; the next renewal retries'));
   const auditSink = installAuditSinks(audit, { config, db: database.db, logger });
   const auth = await createAuth(api, { config, db: database.db, pool: database.pool, audit, logger });
   readiness.add('database', async () => {
@@ -143,7 +153,7 @@ export async function buildPlatform(options: GatewayOptions): Promise<{ platform
   const lifecycle: PlatformLifecycle = { starts: [], stops: [] };
   const platform: Platform = {
     env, cwd, root, version, config, logger, metrics, dataDir, tmpDir, configStorePath, manifestsDir, kernel,
-    pluginEnv: pluginEnv.env, outbound, api, readiness, database, audit, auditSink, auth,
+    pluginEnv: pluginEnv.env, outbound, api, readiness, database, leases, clusterConfig, audit, auditSink, auth,
     catalogue: new RegistryCatalogue(path.join(root, 'registry')),
     ports: new Ports(),
     onStart: (step) => lifecycle.starts.push(step),

@@ -40,8 +40,9 @@ export class FaxDispatcher {
     if (this.running) return;
     this.running = true;
     const lease = this.deps.config.get('FAX_LEASE_MS');
+    // The lease length is read at each renewal (a live change applies); the period is set here.
     this.renewTimer = setInterval(() => {
-      void this.deps.store.renew(this.owner, [...this.inFlight.keys()], lease).catch(() => {});
+      void this.deps.store.renew(this.owner, [...this.inFlight.keys()], this.deps.config.get('FAX_LEASE_MS')).catch(() => {});
     }, Math.max(100, Math.floor(lease / 3)));
     this.renewTimer.unref();
     this.schedule(0);
