@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
 import { PluginNotAvailableError, type Kernel } from '../../../../core/kernel/kernel.js';
@@ -16,7 +17,8 @@ import { callbackUrlFor } from '../webhooks/webhook-aliases.js';
  * accept it; an uncertain outcome is resolved by asking the provider, never by sending again.
  */
 export class FaxDispatcher {
-  readonly owner = `dispatcher-${randomUUID()}`;
+  /** Names the process in the jobs' lease_owner, so an operator sees which instance holds a job. */
+  readonly owner = `dispatcher-${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private ticking = false;
