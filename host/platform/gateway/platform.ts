@@ -136,6 +136,7 @@ export async function buildPlatform(options: GatewayOptions): Promise<{ platform
     return problems.length ? { ok: false, detail: problems.join('; ') } : { ok: true };
   });
   const database = await openDatabase({ url: config.get('DATABASE_URL'), dataDir });
+  if (database.schemaAhead.length) logger.warn({ migrations: database.schemaAhead }, 'the database was migrated by a newer version: running on its schema without migrating (an upgrade under way?)');
   // With PostgreSQL the instances share one configuration: the cluster's copy applies before anything reads a setting.
   const clusterConfig = database.dialect === 'postgres' ? new ClusterConfig({ config, db: database.db, logger }) : undefined;
   await clusterConfig?.start();
