@@ -8,7 +8,8 @@ import type { Database } from './schema.js';
  * alert evaluation, reconciliation) runs on one instance at a time. The holder renews every
  * lease it holds each third of `ttlMs()`; when it dies its leases expire after at most `ttlMs()`
  * and the next instance whose schedule fires takes the work over. A graceful stop releases them
- * at once. On SQLite there is one process and it always holds every lease: the same code runs.
+ * at once. Not shared (SQLite: one process) every lease is this process's without a row, so a
+ * killed process's leases never hold up the one started after it.
  */
 export class ClusterLeases {
   /** This process, as lease rows name it. */
@@ -21,6 +22,8 @@ export class ClusterLeases {
     private readonly db: Kysely<Database>,
     private readonly ttlMs: () => number,
     private readonly onError: (err: unknown) => void = () => {},
+    /** False on SQLite: one process, nothing to share. */
+    private readonly shared = true,
   ) {}
 
   /**
@@ -29,6 +32,7 @@ export class ClusterLeases {
    */
   async acquire(name: string, now = Date.now()): Promise<boolean> {
     if (this.stopped) return false;
+    if (!this.shared) return true;
     const until = now + this.ttlMs();
     const row = await this.db
       .insertInto('cluster_leases')

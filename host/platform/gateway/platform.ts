@@ -140,7 +140,7 @@ export async function buildPlatform(options: GatewayOptions): Promise<{ platform
   // With PostgreSQL the instances share one configuration: the cluster's copy applies before anything reads a setting.
   const clusterConfig = database.dialect === 'postgres' ? new ClusterConfig({ config, db: database.db, logger }) : undefined;
   await clusterConfig?.start();
-  const leases = new ClusterLeases(database.db, () => config.get('CLUSTER_LEASE_SECONDS') * 1000, (err) => logger.warn({ err: (err as Error).message }, 'cluster lease renewal failed; the next renewal retries'));
+  const leases = new ClusterLeases(database.db, () => config.get('CLUSTER_LEASE_SECONDS') * 1000, (err) => logger.warn({ err: (err as Error).message }, 'cluster lease renewal failed; the next renewal retries'), database.dialect === 'postgres');
   const auditSink = installAuditSinks(audit, { config, db: database.db, logger });
   const auth = await createAuth(api, { config, db: database.db, pool: database.pool, audit, logger });
   readiness.add('database', async () => {

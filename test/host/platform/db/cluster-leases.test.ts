@@ -75,10 +75,12 @@ test('renewal keeps a lease held past its ttl while the holder lives', async () 
   await other.stop();
 });
 
-test('on SQLite (one process) the lease is always this process\'s', async () => {
+test('not shared (SQLite, one process) the lease is always this process\'s, whatever a killed one left', async () => {
   const dir = tempDir();
   const db = await openDatabase({ url: undefined, dataDir: dir });
-  const leases = new ClusterLeases(db.db, () => 1000);
+  // a row a killed earlier process left, still live
+  await db.db.insertInto('cluster_leases').values({ name: 'solo', owner: 'earlier-process', lease_until: Date.now() + 600_000 }).execute();
+  const leases = new ClusterLeases(db.db, () => 1000, () => {}, false);
   let ran = 0;
   assert.ok(await leases.exclusive('solo', async () => void ran++)());
   assert.ok(await leases.exclusive('solo', async () => void ran++)());
