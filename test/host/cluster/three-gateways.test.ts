@@ -54,6 +54,8 @@ test.before(async () => {
     API_KEY: ADMIN,
     // Long on purpose: a revoke must not wait for the cache (each request reads its key's row).
     API_KEY_CACHE_SECONDS: '600',
+    // GET /fax/{id} is rate-limited per key across the cluster; the proof polls it often.
+    MAX_REQUESTS_PER_MINUTE: '100000',
     STORAGE_BACKEND: 'storage-s3',
     S3_BUCKET: 'artifacts',
     S3_PREFIX: 'cluster/',
