@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
-import { ClusterConfig } from '../../../../host/platform/config/cluster-config.js';
+import { PluginConfigStore } from '../../../../core/config/plugin-config-store.js';
+import { ClusterConfig, configDocument, pluginSettingsDocument } from '../../../../host/platform/config/cluster-config.js';
 import { ConfigRegistry } from '../../../../host/platform/config/registry.js';
 import { openDatabase, type OpenedDatabase } from '../../../../host/platform/db/database.js';
 import { freshPostgresDatabase } from '../../../support/pg.js';
@@ -23,10 +24,13 @@ async function instance(fileText?: string) {
   const config = new ConfigRegistry({ env: {}, configFile, envFile: path.join(dir, 'none.env') });
   const db = await openDatabase({ url: pgdb.url, dataDir: dir });
   opened.push(db);
-  const cluster = new ClusterConfig({ config, db: db.db, logger: pino({ level: 'silent' }) });
+  const logger = pino({ level: 'silent' });
+  const plugins = new PluginConfigStore(path.join(dir, 'plugins.config.json'));
+  const applied: number[] = [];
+  const cluster = new ClusterConfig({ config, db: db.db, logger, documents: [configDocument(config, logger), pluginSettingsDocument(plugins, () => applied.push(Date.now()))] });
   await cluster.start();
   synced.push(cluster);
-  return { config, cluster, configFile };
+  return { config, cluster, configFile, plugins, applied };
 }
 
 test.before(async () => {
@@ -69,6 +73,20 @@ test('writes on different instances at once both survive (each starts from the c
     assert.is(x.config.get('FAX_RETRY_MAX_ATTEMPTS'), 4);
     assert.is(x.config.get('KEYWORDS_BOOST'), 0.5);
   }
+});
+
+test('plugin settings saved on one instance reach the others\' stores (and the kernel is told)', async () => {
+  const a = await instance();
+  const b = await instance();
+  await a.plugins.put('providera', { enabled: true, settings: { baseUrl: 'https://a.example/v2' } });
+  await b.plugins.put('providerb', { enabled: false, settings: {} });
+  await a.cluster.check();
+  await b.cluster.check();
+  for (const x of [a, b]) {
+    assert.equal(x.plugins.get('providera').settings, { baseUrl: 'https://a.example/v2' });
+    assert.is(x.plugins.get('providerb').enabled, false);
+  }
+  assert.ok(b.applied.length >= 1, 'the instance that took a copy applied it');
 });
 
 test('a refused write publishes nothing', async () => {
