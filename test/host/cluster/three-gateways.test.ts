@@ -183,6 +183,18 @@ test('settings saved on one instance apply on all; the alert they arm fires once
   assert.is(new Set(eventIds).size, eventIds.length, 'no notice delivered twice');
 });
 
+test('plugin settings saved on one instance apply on the others', async () => {
+  const put = await fetch(`${at(0).url}/plugins/fax-sim/config`, { method: 'PUT', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ settings: { delayMs: 4321 } }) });
+  assert.is(put.status, 200, await put.clone().text());
+  for (const g of [1, 2]) {
+    const view = await until(async () => {
+      const v = await json(await fetch(`${at(g).url}/plugins/fax-sim/config`, { headers: admin }));
+      return v.settings?.delayMs === 4321 ? v : undefined;
+    }, 10_000, 100);
+    assert.is.not(view.sources.delayMs, 'env');
+  }
+});
+
 test('SIGKILL of an instance mid-send: the others finish its jobs, nothing lost or sent twice', async () => {
   const before = fake.sends.length;
   // The provider stores the next faxes and never answers: their senders are mid-send.
