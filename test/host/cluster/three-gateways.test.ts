@@ -234,6 +234,15 @@ test('SIGKILL of an instance mid-send: the others finish its jobs, nothing lost 
   const rows = await db.db.selectFrom('fax_jobs').select(['id', 'status']).execute();
   assert.is(rows.length, 9);
   assert.ok(rows.every((r) => r.status === 'SUCCESS' || r.status === 'FAILED'), JSON.stringify(rows));
+  // the once-per-cluster work is held by a survivor now (taken over if the killed one held it)
+  const leases = await db.db.selectFrom('cluster_leases').select(['name', 'owner', 'lease_until']).execute();
+  for (const name of ['fax.reconcile', 'alerts.evaluate']) {
+    const lease = await until(async () => {
+      const row = (await db.db.selectFrom('cluster_leases').select(['owner', 'lease_until']).where('name', '=', name).executeTakeFirst());
+      return row && Number(row.lease_until) > Date.now() && survivors.some((g) => row.owner.includes(`:${g.pid}:`)) ? row : undefined;
+    }, 10_000, 100).catch(() => undefined);
+    assert.ok(lease, `${name} is held by a survivor: ${JSON.stringify(leases)}`);
+  }
   const tokens = await DocumentTokens.load(db.db);
   for (const g of survivors) for (const id of held) assert.is((await fetch(`${g.url}/fax/${id}/pdf?token=${tokens.issue(FAX_TOKEN_SCOPE, id, 60_000)}`)).status, 200);
 });
