@@ -22,6 +22,7 @@ export class PluginConfigStore {
   private entries: Record<string, PluginConfigEntry> = {};
   private problem: string | undefined;
   private writing: Promise<unknown> = Promise.resolve();
+  private coordinator: <T>(write: () => Promise<T>) => Promise<T> = (write) => write();
 
   constructor(readonly file: string) {
     this.load();
@@ -68,15 +69,23 @@ export class PluginConfigStore {
     return Object.hasOwn(this.entries, id);
   }
 
+  /**
+   * Wraps every write of the file: the host shares it between the instances of a cluster (it
+   * brings the file up to the cluster's copy first and publishes the result). Default: the write alone.
+   */
+  coordinateWrites(coordinator: <T>(write: () => Promise<T>) => Promise<T>): void {
+    this.coordinator = coordinator;
+  }
+
   /** Replaces one plugin's entry and writes the file atomically. */
   async put(id: string, entry: PluginConfigEntry): Promise<void> {
-    const run = this.writing.then(async () => {
+    const run = this.writing.then(() => this.coordinator(async () => {
       this.load();
       const next = { ...this.entries, [id]: PluginConfigEntry.parse(entry) };
       // Settings hold plugin secrets in clear: 0600 in a 0700 directory, whatever the umask.
       await writeFileAtomic(this.file, JSON.stringify(next, null, 2) + '\n', { private: true });
       this.entries = next;
-    });
+    }));
     this.writing = run.catch(() => {});
     return run;
   }

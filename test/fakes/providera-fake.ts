@@ -70,6 +70,8 @@ export interface ProviderAFake {
   buildCallback(jobId: string, options?: { encoding?: 'urlencoded' | 'multipart'; signature?: string | null }): { url: string; body: Buffer; headers: Record<string, string> };
   /** Posts buildCallback's request to its URL. */
   postCallback(jobId: string): Promise<Response>;
+  /** Serves `body` at GET /media/<name> (unauthenticated, as the provider's file links are) and returns its URL. */
+  addMedia(name: string, body: Buffer): string;
   close(): Promise<void>;
 }
 
@@ -80,6 +82,7 @@ export async function startProviderAFake(options: ProviderAFakeOptions): Promise
   const hanging = new Countdown();
   const garbling = new Countdown();
   let nextId = 12345;
+  const media = new Map<string, Buffer>();
 
   const view = (fax: ProviderAFaxRecord) => ({
     id: fax.id,
@@ -163,6 +166,8 @@ export async function startProviderAFake(options: ProviderAFakeOptions): Promise
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://fake');
     const body = await readBody(req);
+    const file = req.method === 'GET' && url.pathname.startsWith('/media/') ? media.get(url.pathname.slice('/media/'.length)) : undefined;
+    if (file) return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(file);
     const isSend = req.method === 'POST' && url.pathname === '/v2/faxes';
     const seen: ProviderASendSeen | undefined = isSend
       ? { authorization: req.headers.authorization, contentType: req.headers['content-type'] ?? '', fields: {}, files: [], answer: 0 }
@@ -244,6 +249,10 @@ export async function startProviderAFake(options: ProviderAFakeOptions): Promise
     faxes,
     failNext: (n, status = 503, retryAfter) => failing.arm(n, { status, ...(retryAfter !== undefined ? { retryAfter } : {}) }),
     hangAfterAccept: (n) => hanging.arm(n),
+    addMedia(name, body) {
+      media.set(name, body);
+      return `${origin}/media/${name}`;
+    },
     garbleAfterAccept: (n) => garbling.arm(n),
     setStatus(id, raw, pages, error) {
       const fax = faxes.get(Number(id));

@@ -30,10 +30,11 @@ export const LAST_USED_FLUSH_MS = 15_000;
 const MISS_RELOAD_MS = 1_000;
 
 /**
- * API keys: rows in `api_keys` holding a SHA-256 of the token, never the token. Verification
- * reads an in-memory copy of every key, reloaded on each local change and every
- * `refreshMs` from the database, so a key revoked on another instance stops working here
- * within `refreshMs`.
+ * API keys: rows in `api_keys` holding a SHA-256 of the token, never the token. With one
+ * process (SQLite) verification reads an in-memory copy of every key, reloaded on each change.
+ * Shared (PostgreSQL, several instances) every verification reads its key's row, so a key
+ * revoked or rotated on one instance is refused by every other at once; the copy, reloaded
+ * every `refreshMs`, then only says whether any key exists.
  */
 export class ApiKeyStore {
   private cache = new Map<string, Row>();
@@ -47,6 +48,7 @@ export class ApiKeyStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly refreshMs: () => number,
+    private readonly shared = false,
   ) {}
 
   async start(): Promise<void> {
@@ -73,8 +75,8 @@ export class ApiKeyStore {
   async verify(token: string, now = Date.now()): Promise<Row | undefined> {
     const keyId = keyIdOf(token);
     if (!keyId) return undefined;
-    let row = this.cache.get(keyId);
-    if (!row && now - this.missReloadAt >= MISS_RELOAD_MS) {
+    let row = this.shared ? await this.readRow(keyId) : this.cache.get(keyId);
+    if (!row && !this.shared && now - this.missReloadAt >= MISS_RELOAD_MS) {
       this.missReloadAt = now;
       await this.reload();
       row = this.cache.get(keyId);
@@ -82,6 +84,13 @@ export class ApiKeyStore {
     if (!row || !matchesHash(token, row.secret_hash)) return undefined;
     if (row.revoked_at) return undefined;
     if (row.expires_at && Date.parse(row.expires_at) <= now) return undefined;
+    return row;
+  }
+
+  // The row as stored now; the copy follows it (a key minted elsewhere counts at once).
+  private async readRow(keyId: string): Promise<Row | undefined> {
+    const row = await this.db.selectFrom('api_keys').selectAll().where('key_id', '=', keyId).executeTakeFirst();
+    if (row) this.cache.set(keyId, row);
     return row;
   }
 

@@ -23,7 +23,8 @@ export async function createAuth(
   api: HttpApi,
   deps: { config: ConfigRegistry; db: Kysely<Database>; pool?: pg.Pool | undefined; audit: AuditLog; logger: Logger },
 ): Promise<Auth> {
-  const keys = new ApiKeyStore(deps.db, () => deps.config.get('API_KEY_CACHE_SECONDS') * 1000);
+  // Shared by several instances (PostgreSQL): each request reads its key's row.
+  const keys = new ApiKeyStore(deps.db, () => deps.config.get('API_KEY_CACHE_SECONDS') * 1000, !!deps.pool);
   await keys.start();
   const limits = new RateLimits({
     pool: deps.pool,

@@ -102,7 +102,7 @@ export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit
     {
       method: 'delete',
       path: '/admin/api-keys/:keyId',
-      summary: 'Revoke a key (it stops working at once here, within API_KEY_CACHE_SECONDS on other instances)',
+      summary: 'Revoke a key (it stops working at once, on every instance)',
       params: KeyParams,
       responses: { 200: { description: 'Revoked', schema: ApiKeyMetaSchema }, 404: { description: 'No such key' } },
     },

@@ -30,7 +30,7 @@ export class IntervalSchedule {
   private stopped = true;
 
   constructor(
-    private readonly intervalMs: number,
+    private intervalMs: number,
     private readonly task: () => Promise<unknown>,
     private readonly timers: ScheduleTimers = realTimers,
   ) {
@@ -48,6 +48,15 @@ export class IntervalSchedule {
     this.stopped = true;
     if (this.handle !== undefined) this.timers.clearTimeout(this.handle);
     this.handle = undefined;
+  }
+
+  /** A new interval (a setting changed live): the grid starts again from now. */
+  reschedule(intervalMs: number): void {
+    if (!Number.isFinite(intervalMs) || intervalMs <= 0) throw new RangeError(`the interval must be a positive number of milliseconds, not ${intervalMs}`);
+    this.intervalMs = intervalMs;
+    if (this.stopped) return;
+    this.stop();
+    this.start();
   }
 
   /** When the next run is due (epoch ms), for status views and tests. */

@@ -45,6 +45,13 @@ export type ConfigChangeListener = (changedKeys: ConfigKey[]) => void;
  */
 export type ConfigAdvisor = (writtenKeys: string[]) => Promise<string[]> | string[];
 
+/**
+ * Wraps every write of the config file (host/platform/config/cluster-config.ts: on PostgreSQL it
+ * brings the file up to the cluster's copy first, holds the cluster's lock during the write and
+ * publishes the result). Default: the write alone.
+ */
+export type ConfigWriteCoordinator = <T>(write: () => Promise<T>) => Promise<T>;
+
 export interface ConfigIssue {
   key: string;
   message: string;
@@ -90,6 +97,7 @@ export class ConfigRegistry {
   private state: LoadedState;
   // Writes run one after the other so two updates cannot lose each other's keys.
   private writes: Promise<unknown> = Promise.resolve();
+  private coordinator: ConfigWriteCoordinator = (write) => write();
 
   constructor(options: ConfigRegistryOptions) {
     this.env = options.env ?? process.env;
@@ -170,9 +178,30 @@ export class ConfigRegistry {
    * Returns the masked view.
    */
   update(patch: Record<string, unknown>): Promise<ConfigUpdateResult> {
-    const run = this.writes.then(() => this.applyUpdate(patch));
+    const run = this.writes.then(() => this.coordinator(() => this.applyUpdate(patch)));
     this.writes = run.catch(() => {});
     return run;
+  }
+
+  /** Sets what wraps each write of the config file (the cluster's copy on PostgreSQL). */
+  coordinateWrites(coordinator: ConfigWriteCoordinator): void {
+    this.coordinator = coordinator;
+  }
+
+  /** The config file's text as stored now ('' when there is none). */
+  async storedText(): Promise<string> {
+    try {
+      return await readFile(this.configFile, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+      throw new ConfigFileUnreadableError(this.configFile, (err as NodeJS.ErrnoException).code ?? 'read error');
+    }
+  }
+
+  /** Replaces the config file with `text` (the cluster's copy) and applies it; the keys whose value changed. */
+  async replaceStored(text: string): Promise<ConfigKey[]> {
+    if ((await this.storedText()) !== text) await writeFileAtomic(this.configFile, text, { private: true, ...(this.rename ? { rename: this.rename } : {}) });
+    return this.reload();
   }
 
   private async applyUpdate(patch: Record<string, unknown>): Promise<ConfigUpdateResult> {

@@ -17,6 +17,11 @@ export interface OpenedDatabase {
   location: string;
   /** The pg pool behind `db` (PostgreSQL only), for libraries that take a pg client. */
   pool?: pg.Pool;
+  /**
+   * Migrations the database has that this version does not know (a newer instance of a rolling
+   * upgrade ran them). Migrations only add, so this version runs on without migrating.
+   */
+  schemaAhead: string[];
   close(): Promise<void>;
 }
 
@@ -35,7 +40,7 @@ export async function openDatabase(options: { url?: string | undefined; dataDir:
     const pool = new pgModule.Pool({ connectionString: url, max: options.poolSize ?? 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const parsed = new URL(url);
-    opened = { db, dialect: 'postgres', pool, location: `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`, close: () => db.destroy() };
+    opened = { db, dialect: 'postgres', pool, schemaAhead: [], location: `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`, close: () => db.destroy() };
   } else {
     const file = url && url.startsWith('sqlite:') ? url.replace(/^sqlite:(\/\/)?/, '') : path.join(options.dataDir, 'switchboard.sqlite');
     // Jobs hold phone numbers: the database is 0600 in a 0700 directory. SQLite gives its
@@ -50,8 +55,13 @@ export async function openDatabase(options: { url?: string | undefined; dataDir:
     database.pragma('busy_timeout = 5000');
     database.pragma('synchronous = NORMAL');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-    opened = { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
+    opened = { db, dialect: 'sqlite', schemaAhead: [], location: file, close: () => db.destroy() };
   }
+  const known = new Set(Object.keys(await migrationProvider.getMigrations()));
+  opened.schemaAhead = (await executedMigrations(opened.db)).filter((name) => !known.has(name));
+  // Kysely refuses a database with migrations it does not know; an older instance restarted
+  // during a rolling upgrade runs on the newer (additive) schema instead.
+  if (opened.schemaAhead.length) return opened;
   const migrator = new Migrator({ db: opened.db, provider: migrationProvider });
   const { error } = await migrator.migrateToLatest();
   if (error) {
@@ -59,6 +69,14 @@ export async function openDatabase(options: { url?: string | undefined; dataDir:
     throw error instanceof Error ? error : new Error(String(error));
   }
   return opened;
+}
+
+/** Names of the migrations run on this database so far (none on a new one). */
+async function executedMigrations(db: Kysely<Database>): Promise<string[]> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((t) => t.name === 'kysely_migration')) return [];
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  return rows.map((r) => r.name);
 }
 
 /** A cheap round trip, for readiness. */

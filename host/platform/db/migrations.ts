@@ -302,6 +302,24 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('evaluation_jobs_started').on('evaluation_jobs').columns(['started_at', 'id']).execute();
     },
   },
+  '0012_cluster_work': {
+    async up(db: Kysely<any>) {
+      // Additive only (new tables): an instance of the previous version runs on beside it.
+      await db.schema
+        .createTable('cluster_leases')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('lease_until', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('shared_config')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -66,6 +66,21 @@ export interface HostKvTable {
   value: string;
 }
 
+/** Once-per-cluster work: who holds the lease of each named task, and until when (host/platform/db/cluster-leases.ts). */
+export interface ClusterLeaseTable {
+  name: string;
+  owner: string;
+  lease_until: number;
+}
+
+/** The configuration every instance applies (host/platform/config/cluster-config.ts): one row, its body the config file. */
+export interface SharedConfigTable {
+  id: number;
+  version: number;
+  body: string;
+  updated_at: number;
+}
+
 export interface InboundFaxTable {
   id: string;
   provider: string;
@@ -258,4 +273,6 @@ export interface Database {
   alert_deliveries: AlertDeliveryTable;
   eval_runs: EvalRunTable;
   evaluation_jobs: EvaluationJobTable;
+  cluster_leases: ClusterLeaseTable;
+  shared_config: SharedConfigTable;
 }

@@ -73,7 +73,7 @@ export class Gateway<S = Record<string, unknown>> {
     if (server) await new Promise<void>((resolve) => (server.close(() => resolve()), server.closeIdleConnections()));
     // Every step runs even when one before it fails; the audit log closes after the plugins
     // stopped (they may still record), the database last.
-    const platformSteps: PlatformLifecycle['stops'] = [['auth', () => this.auth.stop()], ['kernel', () => this.kernel.stop()], ['outbound connections', () => this.platform.outbound.close()], ['audit', () => this.audit.close()], ['database', () => this.database.close()]];
+    const platformSteps: PlatformLifecycle['stops'] = [['auth', () => this.auth.stop()], ['kernel', () => this.kernel.stop()], ['outbound connections', () => this.platform.outbound.close()], ['audit', () => this.audit.close()], ['cluster leases', () => this.platform.leases.stop()], ['shared configuration', () => this.platform.clusterConfig?.stop()], ['database', () => this.database.close()]];
     await runStopSteps([...this.lifecycle.stops, ...platformSteps], (step, err) => this.logger.error({ step, err: err.message }, 'shutdown step failed'));
   }
 }

@@ -12,6 +12,8 @@ import type { DatabaseAuditSink } from '../audit/db-sink.js';
 import { createAuth, type Auth } from '../auth/auth.js';
 import { sweepTempFiles } from '../cleanup/temp-sweep.js';
 import { ConfigRegistry } from '../config/registry.js';
+import { ClusterConfig, configDocument, pluginSettingsDocument } from '../config/cluster-config.js';
+import { ClusterLeases } from '../db/cluster-leases.js';
 import { openDatabase, pingDatabase, type OpenedDatabase } from '../db/database.js';
 import { Readiness } from '../health/readiness.js';
 import { HttpApi } from '../http/api.js';
@@ -58,6 +60,10 @@ export interface Platform {
   readonly api: HttpApi;
   readonly readiness: Readiness;
   readonly database: OpenedDatabase;
+  /** Leases of once-per-cluster work: wrap such a task in `leases.exclusive(name, task)`. */
+  readonly leases: ClusterLeases;
+  /** The cluster's shared configuration (PostgreSQL only). */
+  readonly clusterConfig: ClusterConfig | undefined;
   readonly audit: AuditLog;
   readonly auditSink: DatabaseAuditSink;
   readonly auth: Auth;
@@ -130,6 +136,17 @@ export async function buildPlatform(options: GatewayOptions): Promise<{ platform
     return problems.length ? { ok: false, detail: problems.join('; ') } : { ok: true };
   });
   const database = await openDatabase({ url: config.get('DATABASE_URL'), dataDir });
+  if (database.schemaAhead.length) logger.warn({ migrations: database.schemaAhead }, 'the database was migrated by a newer version: running on its schema without migrating (an upgrade under way?)');
+  // With PostgreSQL the instances share the configuration and the plugin settings: the cluster's
+  // copies apply before anything reads a setting. Plugin settings changed later rescan the kernel
+  // once it runs (before that, its first scan reads them).
+  let kernelRunning = false;
+  const clusterConfig =
+    database.dialect === 'postgres'
+      ? new ClusterConfig({ config, db: database.db, logger, documents: [configDocument(config, logger), pluginSettingsDocument(configStore, () => kernelRunning && void kernel.rescan())] })
+      : undefined;
+  await clusterConfig?.start();
+  const leases = new ClusterLeases(database.db, () => config.get('CLUSTER_LEASE_SECONDS') * 1000, (err) => logger.warn({ err: (err as Error).message }, 'cluster lease renewal failed; the next renewal retries'), database.dialect === 'postgres');
   const auditSink = installAuditSinks(audit, { config, db: database.db, logger });
   const auth = await createAuth(api, { config, db: database.db, pool: database.pool, audit, logger });
   readiness.add('database', async () => {
@@ -140,10 +157,10 @@ export async function buildPlatform(options: GatewayOptions): Promise<{ platform
   // Upload temp files of requests a killed process left behind; none of this process exists yet.
   const swept = await sweepTempFiles(tmpDir);
   if (swept) logger.info({ files: swept, dir: tmpDir }, 'removed temp files left by an earlier process');
-  const lifecycle: PlatformLifecycle = { starts: [], stops: [] };
+  const lifecycle: PlatformLifecycle = { starts: [() => (kernelRunning = true)], stops: [] };
   const platform: Platform = {
     env, cwd, root, version, config, logger, metrics, dataDir, tmpDir, configStorePath, manifestsDir, kernel,
-    pluginEnv: pluginEnv.env, outbound, api, readiness, database, audit, auditSink, auth,
+    pluginEnv: pluginEnv.env, outbound, api, readiness, database, leases, clusterConfig, audit, auditSink, auth,
     catalogue: new RegistryCatalogue(path.join(root, 'registry')),
     ports: new Ports(),
     onStart: (step) => lifecycle.starts.push(step),

@@ -10,7 +10,7 @@ export class RepeatingTask {
 
   constructor(
     private readonly pauseMs: () => number,
-    private readonly task: () => Promise<void>,
+    private readonly task: () => Promise<unknown>,
     private readonly onError: (err: unknown) => void,
   ) {}
 
@@ -30,7 +30,7 @@ export class RepeatingTask {
   private schedule(): void {
     this.timer = setTimeout(() => {
       this.running = this.task()
-        .catch(this.onError)
+        .then(() => undefined, this.onError)
         .finally(() => {
           this.running = undefined;
           if (!this.stopped) this.schedule();

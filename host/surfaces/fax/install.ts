@@ -42,7 +42,7 @@ export const faxSurface = {
     const idempotencyKeys = new IdempotencyKeys(database.db);
     const service = new FaxService({ store, kernel, config, documents, audit, logger, idempotencyKeys, onSubmitted: () => dispatcher?.wake() });
     dispatcher = new FaxDispatcher({ store, kernel, documents, updates, config, audit, logger });
-    const reconciler = new FaxReconciler({ store, kernel, config, updates, logger });
+    const reconciler = new FaxReconciler({ store, kernel, config, updates, logger, leases: platform.leases });
     applyPluginStatusEvents({ kernel, store, updates, logger });
     readiness.add('fax_backend', () => faxBackendCheck({ config, kernel, service }));
     readiness.add('storage', () => {
@@ -65,14 +65,17 @@ export const faxSurface = {
     registerAdminJobRoutes(api, { store, documents, audit });
     platform.ports.provide('faxStatus', { jobsByStatus: () => store.countByStatus(), rendererVersion: async () => (await ghostscriptVersion()) ?? null });
     platform.ports.addAlertConditions(faxConditions({ db: database.db, config }), providerLeftActiveCondition({ kernel }));
-    const cleanup = new ArtifactCleanup({ db: database.db, kernel, config, audit, logger, tmpDir: platform.tmpDir });
-    // Expired Idempotency-Keys go on the cleanup's schedule, whether or not artifacts expire.
-    const keySweep = new IntervalSchedule(config.get('CLEANUP_INTERVAL_MINUTES') * 60_000, async () => {
+    const cleanup = new ArtifactCleanup({ db: database.db, kernel, config, audit, logger, tmpDir: platform.tmpDir, leases: platform.leases });
+    // Expired Idempotency-Keys go on the cleanup's schedule, whether or not artifacts expire; one instance of a cluster sweeps.
+    const keySweep = new IntervalSchedule(config.get('CLEANUP_INTERVAL_MINUTES') * 60_000, platform.leases.exclusive('fax.idempotency-key-sweep', async () => {
       const removed = await idempotencyKeys.sweepExpired().catch((err) => {
         logger.warn({ err: (err as Error).message }, 'idempotency key sweep failed; next run retries');
         return 0;
       });
       if (removed) logger.info({ removed }, 'expired idempotency keys removed');
+    }));
+    config.onChange((keys) => {
+      if (keys.includes('CLEANUP_INTERVAL_MINUTES')) keySweep.reschedule(config.get('CLEANUP_INTERVAL_MINUTES') * 60_000);
     });
     platform.onStart(() => {
       // Alias paths come from the manifests the kernel's first scan loaded.
@@ -83,7 +86,8 @@ export const faxSurface = {
       });
       dispatcher.start();
       reconciler.start();
-      if (config.get('ARTIFACT_TTL_DAYS') > 0 || config.get('INBOUND_RETENTION_DAYS') > 0) cleanup.start();
+      // Passes run while ARTIFACT_TTL_DAYS or INBOUND_RETENTION_DAYS is set (read at each pass).
+      cleanup.start();
       keySweep.start();
     });
     platform.onStop('dispatcher', () => dispatcher.stop());

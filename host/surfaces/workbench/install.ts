@@ -66,6 +66,7 @@ export const workbenchSurface = {
       config,
       logger,
       metrics,
+      leases: platform.leases,
       sources: ports.alertConditions(),
       targets: () => targetIds(config, kernel),
       onEnqueued: () => delivery.wake(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { secret } from '../../../../core/sdk/settings.js';
-import { backendId, integer, flag, text, optionalText, pluginId, emptyAsUnset } from './field-kinds.js';
+import { backendId, decimal, integer, flag, text, optionalText, pluginId, emptyAsUnset } from './field-kinds.js';
 
 /** Configuration keys of the gateway process: port, data directory, logging, storage, cleanup, admin. */
 export const HostKeys = {
@@ -24,6 +24,12 @@ export const HostKeys = {
   STORAGE_BACKEND: backendId('storage', 'Plugin id of the storage provider for artifacts.'),
   ARTIFACT_TTL_DAYS: integer(0).default(0).describe('Days stored artifacts (PDF, TIFF) are kept; 0 turns expiry off.'),
   CLEANUP_INTERVAL_MINUTES: integer(1).default(1440).describe('Minutes between runs of the cleanup of expired artifacts and inbound faxes.'),
+  CLUSTER_LEASE_SECONDS: decimal(0.2, 3600)
+    .default(30)
+    .describe('Seconds a lease of once-per-cluster work (cleanup, alert evaluation, fax reconciliation) lasts without renewal: how long after an instance dies another takes its share of that work over. The holder renews at a third of it.'),
+  CONFIG_SYNC_SECONDS: decimal(0.1, 3600)
+    .default(5)
+    .describe('With PostgreSQL: seconds between checks of the shared configuration row, so a change saved through any instance applies on every instance within this time, without a restart.'),
   MAX_FILE_SIZE_MB: integer(1).default(10).describe('Largest accepted upload, in megabytes.'),
   ADMIN_ALLOW_RESTART: flag().default(false).describe('Allow POST /admin/restart: the gateway answers 202, drains and exits with code 0 (a supervisor starts it again).'),
   ADMIN_SETTINGS_PERSIST_PATH: optionalText().describe('File POST /admin/settings/persist writes the effective settings to, as an env file (e.g. /faxdata/service.env); unset turns persist off (403).'),

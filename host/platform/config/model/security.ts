@@ -7,7 +7,7 @@ export const SecurityKeys = {
   API_KEY: secret(optionalText().describe('Bootstrap API key with every scope (header X-API-Key); setting it (like minting any key) makes every non-public route require a key, from loopback too.')),
   REQUIRE_API_KEY: flag().default(false).describe('Require an API key on every non-public route even before any key exists (without it, a gateway with no key answers loopback callers only, and any API_KEY or minted key makes keys required).'),
   ALLOWED_HOSTS: optionalText().describe('Environment only. Comma-separated Host header values the gateway answers on non-public routes besides localhost, loopback addresses and the host of PUBLIC_API_URL (`fax.example.com`, `10.0.0.5:8080`; an entry without a port matches any port). Anything else answers 421 `host_not_allowed` (DNS rebinding).'),
-  API_KEY_CACHE_SECONDS: integer(1, 3600).default(5).describe('Seconds between reloads of the API-key cache from the database: the longest another instance keeps accepting a key revoked or rotated elsewhere.'),
+  API_KEY_CACHE_SECONDS: integer(1, 3600).default(5).describe('Seconds between reloads of the API-key cache from the database. With PostgreSQL each request reads its own key\'s row (a key revoked or rotated on one instance is refused by all at once) and the cache only tells whether any key exists yet; with SQLite there is one process and every change reloads it.'),
   MAX_REQUESTS_PER_MINUTE: integer(1).default(60).describe('Requests per minute to the /fax endpoints allowed to one API key or client address (a key\'s rate_limit_rpm overrides it).'),
   OUTBOUND_ALLOW_HOSTS: z
     .string()

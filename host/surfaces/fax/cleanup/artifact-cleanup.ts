@@ -5,6 +5,7 @@ import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { StorageProvider } from '../../../../core/sdk/index.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import type { Database } from '../../../platform/db/schema.js';
+import type { ClusterLeases } from '../../../platform/db/cluster-leases.js';
 import { jobPrefix } from '../jobs/job-documents.js';
 import { inboundPrefix } from '../inbound/inbound-service.js';
 import { IntervalSchedule } from '../../../platform/cleanup/cleanup-schedule.js';
@@ -30,23 +31,35 @@ export interface CleanupCounts {
  * stays, marked), inbound faxes older than INBOUND_RETENTION_DAYS (file and row), and files
  * under fax/ or inbound/ that no row owns. Touches nothing outside those two prefixes in
  * storage; besides, upload temp files older than the process go (as at start).
+ * Scheduled passes run every CLEANUP_INTERVAL_MINUTES (read live) while ARTIFACT_TTL_DAYS or
+ * INBOUND_RETENTION_DAYS is set; the storage part runs on one instance of a cluster at a time
+ * (lease `fax.artifact-cleanup`), the others sweep only their own temp files.
  */
 export class ArtifactCleanup {
   private schedule?: IntervalSchedule;
   private running?: Promise<CleanupCounts>;
+  private unsubscribe?: () => void;
 
   constructor(
-    private readonly deps: { db: Kysely<Database>; kernel: Kernel; config: ConfigRegistry; audit: AuditLog; logger: Logger; tmpDir: string },
+    private readonly deps: { db: Kysely<Database>; kernel: Kernel; config: ConfigRegistry; audit: AuditLog; logger: Logger; tmpDir: string; leases: ClusterLeases },
   ) {}
 
   start(): void {
-    const minutes = this.deps.config.get('CLEANUP_INTERVAL_MINUTES');
+    const { config } = this.deps;
     // runOnce shares a pass under way, so a run still going when the next is due is not doubled
-    this.schedule = new IntervalSchedule(minutes * 60_000, () => this.runOnce());
+    const exclusive = this.deps.leases.exclusive('fax.artifact-cleanup', () => this.runOnce());
+    this.schedule = new IntervalSchedule(config.get('CLEANUP_INTERVAL_MINUTES') * 60_000, async () => {
+      if (config.get('ARTIFACT_TTL_DAYS') <= 0 && config.get('INBOUND_RETENTION_DAYS') <= 0) return;
+      if (!(await exclusive())) await sweepTempFiles(this.deps.tmpDir);
+    });
+    this.unsubscribe = config.onChange((keys) => {
+      if (keys.includes('CLEANUP_INTERVAL_MINUTES')) this.schedule?.reschedule(config.get('CLEANUP_INTERVAL_MINUTES') * 60_000);
+    });
     this.schedule.start();
   }
 
   async stop(): Promise<void> {
+    this.unsubscribe?.();
     this.schedule?.stop();
     await this.running?.catch(() => undefined);
   }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
 import { PluginNotAvailableError, type Kernel } from '../../../../core/kernel/kernel.js';
@@ -16,7 +17,8 @@ import { callbackUrlFor } from '../webhooks/webhook-aliases.js';
  * accept it; an uncertain outcome is resolved by asking the provider, never by sending again.
  */
 export class FaxDispatcher {
-  readonly owner = `dispatcher-${randomUUID()}`;
+  /** Names the process in the jobs' lease_owner, so an operator sees which instance holds a job. */
+  readonly owner = `dispatcher-${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private ticking = false;
@@ -40,8 +42,9 @@ export class FaxDispatcher {
     if (this.running) return;
     this.running = true;
     const lease = this.deps.config.get('FAX_LEASE_MS');
+    // The lease length is read at each renewal (a live change applies); the period is set here.
     this.renewTimer = setInterval(() => {
-      void this.deps.store.renew(this.owner, [...this.inFlight.keys()], lease).catch(() => {});
+      void this.deps.store.renew(this.owner, [...this.inFlight.keys()], this.deps.config.get('FAX_LEASE_MS')).catch(() => {});
     }, Math.max(100, Math.floor(lease / 3)));
     this.renewTimer.unref();
     this.schedule(0);

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { ClusterLeases } from '../../../platform/db/cluster-leases.js';
 import { RepeatingTask } from '../../../platform/runtime/repeating-task.js';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { FaxJobRow, FaxJobStore } from '../jobs/job-store.js';
@@ -7,15 +8,16 @@ import type { JobUpdates } from '../jobs/job-updates.js';
 
 /**
  * Polls providers for accepted jobs nobody has heard of in a while, so a lost callback never
- * leaves a job in_progress forever; fails jobs past the result timeout.
+ * leaves a job in_progress forever; fails jobs past the result timeout. One instance of a
+ * cluster runs the passes (lease `fax.reconcile`).
  */
 export class FaxReconciler {
   private readonly loop: RepeatingTask;
 
-  constructor(private readonly deps: { store: FaxJobStore; kernel: Kernel; config: ConfigRegistry; updates: JobUpdates; logger: Logger }) {
+  constructor(private readonly deps: { store: FaxJobStore; kernel: Kernel; config: ConfigRegistry; updates: JobUpdates; logger: Logger; leases: ClusterLeases }) {
     this.loop = new RepeatingTask(
       () => deps.config.get('FAX_RECONCILE_INTERVAL_MS'),
-      () => this.runOnce(),
+      deps.leases.exclusive('fax.reconcile', () => this.runOnce()),
       (err) => deps.logger.error({ err: (err as Error).message }, 'fax reconcile pass failed'),
     );
   }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { ClusterLeases } from '../../../platform/db/cluster-leases.js';
 import { RepeatingTask } from '../../../platform/runtime/repeating-task.js';
 import type { Database, AlertActiveTable } from '../../../platform/db/schema.js';
 import { SEVERITY_LABELS, alertIdOf, type AlertNotice, type FiringCondition } from './alert-notice.js';
@@ -15,12 +16,13 @@ export type { ConditionSource };
  * turns changes into notices: fired once, repeated every ALERT_REPEAT_MINUTES while firing,
  * resolved once when it clears (with ALERT_INCLUDE_RESOLVED). Notices pass the severity filter
  * and are written to the outbox for every target. Every notice key is derived from the row, so
- * instances that evaluate the same condition write each notice once.
+ * instances that evaluate the same condition write each notice once; besides, the scheduled
+ * evaluation runs on one instance of a cluster at a time (lease `alerts.evaluate`).
  */
 export class AlertEngine {
   private readonly loop = new RepeatingTask(
     () => this.deps.config.get('ALERT_EVAL_INTERVAL_SECONDS') * 1000,
-    () => this.tick(),
+    () => this.deps.leases.exclusive('alerts.evaluate', () => this.tick())(),
     (err) => this.deps.logger.error({ err: (err as Error).message }, 'alert evaluation failed'),
   );
   private ticking: Promise<void> | undefined;
@@ -35,6 +37,7 @@ export class AlertEngine {
       config: ConfigRegistry;
       logger: Logger;
       metrics: Registry;
+      leases: ClusterLeases;
       sources: readonly ConditionSource[];
       /** Ids of every target a notice goes to now. */
       targets: () => string[];

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { ConfigRegistry } from '../../../../../host/platform/config/registry.js';
+import { ClusterLeases } from '../../../../../host/platform/db/cluster-leases.js';
 import { openDatabase } from '../../../../../host/platform/db/database.js';
 import { AlertEngine } from '../../../../../host/surfaces/workbench/alerts/alert-engine.js';
 import { AlertOutbox } from '../../../../../host/surfaces/workbench/alerts/alert-outbox.js';
@@ -24,6 +25,7 @@ function engineOn(db: Awaited<ReturnType<typeof openDatabase>>, env: Record<stri
     config,
     logger: pino({ level: 'info' }, { write: (l: string) => void lines.push(l) }),
     metrics,
+    leases: new ClusterLeases(db.db, () => 30_000),
     sources: [{ name: 'scripted', evaluate: () => conditions }],
     targets: () => ['webhook:a', 'webhook:b'],
     onEnqueued: () => {},

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+/**
+ * Named leases in the `cluster_leases` table, so work that must run once per cluster (cleanup,
+ * alert evaluation, reconciliation) runs on one instance at a time. The holder renews every
+ * lease it holds each third of `ttlMs()`; when it dies its leases expire after at most `ttlMs()`
+ * and the next instance whose schedule fires takes the work over. A graceful stop releases them
+ * at once. Not shared (SQLite: one process) every lease is this process's without a row, so a
+ * killed process's leases never hold up the one started after it.
+ */
+export class ClusterLeases {
+  /** This process, as lease rows name it. */
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly held = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly ttlMs: () => number,
+    private readonly onError: (err: unknown) => void = () => {},
+    /** False on SQLite: one process, nothing to share. */
+    private readonly shared = true,
+  ) {}
+
+  /**
+   * Takes `name` for this process (or renews it when held): true when this process holds it now.
+   * One statement: a free, expired or own row is (re)written; a live lease of another is left alone.
+   */
+  async acquire(name: string, now = Date.now()): Promise<boolean> {
+    if (this.stopped) return false;
+    if (!this.shared) return true;
+    const until = now + this.ttlMs();
+    const row = await this.db
+      .insertInto('cluster_leases')
+      .values({ name, owner: this.owner, lease_until: until })
+      .onConflict((oc) =>
+        oc
+          .column('name')
+          .doUpdateSet({ owner: this.owner, lease_until: until })
+          .where((eb) => eb.or([eb('cluster_leases.owner', '=', this.owner), eb('cluster_leases.lease_until', '<', now)])),
+      )
+      .returning('owner')
+      .executeTakeFirst();
+    const holds = row?.owner === this.owner;
+    if (holds) {
+      this.held.add(name);
+      this.armRenewal();
+    } else this.held.delete(name);
+    return holds;
+  }
+
+  /** Whether this process held `name` at its last acquire or renewal. */
+  holds(name: string): boolean {
+    return this.held.has(name);
+  }
+
+  /** Who holds `name` now (undefined when nobody or expired), for status views and tests. */
+  async holder(name: string, now = Date.now()): Promise<string | undefined> {
+    const row = await this.db.selectFrom('cluster_leases').select(['owner', 'lease_until']).where('name', '=', name).executeTakeFirst();
+    return row && Number(row.lease_until) >= now ? row.owner : undefined;
+  }
+
+  /**
+   * `task` wrapped to run only where lease `name` is held: on every other instance a call is a
+   * no-op answering false. Long runs keep the lease, as renewal goes on during them.
+   */
+  exclusive(name: string, task: () => Promise<unknown>): () => Promise<boolean> {
+    return async () => {
+      if (!(await this.acquire(name))) return false;
+      await task();
+      return true;
+    };
+  }
+
+  /** Renews nothing more and hands every held lease back, so another instance takes over at once. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const names = [...this.held];
+    this.held.clear();
+    if (names.length) await this.db.updateTable('cluster_leases').set({ lease_until: 0 }).where('owner', '=', this.owner).where('name', 'in', names).execute();
+  }
+
+  private armRenewal(): void {
+    if (this.timer || this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.renew().finally(() => {
+        if (this.held.size) this.armRenewal();
+      });
+    }, Math.max(50, Math.floor(this.ttlMs() / 3)));
+    // renewal never keeps the process alive on its own
+    this.timer.unref();
+  }
+
+  private async renew(): Promise<void> {
+    for (const name of [...this.held]) {
+      try {
+        await this.acquire(name);
+      } catch (err) {
+        // Kept in `held`: the next renewal retries; past the ttl another instance may take it.
+        this.onError(err);
+      }
+    }
+  }
+}
