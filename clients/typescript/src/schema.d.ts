@@ -144,7 +144,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Revoke a key (it stops working at once here, within API_KEY_CACHE_SECONDS on other instances)
+         * Revoke a key (it stops working at once, on every instance)
          * @description Access: API key with scope `keys:manage` once any key exists; loopback callers only before that. An admin route: refused to other sites for every method.
          */
         delete: operations["deleteAdminApiKeysByKeyId"];
