@@ -1,5 +1,6 @@
 /** What kind of file a chunk comes from, and how much people searching code want that kind. */
 import { stem } from './stem.js';
+import { RANKING_RULES } from './ranking-rules.js';
 
 /** People searching code want code: other kinds of file are multiplied down. */
 export const FILE_CLASS_FACTORS = { code: 1, declaration: 0.6, test: 0.5, support: 0.6, prose: 0.6, data: 0.5, vendored: 0.3 } as const;
@@ -32,11 +33,27 @@ const CLASS_INTENTS: Array<[FileClass, string[]]> = [
   ['test', ['test', 'tests', 'spec', 'specs', 'fixture', 'fixtures']],
   ['support', ['bench', 'benchmark', 'benchmarks', 'example', 'examples', 'sample', 'samples']],
   ['declaration', ['typescript', 'declaration', 'declarations', 'typings', 'stub', 'stubs']],
+  ['data', ['yaml', 'yml', 'json', 'jsonc', 'toml', 'ini', 'schema']],
 ];
 
+/**
+ * A question asked the way a user of a library asks it ("how do I…", "how to…", "what is…",
+ * "why…", "can I…") is answered as often by the documentation as by the code; "how does…",
+ * "where is…" and bare identifiers ask for the code.
+ */
+const USAGE_QUESTION = /^\s*(how\s+(do|can|should|would)\s+(i|we|you)\b|how\s+to\b|(can|should)\s+(i|we)\b|what\s+(is|are)\b|why\b|is\s+it\s+possible\b)/i;
+
+export function isUsageQuestion(query: string): boolean {
+  return USAGE_QUESTION.test(query);
+}
+
 /** The file classes a query asks for by name, given the query's stemmed terms. */
-export function classesAskedFor(queryStems: Set<string>): Set<FileClass> {
+export function classesAskedFor(queryStems: Set<string>, query?: string): Set<FileClass> {
   const asked = new Set<FileClass>();
-  for (const [cls, words] of CLASS_INTENTS) if (words.some((w) => queryStems.has(stem(w)))) asked.add(cls);
+  for (const [cls, words] of CLASS_INTENTS) {
+    if (cls === 'data' && !RANKING_RULES.dataIntent) continue;
+    if (words.some((w) => queryStems.has(stem(w)))) asked.add(cls);
+  }
+  if (query !== undefined && RANKING_RULES.proseByQuestionForm && isUsageQuestion(query)) asked.add('prose');
   return asked;
 }

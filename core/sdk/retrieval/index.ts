@@ -11,3 +11,4 @@ export { FILE_CLASS_FACTORS, fileClass, classesAskedFor, type FileClass } from '
 export { rescoreSparse, nameWords, WEIGHTS, type RescoreOptions } from './sparse-rescoring.js';
 export { fuseRankings, type RankFusionWeights } from './rank-fusion.js';
 export { diversifyByFile, FILE_DECAY, MAX_PER_FILE } from './file-diversity.js';
+export { RANKING_RULES, type RankingRule } from './ranking-rules.js';

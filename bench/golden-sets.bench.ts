@@ -1,0 +1,68 @@
+// Ranking quality on every golden set with BM25 alone (EMBEDDING_MODEL=''): per-set hit@5 and
+// MRR@10 with every rule on, each rule's effect per set (that rule off, the others on), and
+// leave-one-set-out figures: for each set, every rule is kept or dropped by the other sets alone
+// (kept when switching it off lowers their mean MRR@10), then the held-out set is measured with
+// that choice. `npm run bench -- golden-sets`; the foreign sets' code is fetched first by
+// test/fixtures/golden/fetch-corpora.mjs.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT, startGateway } from '../test/support/gateway.js';
+import { RANKING_RULES, type RankingRule } from '../core/sdk/retrieval/ranking-rules.js';
+import { runEvaluation } from '../host/surfaces/search/evaluation/eval-runner.js';
+import type { GoldenQuestion } from '../host/surfaces/search/evaluation/golden-set.js';
+
+const { corpora } = (await import(pathToFileURL(path.join(ROOT, 'test/fixtures/golden/fetch-corpora.mjs')).href)) as { corpora: () => Record<string, string> };
+const repos: Record<string, string> = { switchboard: ROOT, pino: path.join(ROOT, 'node_modules/pino'), ...corpora() };
+const SETS = Object.keys(repos);
+const golden: Record<string, GoldenQuestion[]> = Object.fromEntries(SETS.map((s) => [s, JSON.parse(readFileSync(path.join(ROOT, `test/fixtures/golden/${s}.json`), 'utf8'))]));
+
+const gw = await startGateway({ REPOS: JSON.stringify(repos), REPO: 'switchboard', EMBEDDING_MODEL: '', LOG_LEVEL: 'warn' }, { watch: false });
+const { runs, runStore, search, keywords } = gw.gateway.surfaces.search;
+for (const repo of SETS) {
+  const run = await runs.start(repo, false);
+  await runs.settled(run.id);
+  const done = await runStore.get(run.id);
+  if (done?.state !== 'finished') throw new Error(`indexing ${repo}: ${done?.state} ${done?.error ?? ''}`);
+  await keywords.get(repo);
+}
+
+type Figures = Record<string, { hit5: number; mrr: number }>;
+async function measure(): Promise<Figures & { misses?: never }> {
+  const out: Figures = {};
+  for (const set of SETS) {
+    const report = await runEvaluation({ golden: golden[set]!, defaultRepo: set, search: async (q, repo, k) => (await search.search(q, repo, k)).results });
+    out[set] = { hit5: report.summary.hit_at_5, mrr: report.summary.mrr_at_10 };
+    if (process.env.GOLDEN_MISSES) for (const q of report.questions.filter((x) => !x.hit5 || x.rank > 1)) console.log(`  [${set}] rank ${q.rank || '-'} ${q.q} -> ${q.top.slice(0, 3).join(', ')}`);
+  }
+  return out;
+}
+
+const f3 = (n: number) => n.toFixed(3);
+const mean = (fig: Figures, sets: string[]) => sets.reduce((a, s) => a + fig[s]!.mrr, 0) / sets.length;
+const all = await measure();
+console.log(`\nevery rule on (BM25 alone)\n${'set'.padEnd(14)}hit@5  MRR@10`);
+for (const s of SETS) console.log(`${s.padEnd(14)}${f3(all[s]!.hit5)}  ${f3(all[s]!.mrr)}`);
+
+if (process.env.GOLDEN_ABLATE !== '0') {
+  const rules = Object.keys(RANKING_RULES) as RankingRule[];
+  const without: Record<string, Figures> = {};
+  for (const rule of rules) {
+    RANKING_RULES[rule] = false;
+    without[rule] = await measure();
+    RANKING_RULES[rule] = true;
+  }
+  console.log(`\neach rule's effect on MRR@10 (on minus off), per set\n${'rule'.padEnd(16)}${SETS.map((s) => s.slice(0, 12).padStart(13)).join('')}`);
+  for (const rule of rules) console.log(`${rule.padEnd(16)}${SETS.map((s) => (all[s]!.mrr - without[rule]![s]!.mrr >= 0 ? '+' : '') + f3(all[s]!.mrr - without[rule]![s]!.mrr)).map((x) => x.padStart(13)).join('')}`);
+
+  console.log(`\nleave one set out: rules chosen by the other sets, measured on the held-out set\n${'set'.padEnd(14)}hit@5  MRR@10  dropped`);
+  for (const held of SETS) {
+    const others = SETS.filter((s) => s !== held);
+    const dropped = rules.filter((rule) => mean(without[rule]!, others) > mean(all, others));
+    for (const rule of dropped) RANKING_RULES[rule] = false;
+    const fig = (await measure())[held]!;
+    for (const rule of dropped) RANKING_RULES[rule] = true;
+    console.log(`${held.padEnd(14)}${f3(fig.hit5)}  ${f3(fig.mrr)}   ${dropped.join(', ') || '-'}`);
+  }
+}
+await gw.close();
