@@ -17,6 +17,9 @@ const repos: Record<string, string> = { switchboard: ROOT, pino: path.join(ROOT,
 const SETS = Object.keys(repos);
 const golden: Record<string, GoldenQuestion[]> = Object.fromEntries(SETS.map((s) => [s, JSON.parse(readFileSync(path.join(ROOT, `test/fixtures/golden/${s}.json`), 'utf8'))]));
 
+// GOLDEN_OFF=rule,rule measures with those rules off throughout (to compare one ranking with another).
+for (const rule of (process.env.GOLDEN_OFF ?? '').split(',').filter(Boolean)) RANKING_RULES[rule as RankingRule] = false;
+
 const gw = await startGateway({ REPOS: JSON.stringify(repos), REPO: 'switchboard', EMBEDDING_MODEL: '', LOG_LEVEL: 'warn' }, { watch: false });
 const { runs, runStore, search, keywords } = gw.gateway.surfaces.search;
 for (const repo of SETS) {

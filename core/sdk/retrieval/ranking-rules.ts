@@ -12,6 +12,8 @@ export const RANKING_RULES = {
   nameTerms: true,
   /** Share of the query's terms in the chunk's definition name. */
   symbol: true,
+  /** The chunk defines a name the query spells out (`flush`, `setLevel`, `raise_for_status`). */
+  definitionNamed: true,
   /** Share of the file name's words the query names. */
   named: true,
   /** Share of the query's terms across all the file's chunks (whole-file evidence). */

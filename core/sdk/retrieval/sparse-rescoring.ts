@@ -32,6 +32,8 @@ export const WEIGHTS = {
   symbol: 0.2,
   /** Share of the file name's words the query names: "reload queue" for reload-queue.ts is 1. */
   named: 0.1,
+  /** The chunk's definition is named whole by the query (`flush`, `setLevel`). */
+  defined: 0.15,
   /** Share of the query's terms found across all the file's candidate chunks together. */
   file: 0.15,
 };
@@ -47,6 +49,13 @@ export function nameWords(fileName: string): string[] {
     const parts = identifierTerms(w);
     return parts.length > 1 ? parts.slice(0, -1) : parts;
   });
+}
+
+/** A definition's own name as one lowercase word: `Session.send` → send, `set_level` → setlevel. */
+export function definitionName(symbol: string): string {
+  const last = symbol.slice(symbol.lastIndexOf('.') + 1);
+  // identifierTerms gives the parts, then the whole word when there are several.
+  return identifierTerms(last).at(-1) ?? '';
 }
 
 function coverage(wanted: Set<string>, have: Set<string>): number {
@@ -83,6 +92,7 @@ export function rescoreSparse(candidates: Candidate[], options: RescoreOptions):
       name: coverage(wanted, nameSet),
       symbol: coverage(wanted, symbolSet),
       named: coverage(stems(nameWords(name)), wanted),
+      defined: c.symbol && wanted.has(stem(definitionName(c.symbol))) ? 1 : 0,
       class: intents.has(cls) || !RULES.fileClass ? 1 : FILE_CLASS_FACTORS[cls],
     };
     let score =
@@ -91,7 +101,8 @@ export function rescoreSparse(candidates: Candidate[], options: RescoreOptions):
       (RULES.pathTerms ? WEIGHTS.path * signals.path! : 0) +
       (RULES.nameTerms ? WEIGHTS.name * signals.name! : 0) +
       (RULES.symbol ? WEIGHTS.symbol * signals.symbol! : 0) +
-      (RULES.named ? WEIGHTS.named * signals.named! : 0);
+      (RULES.named ? WEIGHTS.named * signals.named! : 0) +
+      (RULES.definitionNamed ? WEIGHTS.defined * signals.defined! : 0);
     score *= signals.class!;
     if (boost && [...boost.terms].some((t) => all.has(t))) {
       signals.keyword_boost = boost.factor;
@@ -121,7 +132,7 @@ export function rescoreSparse(candidates: Candidate[], options: RescoreOptions):
 /** Chunks compared for near-duplicates: the best this many (pairwise, so kept small). */
 const DUPLICATE_WINDOW = 40;
 /** Shared share of distinct terms (Jaccard) from which two chunks say the same thing. */
-const DUPLICATE_JACCARD = 0.8;
+const DUPLICATE_JACCARD = 0.9;
 
 /**
  * The same text in two files (a rule's page and the page of all rules, a copied README, a
@@ -142,7 +153,7 @@ export function collapseNearDuplicates(ranked: Scored[]): Scored[] {
       let shared = 0;
       for (const t of b.terms) if (a.terms.has(t)) shared++;
       if (shared / (a.terms.size + b.terms.size - shared) < DUPLICATE_JACCARD) continue;
-      const focusedB = perFile.get(b.c.path ?? b.c.id)! < perFile.get(a.c.path ?? a.c.id)!;
+      const focusedB = 2 * perFile.get(b.c.path ?? b.c.id)! <= perFile.get(a.c.path ?? a.c.id)!;
       const [keep, drop] = focusedB ? [b, a] : [a, b];
       keep.c.score = Math.max(keep.c.score, drop.c.score);
       keep.c.signals.near_duplicates = (keep.c.signals.near_duplicates ?? 0) + 1;
