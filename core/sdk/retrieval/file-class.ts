@@ -33,7 +33,7 @@ const CLASS_INTENTS: Array<[FileClass, string[]]> = [
   ['test', ['test', 'tests', 'spec', 'specs', 'fixture', 'fixtures']],
   ['support', ['bench', 'benchmark', 'benchmarks', 'example', 'examples', 'sample', 'samples']],
   ['declaration', ['typescript', 'declaration', 'declarations', 'typings', 'stub', 'stubs']],
-  ['data', ['yaml', 'yml', 'json', 'jsonc', 'toml', 'ini', 'schema']],
+  ['vendored', ['build', 'builds', 'vendor', 'vendored', 'bundle', 'bundled', 'generated']],
 ];
 
 /**
@@ -51,7 +51,7 @@ export function isUsageQuestion(query: string): boolean {
 export function classesAskedFor(queryStems: Set<string>, query?: string): Set<FileClass> {
   const asked = new Set<FileClass>();
   for (const [cls, words] of CLASS_INTENTS) {
-    if (cls === 'data' && !RANKING_RULES.dataIntent) continue;
+    if (cls === 'vendored' && !RANKING_RULES.buildIntent) continue;
     if (words.some((w) => queryStems.has(stem(w)))) asked.add(cls);
   }
   if (query !== undefined && RANKING_RULES.proseByQuestionForm && isUsageQuestion(query)) asked.add('prose');

@@ -20,8 +20,8 @@ export const RANKING_RULES = {
   fileEvidence: true,
   /** A how-to question ("how do I", "what is", "why") lifts prose to code's weight (file-class.ts). */
   proseByQuestionForm: true,
-  /** A query naming a config format (yaml, json, toml, schema) lifts data files to code's weight. */
-  dataIntent: true,
+  /** A query naming the build ("during the build", "vendored") lifts build/ and vendored files to code's weight. */
+  buildIntent: true,
   /** Chunks of different files with nearly the same words count once, for the more focused file. */
   nearDuplicates: true,
   /** Later chunks of a file decay, at most MAX_PER_FILE per file. */
