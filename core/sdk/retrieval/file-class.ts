@@ -26,9 +26,10 @@ export function fileClass(filePath: string | null, language: string | null): Fil
   return 'code';
 }
 
-// Words by which a question asks for tests, benchmarks or examples, or type declarations by name;
-// then those files are what it wants and lose their down-weighting. Prose never does: people
-// searching code want code whatever the wording.
+// Words by which a question asks for tests, benchmarks or examples, type declarations, or the
+// build by name; then those files are what it wants and lose their down-weighting. Prose is never
+// asked for by a word (people searching code want code whatever the wording), only by the form
+// of the question (isUsageQuestion).
 const CLASS_INTENTS: Array<[FileClass, string[]]> = [
   ['test', ['test', 'tests', 'spec', 'specs', 'fixture', 'fixtures']],
   ['support', ['bench', 'benchmark', 'benchmarks', 'example', 'examples', 'sample', 'samples']],
