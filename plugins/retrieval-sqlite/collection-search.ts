@@ -111,7 +111,7 @@ export function searchCollection(db: SQLite.Database, vectors: VectorCache, quer
     }
     const rows = new Map<number, Row>(sparse.map((r) => [r.rowid, r]));
     const candidates: Candidate[] = sparse.map((r) => ({ ...r, bm25: -r.rank }));
-    let ranked = rescoreSparse(candidates, { terms, ...(options?.boostTerms ? { boostTerms: options.boostTerms } : {}) });
+    let ranked = rescoreSparse(candidates, { terms, query, ...(options?.boostTerms ? { boostTerms: options.boostTerms } : {}) });
     if (options?.queryVector?.length && options.fusion) {
       const dense = cosineTopK(vectors.load(db), options.queryVector, options.fusion.topKDense);
       if (dense.length) {

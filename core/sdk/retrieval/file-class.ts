@@ -1,5 +1,6 @@
 /** What kind of file a chunk comes from, and how much people searching code want that kind. */
 import { stem } from './stem.js';
+import { RANKING_RULES } from './ranking-rules.js';
 
 /** People searching code want code: other kinds of file are multiplied down. */
 export const FILE_CLASS_FACTORS = { code: 1, declaration: 0.6, test: 0.5, support: 0.6, prose: 0.6, data: 0.5, vendored: 0.3 } as const;
@@ -25,18 +26,35 @@ export function fileClass(filePath: string | null, language: string | null): Fil
   return 'code';
 }
 
-// Words by which a question asks for tests, benchmarks or examples, or type declarations by name;
-// then those files are what it wants and lose their down-weighting. Prose never does: people
-// searching code want code whatever the wording.
+// Words by which a question asks for tests, benchmarks or examples, type declarations, or the
+// build by name; then those files are what it wants and lose their down-weighting. Prose is never
+// asked for by a word (people searching code want code whatever the wording), only by the form
+// of the question (isUsageQuestion).
 const CLASS_INTENTS: Array<[FileClass, string[]]> = [
   ['test', ['test', 'tests', 'spec', 'specs', 'fixture', 'fixtures']],
   ['support', ['bench', 'benchmark', 'benchmarks', 'example', 'examples', 'sample', 'samples']],
   ['declaration', ['typescript', 'declaration', 'declarations', 'typings', 'stub', 'stubs']],
+  ['vendored', ['build', 'builds', 'vendor', 'vendored', 'bundle', 'bundled', 'generated']],
 ];
 
+/**
+ * A question asked the way a user of a library asks it ("how do I…", "how to…", "what is…",
+ * "why…", "can I…") is answered as often by the documentation as by the code; "how does…",
+ * "where is…" and bare identifiers ask for the code.
+ */
+const USAGE_QUESTION = /^\s*(how\s+(do|can|should|would)\s+(i|we|you)\b|how\s+to\b|(can|should)\s+(i|we)\b|what\s+(is|are)\b|why\b|is\s+it\s+possible\b)/i;
+
+export function isUsageQuestion(query: string): boolean {
+  return USAGE_QUESTION.test(query);
+}
+
 /** The file classes a query asks for by name, given the query's stemmed terms. */
-export function classesAskedFor(queryStems: Set<string>): Set<FileClass> {
+export function classesAskedFor(queryStems: Set<string>, query?: string): Set<FileClass> {
   const asked = new Set<FileClass>();
-  for (const [cls, words] of CLASS_INTENTS) if (words.some((w) => queryStems.has(stem(w)))) asked.add(cls);
+  for (const [cls, words] of CLASS_INTENTS) {
+    if (cls === 'vendored' && !RANKING_RULES.buildIntent) continue;
+    if (words.some((w) => queryStems.has(stem(w)))) asked.add(cls);
+  }
+  if (query !== undefined && RANKING_RULES.proseByQuestionForm && isUsageQuestion(query)) asked.add('prose');
   return asked;
 }

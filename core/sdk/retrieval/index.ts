@@ -7,7 +7,8 @@
 export type { Candidate, Scored } from './candidate.js';
 export { identifierTerms, textTerms, pathTerms, queryTerms, indexTerms, stemmedTermSet } from './code-terms.js';
 export { stem } from './stem.js';
-export { FILE_CLASS_FACTORS, fileClass, classesAskedFor, type FileClass } from './file-class.js';
-export { rescoreSparse, nameWords, WEIGHTS, type RescoreOptions } from './sparse-rescoring.js';
+export { FILE_CLASS_FACTORS, fileClass, classesAskedFor, isUsageQuestion, type FileClass } from './file-class.js';
+export { rescoreSparse, nameWords, definitionName, collapseNearDuplicates, WEIGHTS, type RescoreOptions } from './sparse-rescoring.js';
 export { fuseRankings, type RankFusionWeights } from './rank-fusion.js';
 export { diversifyByFile, FILE_DECAY, MAX_PER_FILE } from './file-diversity.js';
+export { RANKING_RULES, type RankingRule } from './ranking-rules.js';

@@ -8,12 +8,15 @@ import type { Candidate, Scored } from './candidate.js';
 import { identifierTerms, pathTerms, stemmedTermSet } from './code-terms.js';
 import { FILE_CLASS_FACTORS, classesAskedFor, fileClass } from './file-class.js';
 import { stem } from './stem.js';
+import { RANKING_RULES as RULES } from './ranking-rules.js';
 
 export interface RescoreOptions {
   /** The query's terms as queryTerms() gives them (unstemmed). */
   terms: string[];
   /** Terms that multiply a hit's score by `factor` when present (discriminative keywords). */
   boostTerms?: RetrievalSearchOptions['boostTerms'];
+  /** The query as typed: its form ("how do I…") decides how much prose weighs. */
+  query?: string;
 }
 
 /** Weights of the sparse score's signals. */
@@ -29,6 +32,8 @@ export const WEIGHTS = {
   symbol: 0.2,
   /** Share of the file name's words the query names: "reload queue" for reload-queue.ts is 1. */
   named: 0.1,
+  /** The chunk's definition is named whole by the query (`flush`, `setLevel`). */
+  defined: 0.15,
   /** Share of the query's terms found across all the file's candidate chunks together. */
   file: 0.15,
 };
@@ -44,6 +49,13 @@ export function nameWords(fileName: string): string[] {
     const parts = identifierTerms(w);
     return parts.length > 1 ? parts.slice(0, -1) : parts;
   });
+}
+
+/** A definition's own name as one lowercase word: `Session.send` → send, `set_level` → setlevel. */
+export function definitionName(symbol: string): string {
+  const last = symbol.slice(symbol.lastIndexOf('.') + 1);
+  // identifierTerms gives the parts, then the whole word when there are several.
+  return identifierTerms(last).at(-1) ?? '';
 }
 
 function coverage(wanted: Set<string>, have: Set<string>): number {
@@ -64,7 +76,7 @@ export function rescoreSparse(candidates: Candidate[], options: RescoreOptions):
   const boost = asked.length ? { terms: new Set(asked), factor: options.boostTerms!.factor } : undefined;
   const maxBm25 = Math.max(1e-9, ...candidates.map((c) => c.bm25));
   const matched = new Map<number, string[]>();
-  const intents = classesAskedFor(wanted);
+  const intents = classesAskedFor(wanted, options.query);
   const scored = candidates.map((c): Scored => {
     const pathSet = stems(c.path ? pathTerms(c.path) : []);
     const name = c.path ? c.path.slice(c.path.lastIndexOf('/') + 1) : '';
@@ -80,15 +92,17 @@ export function rescoreSparse(candidates: Candidate[], options: RescoreOptions):
       name: coverage(wanted, nameSet),
       symbol: coverage(wanted, symbolSet),
       named: coverage(stems(nameWords(name)), wanted),
-      class: intents.has(cls) ? 1 : FILE_CLASS_FACTORS[cls],
+      defined: c.symbol && wanted.has(stem(definitionName(c.symbol))) ? 1 : 0,
+      class: intents.has(cls) || !RULES.fileClass ? 1 : FILE_CLASS_FACTORS[cls],
     };
     let score =
       WEIGHTS.bm25 * signals.bm25! +
       WEIGHTS.coverage * signals.coverage! +
-      WEIGHTS.path * signals.path! +
-      WEIGHTS.name * signals.name! +
-      WEIGHTS.symbol * signals.symbol! +
-      WEIGHTS.named * signals.named!;
+      (RULES.pathTerms ? WEIGHTS.path * signals.path! : 0) +
+      (RULES.nameTerms ? WEIGHTS.name * signals.name! : 0) +
+      (RULES.symbol ? WEIGHTS.symbol * signals.symbol! : 0) +
+      (RULES.named ? WEIGHTS.named * signals.named! : 0) +
+      (RULES.definitionNamed ? WEIGHTS.defined * signals.defined! : 0);
     score *= signals.class!;
     if (boost && [...boost.terms].some((t) => all.has(t))) {
       signals.keyword_boost = boost.factor;
@@ -109,7 +123,44 @@ export function rescoreSparse(candidates: Candidate[], options: RescoreOptions):
   for (const c of scored) {
     const fileCoverage = wanted.size ? byFile.get(c.path ?? c.id)!.size / wanted.size : 0;
     c.signals.file = fileCoverage;
-    c.score += WEIGHTS.file * fileCoverage * c.signals.class! * (c.signals.keyword_boost ?? 1);
+    if (RULES.fileEvidence) c.score += WEIGHTS.file * fileCoverage * c.signals.class! * (c.signals.keyword_boost ?? 1);
   }
-  return scored.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+  scored.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+  return RULES.nearDuplicates ? collapseNearDuplicates(scored) : scored;
+}
+
+/** Chunks compared for near-duplicates: the best this many (pairwise, so kept small). */
+const DUPLICATE_WINDOW = 40;
+/** Shared share of distinct terms (Jaccard) from which two chunks say the same thing. */
+const DUPLICATE_JACCARD = 0.9;
+
+/**
+ * The same text in two files (a rule's page and the page of all rules, a copied README, a
+ * vendored copy) is one answer: the chunk of the more focused file (fewer chunks among the
+ * candidates) stays with the better score of the two, the other leaves the ranking.
+ */
+export function collapseNearDuplicates(ranked: Scored[]): Scored[] {
+  const perFile = new Map<string, number>();
+  for (const c of ranked) perFile.set(c.path ?? c.id, (perFile.get(c.path ?? c.id) ?? 0) + 1);
+  const head = ranked.slice(0, DUPLICATE_WINDOW).map((c) => ({ c, terms: stemmedTermSet(c.text) }));
+  const dropped = new Set<number>();
+  for (let i = 0; i < head.length; i++) {
+    const a = head[i]!;
+    if (dropped.has(a.c.rowid) || a.terms.size < 8) continue;
+    for (let j = i + 1; j < head.length; j++) {
+      const b = head[j]!;
+      if (dropped.has(b.c.rowid) || (a.c.path ?? a.c.id) === (b.c.path ?? b.c.id)) continue;
+      let shared = 0;
+      for (const t of b.terms) if (a.terms.has(t)) shared++;
+      if (shared / (a.terms.size + b.terms.size - shared) < DUPLICATE_JACCARD) continue;
+      const focusedB = 2 * perFile.get(b.c.path ?? b.c.id)! <= perFile.get(a.c.path ?? a.c.id)!;
+      const [keep, drop] = focusedB ? [b, a] : [a, b];
+      keep.c.score = Math.max(keep.c.score, drop.c.score);
+      keep.c.signals.near_duplicates = (keep.c.signals.near_duplicates ?? 0) + 1;
+      dropped.add(drop.c.rowid);
+      if (drop === a) break;
+    }
+  }
+  if (!dropped.size) return ranked;
+  return ranked.filter((c) => !dropped.has(c.rowid)).sort((a, b) => b.score - a.score || a.rowid - b.rowid);
 }

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FILE_CLASS_FACTORS, classesAskedFor, fileClass, stem } from '../../../../core/sdk/retrieval/index.js';
+import { FILE_CLASS_FACTORS, classesAskedFor, fileClass, isUsageQuestion, stem } from '../../../../core/sdk/retrieval/index.js';
 
 test('files are classed by path and language, vendored and tests first', () => {
   const cases: Array<[string, string | null, string]> = [
@@ -37,6 +37,19 @@ test('a query asks for tests, benchmarks or declarations by name, never for pros
   assert.equal(asked('benchmark of the queue examples'), ['support']);
   assert.equal(asked('typescript typings'), ['declaration']);
   assert.equal(asked('markdown docs readme'), []);
+  assert.equal(asked('sync the version during the build'), ['vendored']);
+});
+
+test('prose is lifted by the form of a question, not by its words', () => {
+  const asked = (q: string) => [...classesAskedFor(new Set(q.split(' ').map(stem)), q)].sort();
+  for (const q of ['how do I validate the body?', 'How to run on AWS Lambda', 'what is encapsulation?', 'why are headings flagged?', 'can I disable the rule?']) {
+    assert.ok(isUsageQuestion(q), q);
+    assert.equal(asked(q), ['prose'], q);
+  }
+  for (const q of ['how does the session follow redirects?', 'where is the retry configured?', 'isLevelEnabled implementation']) {
+    assert.not.ok(isUsageQuestion(q), q);
+    assert.equal(asked(q), [], q);
+  }
 });
 
 test.run();

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { WEIGHTS, nameWords, rescoreSparse, type Candidate } from '../../../../core/sdk/retrieval/index.js';
+import { RANKING_RULES, WEIGHTS, collapseNearDuplicates, definitionName, nameWords, rescoreSparse, type Candidate } from '../../../../core/sdk/retrieval/index.js';
 
 let nextRow = 1;
 const candidate = (path: string, text: string, extra: Partial<Candidate> = {}): Candidate => ({
@@ -28,7 +28,10 @@ test('a chunk that names every query term everywhere scores the sum of the weigh
     { bm25: hit!.signals.bm25, coverage: hit!.signals.coverage, path: hit!.signals.path, name: hit!.signals.name, symbol: hit!.signals.symbol, named: hit!.signals.named, file: hit!.signals.file, class: hit!.signals.class },
     { bm25: 1, coverage: 1, path: 1, name: 1, symbol: 1, named: 1, file: 1, class: 1 },
   );
-  const sum = WEIGHTS.bm25 + WEIGHTS.coverage + WEIGHTS.path + WEIGHTS.name + WEIGHTS.symbol + WEIGHTS.named + WEIGHTS.file;
+  // Whole-file evidence, file-name terms and the named definition are measured (their signals are
+  // there for traces) but off: each hurt more golden sets than it helped.
+  assert.equal([RANKING_RULES.fileEvidence, RANKING_RULES.nameTerms, RANKING_RULES.definitionNamed], [false, false, false]);
+  const sum = WEIGHTS.bm25 + WEIGHTS.coverage + WEIGHTS.path + WEIGHTS.symbol + WEIGHTS.named;
   close(hit!.score, sum, 'score');
 });
 
@@ -68,15 +71,21 @@ test('a keyword boosts a chunk only when the query names it', () => {
   assert.is(named[1]!.signals.keyword_boost, undefined);
 });
 
-test('a file is judged by its chunks together: two halves make a whole file', () => {
-  const ranked = rescoreSparse(
-    [candidate('a/split.ts', 'alpha only'), candidate('a/split.ts', 'beta only'), candidate('a/half.ts', 'alpha again')],
-    { terms: ['alpha', 'beta'] },
-  );
-  const split = ranked.filter((r) => r.path === 'a/split.ts');
-  assert.ok(split.every((r) => r.signals.file === 1 && r.signals.coverage === 0.5));
-  assert.is(ranked.find((r) => r.path === 'a/half.ts')!.signals.file, 0.5);
-  assert.ok(ranked.find((r) => r.path === 'a/half.ts')!.score < split[0]!.score);
+test('a file is judged by its chunks together when whole-file evidence is on: two halves make a whole file', () => {
+  const make = () => [candidate('a/split.ts', 'alpha only'), candidate('a/split.ts', 'beta only'), candidate('a/half.ts', 'alpha again')];
+  // Off as shipped: the signal is there for traces, the score ignores it.
+  const off = rescoreSparse(make(), { terms: ['alpha', 'beta'] });
+  close(off.find((r) => r.path === 'a/half.ts')!.score, off.find((r) => r.path === 'a/split.ts')!.score, 'same score without the rule');
+  RANKING_RULES.fileEvidence = true;
+  try {
+    const ranked = rescoreSparse(make(), { terms: ['alpha', 'beta'] });
+    const split = ranked.filter((r) => r.path === 'a/split.ts');
+    assert.ok(split.every((r) => r.signals.file === 1 && r.signals.coverage === 0.5));
+    assert.is(ranked.find((r) => r.path === 'a/half.ts')!.signals.file, 0.5);
+    assert.ok(ranked.find((r) => r.path === 'a/half.ts')!.score < split[0]!.score);
+  } finally {
+    RANKING_RULES.fileEvidence = false;
+  }
 });
 
 test('equal scores keep the order of row numbers', () => {
@@ -84,6 +93,50 @@ test('equal scores keep the order of row numbers', () => {
   const b = candidate('a/two.ts', 'same words');
   const ranked = rescoreSparse([{ ...b, rowid: 2 }, { ...a, rowid: 1 }], { terms: ['same'] });
   assert.equal(ranked.map((r) => r.rowid), [1, 2]);
+});
+
+test('with its rule on, a definition the query names whole gains the definition weight', () => {
+  assert.is(definitionName('Session.send'), 'send');
+  assert.is(definitionName('set_level'), 'setlevel');
+  assert.is(definitionName('isLevelEnabled'), 'islevelenabled');
+  const make = () => [candidate('lib/a.js', 'function flush (cb) { stream.flushSync() }', { symbol: 'flush' }), candidate('lib/b.js', 'function write (cb) { stream.flushSync() }', { symbol: 'write' })];
+  const [off] = rescoreSparse(make(), { terms: ['flush', 'destination'] });
+  RANKING_RULES.definitionNamed = true;
+  try {
+    const [first, second] = rescoreSparse(make(), { terms: ['flush', 'destination'] });
+    assert.is(first!.path, 'lib/a.js');
+    assert.is(first!.signals.defined, 1);
+    assert.is(second!.signals.defined, 0);
+    close(first!.score - off!.score, WEIGHTS.defined, 'the rule adds its weight');
+  } finally {
+    RANKING_RULES.definitionNamed = false;
+  }
+});
+
+test('a how-to question lifts prose to code, a question about the code does not', () => {
+  const make = () => [
+    candidate('docs/Server.md', 'Set a custom error handler for every route of the instance', { language: 'markdown' }),
+    candidate('lib/route.js', 'function runErrorHandler (custom, error, handler) {}', { language: 'javascript' }),
+  ];
+  const terms = ['custom', 'error', 'handler'];
+  const usage = rescoreSparse(make(), { terms, query: 'how do I set a custom error handler?' });
+  assert.is(usage.find((r) => r.path === 'docs/Server.md')!.signals.class, 1);
+  const code = rescoreSparse(make(), { terms, query: 'where is the custom error handler called?' });
+  assert.is(code.find((r) => r.path === 'docs/Server.md')!.signals.class, 0.6);
+  assert.is(code[0]!.path, 'lib/route.js');
+});
+
+test('near-duplicate chunks of two files count once, for the more focused file', () => {
+  const text = 'MD024 multiple headings with the same content siblings_only allow different parents nesting rule triggered';
+  const rules = [1, 2, 3, 4].map((i) => ({ ...candidate('doc/Rules.md', `${text} ${i === 1 ? '' : `other part ${i}`}`), score: 1 - i / 10, signals: {} }));
+  const single = { ...candidate('doc/md024.md', text), score: 0.5, signals: {} };
+  const out = collapseNearDuplicates([...rules, single]);
+  assert.is(out[0]!.path, 'doc/md024.md', 'the focused file takes the better score');
+  close(out[0]!.score, 0.9, 'score');
+  assert.is(out.filter((r) => r.path === 'doc/Rules.md').length, 3);
+  // Different texts stay.
+  const apart = collapseNearDuplicates([{ ...candidate('a.md', 'alpha beta gamma delta epsilon zeta eta theta'), score: 1, signals: {} }, { ...candidate('b.md', 'iota kappa lambda mu nu xi omicron pi'), score: 0.9, signals: {} }]);
+  assert.is(apart.length, 2);
 });
 
 test.run();
