@@ -24,6 +24,7 @@ CREATE TABLE IF NOT EXISTS docs (
   enrichment TEXT
 );
 CREATE INDEX IF NOT EXISTS docs_path ON docs(path);
+CREATE INDEX IF NOT EXISTS docs_with_vector ON docs(rowid) WHERE vector IS NOT NULL;
 CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(symbol, path, body, enrichment, tokenize = 'unicode61', content = '', contentless_delete = 1);
 CREATE VIRTUAL TABLE IF NOT EXISTS docs_vocab USING fts5vocab(docs_fts, 'row');
 `;
@@ -32,7 +33,8 @@ CREATE VIRTUAL TABLE IF NOT EXISTS docs_vocab USING fts5vocab(docs_fts, 'row');
  * Bumped when the stored terms change meaning; an older file is emptied and rebuilt by the next
  * indexing run (the index is derived data: its sources table empties too, so that run is full).
  * 2: terms are stemmed in JS (indexTerms of switchboard/sdk/retrieval), so document frequencies can be looked up exactly.
- * 3: the enrichment column (an LLM's summary and keywords of a chunk, contract 1.2).
+ * 3: the enrichment column (an LLM's summary and keywords of a chunk, contract 1.2), and a partial
+ *    index of the rows with a vector, so counting them reads no document.
  */
 const SCHEMA_VERSION = 3;
 

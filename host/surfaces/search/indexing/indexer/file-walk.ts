@@ -35,7 +35,24 @@ export interface WalkResult {
 export interface WalkOptions {
   maxBytes: number;
   skipDependencies?: boolean;
+  /**
+   * Directory listings of the last walk: a directory whose mtime and inode are those recorded is
+   * not listed again (its entries were neither added, removed nor renamed). Its files are still
+   * stat'ed one by one: editing a file does not move its directory's mtime. `next` receives the
+   * listings of this walk, except those of directories changed in the last `racyMs` before
+   * `startedMs` (a change in the same clock tick as the listing could go unseen; git's rule).
+   */
+  listings?: { previous: Map<string, DirListing>; next: Map<string, DirListing>; startedMs: number; racyMs?: number };
 }
+
+/** A directory as last listed: mtime, inode and its entries as kind letter + name (d, f, l, o). */
+export type DirListing = [mtimeMs: number, ino: number, entries: string[]];
+
+const kindOf = (e: Entry): string => (e.isDirectory() ? 'd' : e.isFile() ? 'f' : e.isSymbolicLink() ? 'l' : 'o');
+const entryOf = (coded: string): Entry => {
+  const kind = coded[0];
+  return { name: coded.slice(1), isDirectory: () => kind === 'd', isFile: () => kind === 'f', isSymbolicLink: () => kind === 'l' };
+};
 
 interface Entry {
   name: string;
@@ -62,10 +79,24 @@ function* walkSteps(root: string, options: WalkOptions): Generator<FsRequest, Wa
   const files: WalkedFile[] = [];
   let skipped = 0;
   const skipDirs = options.skipDependencies === false ? new Set([...SKIPPED_DIRS].filter((d) => d !== 'node_modules')) : SKIPPED_DIRS;
-  function* visit(dir: string, rules: Array<{ base: string; ig: Ignore }>): Generator<FsRequest, void, any> {
+  const listings = options.listings;
+  function* list(dir: string, relDir: string): Generator<FsRequest, Entry[] | undefined, any> {
+    if (!listings) return (yield { op: 'readdir', path: dir }) as Entry[] | undefined;
+    const info = (yield { op: 'stat', path: dir }) as Stats | undefined;
+    if (!info) return undefined;
+    const previous = listings.previous.get(relDir);
+    if (previous && previous[0] === info.mtimeMs && previous[1] === info.ino) {
+      listings.next.set(relDir, previous);
+      return previous[2].map(entryOf);
+    }
     const entries = (yield { op: 'readdir', path: dir }) as Entry[] | undefined;
-    if (!entries) return;
+    if (entries && info.mtimeMs < listings.startedMs - (listings.racyMs ?? 2000)) listings.next.set(relDir, [info.mtimeMs, info.ino, entries.map((e) => kindOf(e) + e.name)]);
+    return entries;
+  }
+  function* visit(dir: string, rules: Array<{ base: string; ig: Ignore }>): Generator<FsRequest, void, any> {
     const relDir = path.relative(realRoot!, dir).split(path.sep).join('/');
+    const entries = yield* list(dir, relDir);
+    if (!entries) return;
     const gitignore = entries.find((e) => e.name === '.gitignore' && e.isFile());
     if (gitignore) {
       const text = ((yield { op: 'readText', path: path.join(dir, '.gitignore') }) as string | undefined) ?? '';

@@ -4,10 +4,10 @@ import type { LlmGatewayClient } from '../../../../platform/llm/gateway-client.j
 import { IpcCensus, type CensusParentMessage } from '../../../../platform/llm/ipc-census.js';
 import { languageOf } from '../chunking/languages.js';
 import type { RunCounts } from '../index-run-store.js';
-import { walkRepositorySync } from './file-walk.js';
+import { walkRepositorySync, type DirListing } from './file-walk.js';
 import { enrichMessages, enrichmentText } from './enrichment.js';
 import { ChunkPool, type FileOutcome } from './chunk-pool.js';
-import { readStamps, sameStamp, stampsFile, writeStamps, type Stamp } from './file-stamps.js';
+import { SKIPPED_HASH, readStamps, sameStamp, stampsFile, writeStamps, type Stamp } from './file-stamps.js';
 import { loadBackend } from './load-backend.js';
 import type { IndexJob, IndexerMessage } from './protocol.js';
 
@@ -39,7 +39,12 @@ async function run(job: IndexJob): Promise<RunCounts> {
     session = await backend.provider.openSession(job.repo);
     const knownHashes = new Map((await session.sources()).map((s) => [s.path, s.hash]));
     send({ type: 'progress', kind: knownHashes.size ? 'incremental' : 'full', counts: { ...counts } });
-    const walked = walkRepositorySync(job.repoDir, { maxBytes: job.maxFileBytes, skipDependencies: !job.includeDependencies });
+    const stampFile = stampsFile(job.backend.dataDir, job.repo);
+    const cache = await readStamps(stampFile);
+    const oldStamps = cache.files;
+    const dirs = new Map<string, DirListing>();
+    // Synchronous: nothing else runs on this thread yet. Unchanged directories are not listed again.
+    const walked = walkRepositorySync(job.repoDir, { maxBytes: job.maxFileBytes, skipDependencies: !job.includeDependencies, listings: { previous: cache.dirs, next: dirs, startedMs: Date.now() } });
     counts.files_skipped = walked.skipped;
     // The gateway client (and the OpenAI SDK under it) is loaded only by runs that call a model.
     const llm = job.embedding ? await import('../../../../platform/llm/gateway-client.js') : undefined;
@@ -48,8 +53,6 @@ async function run(job: IndexJob): Promise<RunCounts> {
     const embedIdentity = llm?.runIdentity(job.runId, job.repo, 'index_embeddings', sink);
     const kgIdentity = llm?.runIdentity(job.runId, job.repo, 'semantic_kg', sink);
     const indexedAt = new Date().toISOString();
-    const stampFile = stampsFile(job.backend.dataDir, job.repo);
-    const oldStamps = await readStamps(stampFile);
     const stamps = new Map<string, Stamp>();
     const seen = new Set<string>();
     // Started at the first file that needs reading: a run with nothing changed loads no parser.
@@ -64,7 +67,13 @@ async function run(job: IndexJob): Promise<RunCounts> {
         const file = walked.files[nextFile++]!;
         const known = knownHashes.get(file.rel);
         const stamp = oldStamps.get(file.rel);
-        const unchanged = known !== undefined && stamp && sameStamp(stamp, file) && stamp[2] === known;
+        const same = stamp !== undefined && sameStamp(stamp, file);
+        // A binary or minified file passed over last time is passed over again unread while its stamp holds.
+        if (same && stamp[2] === SKIPPED_HASH) {
+          inFlight.push({ file, outcome: { id: -1, type: 'skipped' } });
+          continue;
+        }
+        const unchanged = same && known !== undefined && stamp[2] === known;
         // A file whose stamp moved is chunked again even when its content did not change, so its
         // chunks carry the new stamp (a hit is stale exactly when its file's stamp moved since).
         const outcome: FileOutcome | Promise<FileOutcome> = unchanged
@@ -83,6 +92,7 @@ async function run(job: IndexJob): Promise<RunCounts> {
       if (outcome.type === 'error') throw new Error(`${file.rel}: ${outcome.message}`);
       if (outcome.type === 'skipped') {
         counts.files_skipped++;
+        stamps.set(file.rel, [file.size, file.mtimeMs, SKIPPED_HASH, file.ino]);
         continue;
       }
       seen.add(file.rel);
@@ -129,7 +139,7 @@ async function run(job: IndexJob): Promise<RunCounts> {
     progress(true);
     const stats = await session.commit();
     session = undefined;
-    await writeStamps(stampFile, stamps).catch(() => {}); // only a cache: the next run reads files instead
+    await writeStamps(stampFile, { files: stamps, dirs }).catch(() => {}); // only a cache: the next run reads files instead
     // Totals of the index after the run; files_changed / chunks said what this run wrote.
     counts.vectors = stats.vectors;
     return counts;
