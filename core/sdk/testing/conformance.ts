@@ -85,13 +85,18 @@ function storageConformance(startPlugin: StartPlugin, options: ConformanceOption
   ]);
 }
 
-/** Options of the retrieval suite: `enrichment` true runs the cases of contract 1.2's optional enrichment field. */
+/**
+ * Options of the retrieval suite, for what a backend may support beyond the required members:
+ * `enrichment` (contract 1.2's optional field) and `metadata` (every metadata key given at indexing
+ * comes back on hits: code search's `run_id`, `indexed_at` and stale marks need it).
+ */
 export interface RetrievalConformanceOptions extends ConformanceOptions {
   enrichment?: boolean;
+  metadata?: boolean;
 }
 
 function retrievalConformance(startPlugin: StartPlugin, options: RetrievalConformanceOptions): ConformanceCase[] {
-  const { enrichment: withEnrichment, ...base } = options;
+  const { enrichment: withEnrichment, metadata: withMetadata, ...base } = options;
   const use = (fn: (p: ProviderMap['retrieval']) => Promise<void>) => () => withProvider(startPlugin, 'retrieval', base, fn);
   const enrichment: Array<[string, () => Promise<void>]> = [
     ['enrichment (1.2): a query matching only a document\'s enrichment finds it, and the hit returns the enrichment', use(async (r) => {
@@ -106,13 +111,16 @@ function retrievalConformance(startPlugin: StartPlugin, options: RetrievalConfor
       check(plain.some((h) => h.id === 'e2' && !h.enrichment), 'a document without enrichment has none on its hit');
     })],
   ];
-  return cases('retrieval', [
+  const metadata: Array<[string, () => Promise<void>]> = [
     ['metadata given at indexing comes back on hits (code search\'s freshness stamps rely on it)', use(async (r) => {
-      const metadata = { path: 'src/a.ts', run_id: 'run-1', indexed_at: '2026-01-02T03:04:05.000Z', file_size: 120, file_mtime_ms: 1767323045123.5 };
-      await r.index('conformance-meta', [{ id: 'm1', text: 'lease renewal of fax jobs', metadata }]);
+      const given = { path: 'src/a.ts', run_id: 'run-1', indexed_at: '2026-01-02T03:04:05.000Z', file_size: 120, file_mtime_ms: 1767323045123.5 };
+      await r.index('conformance-meta', [{ id: 'm1', text: 'lease renewal of fax jobs', metadata: given }]);
       const hit = (await r.search('conformance-meta', 'lease renewal', 5))[0];
-      for (const [key, value] of Object.entries(metadata)) check(hit?.metadata?.[key] === value, `metadata.${key} round-trips (got ${JSON.stringify(hit?.metadata?.[key])})`);
+      for (const [key, value] of Object.entries(given)) check(hit?.metadata?.[key] === value, `metadata.${key} round-trips (got ${JSON.stringify(hit?.metadata?.[key])})`);
     })],
+  ];
+  return cases('retrieval', [
+    ...(withMetadata ? metadata : []),
     ...(withEnrichment ? enrichment : []),
     ['indexed documents are found by a query term, best first', use(async (r) => {
       const res = await r.index('conformance', [
