@@ -9,8 +9,8 @@ export type FileOutcome =
   | { id: number; type: 'chunked'; hash: string; chunks: Chunk[] }
   | { id: number; type: 'error'; message: string };
 
-/** Tasks in flight per thread: enough to hide file reads behind parsing, and to send them in batches. */
-const IN_FLIGHT_PER_THREAD = 8;
+/** Tasks in flight per thread: enough to hide file reads behind parsing. */
+const IN_FLIGHT_PER_THREAD = 4;
 
 /**
  * Chunking threads of the indexer child (one per core): the child's main thread writes the index
@@ -21,9 +21,6 @@ export class ChunkPool {
   private readonly pending = new Map<number, { resolve: (o: FileOutcome) => void; reject: (e: Error) => void }>();
   private next = 0;
   private failed?: Error;
-  /** Tasks queued per thread until the current synchronous turn ends: one message carries them all. */
-  private readonly outbox: ChunkTask[][];
-  private flushQueued = false;
 
   /** Threads a pool gets by default: one per core, at most 4. */
   static defaultThreads(): number {
@@ -38,13 +35,10 @@ export class ChunkPool {
   constructor(threads = ChunkPool.defaultThreads()) {
     this.workers = Array.from({ length: threads }, () => {
       const w = new Worker(new URL('./chunk-worker.js', import.meta.url));
-      // Outcomes come back in batches too: a message per file cost a millisecond of the writer's thread in ten.
-      w.on('message', (outcomes: FileOutcome[]) => {
-        for (const o of outcomes) {
-          const p = this.pending.get(o.id);
-          this.pending.delete(o.id);
-          p?.resolve(o);
-        }
+      w.on('message', (o: FileOutcome) => {
+        const p = this.pending.get(o.id);
+        this.pending.delete(o.id);
+        p?.resolve(o);
       });
       w.on('error', (err) => {
         this.failed = err;
@@ -53,7 +47,6 @@ export class ChunkPool {
       });
       return w;
     });
-    this.outbox = this.workers.map(() => []);
   }
 
   get capacity(): number {
@@ -65,18 +58,7 @@ export class ChunkPool {
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.outbox[id % this.workers.length]!.push({ ...task, id });
-      if (!this.flushQueued) {
-        this.flushQueued = true;
-        queueMicrotask(() => this.flush());
-      }
-    });
-  }
-
-  private flush(): void {
-    this.flushQueued = false;
-    this.outbox.forEach((tasks, i) => {
-      if (tasks.length) this.workers[i]!.postMessage(tasks.splice(0));
+      this.workers[id % this.workers.length]!.postMessage({ ...task, id } satisfies ChunkTask);
     });
   }
 

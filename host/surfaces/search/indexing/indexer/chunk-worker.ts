@@ -33,15 +33,9 @@ async function handle(task: ChunkTask): Promise<FileOutcome> {
   return { id: task.id, type: 'chunked', hash, chunks: await chunkFile(text, task.language, task.limits) };
 }
 
-// Tasks arrive in batches and their outcomes leave as one message per batch.
-parentPort!.on('message', async (tasks: ChunkTask[]) => {
-  const outcomes: FileOutcome[] = [];
-  for (const task of tasks) {
-    try {
-      outcomes.push(await handle(task));
-    } catch (err) {
-      outcomes.push({ id: task.id, type: 'error', message: (err as Error)?.message ?? String(err) });
-    }
-  }
-  parentPort!.postMessage(outcomes);
+parentPort!.on('message', (task: ChunkTask) => {
+  handle(task).then(
+    (outcome) => parentPort!.postMessage(outcome),
+    (err: unknown) => parentPort!.postMessage({ id: task.id, type: 'error', message: (err as Error)?.message ?? String(err) } satisfies FileOutcome),
+  );
 });

@@ -63,8 +63,6 @@ async function run(job: IndexJob): Promise<RunCounts> {
     const inFlight: Array<{ file: (typeof walked.files)[number]; outcome: FileOutcome | Promise<FileOutcome> }> = [];
     let nextFile = 0;
     const refill = () => {
-      // Topped up only once half the window has drained, so tasks leave in batches (see ChunkPool).
-      if (inFlight.length > capacity / 2) return;
       while (inFlight.length < capacity && nextFile < walked.files.length) {
         const file = walked.files[nextFile++]!;
         const known = knownHashes.get(file.rel);
