@@ -54,6 +54,13 @@ async function run(job: IndexJob): Promise<RunCounts> {
     const kgIdentity = llm?.runIdentity(job.runId, job.repo, 'semantic_kg', sink);
     const indexedAt = new Date().toISOString();
     const stamps = new Map<string, Stamp>();
+    // Whether the cache needs writing: a run that found everything as stamped leaves it as it is.
+    let stampsMoved = false;
+    const record = (rel: string, next: Stamp) => {
+      const old = oldStamps.get(rel);
+      if (!old || old[0] !== next[0] || old[1] !== next[1] || old[2] !== next[2] || old[3] !== next[3]) stampsMoved = true;
+      stamps.set(rel, next);
+    };
     const seen = new Set<string>();
     // Started at the first file that needs reading: a run with nothing changed loads no parser.
     const chunker = () => (pool ??= new ChunkPool());
@@ -92,11 +99,11 @@ async function run(job: IndexJob): Promise<RunCounts> {
       if (outcome.type === 'error') throw new Error(`${file.rel}: ${outcome.message}`);
       if (outcome.type === 'skipped') {
         counts.files_skipped++;
-        stamps.set(file.rel, [file.size, file.mtimeMs, SKIPPED_HASH, file.ino]);
+        record(file.rel, [file.size, file.mtimeMs, SKIPPED_HASH, file.ino]);
         continue;
       }
       seen.add(file.rel);
-      stamps.set(file.rel, [file.size, file.mtimeMs, outcome.hash, file.ino]);
+      record(file.rel, [file.size, file.mtimeMs, outcome.hash, file.ino]);
       if (outcome.type === 'unchanged') {
         progress();
         continue;
@@ -139,7 +146,10 @@ async function run(job: IndexJob): Promise<RunCounts> {
     progress(true);
     const stats = await session.commit();
     session = undefined;
-    await writeStamps(stampFile, { files: stamps, dirs }).catch(() => {}); // only a cache: the next run reads files instead
+    const dirsMoved = dirs.size !== cache.dirs.size || [...dirs].some(([rel, listing]) => cache.dirs.get(rel) !== listing);
+    if (stampsMoved || dirsMoved || stamps.size !== oldStamps.size) {
+      await writeStamps(stampFile, { files: stamps, dirs }).catch(() => {}); // only a cache: the next run reads files instead
+    }
     // Totals of the index after the run; files_changed / chunks said what this run wrote.
     counts.vectors = stats.vectors;
     return counts;
