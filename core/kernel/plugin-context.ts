@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { Tokens, type PluginContext } from '../sdk/plugin.js';
 import { createEgressClient, type OutboundGuard } from './egress.js';
 import { createPluginLogger } from './plugin-logger.js';
-import type { PluginMetricsFactory } from './plugin-metrics.js';
+import type { PluginMetricsSource } from './plugin-metrics.js';
 
 export interface ContextOptions {
   pluginId: string;
@@ -16,7 +16,7 @@ export interface ContextOptions {
   runtimeEgress?: readonly string[];
   outbound?: OutboundGuard;
   logger: Logger;
-  metrics: PluginMetricsFactory;
+  metrics: PluginMetricsSource;
   emit: (topic: string, payload: unknown) => void;
   onEgressDenied?: (url: URL) => void;
   dataDir: string;

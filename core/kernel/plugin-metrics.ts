@@ -1,11 +1,16 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { PluginMetrics } from '../sdk/index.js';
 
+/** Where a plugin generation gets its metrics from (the factory below, or a sink that keeps nothing). */
+export interface PluginMetricsSource {
+  forPlugin(pluginId: string): PluginMetrics;
+}
+
 /**
  * Plugin metrics live in the host's registry as `switchboard_plugin_<name>` with a `plugin`
  * label. Generations of one plugin share the same series, so a reload does not reset counts.
  */
-export class PluginMetricsFactory {
+export class PluginMetricsFactory implements PluginMetricsSource {
   private readonly counters = new Map<string, Counter<string>>();
   private readonly histograms = new Map<string, Histogram<string>>();
   constructor(private readonly registry: Registry) {}

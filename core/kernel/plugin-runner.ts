@@ -5,7 +5,7 @@ import type { PluginContext, PluginDefinition, PluginInstance } from '../sdk/plu
 import { resolveEgress, runtimeEgress, type OutboundGuard } from './egress.js';
 import { withTimeout } from './generation.js';
 import { createPluginContext } from './plugin-context.js';
-import type { PluginMetricsFactory } from './plugin-metrics.js';
+import type { PluginMetricsSource } from './plugin-metrics.js';
 import { isOperatorSource, resolveSettings, secretValues, type ResolvedSettings } from './settings-resolver.js';
 
 /** The kernel's deadlines for a plugin's start and stop, also used by every other runner caller. */
@@ -31,7 +31,7 @@ export interface GenerationRequest {
   /** The guard of run-time URLs (OUTBOUND_ALLOW_HOSTS); the egress client makes a strict one without it. */
   outbound?: OutboundGuard;
   logger: Logger;
-  metrics: PluginMetricsFactory;
+  metrics: PluginMetricsSource;
   /** The generation gets a child of this container. */
   container: DependencyContainer;
   emit: (topic: string, payload: unknown) => void;

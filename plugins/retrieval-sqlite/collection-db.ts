@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 
 /**
  * One SQLite file per collection: `docs` holds the documents, `docs_fts` (contentless FTS5)
- * their code-aware terms in three columns (symbol, path, body) and `sources` the content hash of
+ * their code-aware terms in four columns (symbol, path, body, enrichment) and `sources` the content hash of
  * every indexed file. WAL mode: searches read a committed snapshot while a session writes.
  */
 const SCHEMA = `
@@ -20,10 +20,12 @@ CREATE TABLE IF NOT EXISTS docs (
   kind TEXT,
   text TEXT NOT NULL,
   metadata TEXT,
-  vector BLOB
+  vector BLOB,
+  enrichment TEXT
 );
 CREATE INDEX IF NOT EXISTS docs_path ON docs(path);
-CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(symbol, path, body, tokenize = 'unicode61', content = '', contentless_delete = 1);
+CREATE INDEX IF NOT EXISTS docs_with_vector ON docs(rowid) WHERE vector IS NOT NULL;
+CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(symbol, path, body, enrichment, tokenize = 'unicode61', content = '', contentless_delete = 1);
 CREATE VIRTUAL TABLE IF NOT EXISTS docs_vocab USING fts5vocab(docs_fts, 'row');
 `;
 
@@ -31,11 +33,17 @@ CREATE VIRTUAL TABLE IF NOT EXISTS docs_vocab USING fts5vocab(docs_fts, 'row');
  * Bumped when the stored terms change meaning; an older file is emptied and rebuilt by the next
  * indexing run (the index is derived data: its sources table empties too, so that run is full).
  * 2: terms are stemmed in JS (indexTerms of switchboard/sdk/retrieval), so document frequencies can be looked up exactly.
+ * 3: the enrichment column (an LLM's summary and keywords of a chunk, contract 1.2), and a partial
+ *    index of the rows with a vector, so counting them reads no document.
  */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
-/** Symbol matches weigh most, then path terms, then the body (FTS5's own bm25 column weights). */
-export const FTS_COLUMN_WEIGHTS = [6, 3, 1] as const;
+/**
+ * Symbol matches weigh most, then path terms, then the body, then the enrichment (FTS5's own bm25
+ * column weights): an LLM's words about a chunk are a weaker witness than the chunk's own words,
+ * so a chunk found only by its summary ranks below one whose code says the same.
+ */
+export const FTS_COLUMN_WEIGHTS = [6, 3, 1, 0.5] as const;
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 

@@ -61,10 +61,11 @@ interface Row {
   kind: string | null;
   text: string;
   metadata: string | null;
+  enrichment: string | null;
   rank: number;
 }
 
-const COLUMNS = 'd.rowid AS rowid, d.id, d.path, d.language, d.start_line, d.end_line, d.symbol, d.kind, d.text, d.metadata';
+const COLUMNS = 'd.rowid AS rowid, d.id, d.path, d.language, d.start_line, d.end_line, d.symbol, d.kind, d.text, d.metadata, d.enrichment';
 
 function filterSql(options: RetrievalSearchOptions | undefined, params: unknown[]): string {
   const parts: string[] = [];
@@ -90,7 +91,7 @@ function toHit(s: Scored & Partial<Row>): RetrievalHit {
   if (s.end_line != null) metadata.end_line = s.end_line;
   if (s.symbol) metadata.symbol = s.symbol;
   if (s.kind) metadata.kind = s.kind;
-  return { id: s.id, score: Number(s.score.toFixed(6)), text: s.text, metadata, signals: s.signals };
+  return { id: s.id, score: Number(s.score.toFixed(6)), text: s.text, metadata, signals: s.signals, ...(s.enrichment ? { enrichment: s.enrichment } : {}) };
 }
 
 /** Searches one collection inside a read transaction, so every statement sees the same snapshot. */

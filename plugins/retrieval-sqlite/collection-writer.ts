@@ -16,9 +16,9 @@ export class CollectionWriter {
 
   constructor(private readonly db: SQLite.Database) {
     this.insertDoc = db.prepare(
-      'INSERT INTO docs (id, path, language, start_line, end_line, symbol, kind, text, metadata, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO docs (id, path, language, start_line, end_line, symbol, kind, text, metadata, vector, enrichment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    this.insertFts = db.prepare('INSERT INTO docs_fts (rowid, symbol, path, body) VALUES (?, ?, ?, ?)');
+    this.insertFts = db.prepare('INSERT INTO docs_fts (rowid, symbol, path, body, enrichment) VALUES (?, ?, ?, ?, ?)');
     this.deleteFts = db.prepare('DELETE FROM docs_fts WHERE rowid = ?');
     this.docIdsOfPath = db.prepare('SELECT rowid FROM docs WHERE path = ?').pluck();
     this.docById = db.prepare('SELECT rowid FROM docs WHERE id = ?').pluck();
@@ -46,13 +46,14 @@ export class CollectionWriter {
       const vector = doc.vector?.length ? Buffer.from(new Float32Array(doc.vector).buffer) : null;
       const info = this.insertDoc.run(
         doc.id, docPath, str(m.language), int(m.start_line), int(m.end_line), symbol, str(m.kind), doc.text,
-        Object.keys(rest).length ? JSON.stringify(rest) : null, vector,
+        Object.keys(rest).length ? JSON.stringify(rest) : null, vector, doc.enrichment || null,
       );
       this.insertFts.run(
         info.lastInsertRowid,
         symbol ? indexTerms(symbol) : '',
         docPath ? pathTerms(docPath).map(stem).join(' ') : '',
         indexTerms(doc.text),
+        doc.enrichment ? indexTerms(doc.enrichment) : '',
       );
     }
     return documents.length;

@@ -4,19 +4,29 @@
  * 1.1 adds only optional members (design.md: inside a major only optional members are added):
  * search options (filters by path and language, a query vector, fusion and re-scoring knobs),
  * delete by path, stats, and write sessions that replace a collection's sources atomically.
+ * 1.2 adds `enrichment` to documents and hits (optional for backends: one that ignores it still
+ * conforms; one that supports it indexes it as its own field and returns it on hits).
  */
-export const RETRIEVAL_CONTRACT = '1.1.0';
+export const RETRIEVAL_CONTRACT = '1.2.0';
 
 export interface RetrievalDocument {
   id: string;
   text: string;
   /**
    * Code search sets `path` (relative to the repository root), `start_line`, `end_line`
-   * (1-based, inclusive), `language`, `symbol` (a definition's name) and `kind`.
+   * (1-based, inclusive), `language`, `symbol` (a definition's name) and `kind`, and for
+   * freshness `run_id`, `indexed_at` (ISO time), `file_size` and `file_mtime_ms` (the file's stamp
+   * when it was read). A backend returns every metadata key it was given.
    */
   metadata?: Record<string, unknown>;
   /** A dense embedding of `text`, when the host computed one. */
   vector?: number[];
+  /**
+   * Words about `text` that are not in it: an LLM's summary and search keywords (ENRICH_CODE_CHUNKS).
+   * Since 1.2, optional: a backend that supports it makes it searchable as its own field with its
+   * own weight (a query matching only these words finds the document) and returns it on hits.
+   */
+  enrichment?: string;
 }
 
 export interface RetrievalHit {
@@ -26,6 +36,8 @@ export interface RetrievalHit {
   metadata?: Record<string, unknown>;
   /** Per-signal scores behind `score` (bm25, vector, path, symbol, ...), for traces. */
   signals?: Record<string, number>;
+  /** The document's `enrichment`, when the backend stores it. Since 1.2. */
+  enrichment?: string;
 }
 
 export interface RetrievalFilters {

@@ -85,9 +85,43 @@ function storageConformance(startPlugin: StartPlugin, options: ConformanceOption
   ]);
 }
 
-function retrievalConformance(startPlugin: StartPlugin, options: ConformanceOptions): ConformanceCase[] {
-  const use = (fn: (p: ProviderMap['retrieval']) => Promise<void>) => () => withProvider(startPlugin, 'retrieval', options, fn);
+/**
+ * Options of the retrieval suite, for what a backend may support beyond the required members:
+ * `enrichment` (contract 1.2's optional field) and `metadata` (every metadata key given at indexing
+ * comes back on hits: code search's `run_id`, `indexed_at` and stale marks need it).
+ */
+export interface RetrievalConformanceOptions extends ConformanceOptions {
+  enrichment?: boolean;
+  metadata?: boolean;
+}
+
+function retrievalConformance(startPlugin: StartPlugin, options: RetrievalConformanceOptions): ConformanceCase[] {
+  const { enrichment: withEnrichment, metadata: withMetadata, ...base } = options;
+  const use = (fn: (p: ProviderMap['retrieval']) => Promise<void>) => () => withProvider(startPlugin, 'retrieval', base, fn);
+  const enrichment: Array<[string, () => Promise<void>]> = [
+    ['enrichment (1.2): a query matching only a document\'s enrichment finds it, and the hit returns the enrichment', use(async (r) => {
+      await r.index('conformance-enrich', [
+        { id: 'e1', text: 'function f(a, b) { return a.x < b.x ? -1 : 1; }', enrichment: 'Orders shipments by their delivery deadline.\ncomparator, sorting, deadline' },
+        { id: 'e2', text: 'function g() { return 42; }' },
+      ]);
+      const hits = await r.search('conformance-enrich', 'delivery deadline', 5);
+      check(hits[0]?.id === 'e1', `the summary's words find the document (got ${hits.map((h) => h.id).join(',') || 'nothing'})`);
+      check(hits[0]?.enrichment?.includes('delivery deadline') === true, 'the hit carries its enrichment');
+      const plain = await r.search('conformance-enrich', 'return', 5);
+      check(plain.some((h) => h.id === 'e2' && !h.enrichment), 'a document without enrichment has none on its hit');
+    })],
+  ];
+  const metadata: Array<[string, () => Promise<void>]> = [
+    ['metadata given at indexing comes back on hits (code search\'s freshness stamps rely on it)', use(async (r) => {
+      const given = { path: 'src/a.ts', run_id: 'run-1', indexed_at: '2026-01-02T03:04:05.000Z', file_size: 120, file_mtime_ms: 1767323045123.5 };
+      await r.index('conformance-meta', [{ id: 'm1', text: 'lease renewal of fax jobs', metadata: given }]);
+      const hit = (await r.search('conformance-meta', 'lease renewal', 5))[0];
+      for (const [key, value] of Object.entries(given)) check(hit?.metadata?.[key] === value, `metadata.${key} round-trips (got ${JSON.stringify(hit?.metadata?.[key])})`);
+    })],
+  ];
   return cases('retrieval', [
+    ...(withMetadata ? metadata : []),
+    ...(withEnrichment ? enrichment : []),
     ['indexed documents are found by a query term, best first', use(async (r) => {
       const res = await r.index('conformance', [
         { id: 'd1', text: 'the fax dispatcher claims jobs with a lease' },
@@ -216,7 +250,7 @@ export function conformanceSuites(startPlugin: StartPlugin) {
     fax: (options: ConformanceOptions & { sample: () => FaxSendRequest | Promise<FaxSendRequest> }) => faxConformance(startPlugin, options),
     storage: (options: ConformanceOptions) => storageConformance(startPlugin, options),
     judge: (options: ConformanceOptions & { request?: JudgeRequest }) => judgeConformance(startPlugin, options),
-    retrieval: (options: ConformanceOptions) => retrievalConformance(startPlugin, options),
+    retrieval: (options: RetrievalConformanceOptions) => retrievalConformance(startPlugin, options),
     'alert-sink': (options: ConformanceOptions & { alert?: Alert }) => alertSinkConformance(startPlugin, options),
   };
 }

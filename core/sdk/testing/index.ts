@@ -5,4 +5,4 @@
 export { createTestKit } from './test-kit.js';
 export type { PluginRuntime, RuntimeStartOptions, RuntimeGeneration } from './plugin-runtime.js';
 export type { StartPlugin, StartPluginOptions, StartedPlugin } from './start-plugin.js';
-export type { ConformanceCase, ConformanceOptions, ConformanceSuites } from './conformance.js';
+export type { ConformanceCase, ConformanceOptions, ConformanceSuites, RetrievalConformanceOptions } from './conformance.js';

@@ -14,7 +14,7 @@ test.after(() => {
   removeDir(dataDir);
 });
 
-for (const c of conformance.retrieval({ plugin: retrievalSqlite, dataDir })) test(c.name, c.run);
+for (const c of conformance.retrieval({ plugin: retrievalSqlite, dataDir, enrichment: true, metadata: true })) test(c.name, c.run);
 
 const doc = (path: string, text: string, extra: Record<string, unknown> = {}): RetrievalDocument => ({
   id: `${path}#${String(extra.start_line ?? 1)}`,

@@ -46,7 +46,7 @@ export const SearchKeys = {
   TOPK_DENSE: integer(1).default(75).describe('Candidates taken from the dense index before fusion.'),
   CHUNK_SIZE: integer(1).default(1000).describe('Characters per indexed chunk.'),
   CHUNK_OVERLAP: integer(0).default(200).describe('Characters shared by consecutive chunks.'),
-  ENRICH_CODE_CHUNKS: flag().default(false).describe('Enrich chunks with summaries and keywords while indexing.'),
+  ENRICH_CODE_CHUNKS: flag().default(false).describe('Default of `enrich` for indexing runs: with GEN_MODEL (and EMBEDDING_MODEL) set, an LLM summary and keywords of every chunk, indexed as their own field and shown to the answer model.'),
   // Evaluation
   EVAL_MAX_QUESTIONS: integer(1, 10000).default(2000).describe('Most golden-set entries one POST /api/eval/run or /api/eval/runs may carry; more answer 413 (the CLI `switchboard eval` has no such cap).'),
   EVAL_SYNC_MAX_QUESTIONS: integer(0, 10000).default(200).describe('POST /api/eval/run answers the report at once (200) up to this many selected questions; beyond it the run goes to the background (202, read it with GET /api/eval/runs/{id}).'),

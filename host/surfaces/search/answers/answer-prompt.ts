@@ -1,10 +1,35 @@
 import type { ChatMessage } from '../../../platform/llm/gateway-client.js';
 import type { SearchResult } from '../retrieval/code-search.js';
+import type { FileStamp } from '../retrieval/freshness.js';
 
 export interface Citation {
   path: string;
   start_line: number;
   end_line: number;
+  /** The index run that wrote the cited chunk, and when. */
+  run_id?: string;
+  indexed_at?: string;
+  /** The file changed or vanished since it was indexed. */
+  stale?: boolean;
+  /** The file's stamp at indexing (internal: checked again when the answer is returned). */
+  stamp?: FileStamp;
+}
+
+/** The citation of a retrieved chunk, with its freshness. */
+export function citationOf(chunk: SearchResult): Citation {
+  return {
+    path: chunk.path,
+    start_line: chunk.start_line,
+    end_line: chunk.end_line,
+    ...(chunk.run_id ? { run_id: chunk.run_id } : {}),
+    ...(chunk.indexed_at ? { indexed_at: chunk.indexed_at } : {}),
+    ...(chunk.stamp ? { stamp: chunk.stamp } : {}),
+  };
+}
+
+/** An excerpt as the model and the extractive answer see it: location, the LLM's summary when indexed, the code. */
+function excerpt(c: SearchResult, n: number): string {
+  return `[${n}] ${c.path}:${c.start_line}-${c.end_line}\n${c.enrichment ? `Summary: ${c.enrichment.replace(/\s+/g, ' ')}\n` : ''}${c.snippet}`;
 }
 
 /** Longest question (and chat message) accepted, in characters. */
@@ -17,7 +42,7 @@ const SYSTEM_PROMPT =
 
 /** The generation prompt: the question and the retrieved chunks, numbered for citation. */
 export function answerMessages(question: string, chunks: SearchResult[]): ChatMessage[] {
-  const context = chunks.map((c, i) => `[${i + 1}] ${c.path}:${c.start_line}-${c.end_line}\n${c.snippet}`).join('\n\n');
+  const context = chunks.map((c, i) => excerpt(c, i + 1)).join('\n\n');
   return [
     { role: 'system', content: SYSTEM_PROMPT },
     { role: 'user', content: `Excerpts:\n\n${context || '(none found)'}\n\nQuestion: ${question}` },
@@ -66,7 +91,7 @@ export function citationsOf(answer: string, chunks: SearchResult[]): { citations
       }
       if (seen.has(n)) continue;
       seen.add(n);
-      citations.push({ path: chunk.path, start_line: chunk.start_line, end_line: chunk.end_line });
+      citations.push(citationOf(chunk));
     }
   }
   return { citations, dropped };
@@ -76,8 +101,8 @@ export function citationsOf(answer: string, chunks: SearchResult[]): { citations
 export function extractiveAnswer(chunks: SearchResult[], limit = 3): { answer: string; citations: Citation[] } {
   const best = chunks.slice(0, limit);
   if (!best.length) return { answer: 'No matching code was found for this question.', citations: [] };
-  const answer = best.map((c, i) => `[${i + 1}] ${c.path}:${c.start_line}-${c.end_line}\n${c.snippet}`).join('\n\n');
-  return { answer, citations: best.map((c) => ({ path: c.path, start_line: c.start_line, end_line: c.end_line })) };
+  const answer = best.map((c, i) => excerpt(c, i + 1)).join('\n\n');
+  return { answer, citations: best.map(citationOf) };
 }
 
 const STOP = new Set(
@@ -105,7 +130,7 @@ export function contentTerms(text: string): Set<string> {
  */
 export function relevance(questionTerms: Set<string>, chunk: SearchResult): number {
   if (!questionTerms.size) return 0;
-  const have = contentTerms(`${chunk.path} ${chunk.snippet}`);
+  const have = contentTerms(`${chunk.path} ${chunk.snippet} ${chunk.enrichment ?? ''}`);
   let found = 0;
   for (const q of questionTerms) {
     const stem = q.length > 5 ? q.slice(0, 5) : q;

@@ -45,6 +45,9 @@ const CitationBody = z.object({
   path: z.string().describe('Relative to the repository root; always one of the retrieved chunks.'),
   start_line: z.number().int(),
   end_line: z.number().int(),
+  run_id: z.string().optional().describe('The index run that wrote the cited chunk.'),
+  indexed_at: z.string().optional().describe('When that run read the file (ISO 8601).'),
+  stale: z.boolean().optional().describe('true: the file changed (size or mtime) or was removed since it was indexed; the cited lines may be out of date.'),
 });
 
 export const AnswerBody = z.object({
@@ -54,7 +57,8 @@ export const AnswerBody = z.object({
   model: z.string().nullable().describe('GEN_MODEL when a model wrote the answer, else null.'),
   run_id: z.string().describe('One id for every gateway call of this answer (x-gateway-session-id).'),
   trace: z.string().nullable().describe('The trace file written, relative to DATA_DIR (null with TRACE_RETENTION=0).'),
-  notes: z.array(z.string()).optional().describe('How the answer was made when not by the full path: no model (extractive, and how to turn generation on), chat history not used.'),
+  notes: z.array(z.string()).optional().describe('How the answer was made when not by the full path: no model (extractive, and how to turn generation on), chat history not used, stale code cited (which files).'),
+  stale: z.boolean().optional().describe('true when the answer cites code whose file changed or was removed since it was indexed (those citations say stale: true, and a note names the files).'),
 });
 
 const STREAM_NOTE =

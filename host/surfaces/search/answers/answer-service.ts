@@ -11,6 +11,7 @@ import { httpError } from '../../../platform/http/error-catalogue.js';
 import type { AnswerAccounting } from '../../../platform/ports/run-accounting.js';
 import { AnswerCache, type CachedAnswer } from './answer-cache.js';
 import { AnswerGraph, type GraphState } from './answer-graph.js';
+import { markStale } from '../retrieval/freshness.js';
 import { answerMessages, citationsOf, condenseMessages, contentTerms, extractiveAnswer, relevance, rewriteMessages, type Citation } from './answer-prompt.js';
 
 export type AnswerMode = 'graph' | 'simple' | 'extractive';
@@ -22,8 +23,10 @@ export interface AnswerResult {
   model: string | null;
   run_id: string;
   trace: string | null;
-  /** What the caller should know of how this answer was made (no model, history not used). */
+  /** What the caller should know of how this answer was made (no model, history not used, stale code cited). */
   notes?: string[];
+  /** true when a citation's file changed or vanished since it was indexed (each such citation says `stale: true`). */
+  stale?: boolean;
 }
 
 export interface AnswerRequest {
@@ -126,7 +129,8 @@ export class AnswerService {
   async answer(request: AnswerRequest): Promise<AnswerResult> {
     const started = performance.now();
     const { config } = this.deps;
-    const repo = this.deps.repositories.resolve(request.repo).name;
+    const repository = this.deps.repositories.resolve(request.repo);
+    const repo = repository.name;
     if (await this.deps.isDeleted?.(repo)) throw httpError('corpus_deleted', { corpus: repo, hint: 'index it again with POST /api/index/start' });
     const runId = randomUUID();
     const model = config.get('GEN_MODEL') ?? '';
@@ -160,7 +164,11 @@ export class AnswerService {
     if (result.mode === 'extractive') {
       ctx.notes.push(model ? 'every model call failed: the answer is the best snippets (the trace says why)' : 'no model configured: the answer is the best snippets; set GEN_MODEL to a model served at LLM_GATEWAY_URL for a generated answer');
     }
-    return { ...result, run_id: runId, trace: tracePath, ...(ctx.notes.length ? { notes: ctx.notes } : {}) };
+    // Freshness is checked now, not when the answer was cached: a stat per cited file.
+    const citations = (await markStale(repository.dir, result.citations.map((c) => ({ ...c })))).map(({ stamp: _stamp, ...c }) => c);
+    const stale = [...new Set(citations.filter((c) => c.stale).map((c) => c.path))];
+    if (stale.length) ctx.notes.push(`cites code that changed or was removed since it was indexed (${stale.join(', ')}): the cited lines may be out of date; reindex with POST /api/index/start`);
+    return { ...result, citations, run_id: runId, trace: tracePath, ...(ctx.notes.length ? { notes: ctx.notes } : {}), ...(stale.length ? { stale: true } : {}) };
   }
 
   private async answerQuestion(ctx: RunContext, question: string): Promise<Omit<AnswerResult, 'trace' | 'run_id'>> {

@@ -12,7 +12,7 @@ import type { RunLedger } from '../../../platform/ports/run-accounting.js';
 
 const StartBody = z
   .object({
-    enrich: z.boolean().optional().describe('Also enrich chunks (the indexer gets ENRICH_CODE_CHUNKS=true).'),
+    enrich: z.boolean().optional().describe('Enrich chunks: with GEN_MODEL (and EMBEDDING_MODEL) set, one chat call per chunk writes a summary and keywords, indexed as their own field. Defaults to ENRICH_CODE_CHUNKS.'),
     repo: z.string().optional().describe('Repository name (a key of REPOS); defaults to REPO.'),
   })
   .strict();
@@ -65,7 +65,7 @@ export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store
       },
     },
     async ({ body, res }) => {
-      const run = await deps.runs.start(body?.repo, body?.enrich ?? false);
+      const run = await deps.runs.start(body?.repo, body?.enrich ?? deps.config.get('ENRICH_CODE_CHUNKS'));
       await deps.audit.record('index_started', { repo: run.repo, run: run.id, enrich: !!run.enrich });
       res.status(202).json({ id: run.id, repo: run.repo, started_at: run.started_at, state: 'running' });
     },

@@ -61,7 +61,9 @@ export class IndexRuns {
     if (this.deps.accounting) {
       try {
         await this.deps.accounting.store.undelete(repo.name);
-        await this.deps.accounting.openIndexRun(run.id, repo.name, enrich && !!job.generation, run.started_at, await this.sizeOf(repo, job));
+        // The size estimate prices model calls only: without a model the walk is skipped.
+        const sizes = job.embedding || job.generation ? await this.sizeOf(repo, job) : { chunks: 0, chars: 0 };
+        await this.deps.accounting.openIndexRun(run.id, repo.name, enrich && !!job.generation, run.started_at, sizes);
       } catch (err) {
         // No run dispatches without its accounting record.
         await this.deps.store.finish(run.id, 'failed', `run accounting could not open: ${(err as Error).message}`);

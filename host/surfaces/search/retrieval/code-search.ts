@@ -10,6 +10,7 @@ import { LlmGatewayClient, runIdentity, type RunIdentity } from '../../../platfo
 import type { Repositories } from '../repositories/repositories.js';
 import { assertCanIndex, retrievalBackendId } from './retrieval-backend.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
+import { markStale, stampOf, type FileStamp } from './freshness.js';
 
 export interface SearchResult {
   score: number;
@@ -17,6 +18,21 @@ export interface SearchResult {
   start_line: number;
   end_line: number;
   snippet: string;
+  /** The LLM's summary and keywords of the chunk (ENRICH_CODE_CHUNKS), when the backend stores them. */
+  enrichment?: string;
+  /** The index run that wrote the chunk, and when (absent for chunks indexed before runs recorded it). */
+  run_id?: string;
+  indexed_at?: string;
+  /** The file changed (size or mtime) or vanished since it was indexed; absent when the chunk has no stamp. */
+  stale?: boolean;
+  /** The file's stamp at indexing: internal, never in an API body. */
+  stamp?: FileStamp;
+}
+
+/** A result as the API shows it (the stamp stays inside). */
+export function publicResult(r: SearchResult): Omit<SearchResult, 'stamp'> {
+  const { stamp: _stamp, ...rest } = r;
+  return rest;
 }
 
 export interface SearchOptions {
@@ -102,11 +118,13 @@ export class CodeSearch {
       this.deps.logger.error({ err: (err as Error).message, repo: repo.name, backend }, 'retrieval backend search failed');
       throw httpError('retrieval_backend_failed', { backend, reason: (err as Error).message });
     }
+    // A stat per result file: a hit whose file changed since the run that indexed it says so.
+    const results = await markStale(repo.dir, hits.slice(0, k).map(toResult));
     return {
       query: q,
       repo: repo.name,
       top_k: k,
-      results: hits.slice(0, k).map(toResult),
+      results,
       hits,
       dense: !!searchOptions.queryVector,
       ...(denseError ? { denseError } : {}),
@@ -134,11 +152,16 @@ export class CodeSearch {
 function toResult(h: RetrievalHit): SearchResult {
   const m = h.metadata ?? {};
   const start = Number.isInteger(m.start_line) ? (m.start_line as number) : 1;
+  const stamp = stampOf(m);
   return {
     score: h.score,
     path: typeof m.path === 'string' ? m.path : h.id,
     start_line: start,
     end_line: Number.isInteger(m.end_line) ? (m.end_line as number) : start,
     snippet: h.text.length > SNIPPET_CHARS ? `${h.text.slice(0, SNIPPET_CHARS)}…` : h.text,
+    ...(h.enrichment ? { enrichment: h.enrichment } : {}),
+    ...(typeof m.run_id === 'string' ? { run_id: m.run_id } : {}),
+    ...(typeof m.indexed_at === 'string' ? { indexed_at: m.indexed_at } : {}),
+    ...(stamp ? { stamp } : {}),
   };
 }

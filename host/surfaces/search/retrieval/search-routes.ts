@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { HttpApi } from '../../../platform/http/api.js';
-import type { CodeSearch, SearchOutcome } from './code-search.js';
+import { publicResult, type CodeSearch, type SearchOutcome } from './code-search.js';
 import type { TraceStore } from '../traces/trace-store.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
 import type { RepositoryResolver } from '../repositories/repo-query.js';
@@ -33,6 +33,10 @@ export const SearchResultBody = z.object({
   start_line: z.number().int().describe('1-based, inclusive.'),
   end_line: z.number().int().describe('1-based, inclusive.'),
   snippet: z.string(),
+  enrichment: z.string().optional().describe('With ENRICH_CODE_CHUNKS: the LLM\'s summary and keywords of the chunk, indexed as their own field.'),
+  run_id: z.string().optional().describe('The index run that wrote this chunk.'),
+  indexed_at: z.string().optional().describe('When that run read the file (ISO 8601).'),
+  stale: z.boolean().optional().describe('true: the file changed (size or mtime) or was removed since it was indexed, so the snippet may be out of date; reindex with POST /api/index/start.'),
 });
 
 export const SearchResponseBody = z.object({
@@ -74,7 +78,7 @@ export function registerSearchRoutes(
       if (await deps.isDeleted?.(repo)) throw httpError('corpus_deleted', { corpus: repo, hint: 'index it again with POST /api/index/start' });
       const outcome = await deps.search.search(query.q, repo, query.top_k);
       const trace = query.trace && deps.traces ? await traceSearch(deps.traces, outcome) : null;
-      return { query: outcome.query, repo: outcome.repo, top_k: outcome.top_k, results: outcome.results, ...(trace ? { trace } : {}) };
+      return { query: outcome.query, repo: outcome.repo, top_k: outcome.top_k, results: outcome.results.map(publicResult), ...(trace ? { trace } : {}) };
     },
   );
 }

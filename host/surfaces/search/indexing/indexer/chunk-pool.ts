@@ -22,7 +22,17 @@ export class ChunkPool {
   private next = 0;
   private failed?: Error;
 
-  constructor(threads = Math.max(1, Math.min(4, availableParallelism()))) {
+  /** Threads a pool gets by default: one per core, at most 4. */
+  static defaultThreads(): number {
+    return Math.max(1, Math.min(4, availableParallelism()));
+  }
+
+  /** Tasks a default pool takes at once. */
+  static defaultCapacity(): number {
+    return ChunkPool.defaultThreads() * IN_FLIGHT_PER_THREAD;
+  }
+
+  constructor(threads = ChunkPool.defaultThreads()) {
     this.workers = Array.from({ length: threads }, () => {
       const w = new Worker(new URL('./chunk-worker.js', import.meta.url));
       w.on('message', (o: FileOutcome) => {

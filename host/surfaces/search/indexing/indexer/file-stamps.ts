@@ -1,12 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../../../../../core/config/atomic-file.js';
+import type { DirListing } from './file-walk.js';
 
-/** What a file looked like when it was last indexed: size, mtime and the content hash. */
-export type Stamp = [size: number, mtimeMs: number, hash: string];
+/** What a file looked like when it was last indexed: size, mtime, the content hash and the inode. */
+export type Stamp = [size: number, mtimeMs: number, hash: string, ino?: number];
+
+/** The hash of a stamp whose file was passed over (binary or minified content): no content hash is kept. */
+export const SKIPPED_HASH = 'skipped';
+
+/** The file's size, mtime and inode are those of the stamp (a stamp without an inode never matches). */
+export function sameStamp(stamp: Stamp, file: { size: number; mtimeMs: number; ino: number }): boolean {
+  return stamp[0] === file.size && stamp[1] === file.mtimeMs && stamp[3] === file.ino;
+}
 
 /**
- * The indexer's stat cache (as git's index does): a file whose size and mtime are unchanged and
+ * The indexer's stat cache (as git's index does): a file whose size, mtime and inode are unchanged and
  * whose recorded hash is the one the index holds is not read again. The content hash in the
  * index stays the authority; a missing or unreadable cache only costs a full read.
  */
@@ -14,15 +23,23 @@ export function stampsFile(dataDir: string, repo: string): string {
   return path.join(dataDir, 'index-stamps', `${repo}.json`);
 }
 
-export async function readStamps(file: string): Promise<Map<string, Stamp>> {
+/** The stat cache of one repository: file stamps, and the directory listings of the last walk. */
+export interface StampCache {
+  files: Map<string, Stamp>;
+  dirs: Map<string, DirListing>;
+}
+
+/** Version 2 holds directories too; an older or unreadable file reads as empty (every file is read once). */
+export async function readStamps(file: string): Promise<StampCache> {
   try {
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as Record<string, Stamp>;
-    return new Map(Object.entries(parsed));
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as { v?: number; files?: Record<string, Stamp>; dirs?: Record<string, DirListing> };
+    if (parsed.v !== 2) throw new Error('old format');
+    return { files: new Map(Object.entries(parsed.files ?? {})), dirs: new Map(Object.entries(parsed.dirs ?? {})) };
   } catch {
-    return new Map();
+    return { files: new Map(), dirs: new Map() };
   }
 }
 
-export async function writeStamps(file: string, stamps: Map<string, Stamp>): Promise<void> {
-  await writeFileAtomic(file, JSON.stringify(Object.fromEntries(stamps)), { private: true });
+export async function writeStamps(file: string, cache: StampCache): Promise<void> {
+  await writeFileAtomic(file, JSON.stringify({ v: 2, files: Object.fromEntries(cache.files), dirs: Object.fromEntries(cache.dirs) }), { private: true });
 }

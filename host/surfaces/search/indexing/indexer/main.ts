@@ -1,12 +1,13 @@
 import type { RetrievalDocument, RetrievalWriteSession } from '../../../../../core/sdk/index.js';
 import { OutboundGuard } from '../../../../../core/kernel/egress.js';
-import { LlmGatewayClient, runIdentity } from '../../../../platform/llm/gateway-client.js';
+import type { LlmGatewayClient } from '../../../../platform/llm/gateway-client.js';
 import { IpcCensus, type CensusParentMessage } from '../../../../platform/llm/ipc-census.js';
 import { languageOf } from '../chunking/languages.js';
 import type { RunCounts } from '../index-run-store.js';
-import { walkRepository } from './file-walk.js';
+import { walkRepositorySync, type DirListing } from './file-walk.js';
+import { enrichMessages, enrichmentText } from './enrichment.js';
 import { ChunkPool, type FileOutcome } from './chunk-pool.js';
-import { readStamps, stampsFile, writeStamps, type Stamp } from './file-stamps.js';
+import { SKIPPED_HASH, readStamps, sameStamp, stampsFile, writeStamps, type Stamp } from './file-stamps.js';
 import { loadBackend } from './load-backend.js';
 import type { IndexJob, IndexerMessage } from './protocol.js';
 
@@ -17,14 +18,6 @@ import type { IndexJob, IndexerMessage } from './protocol.js';
  */
 const send = (message: IndexerMessage) => process.send?.(message);
 const census = new IpcCensus(send);
-
-/** The small per-chunk prompt of the semantic_kg lane: entities and relations of one chunk. */
-function kgMessages(path: string, text: string) {
-  return [
-    { role: 'system' as const, content: 'List the entities (functions, types, modules, services) and relations (calls, imports, extends, reads, writes) in this code. Answer JSON: {"entities":[...],"relations":[[from,relation,to],...]}.' },
-    { role: 'user' as const, content: `${path}\n${text.slice(0, 4000)}` },
-  ];
-}
 
 async function run(job: IndexJob): Promise<RunCounts> {
   const counts: RunCounts = { files_seen: 0, files_changed: 0, files_removed: 0, files_skipped: 0, chunks: 0, vectors: 0 };
@@ -46,47 +39,71 @@ async function run(job: IndexJob): Promise<RunCounts> {
     session = await backend.provider.openSession(job.repo);
     const knownHashes = new Map((await session.sources()).map((s) => [s.path, s.hash]));
     send({ type: 'progress', kind: knownHashes.size ? 'incremental' : 'full', counts: { ...counts } });
-    const walked = await walkRepository(job.repoDir, { maxBytes: job.maxFileBytes, skipDependencies: !job.includeDependencies });
-    counts.files_skipped = walked.skipped;
-    const embedder = job.embedding ? new LlmGatewayClient({ ...job.embedding, guard: outbound }) : undefined;
-    const sink = job.census ? census : undefined;
-    const embedIdentity = runIdentity(job.runId, job.repo, 'index_embeddings', sink);
-    const kgIdentity = runIdentity(job.runId, job.repo, 'semantic_kg', sink);
     const stampFile = stampsFile(job.backend.dataDir, job.repo);
-    const oldStamps = await readStamps(stampFile);
+    const cache = await readStamps(stampFile);
+    const oldStamps = cache.files;
+    const dirs = new Map<string, DirListing>();
+    // Synchronous: nothing else runs on this thread yet. Unchanged directories are not listed again.
+    const walked = walkRepositorySync(job.repoDir, { maxBytes: job.maxFileBytes, skipDependencies: !job.includeDependencies, listings: { previous: cache.dirs, next: dirs, startedMs: Date.now() } });
+    counts.files_skipped = walked.skipped;
+    // The gateway client (and the OpenAI SDK under it) is loaded only by runs that call a model.
+    const llm = job.embedding ? await import('../../../../platform/llm/gateway-client.js') : undefined;
+    const embedder: LlmGatewayClient | undefined = llm && job.embedding ? new llm.LlmGatewayClient({ ...job.embedding, guard: outbound }) : undefined;
+    const sink = job.census ? census : undefined;
+    const embedIdentity = llm?.runIdentity(job.runId, job.repo, 'index_embeddings', sink);
+    const kgIdentity = llm?.runIdentity(job.runId, job.repo, 'semantic_kg', sink);
+    const indexedAt = new Date().toISOString();
     const stamps = new Map<string, Stamp>();
+    // Whether the cache needs writing: a run that found everything as stamped leaves it as it is.
+    let stampsMoved = false;
+    const record = (rel: string, next: Stamp) => {
+      const old = oldStamps.get(rel);
+      if (!old || old[0] !== next[0] || old[1] !== next[1] || old[2] !== next[2] || old[3] !== next[3]) stampsMoved = true;
+      stamps.set(rel, next);
+    };
     const seen = new Set<string>();
-    pool = new ChunkPool();
-    const chunker = pool;
+    // Started at the first file that needs reading: a run with nothing changed loads no parser.
+    const chunker = () => (pool ??= new ChunkPool());
+    const capacity = ChunkPool.defaultCapacity();
     // Files go to the chunking threads ahead of the writer, at most `capacity` in flight, and
     // come back in walk order so runs are deterministic.
-    const inFlight: Array<{ file: (typeof walked.files)[number]; outcome: Promise<FileOutcome> }> = [];
+    const inFlight: Array<{ file: (typeof walked.files)[number]; outcome: FileOutcome | Promise<FileOutcome> }> = [];
     let nextFile = 0;
     const refill = () => {
-      while (inFlight.length < chunker.capacity && nextFile < walked.files.length) {
+      while (inFlight.length < capacity && nextFile < walked.files.length) {
         const file = walked.files[nextFile++]!;
         const known = knownHashes.get(file.rel);
         const stamp = oldStamps.get(file.rel);
-        const unchanged = known !== undefined && stamp && stamp[0] === file.size && stamp[1] === file.mtimeMs && stamp[2] === known;
-        const outcome: Promise<FileOutcome> = unchanged
-          ? Promise.resolve({ id: -1, type: 'unchanged', hash: known })
-          : chunker.run({ abs: file.abs, language: languageOf(file.rel), limits: job.chunk, ...(known ? { knownHash: known } : {}) });
+        const same = stamp !== undefined && sameStamp(stamp, file);
+        // A binary or minified file passed over last time is passed over again unread while its stamp holds.
+        if (same && stamp[2] === SKIPPED_HASH) {
+          inFlight.push({ file, outcome: { id: -1, type: 'skipped' } });
+          continue;
+        }
+        const unchanged = same && known !== undefined && stamp[2] === known;
+        // A file whose stamp moved is chunked again even when its content did not change, so its
+        // chunks carry the new stamp (a hit is stale exactly when its file's stamp moved since).
+        const outcome: FileOutcome | Promise<FileOutcome> = unchanged
+          ? { id: -1, type: 'unchanged', hash: known }
+          : chunker().run({ abs: file.abs, language: languageOf(file.rel), limits: job.chunk });
         inFlight.push({ file, outcome });
       }
     };
     refill();
     while (inFlight.length) {
       const { file, outcome: pendingOutcome } = inFlight.shift()!;
-      const outcome = await pendingOutcome;
+      // Unchanged files are settled already: no await, so 10,000 of them cost no event-loop turns.
+      const outcome = pendingOutcome instanceof Promise ? await pendingOutcome : pendingOutcome;
       refill();
       counts.files_seen++;
       if (outcome.type === 'error') throw new Error(`${file.rel}: ${outcome.message}`);
       if (outcome.type === 'skipped') {
         counts.files_skipped++;
+        record(file.rel, [file.size, file.mtimeMs, SKIPPED_HASH, file.ino]);
         continue;
       }
       seen.add(file.rel);
-      stamps.set(file.rel, [file.size, file.mtimeMs, outcome.hash]);
+      record(file.rel, [file.size, file.mtimeMs, outcome.hash, file.ino]);
       if (outcome.type === 'unchanged') {
         progress();
         continue;
@@ -95,21 +112,27 @@ async function run(job: IndexJob): Promise<RunCounts> {
       const documents: RetrievalDocument[] = outcome.chunks.map((c) => ({
         id: `${file.rel}#${c.startLine}-${c.endLine}`,
         text: c.text,
-        metadata: { path: file.rel, language, start_line: c.startLine, end_line: c.endLine, ...(c.symbol ? { symbol: c.symbol } : {}), kind: c.kind },
+        metadata: {
+          path: file.rel, language, start_line: c.startLine, end_line: c.endLine, ...(c.symbol ? { symbol: c.symbol } : {}), kind: c.kind,
+          // Freshness: the run that wrote the chunk, when, and the file's stamp then (hits compare it with a stat).
+          run_id: job.runId, indexed_at: indexedAt, file_size: file.size, file_mtime_ms: file.mtimeMs,
+        },
       }));
       if (embedder && job.embedding && documents.length) {
         for (let i = 0; i < documents.length; i += job.embedding.batchSize) {
           const batch = documents.slice(i, i + job.embedding.batchSize);
           // The path travels with the text, so a chunk's meaning includes where it lives.
-          const vectors = await embedder.embed(job.embedding.model, batch.map((d) => `${file.rel}\n${d.text}`), { identity: embedIdentity, ...(job.embeddingAttempts ? { attempts: job.embeddingAttempts } : {}) });
+          const vectors = await embedder.embed(job.embedding.model, batch.map((d) => `${file.rel}\n${d.text}`), { identity: embedIdentity!, ...(job.embeddingAttempts ? { attempts: job.embeddingAttempts } : {}) });
           batch.forEach((d, k) => (d.vector = vectors[k]!));
           counts.vectors += batch.length;
         }
       }
       if (embedder && job.enrich && job.generation) {
         for (const d of documents) {
-          const answer = await embedder.chat({ model: job.generation.model, messages: kgMessages(file.rel, d.text), maxTokens: 300, temperature: 0, identity: kgIdentity, timeoutMs: job.generation.timeoutMs });
-          d.metadata = { ...d.metadata, kg: answer.text.slice(0, 2000) };
+          const answer = await embedder.chat({ model: job.generation.model, messages: enrichMessages(file.rel, d.text), maxTokens: 300, temperature: 0, identity: kgIdentity!, timeoutMs: job.generation.timeoutMs });
+          // Its own field: a backend that supports it indexes the words with their own weight (contract 1.2).
+          const enrichment = enrichmentText(answer.text);
+          if (enrichment) d.enrichment = enrichment;
         }
       }
       await session.replaceSource(file.rel, outcome.hash, documents);
@@ -123,7 +146,10 @@ async function run(job: IndexJob): Promise<RunCounts> {
     progress(true);
     const stats = await session.commit();
     session = undefined;
-    await writeStamps(stampFile, stamps).catch(() => {}); // only a cache: the next run reads files instead
+    const dirsMoved = dirs.size !== cache.dirs.size || [...dirs].some(([rel, listing]) => cache.dirs.get(rel) !== listing);
+    if (stampsMoved || dirsMoved || stamps.size !== oldStamps.size) {
+      await writeStamps(stampFile, { files: stamps, dirs }).catch(() => {}); // only a cache: the next run reads files instead
+    }
     // Totals of the index after the run; files_changed / chunks said what this run wrote.
     counts.vectors = stats.vectors;
     return counts;

@@ -88,7 +88,9 @@ test('graph mode: retrieve, grade, generate; citations checked against retrieved
   assert.is(res.status, 200, JSON.stringify(res.body));
   assert.is(res.body.mode, 'graph');
   assert.is(res.body.model, 'fake-gen');
-  assert.equal(res.body.citations, [{ path: 'core/kernel/reload-queue.ts', start_line: res.body.citations[0].start_line, end_line: res.body.citations[0].end_line }]);
+  assert.equal(res.body.citations, [{ path: 'core/kernel/reload-queue.ts', start_line: res.body.citations[0].start_line, end_line: res.body.citations[0].end_line, run_id: res.body.citations[0].run_id, indexed_at: res.body.citations[0].indexed_at, stale: false }]);
+  assert.match(res.body.citations[0].run_id, /^[0-9a-f-]{36}$/);
+  assert.is(res.body.stale, undefined, 'nothing cited is stale');
   const seen = fake.requests.slice(before);
   const chats = seen.filter((r) => r.path === '/v1/chat/completions');
   assert.is(chats.length, 1);

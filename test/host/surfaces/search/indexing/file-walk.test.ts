@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdirSync, readFileSync, realpathSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isBinary, looksMinified, walkRepository } from '../../../../../host/surfaces/search/indexing/indexer/file-walk.js';
+import { isBinary, looksMinified, walkRepository, walkRepositorySync, type DirListing } from '../../../../../host/surfaces/search/indexing/indexer/file-walk.js';
 import { removeDir, tempDir } from '../../../../support/gateway.js';
 
 const root = tempDir('walk-repo-');
@@ -58,6 +58,47 @@ test('a link is read at the target the walk checked: re-pointing it outside afte
   } finally {
     removeDir(repo);
   }
+});
+
+test('directory listings: an unchanged directory is not listed again, its files are still stat\'ed, a new entry is seen, and a just-changed directory is not recorded', async () => {
+  const repo = tempDir('walk-listings-');
+  try {
+    mkdirSync(path.join(repo, 'src'));
+    writeFileSync(path.join(repo, 'src/a.ts'), 'export const a = 1;\n');
+    const old = Math.floor(Date.now() / 1000) - 3600;
+    utimesSync(path.join(repo, 'src'), old, old);
+    utimesSync(repo, old, old);
+    const walk = (previous: Map<string, DirListing>, startedMs = Date.now()) => {
+      const next = new Map<string, DirListing>();
+      return { walked: walkRepositorySync(repo, { maxBytes: 4096, listings: { previous, next, startedMs } }), next };
+    };
+    const first = walk(new Map());
+    assert.equal([...first.next.keys()].sort(), ['', 'src']);
+    assert.equal(first.next.get('src')![2], ['fa.ts']);
+    // A listing that is recorded is believed while the directory's mtime and inode hold: proof that it is not read again.
+    const forged = new Map(first.next);
+    forged.set('src', [...forged.get('src')!.slice(0, 2), ['fa.ts', 'fghost.ts']] as DirListing);
+    assert.equal(walk(forged).walked.files.map((f) => f.rel), ['src/a.ts'], 'a listed file that is gone is dropped at its stat');
+    // An edit in place keeps the directory's mtime; the file's own stat still shows it.
+    writeFileSync(path.join(repo, 'src/a.ts'), 'export const a = 12345;\n');
+    utimesSync(path.join(repo, 'src'), old, old);
+    const edited = walk(first.next);
+    assert.is(edited.walked.files[0]!.size, 'export const a = 12345;\n'.length);
+    // A new file moves the directory's mtime: listed again, and (changed just now) not recorded.
+    writeFileSync(path.join(repo, 'src/b.ts'), 'export const b = 2;\n');
+    const added = walk(edited.next);
+    assert.equal(added.walked.files.map((f) => f.rel), ['src/a.ts', 'src/b.ts']);
+    assert.not.ok(added.next.has('src'), 'changed within the racy window');
+    assert.ok(walk(edited.next, Date.now() + 5000).next.has('src'), 'recorded once the window has passed');
+  } finally {
+    removeDir(repo);
+  }
+});
+
+test('the synchronous walk and the asynchronous one give the same files', async () => {
+  const sync = walkRepositorySync(root, { maxBytes: 4096 });
+  const asyncWalk = await walkRepository(root, { maxBytes: 4096 });
+  assert.equal(sync, asyncWalk);
 });
 
 test('binary and minified detection', () => {

@@ -44,7 +44,11 @@ test('a run starts with 202, reports ordered status lines and makes the reposito
     start_line: 1,
     end_line: 4,
     snippet: identifier.body.results[0].snippet,
+    run_id: started.body.id,
+    indexed_at: identifier.body.results[0].indexed_at,
+    stale: false,
   });
+  assert.ok(Date.parse(identifier.body.results[0].indexed_at) >= Date.parse(started.body.started_at), 'indexed during the run');
   assert.ok(identifier.body.results.length <= 2);
   const python = await search(gw.url, { q: 'which code masks phone numbers' });
   assert.is(python.body.results[0].path, 'src/phone.py');
