@@ -4130,8 +4130,14 @@ export interface operations {
                         answer: string;
                         citations: {
                             end_line: number;
+                            /** @description When that run read the file (ISO 8601). */
+                            indexed_at?: string;
                             /** @description Relative to the repository root; always one of the retrieved chunks. */
                             path: string;
+                            /** @description The index run that wrote the cited chunk. */
+                            run_id?: string;
+                            /** @description true: the file changed (size or mtime) or was removed since it was indexed; the cited lines may be out of date. */
+                            stale?: boolean;
                             start_line: number;
                         }[];
                         /**
@@ -4141,10 +4147,12 @@ export interface operations {
                         mode: "graph" | "simple" | "extractive";
                         /** @description GEN_MODEL when a model wrote the answer, else null. */
                         model: string | null;
-                        /** @description How the answer was made when not by the full path: no model (extractive, and how to turn generation on), chat history not used. */
+                        /** @description How the answer was made when not by the full path: no model (extractive, and how to turn generation on), chat history not used, stale code cited (which files). */
                         notes?: string[];
                         /** @description One id for every gateway call of this answer (x-gateway-session-id). */
                         run_id: string;
+                        /** @description true when the answer cites code whose file changed or was removed since it was indexed (those citations say stale: true, and a note names the files). */
+                        stale?: boolean;
                         /** @description The trace file written, relative to DATA_DIR (null with TRACE_RETENTION=0). */
                         trace: string | null;
                     };
@@ -6318,7 +6326,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description Also enrich chunks (the indexer gets ENRICH_CODE_CHUNKS=true). */
+                    /** @description Enrich chunks: with GEN_MODEL (and EMBEDDING_MODEL) set, one chat call per chunk writes a summary and keywords, indexed as their own field. Defaults to ENRICH_CODE_CHUNKS. */
                     enrich?: boolean;
                     /** @description Repository name (a key of REPOS); defaults to REPO. */
                     repo?: string;
@@ -7178,8 +7186,14 @@ export interface operations {
                         answer: string;
                         citations: {
                             end_line: number;
+                            /** @description When that run read the file (ISO 8601). */
+                            indexed_at?: string;
                             /** @description Relative to the repository root; always one of the retrieved chunks. */
                             path: string;
+                            /** @description The index run that wrote the cited chunk. */
+                            run_id?: string;
+                            /** @description true: the file changed (size or mtime) or was removed since it was indexed; the cited lines may be out of date. */
+                            stale?: boolean;
                             start_line: number;
                         }[];
                         /**
@@ -7189,10 +7203,12 @@ export interface operations {
                         mode: "graph" | "simple" | "extractive";
                         /** @description GEN_MODEL when a model wrote the answer, else null. */
                         model: string | null;
-                        /** @description How the answer was made when not by the full path: no model (extractive, and how to turn generation on), chat history not used. */
+                        /** @description How the answer was made when not by the full path: no model (extractive, and how to turn generation on), chat history not used, stale code cited (which files). */
                         notes?: string[];
                         /** @description One id for every gateway call of this answer (x-gateway-session-id). */
                         run_id: string;
+                        /** @description true when the answer cites code whose file changed or was removed since it was indexed (those citations say stale: true, and a note names the files). */
+                        stale?: boolean;
                         /** @description The trace file written, relative to DATA_DIR (null with TRACE_RETENTION=0). */
                         trace: string | null;
                     };
@@ -7364,10 +7380,18 @@ export interface operations {
                         results: {
                             /** @description 1-based, inclusive. */
                             end_line: number;
+                            /** @description With ENRICH_CODE_CHUNKS: the LLM's summary and keywords of the chunk, indexed as their own field. */
+                            enrichment?: string;
+                            /** @description When that run read the file (ISO 8601). */
+                            indexed_at?: string;
                             /** @description Relative to the repository root. */
                             path: string;
+                            /** @description The index run that wrote this chunk. */
+                            run_id?: string;
                             score: number;
                             snippet: string;
+                            /** @description true: the file changed (size or mtime) or was removed since it was indexed, so the snippet may be out of date; reindex with POST /api/index/start. */
+                            stale?: boolean;
                             /** @description 1-based, inclusive. */
                             start_line: number;
                         }[];
