@@ -1,0 +1,149 @@
+import type pg from 'pg';
+import type { RetrievalDocument, RetrievalSource, RetrievalStats } from 'switchboard/sdk';
+import { indexTerms, pathTerms, stem } from 'switchboard/sdk/retrieval';
+
+/** Documents inserted per statement. */
+const BATCH = 200;
+
+/**
+ * Writes one collection's documents, their terms and the term counts; the caller owns the
+ * transaction and holds the collection's row lock (lockCollection).
+ */
+export class CollectionWriter {
+  constructor(
+    private readonly db: pg.ClientBase,
+    private readonly collection: string,
+  ) {}
+
+  /** Takes the collection's write lock: waits for it, or with `nowait` fails at once (55P03). */
+  async lock(nowait: boolean): Promise<void> {
+    await this.db.query(`SELECT name FROM retrieval_collections WHERE name = $1 FOR UPDATE${nowait ? ' NOWAIT' : ''}`, [this.collection]);
+  }
+
+  async sources(): Promise<RetrievalSource[]> {
+    const { rows } = await this.db.query<RetrievalSource>('SELECT path, hash FROM retrieval_sources WHERE collection = $1 ORDER BY path', [this.collection]);
+    return rows;
+  }
+
+  /** Adds documents; a document with an existing id replaces it. */
+  async add(documents: RetrievalDocument[]): Promise<number> {
+    for (let i = 0; i < documents.length; i += BATCH) {
+      const batch = documents.slice(i, i + BATCH);
+      await this.remove('id = ANY($2::text[])', [[...new Set(batch.map((d) => d.id))]]);
+      await this.insert(batch);
+    }
+    return documents.length;
+  }
+
+  async replaceSource(sourcePath: string, hash: string, documents: RetrievalDocument[]): Promise<void> {
+    const docs = documents.map((d) => ({ ...d, metadata: { ...d.metadata, path: sourcePath } }));
+    if (!docs.length) await this.remove('path = $2', [sourcePath]);
+    for (let i = 0; i < docs.length; i += BATCH) {
+      const batch = docs.slice(i, i + BATCH);
+      const ids = [...new Set(batch.map((d) => d.id))];
+      // The file's old documents, and any other document with one of the new ids (an id names one document).
+      if (i === 0) await this.remove('(path = $2 OR id = ANY($3::text[]))', [sourcePath, ids]);
+      else await this.remove('id = ANY($2::text[])', [ids]);
+      await this.insert(batch);
+    }
+    await this.db.query(
+      'INSERT INTO retrieval_sources (collection, path, hash) VALUES ($1, $2, $3) ON CONFLICT (collection, path) DO UPDATE SET hash = excluded.hash',
+      [this.collection, sourcePath, hash],
+    );
+  }
+
+  async deleteSources(paths: string[]): Promise<number> {
+    if (!paths.length) return 0;
+    const deleted = await this.remove('path = ANY($2::text[])', [paths]);
+    await this.db.query('DELETE FROM retrieval_sources WHERE collection = $1 AND path = ANY($2::text[])', [this.collection, paths]);
+    return deleted;
+  }
+
+  async deleteIds(ids: string[]): Promise<number> {
+    return ids.length ? this.remove('id = ANY($2::text[])', [ids]) : 0;
+  }
+
+  /**
+   * Brings the collection's row up to date (BM25's N and total length) and moves its version;
+   * call it once at the end of the transaction.
+   */
+  async finish(): Promise<void> {
+    await this.db.query('DELETE FROM retrieval_vocab WHERE collection = $1 AND df <= 0', [this.collection]);
+    await this.db.query(
+      `UPDATE retrieval_collections c SET documents = s.n, total_len = s.len, version = c.version + 1
+       FROM (SELECT count(*) AS n, coalesce(sum(len), 0) AS len FROM retrieval_docs WHERE collection = $1) s WHERE c.name = $1`,
+      [this.collection],
+    );
+  }
+
+  async stats(): Promise<RetrievalStats> {
+    return collectionStats(this.db, this.collection);
+  }
+
+  /** Deletes the collection's documents matching `where` (over $2...) and takes their terms off the counts. */
+  private async remove(where: string, params: unknown[]): Promise<number> {
+    const { rows } = await this.db.query<{ n: string }>(
+      `WITH gone AS (DELETE FROM retrieval_docs WHERE collection = $1 AND ${where} RETURNING terms),
+       counts AS (SELECT u.lexeme, count(*)::int AS n FROM gone, unnest(gone.terms) u GROUP BY u.lexeme),
+       vocab AS (UPDATE retrieval_vocab v SET df = v.df - counts.n FROM counts WHERE v.collection = $1 AND v.term = counts.lexeme RETURNING 1)
+       SELECT (SELECT count(*) FROM gone) AS n, (SELECT count(*) FROM vocab) AS terms`,
+      [this.collection, ...params],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  private async insert(documents: RetrievalDocument[]): Promise<void> {
+    // A later document with the same id replaces an earlier one, as a second add would.
+    documents = [...new Map(documents.map((d) => [d.id, d])).values()];
+    if (!documents.length) return;
+    const cols: unknown[][] = Array.from({ length: 14 }, () => []);
+    const df = new Map<string, number>();
+    const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+    const int = (v: unknown) => (Number.isInteger(v) ? (v as number) : null);
+    for (const doc of documents) {
+      const m = doc.metadata ?? {};
+      const docPath = str(m.path);
+      const symbol = str(m.symbol);
+      const { path: _p, language: _l, start_line: _s, end_line: _e, symbol: _y, kind: _k, ...rest } = m;
+      const symbolTerms = symbol ? indexTerms(symbol) : '';
+      const pathTermText = docPath ? pathTerms(docPath).map(stem).join(' ') : '';
+      const bodyTerms = indexTerms(doc.text);
+      const all = [symbolTerms, pathTermText, bodyTerms].flatMap((s) => (s ? s.split(' ') : []));
+      for (const t of new Set(all)) df.set(t, (df.get(t) ?? 0) + 1);
+      const values = [
+        doc.id, docPath, str(m.language), int(m.start_line), int(m.end_line), symbol, str(m.kind), doc.text,
+        Object.keys(rest).length ? JSON.stringify(rest) : null,
+        doc.vector?.length ? Buffer.from(new Float32Array(doc.vector).buffer) : null,
+        all.length, symbolTerms, pathTermText, bodyTerms,
+      ];
+      values.forEach((v, i) => cols[i]!.push(v));
+    }
+    // Row numbers follow the given order (ties in ranking go to the lower one, as in SQLite).
+    await this.db.query(
+      `INSERT INTO retrieval_docs (collection, id, path, language, start_line, end_line, symbol, kind, text, metadata, vector, len, terms)
+       SELECT $1, x.id, x.path, x.language, x.start_line, x.end_line, x.symbol, x.kind, x.text, x.metadata, x.vector, x.len,
+              setweight(to_tsvector('simple', x.sym), 'A') || setweight(to_tsvector('simple', x.pth), 'B') || to_tsvector('simple', x.body)
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bytea[], $12::int[], $13::text[], $14::text[], $15::text[])
+            WITH ORDINALITY AS x(id, path, language, start_line, end_line, symbol, kind, text, metadata, vector, len, sym, pth, body, ord)
+       ORDER BY x.ord`,
+      [this.collection, ...cols],
+    );
+    await this.db.query(
+      `INSERT INTO retrieval_vocab (collection, term, df) SELECT $1, t, n FROM unnest($2::text[], $3::int[]) AS x(t, n)
+       ON CONFLICT (collection, term) DO UPDATE SET df = retrieval_vocab.df + excluded.df`,
+      [this.collection, [...df.keys()], [...df.values()]],
+    );
+  }
+}
+
+/** Counts of a collection; zeros when it does not exist. */
+export async function collectionStats(db: pg.ClientBase | pg.Pool, collection: string): Promise<RetrievalStats> {
+  const { rows } = await db.query<{ documents: string; sources: string; vectors: string }>(
+    `SELECT (SELECT count(*) FROM retrieval_docs WHERE collection = $1) AS documents,
+            (SELECT count(*) FROM retrieval_sources WHERE collection = $1) AS sources,
+            (SELECT count(*) FROM retrieval_docs WHERE collection = $1 AND vector IS NOT NULL) AS vectors`,
+    [collection],
+  );
+  const r = rows[0]!;
+  return { documents: Number(r.documents), sources: Number(r.sources), vectors: Number(r.vectors) };
+}
