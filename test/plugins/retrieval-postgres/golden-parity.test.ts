@@ -1,0 +1,88 @@
+// The same golden-set evaluation as retrieval-sqlite, on both backends in one run: two gateways
+// index the same repositories (BM25 alone, no EMBEDDING_MODEL), one on the default retrieval-sqlite,
+// one on retrieval-postgres, and every golden set under test/fixtures/golden/ must score within
+// 0.02 of the other on hit@5 and MRR@10.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, startGateway, type TestGateway } from '../../support/gateway.js';
+import { freshPostgresDatabase } from '../../support/pg.js';
+
+const TOLERANCE = 0.02;
+const GOLDEN_DIR = path.join(ROOT, 'test/fixtures/golden');
+
+/** Where each golden set's repository is: this package, or a package installed in node_modules. */
+function repoDir(repo: string): string {
+  if (repo === 'switchboard') return ROOT;
+  const installed = path.join(ROOT, 'node_modules', repo);
+  if (existsSync(installed)) return installed;
+  throw new Error(`golden set repository "${repo}" has no directory: add it to repoDir() in this test`);
+}
+
+const sets = readdirSync(GOLDEN_DIR).filter((f) => f.endsWith('.json')).sort().map((file) => ({
+  file,
+  golden: JSON.parse(readFileSync(path.join(GOLDEN_DIR, file), 'utf8')) as Array<{ repo?: string }>,
+}));
+const repos = [...new Set(sets.flatMap((s) => s.golden.map((q) => q.repo ?? 'switchboard')))].sort();
+const REPOS = JSON.stringify(Object.fromEntries(repos.map((r) => [r, repoDir(r)])));
+
+let db: Awaited<ReturnType<typeof freshPostgresDatabase>>;
+let sqlite: TestGateway;
+let postgres: TestGateway;
+
+async function indexed(gw: TestGateway, repo: string): Promise<void> {
+  const { runs, runStore } = gw.gateway.surfaces.search;
+  const run = await runs.start(repo, false);
+  await runs.settled(run.id);
+  assert.is((await runStore.get(run.id))?.state, 'finished', `indexing ${repo}: ${(await runStore.get(run.id))?.error}`);
+}
+
+async function evaluate(gw: TestGateway, golden: unknown): Promise<Record<string, number>> {
+  const res = await fetch(`${gw.url}/api/eval/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ golden }) });
+  assert.is(res.status, 200);
+  return ((await res.json()) as { summary: Record<string, number> }).summary;
+}
+
+test.before(async () => {
+  db = await freshPostgresDatabase();
+  const env = { REPOS, REPO: repos[0]!, EMBEDDING_MODEL: '', LOG_LEVEL: 'warn' };
+  sqlite = await startGateway(env, { watch: false });
+  postgres = await startGateway({ ...env, DATABASE_URL: db.url, RETRIEVAL_BACKEND: 'retrieval-postgres' }, { watch: false });
+  for (const repo of repos) {
+    await indexed(sqlite, repo);
+    await indexed(postgres, repo);
+  }
+});
+
+test.after(async () => {
+  await sqlite?.close();
+  await postgres?.close();
+  await db?.drop();
+});
+
+test('the postgres gateway searches its own backend: the index is in PostgreSQL', async () => {
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string; documents: string }>('SELECT name, documents FROM retrieval_collections ORDER BY name');
+    assert.equal(rows.map((r) => r.name), repos);
+    assert.ok(rows.every((r) => Number(r.documents) > 0));
+  } finally {
+    await client.end();
+  }
+});
+
+for (const { file, golden } of sets) {
+  test(`${file}: retrieval-postgres is within ${TOLERANCE} of retrieval-sqlite on hit@5 and MRR@10`, async () => {
+    const a = await evaluate(sqlite, golden);
+    const b = await evaluate(postgres, golden);
+    console.log(`golden ${file}: retrieval-sqlite hit@5 ${a.hit_at_5!.toFixed(3)} MRR@10 ${a.mrr_at_10!.toFixed(3)} | retrieval-postgres hit@5 ${b.hit_at_5!.toFixed(3)} MRR@10 ${b.mrr_at_10!.toFixed(3)}`);
+    for (const metric of ['hit_at_5', 'mrr_at_10']) {
+      assert.ok(Math.abs(a[metric]! - b[metric]!) <= TOLERANCE, `${metric}: sqlite ${a[metric]} vs postgres ${b[metric]}`);
+    }
+  });
+}
+
+test.run();
