@@ -3,13 +3,22 @@ import type { RetrievalDocument, RetrievalSource, RetrievalStats } from 'switchb
 import { indexTerms, pathTerms, stem } from 'switchboard/sdk/retrieval';
 
 /** Documents inserted per statement. */
-const BATCH = 200;
+const BATCH = 500;
+/**
+ * Documents a session gathers before writing them: its writes are seen only at commit, so
+ * replacing fifty small files costs a few statements instead of a few per file.
+ */
+const FLUSH_DOCS = 500;
 
 /**
  * Writes one collection's documents, their terms and the term counts; the caller owns the
- * transaction and holds the collection's row lock (lockCollection).
+ * transaction and holds the collection's row lock (lock()). A session's file replacements are gathered and written
+ * in batches; finish() writes what is left.
  */
 export class CollectionWriter {
+  private readonly pending = new Map<string, { hash: string; documents: RetrievalDocument[] }>();
+  private pendingDocs = 0;
+
   constructor(
     private readonly db: pg.ClientBase,
     private readonly collection: string,
@@ -21,38 +30,53 @@ export class CollectionWriter {
   }
 
   async sources(): Promise<RetrievalSource[]> {
+    await this.flush();
     const { rows } = await this.db.query<RetrievalSource>('SELECT path, hash FROM retrieval_sources WHERE collection = $1 ORDER BY path', [this.collection]);
     return rows;
   }
 
   /** Adds documents; a document with an existing id replaces it. */
   async add(documents: RetrievalDocument[]): Promise<number> {
-    for (let i = 0; i < documents.length; i += BATCH) {
-      const batch = documents.slice(i, i + BATCH);
-      await this.remove('id = ANY($2::text[])', [[...new Set(batch.map((d) => d.id))]]);
+    await this.flush();
+    const docs = lastOfEachId(documents);
+    for (let i = 0; i < docs.length; i += BATCH) {
+      const batch = docs.slice(i, i + BATCH);
+      await this.remove('id = ANY($2::text[])', [batch.map((d) => d.id)]);
       await this.insert(batch);
     }
     return documents.length;
   }
 
+  /** Replaces every document of a file; written by the next flush (at the latest, at finish). */
   async replaceSource(sourcePath: string, hash: string, documents: RetrievalDocument[]): Promise<void> {
-    const docs = documents.map((d) => ({ ...d, metadata: { ...d.metadata, path: sourcePath } }));
-    if (!docs.length) await this.remove('path = $2', [sourcePath]);
-    for (let i = 0; i < docs.length; i += BATCH) {
-      const batch = docs.slice(i, i + BATCH);
-      const ids = [...new Set(batch.map((d) => d.id))];
-      // The file's old documents, and any other document with one of the new ids (an id names one document).
-      if (i === 0) await this.remove('(path = $2 OR id = ANY($3::text[]))', [sourcePath, ids]);
-      else await this.remove('id = ANY($2::text[])', [ids]);
-      await this.insert(batch);
+    const earlier = this.pending.get(sourcePath);
+    if (earlier) {
+      this.pendingDocs -= earlier.documents.length;
+      this.pending.delete(sourcePath);
     }
+    this.pending.set(sourcePath, { hash, documents: documents.map((d) => ({ ...d, metadata: { ...d.metadata, path: sourcePath } })) });
+    this.pendingDocs += documents.length;
+    if (this.pendingDocs >= FLUSH_DOCS) await this.flush();
+  }
+
+  /** Writes the gathered files: their old documents (and any other with a new id) out, the new ones in, their hashes. */
+  async flush(): Promise<void> {
+    if (!this.pending.size) return;
+    const files = [...this.pending];
+    this.pending.clear();
+    this.pendingDocs = 0;
+    const docs = lastOfEachId(files.flatMap(([, f]) => f.documents));
+    await this.remove('(path = ANY($2::text[]) OR id = ANY($3::text[]))', [files.map(([p]) => p), docs.map((d) => d.id)]);
+    for (let i = 0; i < docs.length; i += BATCH) await this.insert(docs.slice(i, i + BATCH));
     await this.db.query(
-      'INSERT INTO retrieval_sources (collection, path, hash) VALUES ($1, $2, $3) ON CONFLICT (collection, path) DO UPDATE SET hash = excluded.hash',
-      [this.collection, sourcePath, hash],
+      `INSERT INTO retrieval_sources (collection, path, hash) SELECT $1, p, h FROM unnest($2::text[], $3::text[]) AS x(p, h)
+       ON CONFLICT (collection, path) DO UPDATE SET hash = excluded.hash`,
+      [this.collection, files.map(([p]) => p), files.map(([, f]) => f.hash)],
     );
   }
 
   async deleteSources(paths: string[]): Promise<number> {
+    await this.flush();
     if (!paths.length) return 0;
     const deleted = await this.remove('path = ANY($2::text[])', [paths]);
     await this.db.query('DELETE FROM retrieval_sources WHERE collection = $1 AND path = ANY($2::text[])', [this.collection, paths]);
@@ -60,6 +84,7 @@ export class CollectionWriter {
   }
 
   async deleteIds(ids: string[]): Promise<number> {
+    await this.flush();
     return ids.length ? this.remove('id = ANY($2::text[])', [ids]) : 0;
   }
 
@@ -68,6 +93,7 @@ export class CollectionWriter {
    * call it once at the end of the transaction.
    */
   async finish(): Promise<void> {
+    await this.flush();
     await this.db.query('DELETE FROM retrieval_vocab WHERE collection = $1 AND df <= 0', [this.collection]);
     await this.db.query(
       `UPDATE retrieval_collections c SET documents = s.n, total_len = s.len, version = c.version + 1
@@ -93,8 +119,6 @@ export class CollectionWriter {
   }
 
   private async insert(documents: RetrievalDocument[]): Promise<void> {
-    // A later document with the same id replaces an earlier one, as a second add would.
-    documents = [...new Map(documents.map((d) => [d.id, d])).values()];
     if (!documents.length) return;
     const cols: unknown[][] = Array.from({ length: 14 }, () => []);
     const df = new Map<string, number>();
@@ -134,6 +158,11 @@ export class CollectionWriter {
       [this.collection, [...df.keys()], [...df.values()]],
     );
   }
+}
+
+/** One document per id, the last given (a later document with the same id replaces an earlier one). */
+function lastOfEachId(documents: RetrievalDocument[]): RetrievalDocument[] {
+  return [...new Map(documents.map((d) => [d.id, d])).values()];
 }
 
 /** Counts of a collection; zeros when it does not exist. */

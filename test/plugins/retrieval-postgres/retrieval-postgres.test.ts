@@ -150,6 +150,21 @@ test('term counts follow every write: replaced, deleted and re-added documents l
   assert.equal(col[0], { documents: 1, total_len: 1 + pathTerms('a.ts').length });
 });
 
+test('in a session a file replaced twice keeps its last documents, and an id moved to another file leaves the first', async () => {
+  const s = await backend.openSession!('twice');
+  await s.replaceSource('x.ts', 'h1', [doc('x.ts', 'first version')]);
+  await s.replaceSource('y.ts', 'h1', [{ ...doc('y.ts', 'shared identity'), id: 'moving' }]);
+  await s.replaceSource('x.ts', 'h2', [doc('x.ts', 'second version')]);
+  await s.replaceSource('z.ts', 'h1', [{ ...doc('z.ts', 'shared identity'), id: 'moving' }]);
+  assert.equal(await s.commit(), { documents: 2, sources: 3, vectors: 0 });
+  assert.equal(await backend.search('twice', 'first', 5), []);
+  assert.equal((await backend.search('twice', 'second', 5)).map((h) => h.metadata?.path), ['x.ts']);
+  assert.equal((await backend.search('twice', 'identity', 5)).map((h) => h.metadata?.path), ['z.ts']);
+  const s2 = await backend.openSession!('twice');
+  assert.equal(await s2.sources(), [{ path: 'x.ts', hash: 'h2' }, { path: 'y.ts', hash: 'h1' }, { path: 'z.ts', hash: 'h1' }]);
+  await s2.abort();
+});
+
 test('deleteByPath removes every chunk of a file, and stats count what is left', async () => {
   await backend.index('bypath', [doc('gone.ts', 'alpha', { start_line: 1 }), doc('gone.ts', 'alpha beta', { start_line: 5 }), doc('kept.ts', 'alpha')]);
   assert.equal(await backend.deleteByPath!('bypath', ['gone.ts']), { deleted: 2 });
