@@ -18,6 +18,11 @@ const FLUSH_DOCS = 500;
 export class CollectionWriter {
   private readonly pending = new Map<string, { hash: string; documents: RetrievalDocument[] }>();
   private pendingDocs = 0;
+  /**
+   * Changes to the term counts, applied once by finish(): a term row updated once per file would
+   * leave one row version per update inside the transaction, and each upsert walks them all.
+   */
+  private readonly dfDelta = new Map<string, number>();
 
   constructor(
     private readonly db: pg.ClientBase,
@@ -94,7 +99,16 @@ export class CollectionWriter {
    */
   async finish(): Promise<void> {
     await this.flush();
-    await this.db.query('DELETE FROM retrieval_vocab WHERE collection = $1 AND df <= 0', [this.collection]);
+    const changed = [...this.dfDelta].filter(([, n]) => n !== 0);
+    this.dfDelta.clear();
+    if (changed.length) {
+      await this.db.query(
+        `INSERT INTO retrieval_vocab (collection, term, df) SELECT $1, t, n FROM unnest($2::text[], $3::int[]) AS x(t, n)
+         ON CONFLICT (collection, term) DO UPDATE SET df = retrieval_vocab.df + excluded.df`,
+        [this.collection, changed.map(([t]) => t), changed.map(([, n]) => n)],
+      );
+      await this.db.query('DELETE FROM retrieval_vocab WHERE collection = $1 AND df <= 0', [this.collection]);
+    }
     await this.db.query(
       `UPDATE retrieval_collections c SET documents = s.n, total_len = s.len, version = c.version + 1
        FROM (SELECT count(*) AS n, coalesce(sum(len), 0) AS len FROM retrieval_docs WHERE collection = $1) s WHERE c.name = $1`,
@@ -108,20 +122,19 @@ export class CollectionWriter {
 
   /** Deletes the collection's documents matching `where` (over $2...) and takes their terms off the counts. */
   private async remove(where: string, params: unknown[]): Promise<number> {
-    const { rows } = await this.db.query<{ n: string }>(
-      `WITH gone AS (DELETE FROM retrieval_docs WHERE collection = $1 AND ${where} RETURNING terms),
-       counts AS (SELECT u.lexeme, count(*)::int AS n FROM gone, unnest(gone.terms) u GROUP BY u.lexeme),
-       vocab AS (UPDATE retrieval_vocab v SET df = v.df - counts.n FROM counts WHERE v.collection = $1 AND v.term = counts.lexeme RETURNING 1)
-       SELECT (SELECT count(*) FROM gone) AS n, (SELECT count(*) FROM vocab) AS terms`,
+    const { rows } = await this.db.query<{ n: number; terms: Record<string, number> | null }>(
+      `WITH gone AS (DELETE FROM retrieval_docs WHERE collection = $1 AND ${where} RETURNING terms)
+       SELECT (SELECT count(*)::int FROM gone) AS n,
+              (SELECT json_object_agg(lexeme, n) FROM (SELECT u.lexeme, count(*)::int AS n FROM gone, unnest(gone.terms) u GROUP BY u.lexeme) t) AS terms`,
       [this.collection, ...params],
     );
-    return Number(rows[0]?.n ?? 0);
+    for (const [term, n] of Object.entries(rows[0]?.terms ?? {})) this.dfDelta.set(term, (this.dfDelta.get(term) ?? 0) - n);
+    return rows[0]?.n ?? 0;
   }
 
   private async insert(documents: RetrievalDocument[]): Promise<void> {
     if (!documents.length) return;
     const cols: unknown[][] = Array.from({ length: 14 }, () => []);
-    const df = new Map<string, number>();
     const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
     const int = (v: unknown) => (Number.isInteger(v) ? (v as number) : null);
     for (const doc of documents) {
@@ -133,7 +146,7 @@ export class CollectionWriter {
       const pathTermText = docPath ? pathTerms(docPath).map(stem).join(' ') : '';
       const bodyTerms = indexTerms(doc.text);
       const all = [symbolTerms, pathTermText, bodyTerms].flatMap((s) => (s ? s.split(' ') : []));
-      for (const t of new Set(all)) df.set(t, (df.get(t) ?? 0) + 1);
+      for (const t of new Set(all)) this.dfDelta.set(t, (this.dfDelta.get(t) ?? 0) + 1);
       const values = [
         doc.id, docPath, str(m.language), int(m.start_line), int(m.end_line), symbol, str(m.kind), doc.text,
         Object.keys(rest).length ? JSON.stringify(rest) : null,
@@ -151,11 +164,6 @@ export class CollectionWriter {
             WITH ORDINALITY AS x(id, path, language, start_line, end_line, symbol, kind, text, metadata, vector, len, sym, pth, body, ord)
        ORDER BY x.ord`,
       [this.collection, ...cols],
-    );
-    await this.db.query(
-      `INSERT INTO retrieval_vocab (collection, term, df) SELECT $1, t, n FROM unnest($2::text[], $3::int[]) AS x(t, n)
-       ON CONFLICT (collection, term) DO UPDATE SET df = retrieval_vocab.df + excluded.df`,
-      [this.collection, [...df.keys()], [...df.values()]],
     );
   }
 }
