@@ -6,7 +6,11 @@ import type pg from 'pg';
  *   (BM25's N and average length) and a version that moves with every commit (vector caches);
  *   a write session holds this row's lock, so one session writes a collection at a time.
  * - `retrieval_docs`: the documents, `terms` a tsvector of the code-aware terms made in JS
- *   (symbol terms weighted A, path terms B, body terms D; `simple` configuration), GIN-indexed.
+ *   (symbol terms weighted A, path terms B, body terms D; `simple` configuration).
+ * - `retrieval_postings`: the tsvector turned inside out, one row per term and document with the
+ *   term's weighted count (symbol 6, path 3, body 1) and the document's length: BM25 of a query
+ *   is an index-only scan of its terms' rows. (A GIN index on `terms`, matching with `@@` and
+ *   reading each match's tsvector, took 180 ms a query at 10,000 files; these rows take 5.)
  * - `retrieval_vocab`: how many documents of a collection hold each term (BM25's IDF, and which
  *   query terms are too common to ask the index for), kept in the writing transaction.
  * - `retrieval_sources`: the content hash of every indexed file.
@@ -36,7 +40,14 @@ CREATE TABLE IF NOT EXISTS retrieval_docs (
   UNIQUE (collection, id)
 );
 CREATE INDEX IF NOT EXISTS retrieval_docs_path ON retrieval_docs (collection, path);
-CREATE INDEX IF NOT EXISTS retrieval_docs_terms ON retrieval_docs USING gin (terms);
+CREATE TABLE IF NOT EXISTS retrieval_postings (
+  collection text NOT NULL,
+  term text NOT NULL,
+  rowid bigint NOT NULL,
+  freq integer NOT NULL,
+  len integer NOT NULL,
+  PRIMARY KEY (collection, term, rowid) INCLUDE (freq, len)
+);
 CREATE TABLE IF NOT EXISTS retrieval_vocab (
   collection text NOT NULL,
   term text NOT NULL,
@@ -56,9 +67,9 @@ CREATE TABLE IF NOT EXISTS retrieval_schema (version integer NOT NULL);
  * Bumped when the stored terms change meaning; older tables are dropped and made again, and the
  * next indexing run is full (the index is derived data).
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
-const TABLES = ['retrieval_sources', 'retrieval_vocab', 'retrieval_docs', 'retrieval_collections', 'retrieval_schema'];
+const TABLES = ['retrieval_sources', 'retrieval_vocab', 'retrieval_postings', 'retrieval_docs', 'retrieval_collections', 'retrieval_schema'];
 
 /** Creates or upgrades the tables; gateways starting together take turns (an advisory lock). */
 export async function ensureSchema(pool: pg.Pool): Promise<void> {

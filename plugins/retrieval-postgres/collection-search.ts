@@ -3,7 +3,7 @@ import type { RetrievalHit, RetrievalSearchOptions } from 'switchboard/sdk';
 import { diversifyByFile, fuseRankings, queryTerms, rescoreSparse, stem, type Candidate, type Scored } from 'switchboard/sdk/retrieval';
 import { cosineTopK, type VectorCache } from './vector-cache.js';
 
-/** Candidates full-text search hands to the re-scoring step when the caller gives no TOPK_SPARSE. */
+/** Candidates BM25 hands to the re-scoring step when the caller gives no TOPK_SPARSE. */
 const DEFAULT_SPARSE = 75;
 
 /**
@@ -16,10 +16,10 @@ const COMMON_TERM_MIN_DOCS = 5000;
 
 /**
  * BM25 as SQLite's FTS5 computes it (k1 1.2, b 0.75; a term's frequency counts a symbol
- * occurrence 6 times and a path occurrence 3 times, the row's length is all its terms; IDF is
- * floored at 1e-6), so both backends hand the shared ranking rules the same candidates.
+ * occurrence 6 times and a path occurrence 3 times, see TERM_WEIGHTS; the row's length is all its
+ * terms; IDF is floored at 1e-6), so both backends hand the shared ranking rules the same candidates.
  */
-export const BM25 = { k1: 1.2, b: 0.75, weights: { A: 6, B: 3, D: 1 } } as const;
+export const BM25 = { k1: 1.2, b: 0.75 } as const;
 
 interface Row {
   rowid: string;
@@ -56,11 +56,6 @@ function filterSql(options: RetrievalSearchOptions | undefined, params: unknown[
   return parts.length ? ` AND ${parts.join(' AND ')}` : '';
 }
 
-/** A tsquery of terms joined by OR: terms are [a-z0-9]+ by construction, and anything else is dropped, so no caller text is tsquery syntax. */
-export function tsQuery(terms: string[]): string {
-  return terms.map((t) => t.replace(/[^a-z0-9]/g, '')).filter(Boolean).join(' | ');
-}
-
 function toHit(s: Scored & Partial<Doc>): RetrievalHit {
   const extra = s.metadata ? (JSON.parse(s.metadata) as Record<string, unknown>) : {};
   const metadata: Record<string, unknown> = { ...extra };
@@ -73,20 +68,24 @@ function toHit(s: Scored & Partial<Doc>): RetrievalHit {
   return { id: s.id, score: Number(s.score.toFixed(6)), text: s.text, metadata, signals: s.signals };
 }
 
+/**
+ * The best `$5` documents by BM25 over the query's postings ($2 terms, $3 their IDF, $4 the
+ * average length): an index-only scan of each term's rows, summed per document. With filters the
+ * postings of documents outside them are left out before summing.
+ */
 const SPARSE_SQL = (filters: string) => `
 SELECT ${COLUMNS}, s.bm25
-FROM retrieval_docs d
-CROSS JOIN LATERAL (
-  SELECT sum(q.idf * f.freq * ${BM25.k1 + 1} / (f.freq + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * d.len / $4::float8))) AS bm25
-  FROM (
-    SELECT u.lexeme, (SELECT sum(CASE w WHEN 'A' THEN ${BM25.weights.A} WHEN 'B' THEN ${BM25.weights.B} ELSE ${BM25.weights.D} END) FROM unnest(u.weights) w) AS freq
-    FROM unnest(d.terms) u WHERE u.lexeme = ANY($2::text[])
-  ) f
-  JOIN unnest($2::text[], $3::float8[]) AS q(term, idf) ON q.term = f.lexeme
+FROM (
+  SELECT p.rowid, sum(q.idf * p.freq * ${BM25.k1 + 1} / (p.freq + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * p.len / $4::float8))) AS bm25
+  FROM unnest($2::text[], $3::float8[]) AS q(term, idf)
+  JOIN retrieval_postings p ON p.collection = $1 AND p.term = q.term${filters ? `
+  JOIN retrieval_docs d ON d.rowid = p.rowid${filters}` : ''}
+  GROUP BY p.rowid
+  ORDER BY bm25 DESC, p.rowid
+  LIMIT $5
 ) s
-WHERE d.collection = $1 AND d.terms @@ to_tsquery('simple', $5)${filters}
-ORDER BY s.bm25 DESC, d.rowid
-LIMIT $6`;
+JOIN retrieval_docs d ON d.rowid = s.rowid
+ORDER BY s.bm25 DESC, s.rowid`;
 
 /** Searches one collection inside one read-only snapshot, so every statement sees the same commit. */
 export async function searchCollection(pool: pg.Pool, vectors: VectorCache, collection: string, query: string, topK: number, options?: RetrievalSearchOptions): Promise<RetrievalHit[]> {
@@ -118,7 +117,7 @@ export async function searchCollection(pool: pg.Pool, vectors: VectorCache, coll
         const v = Math.log((total - x.df + 0.5) / (x.df + 0.5));
         return v > 0 ? v : 1e-6;
       });
-      const params: unknown[] = [collection, match.map((x) => x.t), idf, avgdl, tsQuery(match.map((x) => x.t)), sparseLimit];
+      const params: unknown[] = [collection, match.map((x) => x.t), idf, avgdl, sparseLimit];
       const filters = filterSql(options, params);
       const res = await client.query<Row>({ ...(filters ? {} : { name: 'retrieval-postgres.sparse' }), text: SPARSE_SQL(filters), values: params });
       sparse = res.rows.map((r) => ({ ...r, rowid: Number(r.rowid), bm25: Number(r.bm25) }));

@@ -2,6 +2,12 @@ import type pg from 'pg';
 import type { RetrievalDocument, RetrievalSource, RetrievalStats } from 'switchboard/sdk';
 import { indexTerms, pathTerms, stem } from 'switchboard/sdk/retrieval';
 
+/**
+ * How much one occurrence of a term counts in BM25's term frequency, by where it is: the
+ * definition's name (A), the file path (B), the body (D). SQLite's FTS5 column weights 6, 3, 1.
+ */
+export const TERM_WEIGHTS = { A: 6, B: 3, D: 1 } as const;
+
 /** Documents inserted per statement. */
 const BATCH = 500;
 /**
@@ -123,9 +129,12 @@ export class CollectionWriter {
   /** Deletes the collection's documents matching `where` (over $2...) and takes their terms off the counts. */
   private async remove(where: string, params: unknown[]): Promise<number> {
     const { rows } = await this.db.query<{ n: number; terms: Record<string, number> | null }>(
-      `WITH gone AS (DELETE FROM retrieval_docs WHERE collection = $1 AND ${where} RETURNING terms)
+      `WITH gone AS (DELETE FROM retrieval_docs WHERE collection = $1 AND ${where} RETURNING rowid, terms),
+       lexemes AS (SELECT gone.rowid, u.lexeme FROM gone, unnest(gone.terms) u),
+       postings AS (DELETE FROM retrieval_postings p USING lexemes l WHERE p.collection = $1 AND p.term = l.lexeme AND p.rowid = l.rowid RETURNING 1)
        SELECT (SELECT count(*)::int FROM gone) AS n,
-              (SELECT json_object_agg(lexeme, n) FROM (SELECT u.lexeme, count(*)::int AS n FROM gone, unnest(gone.terms) u GROUP BY u.lexeme) t) AS terms`,
+              (SELECT json_object_agg(lexeme, n) FROM (SELECT lexeme, count(*)::int AS n FROM lexemes GROUP BY lexeme) t) AS terms,
+              (SELECT count(*) FROM postings) AS postings`,
       [this.collection, ...params],
     );
     for (const [term, n] of Object.entries(rows[0]?.terms ?? {})) this.dfDelta.set(term, (this.dfDelta.get(term) ?? 0) - n);
@@ -157,12 +166,19 @@ export class CollectionWriter {
     }
     // Row numbers follow the given order (ties in ranking go to the lower one, as in SQLite).
     await this.db.query(
-      `INSERT INTO retrieval_docs (collection, id, path, language, start_line, end_line, symbol, kind, text, metadata, vector, len, terms)
-       SELECT $1, x.id, x.path, x.language, x.start_line, x.end_line, x.symbol, x.kind, x.text, x.metadata, x.vector, x.len,
-              setweight(to_tsvector('simple', x.sym), 'A') || setweight(to_tsvector('simple', x.pth), 'B') || to_tsvector('simple', x.body)
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bytea[], $12::int[], $13::text[], $14::text[], $15::text[])
-            WITH ORDINALITY AS x(id, path, language, start_line, end_line, symbol, kind, text, metadata, vector, len, sym, pth, body, ord)
-       ORDER BY x.ord`,
+      `WITH ins AS (
+         INSERT INTO retrieval_docs (collection, id, path, language, start_line, end_line, symbol, kind, text, metadata, vector, len, terms)
+         SELECT $1, x.id, x.path, x.language, x.start_line, x.end_line, x.symbol, x.kind, x.text, x.metadata, x.vector, x.len,
+                setweight(to_tsvector('simple', x.sym), 'A') || setweight(to_tsvector('simple', x.pth), 'B') || to_tsvector('simple', x.body)
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bytea[], $12::int[], $13::text[], $14::text[], $15::text[])
+              WITH ORDINALITY AS x(id, path, language, start_line, end_line, symbol, kind, text, metadata, vector, len, sym, pth, body, ord)
+         ORDER BY x.ord
+         RETURNING rowid, len, terms)
+       INSERT INTO retrieval_postings (collection, term, rowid, freq, len)
+       SELECT $1, u.lexeme, ins.rowid,
+              (SELECT sum(CASE w WHEN 'A' THEN ${TERM_WEIGHTS.A} WHEN 'B' THEN ${TERM_WEIGHTS.B} ELSE ${TERM_WEIGHTS.D} END) FROM unnest(u.weights) w),
+              ins.len
+       FROM ins, unnest(ins.terms) u`,
       [this.collection, ...cols],
     );
   }
