@@ -74,6 +74,13 @@ test('the postgres gateway searches its own backend: the index is in PostgreSQL'
   }
 });
 
+test('on a gateway without PostgreSQL the plugin waits in needs-config, naming its URL setting', async () => {
+  const res = await fetch(`${sqlite.url}/plugins`);
+  const view = ((await res.json()) as { plugins: Array<{ id: string; state: string; last_error?: string | null }> }).plugins.find((p) => p.id === 'retrieval-postgres');
+  assert.is(view?.state, 'needs-config', JSON.stringify(view));
+  assert.match(String(view?.last_error), /set RETRIEVAL_POSTGRES_URL, or run the gateway on PostgreSQL/);
+});
+
 for (const { file, golden } of sets) {
   test(`${file}: retrieval-postgres is within ${TOLERANCE} of retrieval-sqlite on hit@5 and MRR@10`, async () => {
     const a = await evaluate(sqlite, golden);
