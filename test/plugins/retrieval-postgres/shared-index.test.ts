@@ -72,4 +72,34 @@ test('an index run on one gateway is the cluster run: the other reports it, refu
   assert.is((await paths(a.url, 'settleLedgerBalances'))[0], 'src/ledger/settlement.ts');
 });
 
+test('a run whose indexer is killed mid-write publishes nothing: the server rolls its transaction back and every gateway keeps the last commit', async () => {
+  const [a, b] = gateways as [TestGateway, TestGateway];
+  writeRepoFile(repo, 'src/ledger/refunds.ts', 'export function quokkaZanzibarRefund() {\n  return 0;\n}\n');
+  await client.query('BEGIN');
+  await client.query('LOCK TABLE retrieval_sources IN SHARE MODE');
+  let runId = '';
+  try {
+    const started = await startRun(a.url);
+    assert.is(started.status, 202, JSON.stringify(started.body));
+    runId = started.body.id;
+    await until(async () => (await client.query("SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'retrieval_sources' AND NOT l.granted")).rowCount! > 0, 30_000, 50);
+    const pid = a.gateway.surfaces.search.runs.childPid(runId);
+    assert.ok(pid, 'the indexer child of the run');
+    process.kill(pid!, 'SIGKILL');
+    await a.gateway.surfaces.search.runs.settled(runId);
+  } finally {
+    await client.query('ROLLBACK');
+  }
+  const status = await waitForRun(b.url, 'demo');
+  assert.is(status.run.id, runId);
+  assert.is(status.run.state, 'failed', status.status.join('\n'));
+  await until(async () => (await client.query("SELECT 1 FROM pg_stat_activity WHERE state = 'idle in transaction' AND datname = current_database()")).rowCount === 0, 10_000, 50);
+  assert.equal(await paths(b.url, 'quokkaZanzibarRefund'), [], 'nothing of the killed run is visible');
+  assert.is((await paths(b.url, 'settleLedgerBalances'))[0], 'src/ledger/settlement.ts', 'the last commit still answers');
+  const again = await startRun(b.url);
+  assert.is(again.status, 202, 'the next run starts, on either gateway');
+  assert.is((await waitForRun(a.url, 'demo')).run.state, 'finished');
+  assert.is((await paths(a.url, 'quokkaZanzibarRefund'))[0], 'src/ledger/refunds.ts');
+});
+
 test.run();
