@@ -1,18 +1,10 @@
 import type pg from 'pg';
 import type { RetrievalHit, RetrievalSearchOptions } from 'switchboard/sdk';
-import { diversifyByFile, fuseRankings, queryTerms, rescoreSparse, stem, type Candidate, type Scored } from 'switchboard/sdk/retrieval';
-import { cosineTopK, type VectorCache } from './vector-cache.js';
+import { chunkHit, cosineTopK, diversifyByFile, fuseRankings, queryTerms, rescoreSparse, sparseMatchTerms, stem, type Candidate } from 'switchboard/sdk/retrieval';
+import type { VectorCache } from './vector-cache.js';
 
 /** Candidates BM25 hands to the re-scoring step when the caller gives no TOPK_SPARSE. */
 const DEFAULT_SPARSE = 75;
-
-/**
- * A term in more than this share of the chunks, and in more than COMMON_TERM_MIN_DOCS of them, is
- * left out of the index query (low IDF, long postings); the re-scoring step still counts it. A
- * query made only of such terms keeps its two rarest. The same rule as retrieval-sqlite.
- */
-const COMMON_TERM_SHARE = 0.05;
-const COMMON_TERM_MIN_DOCS = 5000;
 
 /**
  * BM25 as SQLite's FTS5 computes it (k1 1.2, b 0.75; a term's frequency counts a symbol
@@ -56,18 +48,6 @@ function filterSql(options: RetrievalSearchOptions | undefined, params: unknown[
   return parts.length ? ` AND ${parts.join(' AND ')}` : '';
 }
 
-function toHit(s: Scored & Partial<Doc>): RetrievalHit {
-  const extra = s.metadata ? (JSON.parse(s.metadata) as Record<string, unknown>) : {};
-  const metadata: Record<string, unknown> = { ...extra };
-  if (s.path) metadata.path = s.path;
-  if (s.language) metadata.language = s.language;
-  if (s.start_line != null) metadata.start_line = s.start_line;
-  if (s.end_line != null) metadata.end_line = s.end_line;
-  if (s.symbol) metadata.symbol = s.symbol;
-  if (s.kind) metadata.kind = s.kind;
-  return { id: s.id, score: Number(s.score.toFixed(6)), text: s.text, metadata, signals: s.signals };
-}
-
 /**
  * The best `$5` documents by BM25 over the query's postings ($2 terms, $3 their IDF, $4 the
  * average length): an index-only scan of each term's rows, summed per document. With filters the
@@ -106,10 +86,7 @@ export async function searchCollection(pool: pg.Pool, vectors: VectorCache, coll
     const total = Number(info.documents) || 1;
     const avgdl = Number(info.total_len) / total || 1;
     const df = info.df ?? {};
-    const withDf = stems.filter((t) => df[t]).map((t) => ({ t, df: df[t]! }));
-    withDf.sort((a, b) => a.df - b.df);
-    const rare = withDf.filter((x) => x.df / total <= COMMON_TERM_SHARE || x.df <= COMMON_TERM_MIN_DOCS);
-    const match = rare.length ? rare : withDf.slice(0, 2);
+    const match = sparseMatchTerms(stems.map((t) => ({ t, df: df[t] ?? 0 })), total);
     const sparseLimit = Math.max(options?.fusion?.topKSparse ?? DEFAULT_SPARSE, topK);
     let sparse: Doc[] = [];
     if (match.length) {
@@ -140,7 +117,7 @@ export async function searchCollection(pool: pg.Pool, vectors: VectorCache, coll
         ranked = fuseRankings(ranked, denseCandidates, { kDiv: options.fusion.kDiv, sparseWeight: options.fusion.sparseWeight, denseWeight: options.fusion.denseWeight });
       }
     }
-    return diversifyByFile(ranked, topK).map((s) => toHit({ ...rows.get(s.rowid), ...s }));
+    return diversifyByFile(ranked, topK).map((s) => chunkHit(s, rows.get(s.rowid)!));
   } finally {
     await client.query('COMMIT').catch(() => {});
     client.release();

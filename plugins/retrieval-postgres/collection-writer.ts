@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { RetrievalDocument, RetrievalSource, RetrievalStats } from 'switchboard/sdk';
-import { indexTerms, pathTerms, stem } from 'switchboard/sdk/retrieval';
+import { indexTerms, pathTerms, stem, vectorBytes } from 'switchboard/sdk/retrieval';
 
 /**
  * How much one occurrence of a term counts in BM25's term frequency, by where it is: the
@@ -159,7 +159,7 @@ export class CollectionWriter {
       const values = [
         doc.id, docPath, str(m.language), int(m.start_line), int(m.end_line), symbol, str(m.kind), doc.text,
         Object.keys(rest).length ? JSON.stringify(rest) : null,
-        doc.vector?.length ? Buffer.from(new Float32Array(doc.vector).buffer) : null,
+        doc.vector?.length ? vectorBytes(doc.vector) : null,
         all.length, symbolTerms, pathTermText, bodyTerms,
       ];
       values.forEach((v, i) => cols[i]!.push(v));

@@ -1,10 +1,5 @@
 import type pg from 'pg';
-
-export interface StoredVector {
-  rowid: number;
-  vector: Float32Array;
-  norm: number;
-}
+import { storedVector, type StoredVector } from 'switchboard/sdk/retrieval';
 
 /**
  * Each collection's vectors in memory for brute-force cosine, as retrieval-sqlite does. Reloaded
@@ -17,27 +12,8 @@ export class VectorCache {
     const cached = this.byCollection.get(collection);
     if (cached?.version === version) return cached.vectors;
     const { rows } = await db.query<{ rowid: string; vector: Buffer }>('SELECT rowid, vector FROM retrieval_docs WHERE collection = $1 AND vector IS NOT NULL ORDER BY rowid', [collection]);
-    const vectors = rows.map((r) => {
-      const vector = new Float32Array(r.vector.buffer.slice(r.vector.byteOffset, r.vector.byteOffset + r.vector.byteLength));
-      let sum = 0;
-      for (const x of vector) sum += x * x;
-      return { rowid: Number(r.rowid), vector, norm: Math.sqrt(sum) || 1 };
-    });
+    const vectors = rows.map((r) => storedVector(Number(r.rowid), r.vector));
     this.byCollection.set(collection, { version, vectors });
     return vectors;
   }
-}
-
-export function cosineTopK(vectors: StoredVector[], query: number[], k: number): Array<{ rowid: number; cosine: number }> {
-  let qn = 0;
-  for (const x of query) qn += x * x;
-  qn = Math.sqrt(qn) || 1;
-  const scored: Array<{ rowid: number; cosine: number }> = [];
-  for (const v of vectors) {
-    if (v.vector.length !== query.length) continue;
-    let dot = 0;
-    for (let i = 0; i < query.length; i++) dot += v.vector[i]! * query[i]!;
-    scored.push({ rowid: v.rowid, cosine: dot / (v.norm * qn) });
-  }
-  return scored.sort((a, b) => b.cosine - a.cosine || a.rowid - b.rowid).slice(0, k);
 }

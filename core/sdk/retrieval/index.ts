@@ -11,3 +11,6 @@ export { FILE_CLASS_FACTORS, fileClass, classesAskedFor, type FileClass } from '
 export { rescoreSparse, nameWords, WEIGHTS, type RescoreOptions } from './sparse-rescoring.js';
 export { fuseRankings, type RankFusionWeights } from './rank-fusion.js';
 export { diversifyByFile, FILE_DECAY, MAX_PER_FILE } from './file-diversity.js';
+export { sparseMatchTerms, COMMON_TERM_SHARE, COMMON_TERM_MIN_DOCS } from './common-terms.js';
+export { cosineTopK, storedVector, vectorBytes, type StoredVector } from './nearest-vectors.js';
+export { chunkHit, type ChunkColumns } from './chunk-hit.js';
