@@ -65,7 +65,8 @@ CREATE TABLE IF NOT EXISTS retrieval_schema (version integer NOT NULL);
 
 /**
  * Bumped when the stored terms change meaning; older tables are dropped and made again, and the
- * next indexing run is full (the index is derived data).
+ * next indexing run is full (the index is derived data). Tables of a newer version are left
+ * alone: the plugin refuses to start (not ready, retried) instead.
  */
 export const SCHEMA_VERSION = 2;
 
@@ -79,6 +80,10 @@ export async function ensureSchema(pool: pg.Pool): Promise<void> {
     await client.query("SELECT pg_advisory_xact_lock(hashtext('switchboard.retrieval-postgres.schema'))");
     const exists = (await client.query<{ t: string | null }>("SELECT to_regclass('retrieval_schema')::text AS t")).rows[0]?.t;
     const version = exists ? (await client.query<{ version: number }>('SELECT version FROM retrieval_schema')).rows[0]?.version : undefined;
+    // A newer gateway already upgraded the tables: this one must not drop them (a rolling upgrade).
+    if (version !== undefined && version > SCHEMA_VERSION) {
+      throw new Error(`the retrieval tables are at schema version ${version}, newer than this plugin's ${SCHEMA_VERSION}: run the newer version`);
+    }
     if (version !== SCHEMA_VERSION) {
       if (exists) await client.query(`DROP TABLE IF EXISTS ${TABLES.join(', ')}`);
       await client.query(SCHEMA);

@@ -206,4 +206,25 @@ test('with vectors, a chunk found only by meaning is fused in by reciprocal rank
   assert.is((await backend.stats!('dense')).vectors, 2);
 });
 
+test('an older schema is dropped and made again (the index is derived data); a newer one is left alone and refused', async () => {
+  const other = await freshPostgresDatabase();
+  const p = new pg.Pool({ connectionString: other.url, max: 2 });
+  try {
+    await ensureSchema(p);
+    const r = createPostgresRetrieval(p);
+    await r.index('kept', [doc('a.ts', 'alpha')]);
+    await ensureSchema(p);
+    assert.is((await r.stats!('kept')).documents, 1, 'the same version keeps the index');
+    await p.query('UPDATE retrieval_schema SET version = version - 1');
+    await ensureSchema(p);
+    assert.is((await r.stats!('kept')).documents, 0, 'an older version is rebuilt empty');
+    await p.query('UPDATE retrieval_schema SET version = version + 5');
+    await ensureSchema(p).then(() => assert.unreachable('a newer schema must be refused'), (err: Error) => assert.match(err.message, /newer than this plugin/));
+    assert.ok((await p.query("SELECT to_regclass('retrieval_docs') AS t")).rows[0].t, 'and its tables stay');
+  } finally {
+    await p.end();
+    await other.drop();
+  }
+});
+
 test.run();
