@@ -178,7 +178,8 @@ export class CollectionWriter {
        SELECT $1, u.lexeme, ins.rowid,
               (SELECT sum(CASE w WHEN 'A' THEN ${TERM_WEIGHTS.A} WHEN 'B' THEN ${TERM_WEIGHTS.B} ELSE ${TERM_WEIGHTS.D} END) FROM unnest(u.weights) w),
               ins.len
-       FROM ins, unnest(ins.terms) u`,
+       FROM ins, unnest(ins.terms) u
+       ORDER BY u.lexeme, ins.rowid`,
       [this.collection, ...cols],
     );
   }
