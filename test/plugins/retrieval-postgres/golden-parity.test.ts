@@ -4,28 +4,15 @@
 // 0.02 of the other on hit@5 and MRR@10.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
-import { ROOT, startGateway, type TestGateway } from '../../support/gateway.js';
+import { startGateway, type TestGateway } from '../../support/gateway.js';
 import { freshPostgresDatabase } from '../../support/pg.js';
+import { goldenRepos, goldenSets } from '../../support/golden-repos.js';
 
 const TOLERANCE = 0.02;
-const GOLDEN_DIR = path.join(ROOT, 'test/fixtures/golden');
-
-/** Where each golden set's repository is: this package, or a package installed in node_modules. */
-function repoDir(repo: string): string {
-  if (repo === 'switchboard') return ROOT;
-  const installed = path.join(ROOT, 'node_modules', repo);
-  if (existsSync(installed)) return installed;
-  throw new Error(`golden set repository "${repo}" has no directory: add it to repoDir() in this test`);
-}
-
-const sets = readdirSync(GOLDEN_DIR).filter((f) => f.endsWith('.json')).sort().map((file) => ({
-  file,
-  golden: JSON.parse(readFileSync(path.join(GOLDEN_DIR, file), 'utf8')) as Array<{ repo?: string }>,
-}));
-const repos = [...new Set(sets.flatMap((s) => s.golden.map((q) => q.repo ?? 'switchboard')))].sort();
-const REPOS = JSON.stringify(Object.fromEntries(repos.map((r) => [r, repoDir(r)])));
+const sets = goldenSets();
+const repoDirs = goldenRepos(sets);
+const repos = Object.keys(repoDirs);
+const REPOS = JSON.stringify(repoDirs);
 
 let db: Awaited<ReturnType<typeof freshPostgresDatabase>>;
 let sqlite: TestGateway;
