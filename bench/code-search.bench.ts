@@ -7,51 +7,16 @@
 // time against ripgrep scanning the same tree. Each figure is printed beside its target. Other
 // work on the machine stretches wall times: the CPU figures and the ratios are the steadier ones.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { linkSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, removeDir, startGateway, tempDir } from '../test/support/gateway.js';
 import { search, statusOf, waitForRun } from '../test/host/surfaces/search/search-repo-fixture.js';
 import { percentile, ms } from './stats.js';
+import { QUERIES, codeTree } from './code-tree.js';
 
-const TARGET = 10_000;
-const MAX_BYTES = 1024 * 1024;
-const SOURCE = /\.(ts|js|mjs|cjs)$/;
-
-function collect(dir: string, out: string[], limit: number): void {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (out.length >= limit) return;
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) collect(full, out, limit);
-    else if (e.isFile() && SOURCE.test(e.name) && statSync(full).size <= MAX_BYTES) out.push(full);
-  }
-}
-
-const tree = tempDir('switchboard-bench-tree-');
-const sources: Array<[string, string]> = [];
-for (const base of [path.join(ROOT, 'node_modules'), '/usr/lib/node_modules']) {
-  const found: string[] = [];
-  collect(base, found, TARGET - sources.length);
-  for (const f of found) sources.push([f, path.join(path.basename(path.dirname(base)) || 'usr', path.relative(base, f))]);
-}
-for (let i = 0; sources.length < TARGET; i++) {
-  const [abs, rel] = sources[i]!;
-  sources.push([abs, path.join('copies', rel)]);
-}
-let bytes = 0;
-for (const [abs, rel] of sources) {
-  const target = path.join(tree, 'node_modules', rel);
-  mkdirSync(path.dirname(target), { recursive: true });
-  linkSync(abs, target);
-  bytes += statSync(abs).size;
-}
-console.log(`tree: ${sources.length} files, ${(bytes / 1e6).toFixed(1)} MB of TypeScript/JavaScript`);
+const { dir: tree, files: treeFiles, bytes } = codeTree();
+console.log(`tree: ${treeFiles} files, ${(bytes / 1e6).toFixed(1)} MB of TypeScript/JavaScript`);
 
 // The 500-file repository: this repository's first 500 tracked files, linked into a temporary directory.
 const small = tempDir('switchboard-bench-small-');
@@ -136,12 +101,6 @@ for (let i = 0; i < 3; i++) {
 }
 console.log(`  median ${((median(agains) / fullSeconds) * 100).toFixed(1)}% of a full index`);
 
-const QUERIES = [
-  'parseHttpHeader', 'createServer', 'readFileSync', 'where is the json body parsed', 'retry with exponential backoff',
-  'semver satisfies range', 'escape html entities', 'pdf page size', 'websocket close frame', 'base64 encode buffer',
-  'toJSONSchema', 'zod string min length', 'sqlite prepare statement', 'tree sitter parser language', 'timeout abort signal',
-  'express router middleware', 'glob pattern match', 'utf8 decode', 'deep equal objects', 'format date iso',
-];
 for (let i = 0; i < 3; i++) for (const q of QUERIES) await search(gw.url, { q, repo: 'tree' }); // warm
 const latencies: number[] = [];
 const cpuBefore = process.cpuUsage();

@@ -1,19 +1,10 @@
 import type SQLite from 'better-sqlite3';
 import type { RetrievalHit, RetrievalSearchOptions } from 'switchboard/sdk';
-import { diversifyByFile, fuseRankings, queryTerms, rescoreSparse, stem, type Candidate, type Scored } from 'switchboard/sdk/retrieval';
-import { cosineTopK, type VectorCache } from './vector-cache.js';
+import { chunkHit, cosineTopK, diversifyByFile, fuseRankings, queryTerms, rescoreSparse, sparseMatchTerms, stem, type Candidate } from 'switchboard/sdk/retrieval';
+import type { VectorCache } from './vector-cache.js';
 
 /** Candidates FTS5 hands to the re-scoring step when the caller gives no TOPK_SPARSE. */
 const DEFAULT_SPARSE = 75;
-
-/**
- * A term in more than this share of the chunks is left out of the FTS5 query (its IDF is low, and
- * its postings are what makes a query slow); the re-scoring step still counts it. A query made
- * only of such terms keeps its two rarest.
- */
-const COMMON_TERM_SHARE = 0.05;
-/** ... and in more than this many chunks: below it a term costs little, so small repositories keep every term. */
-const COMMON_TERM_MIN_DOCS = 5000;
 
 // count(*) walks an index; the answer only changes when a commit lands (data_version moves).
 const counts = new WeakMap<SQLite.Database, { version: number; total: number }>();
@@ -31,15 +22,11 @@ function documentCount(db: SQLite.Database): number {
   return total;
 }
 
-/** The stemmed query terms worth asking FTS5 for, rarest first. */
+/** The stemmed query terms worth asking FTS5 for, rarest first (the SDK's rule for common terms). */
 function matchTerms(db: SQLite.Database, terms: string[]): string[] {
-  const stems = [...new Set(terms.map(stem))];
-  const total = documentCount(db);
   const df = db.prepare('SELECT doc FROM docs_vocab WHERE term = ?').pluck();
-  const withDf = stems.map((t) => ({ t, df: (df.get(t) as number | undefined) ?? 0 })).filter((x) => x.df > 0);
-  withDf.sort((a, b) => a.df - b.df);
-  const rare = withDf.filter((x) => x.df / total <= COMMON_TERM_SHARE || x.df <= COMMON_TERM_MIN_DOCS);
-  return (rare.length ? rare : withDf.slice(0, 2)).map((x) => x.t);
+  const counted = [...new Set(terms.map(stem))].map((t) => ({ t, df: (df.get(t) as number | undefined) ?? 0 }));
+  return sparseMatchTerms(counted, documentCount(db)).map((x) => x.t);
 }
 
 /**
@@ -82,18 +69,6 @@ function filterSql(options: RetrievalSearchOptions | undefined, params: unknown[
   return parts.length ? ` AND ${parts.join(' AND ')}` : '';
 }
 
-function toHit(s: Scored & Partial<Row>): RetrievalHit {
-  const extra = s.metadata ? (JSON.parse(s.metadata) as Record<string, unknown>) : {};
-  const metadata: Record<string, unknown> = { ...extra };
-  if (s.path) metadata.path = s.path;
-  if (s.language) metadata.language = s.language;
-  if (s.start_line != null) metadata.start_line = s.start_line;
-  if (s.end_line != null) metadata.end_line = s.end_line;
-  if (s.symbol) metadata.symbol = s.symbol;
-  if (s.kind) metadata.kind = s.kind;
-  return { id: s.id, score: Number(s.score.toFixed(6)), text: s.text, metadata, signals: s.signals, ...(s.enrichment ? { enrichment: s.enrichment } : {}) };
-}
-
 /** Searches one collection inside a read transaction, so every statement sees the same snapshot. */
 export function searchCollection(db: SQLite.Database, vectors: VectorCache, query: string, topK: number, options?: RetrievalSearchOptions): RetrievalHit[] {
   const terms = queryTerms(query);
@@ -127,7 +102,7 @@ export function searchCollection(db: SQLite.Database, vectors: VectorCache, quer
         ranked = fuseRankings(ranked, denseCandidates, { kDiv: options.fusion.kDiv, sparseWeight: options.fusion.sparseWeight, denseWeight: options.fusion.denseWeight });
       }
     }
-    return diversifyByFile(ranked, topK).map((s) => toHit({ ...rows.get(s.rowid), ...s }));
+    return diversifyByFile(ranked, topK).map((s) => chunkHit(s, rows.get(s.rowid)!));
   });
   return read.deferred();
 }

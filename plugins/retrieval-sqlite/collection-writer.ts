@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { RetrievalDocument, RetrievalSource, RetrievalStats } from 'switchboard/sdk';
-import { indexTerms, pathTerms, stem } from 'switchboard/sdk/retrieval';
+import { indexTerms, pathTerms, stem, vectorBytes } from 'switchboard/sdk/retrieval';
 
 /** Writes documents and their terms; the caller owns the transaction. */
 export class CollectionWriter {
@@ -43,7 +43,7 @@ export class CollectionWriter {
       const docPath = str(m.path);
       const symbol = str(m.symbol);
       const { path: _p, language: _l, start_line: _s, end_line: _e, symbol: _y, kind: _k, ...rest } = m;
-      const vector = doc.vector?.length ? Buffer.from(new Float32Array(doc.vector).buffer) : null;
+      const vector = doc.vector?.length ? vectorBytes(doc.vector) : null;
       const info = this.insertDoc.run(
         doc.id, docPath, str(m.language), int(m.start_line), int(m.end_line), symbol, str(m.kind), doc.text,
         Object.keys(rest).length ? JSON.stringify(rest) : null, vector, doc.enrichment || null,

@@ -12,3 +12,6 @@ export { rescoreSparse, nameWords, definitionName, collapseNearDuplicates, WEIGH
 export { fuseRankings, type RankFusionWeights } from './rank-fusion.js';
 export { diversifyByFile, FILE_DECAY, MAX_PER_FILE } from './file-diversity.js';
 export { RANKING_RULES, type RankingRule } from './ranking-rules.js';
+export { sparseMatchTerms, COMMON_TERM_SHARE, COMMON_TERM_MIN_DOCS } from './common-terms.js';
+export { cosineTopK, storedVector, vectorBytes, type StoredVector } from './nearest-vectors.js';
+export { chunkHit, type ChunkColumns } from './chunk-hit.js';

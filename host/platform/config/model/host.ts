@@ -19,7 +19,7 @@ export const HostKeys = {
     .default('auto')
     .describe('Log format: `json` (one JSON object a line, for collectors), `pretty` (one readable line an event), `auto` (pretty when stdout is a terminal, else json).'),
   DATABASE_URL: secret(
-    optionalText().describe('PostgreSQL URL (postgres://...) for shared state; unset uses the SQLite file under DATA_DIR. Secret: it may hold a password.'),
+    optionalText().describe('PostgreSQL URL (postgres://...) for shared state; unset uses the SQLite file under DATA_DIR. Plugins that declare DATABASE_URL among their settings variables see this value too (a retrieval backend that keeps its index in the same database). Secret: it may hold a password.'),
   ),
   STORAGE_BACKEND: backendId('storage', 'Plugin id of the storage provider for artifacts.'),
   ARTIFACT_TTL_DAYS: integer(0).default(0).describe('Days stored artifacts (PDF, TIFF) are kept; 0 turns expiry off.'),

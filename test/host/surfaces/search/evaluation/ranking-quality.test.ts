@@ -2,8 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ROOT, startGateway, type TestGateway } from '../../../../support/gateway.js';
+import { goldenRepos } from '../../../../support/golden-repos.js';
 
 // The levels reached with BM25 alone (no EMBEDDING_MODEL), measured minus a small margin; see
 // docs/search/code-search.md for the per-set table. A ranking change that loses questions fails
@@ -38,8 +38,7 @@ async function evaluate(goldenFile: string) {
 test.before(async () => {
   // The foreign sets' code is fetched once into a cache outside this repository (it fails naming
   // the missing package or tool when it cannot).
-  const { corpora } = (await import(pathToFileURL(path.join(ROOT, 'test/fixtures/golden/fetch-corpora.mjs')).href)) as { corpora: () => Record<string, string> };
-  const repos = { switchboard: ROOT, pino: path.join(ROOT, 'node_modules/pino'), ...corpora() };
+  const repos = await goldenRepos();
   gw = await startGateway({ REPOS: JSON.stringify(repos), REPO: 'switchboard', EMBEDDING_MODEL: '' }, { watch: false });
   for (const name of Object.keys(FLOORS)) await indexed(name);
 });
