@@ -101,7 +101,7 @@ export async function searchCollection(pool: pg.Pool, vectors: VectorCache, coll
     }
     const rows = new Map<number, Doc>(sparse.map((r) => [r.rowid, r]));
     const candidates: Candidate[] = sparse.map((r) => ({ ...r }));
-    let ranked = rescoreSparse(candidates, { terms, ...(options?.boostTerms ? { boostTerms: options.boostTerms } : {}) });
+    let ranked = rescoreSparse(candidates, { terms, query, ...(options?.boostTerms ? { boostTerms: options.boostTerms } : {}) });
     if (options?.queryVector?.length && options.fusion) {
       const stored = await vectors.load(client, collection, info.version);
       const dense = cosineTopK(stored, options.queryVector, options.fusion.topKDense);
