@@ -48,6 +48,14 @@ export class Gateway<S = Record<string, unknown>> {
 
   async listen(port: number = this.config.get('PORT'), host: string = this.config.get('HOST')): Promise<AddressInfo> {
     const { server, address } = await listenHttp(this.app, port, host);
+    return this.serve(server, address);
+  }
+
+  /**
+   * Takes over a server already bound whose requests reach `app` (npm start binds before it
+   * builds the gateway: host/platform/http/early-server.ts), then starts the surfaces' work.
+   */
+  serve(server: Server, address: AddressInfo): AddressInfo {
     this.server = server;
     rememberBoundPort(this.config, address.port);
     this.logger.info(startUpBanner(address, { dataDir: this.dataDir, database: this.database, plugins: this.kernel.list(), keysRequired: this.auth.authRequired() }), 'switchboard listening');

@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { realpath, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { PDFDocument } from 'pdf-lib';
 import { maskPhone } from '../logging/text-masking.js';
 
 /** A refusal an MCP tool reports as a tool error with this detail. */
@@ -51,6 +50,8 @@ export async function readOutboxFile(outboxDir: string | undefined, filePath: st
 export async function countPages(bytes: Buffer): Promise<number> {
   if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') {
     try {
+      // pdf-lib loads on the first PDF an MCP tool counts, not with the gateway.
+      const { PDFDocument } = await import('pdf-lib');
       return (await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false })).getPageCount();
     } catch {
       throw new ToolRefusal('the document starts as a PDF but cannot be read as one');
