@@ -23,7 +23,7 @@ rememberBoundPort(config, early.address.port);
 const { createGateway } = await import('./surfaces/gateway.js');
 const gateway = await createGateway({ config }).catch((err: unknown) => failStart(startupFailureLine(err)));
 early.open(gateway.app);
-gateway.serve(early.server, early.address);
+await gateway.listen(port, host, early);
 stopStartupGuard();
 // From here on one bad request must not stop the gateway: faults are logged and counted.
 installProcessFaultHandlers({ logger: gateway.logger, metrics: gateway.metrics });

@@ -1,6 +1,6 @@
 // Builds dist/ with tsc when it is missing or older than any source file.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -57,7 +57,12 @@ export function ensureBuildQuick(entry) {
   const target = path.join(root, 'dist', entry);
   const built = mtime(target);
   const marks = [path.join(root, 'package.json'), path.join(root, 'tsconfig.json'), gitIndex()].map(mtime);
-  if (!built || marks.some((m) => m > built)) build();
+  if (!built || marks.some((m) => m > built)) {
+    build();
+    // The stamp: tsc may leave an unchanged output untouched, and a commit rewrites the git index.
+    const now = new Date();
+    if (existsSync(target)) utimesSync(target, now, now);
+  }
   return target;
 }
 
