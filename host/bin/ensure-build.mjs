@@ -48,21 +48,21 @@ function gitIndex() {
 }
 
 /**
- * `npm start`'s check, a few stats instead of a walk of the sources: builds when `entry` is
- * missing or older than package.json, tsconfig.json or the git index (which a pull, a checkout
- * or a merge rewrites). A source edited by hand since the build is caught by `warnIfStale`,
- * run once the gateway serves.
+ * `npm start`'s check, a few stats instead of a walk of the sources: `entry` is taken as current
+ * unless it is missing or older than package.json, tsconfig.json or the git index (which a pull,
+ * a checkout, a merge or a commit rewrites); only then are the sources walked, and built if one
+ * is newer. A source edited by hand since is caught by `warnIfStale`, run once the gateway serves.
  */
 export function ensureBuildQuick(entry) {
   const target = path.join(root, 'dist', entry);
   const built = mtime(target);
   const marks = [path.join(root, 'package.json'), path.join(root, 'tsconfig.json'), gitIndex()].map(mtime);
-  if (!built || marks.some((m) => m > built)) {
-    build();
-    // The stamp: tsc may leave an unchanged output untouched, and a commit rewrites the git index.
-    const now = new Date();
-    if (existsSync(target)) utimesSync(target, now, now);
-  }
+  if (built && !marks.some((m) => m > built)) return target;
+  // A mark moved (a commit rewrites the git index too): walk the sources once to tell.
+  if (!built || Math.max(...GATEWAY_SOURCES.map((s) => newest(path.join(root, s)))) > built) build();
+  // The stamp: tsc may leave an unchanged output untouched; either way the build is current now.
+  const now = new Date();
+  if (existsSync(target)) utimesSync(target, now, now);
   return target;
 }
 
