@@ -2,7 +2,7 @@ import { ConfigRegistry } from './platform/config/registry.js';
 import { EarlyServer } from './platform/http/early-server.js';
 import { rememberBoundPort } from './platform/http/public-url.js';
 import { exitOnStartupFault, installProcessFaultHandlers, startupFailureLine } from './platform/runtime/process-faults.js';
-import { limitHeapGrowth, settleHeapWhenIdle } from './platform/runtime/heap-footprint.js';
+import { limitHeapGrowth, settleHeapWhenIdle, youngGenerationMayGrow } from './platform/runtime/heap-footprint.js';
 
 /**
  * `npm start`: the gateway on PORT with state under DATA_DIR, stopped cleanly on SIGTERM/SIGINT.
@@ -28,6 +28,7 @@ stopStartupGuard();
 // From here on one bad request must not stop the gateway: faults are logged and counted.
 installProcessFaultHandlers({ logger: gateway.logger, metrics: gateway.metrics });
 settleHeapWhenIdle(gateway.server!);
+youngGenerationMayGrow();
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
