@@ -29,7 +29,7 @@ const STARTS = 5;
     const ours = gw.memory();
     const base = bare.memory();
     console.log(
-      `RSS idle ${IDLE_SECONDS} s after start: gateway ${mb(ours.rss)} (peak ${mb(ours.peak)}) | bare express ${mb(base.rss)} (peak ${mb(base.peak)}) | ratio ${(ours.rss / base.rss).toFixed(2)}x (target gateway <= 80 MB: ${ours.rss <= 80 * MB ? 'met' : 'not met'})`,
+      `RSS idle ${IDLE_SECONDS} s after start: gateway ${mb(ours.rss)} (peak ${mb(ours.peak)}) | bare express ${mb(base.rss)} (peak ${mb(base.peak)}) | ratio ${(ours.rss / base.rss).toFixed(2)}x (target gateway <= 70 MB: ${ours.rss <= 70 * MB ? 'met' : 'not met'})`,
     );
   } finally {
     await Promise.all([gw?.stop(), bare?.stop()]);
@@ -53,22 +53,27 @@ function probe(port: number): Promise<number> {
 }
 
 /** Spawns `args`, polls GET /health every 5 ms; milliseconds from spawn to the first 200. */
-async function timeToHealthy(args: string[], extraEnv: Record<string, string> = {}): Promise<number> {
+async function timeToHealthy(args: string[], extraEnv: Record<string, string> = {}, blackBox = false): Promise<number> {
   const dataDir = tempDir('switchboard-bench-start-');
   const untrackDir = trackDir(dataDir);
   const port = await freePort();
-  const env = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    PUBLIC_API_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    ENV_FILE: path.join(dataDir, 'none.env'),
-    LOG_LEVEL: 'warn',
-    ...extraEnv,
-  };
+  // Black-box: as a user runs it from the checkout, with only PORT and a new DATA_DIR set, the
+  // default log level, and its output read.
+  const env = blackBox
+    ? { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? dataDir, PORT: String(port), DATA_DIR: dataDir }
+    : {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        PUBLIC_API_URL: `http://127.0.0.1:${port}`,
+        DATA_DIR: dataDir,
+        ENV_FILE: path.join(dataDir, 'none.env'),
+        LOG_LEVEL: 'warn',
+        ...extraEnv,
+      };
   const t = performance.now();
-  const child = spawn(process.execPath, args, { cwd: dataDir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: blackBox ? ROOT : dataDir, env, stdio: ['ignore', blackBox ? 'pipe' : 'ignore', 'pipe'] });
+  child.stdout?.resume();
   const untrackChild = trackChild(child.pid!);
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
@@ -95,14 +100,20 @@ async function timeToHealthy(args: string[], extraEnv: Record<string, string> = 
 }
 
 const gatewayStarts: number[] = [];
+const blackBoxStarts: number[] = [];
 const baselineStarts: number[] = [];
 // Alternated, so a burst of other work on the machine hits both sides alike.
 for (let i = 0; i < STARTS; i++) {
   gatewayStarts.push(await timeToHealthy([path.join(ROOT, 'host/bin/start.mjs')]));
+  blackBoxStarts.push(await timeToHealthy(['host/bin/start.mjs'], {}, true));
   baselineStarts.push(await timeToHealthy(['-e', BASELINE]));
 }
 const ours = median(gatewayStarts);
 const base = median(baselineStarts);
 console.log(
-  `start-up, spawn to first 200 on /health (${STARTS} runs, new DATA_DIR each): node host/bin/start.mjs median ${ms(ours)}, max ${ms(Math.max(...gatewayStarts))} | node -e http server median ${ms(base)}, max ${ms(Math.max(...baselineStarts))} | ratio ${(ours / base).toFixed(1)}x (target gateway <= 500 ms: ${ours <= 500 ? 'met' : 'not met'})`,
+  `start-up, spawn to first 200 on /health (${STARTS} runs, new DATA_DIR each): node host/bin/start.mjs median ${ms(ours)}, max ${ms(Math.max(...gatewayStarts))} | node -e http server median ${ms(base)}, max ${ms(Math.max(...baselineStarts))} | ratio ${(ours / base).toFixed(1)}x (target gateway <= 200 ms: ${ours <= 200 ? 'met' : 'not met'})`,
+);
+const blackBox = median(blackBoxStarts);
+console.log(
+  `start-up, black-box: \`node host/bin/start.mjs\` from the checkout, only PORT and a new DATA_DIR set, default log level: median ${ms(blackBox)}, max ${ms(Math.max(...blackBoxStarts))} | ratio to the node -e server ${(blackBox / base).toFixed(1)}x (target <= 250 ms: ${blackBox <= 250 ? 'met' : 'not met'})`,
 );

@@ -38,7 +38,7 @@ for (let i = 1; i <= 50; i++) {
   await reached;
   samples.push(performance.now() - t);
 }
-console.log(`reload latency over ${samples.length} reloads: median ${ms(percentile(samples, 50))}, p95 ${ms(percentile(samples, 95))}, max ${ms(Math.max(...samples))}`);
+console.log(`reload latency over ${samples.length} reloads: median ${ms(percentile(samples, 50))}, p95 ${ms(percentile(samples, 95))}, max ${ms(Math.max(...samples))} (target p95 <= 30 ms: ${percentile(samples, 95) <= 30 ? 'met' : 'not met'})`);
 console.log('  (includes the watcher\'s wait for the renamed file to hold still: 15 ms for a file that parses as JSON, then a 5 ms debounce)');
 
 const N = 200_000;

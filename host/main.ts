@@ -1,29 +1,34 @@
-import { createGateway } from './surfaces/gateway.js';
+import { ConfigRegistry } from './platform/config/registry.js';
+import { EarlyServer } from './platform/http/early-server.js';
+import { rememberBoundPort } from './platform/http/public-url.js';
 import { exitOnStartupFault, installProcessFaultHandlers, startupFailureLine } from './platform/runtime/process-faults.js';
-import { limitHeapGrowth, settleHeapWhenIdle } from './platform/runtime/heap-footprint.js';
+import { limitHeapGrowth, settleHeapWhenIdle, youngGenerationMayGrow } from './platform/runtime/heap-footprint.js';
 
-/** `npm start`: the gateway on PORT with state under DATA_DIR, stopped cleanly on SIGTERM/SIGINT. */
+/**
+ * `npm start`: the gateway on PORT with state under DATA_DIR, stopped cleanly on SIGTERM/SIGINT.
+ * The port is bound as soon as the configuration is read, before the gateway's modules load:
+ * GET /health (liveness) answers from then on, every other request waits for the gateway.
+ */
 limitHeapGrowth();
 const stopStartupGuard = exitOnStartupFault();
 const failStart = (line: string): never => {
   process.stderr.write(`switchboard: ${line}\n`);
   process.exit(1);
 };
-const gateway = await createGateway().catch((err: unknown) => failStart(startupFailureLine(err)));
-try {
-  await gateway.listen();
-} catch (err) {
-  const line = startupFailureLine(err, { port: gateway.config.get('PORT'), host: gateway.config.get('HOST') });
-  gateway.logger.error({ err: (err as Error).message }, 'could not listen; stopping');
-  // Plugins and the database close in order; a stop that hangs must not keep the process up.
-  setTimeout(() => failStart(line), 10_000);
-  await gateway.close().catch(() => {});
-  failStart(line);
-}
+const config = ConfigRegistry.fromEnvironment(process.env, process.cwd());
+const port = config.get('PORT');
+const host = config.get('HOST');
+const early = await EarlyServer.listen(port, host).catch((err: unknown) => failStart(startupFailureLine(err, { port, host })));
+rememberBoundPort(config, early.address.port);
+const { createGateway } = await import('./surfaces/gateway.js');
+const gateway = await createGateway({ config }).catch((err: unknown) => failStart(startupFailureLine(err)));
+early.open(gateway.app);
+await gateway.listen(port, host, early);
 stopStartupGuard();
 // From here on one bad request must not stop the gateway: faults are logged and counted.
 installProcessFaultHandlers({ logger: gateway.logger, metrics: gateway.metrics });
 settleHeapWhenIdle(gateway.server!);
+youngGenerationMayGrow();
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {

@@ -42,12 +42,12 @@ export class Gateway<S = Record<string, unknown>> {
     const handles: Record<string, unknown> = {};
     for (const [name, surface] of Object.entries(surfaces)) handles[name] = await surface.install(platform);
     await platform.kernel.start();
-    gateway = new Gateway(platform, handles as SurfaceHandles<T>, { ...lifecycle, closeStreams: admin.closeStreams });
-    return gateway;
+    return (gateway = new Gateway(platform, handles as SurfaceHandles<T>, { ...lifecycle, closeStreams: admin.closeStreams }));
   }
 
-  async listen(port: number = this.config.get('PORT'), host: string = this.config.get('HOST')): Promise<AddressInfo> {
-    const { server, address } = await listenHttp(this.app, port, host);
+  /** `bound`: a server already listening whose requests reach `app` (npm start binds first: http/early-server.ts). */
+  async listen(port: number = this.config.get('PORT'), host: string = this.config.get('HOST'), bound?: { server: Server; address: AddressInfo }): Promise<AddressInfo> {
+    const { server, address } = bound ?? (await listenHttp(this.app, port, host));
     this.server = server;
     rememberBoundPort(this.config, address.port);
     this.logger.info(startUpBanner(address, { dataDir: this.dataDir, database: this.database, plugins: this.kernel.list(), keysRequired: this.auth.authRequired() }), 'switchboard listening');

@@ -31,6 +31,8 @@ export interface GatewayOptions {
   logDestination?: DestinationStream;
   /** Hot reload through file watching (default on). */
   watch?: boolean;
+  /** The configuration, when the caller read it already (npm start reads it to bind the port first). */
+  config?: ConfigRegistry;
 }
 
 /**
@@ -86,7 +88,7 @@ export async function buildPlatform(options: GatewayOptions): Promise<{ platform
   const cwd = options.cwd ?? process.cwd();
   const root = packageRoot();
   const version = hostVersion(root);
-  const config = ConfigRegistry.fromEnvironment(env, cwd);
+  const config = options.config ?? ConfigRegistry.fromEnvironment(env, cwd);
   const logger = createLogger(config.get('LOG_LEVEL'), options.logDestination, config.get('LOG_FORMAT'));
   for (const problem of config.problems()) logger.warn({ problem }, 'configuration value ignored');
   const dataDir = path.resolve(cwd, config.get('DATA_DIR'));

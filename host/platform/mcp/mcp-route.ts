@@ -1,19 +1,27 @@
 import type { Request, Response } from 'express';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { actorOf, principalOf } from '../auth/access-guard.js';
 import { isLoopback } from '../auth/loopback.js';
 import { hostAllowed } from '../auth/request-site.js';
 import { httpError, invalid } from '../http/error-catalogue.js';
 import type { Platform } from '../gateway/platform.js';
 import { GatewayApi } from './gateway-api.js';
-import { createMcpServer } from './mcp-tools.js';
+
+/**
+ * The MCP SDK (with its JSON-schema validator) and the tools, loaded by the first POST /mcp:
+ * most gateways never serve MCP, and the SDK is about 100 ms of start-up and a few MB resident.
+ */
+let mcpModules: Promise<[typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'), typeof import('@modelcontextprotocol/sdk/types.js'), typeof import('./mcp-tools.js')]> | undefined;
+const loadMcp = () =>
+  (mcpModules ??= Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('@modelcontextprotocol/sdk/types.js'), import('./mcp-tools.js')]).catch((err: unknown) => {
+    mcpModules = undefined;
+    throw err;
+  }));
 
 /** A 10 MB document in base64 with its JSON-RPC envelope (the fax spec's MCP limit). */
 export const MCP_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /** The request's JSON body, refused 413 as soon as it is known to be over the limit (from Content-Length, or while it streams). */
-async function readJsonBody(req: Request): Promise<unknown> {
+async function readJsonBody(req: Request, JSONRPCMessageSchema: { safeParse(m: unknown): { success: boolean } }): Promise<unknown> {
   const tooLarge = () => httpError('payload_too_large', { what: 'MCP request body', limit: '16 MB' }).withHeaders({ Connection: 'close' });
   if (Number(req.headers['content-length'] ?? 0) > MCP_BODY_LIMIT_BYTES) throw tooLarge();
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -105,7 +113,8 @@ export function registerMcpRoute(platform: Platform): void {
     },
     async ({ req, res }) => {
       authenticate(req, res);
-      const body = await readJsonBody(req);
+      const [{ StreamableHTTPServerTransport }, { JSONRPCMessageSchema }, { createMcpServer }] = await loadMcp();
+      const body = await readJsonBody(req, JSONRPCMessageSchema);
       // Answers are JSON, so a client that accepts only JSON is answered too (the transport would
       // refuse it 406 with a JSON-RPC body); a request asking for progress, from a client that
       // takes a stream, is answered as server-sent events so the notifications reach it.

@@ -25,8 +25,25 @@ const operatorSet = (flag: string) =>
  * `--heap-growing-percent` on the command line).
  */
 export function limitHeapGrowth(): void {
-  if (!operatorSet('max-semi-space-size')) v8.setFlagsFromString(`--max-semi-space-size=${SEMI_SPACE_MB}`);
+  if (!operatorSet('max-semi-space-size')) {
+    v8.setFlagsFromString(`--max-semi-space-size=${SEMI_SPACE_MB}`);
+    // Node 20's V8 reads the maximum only when the heap is set up, so set at run time it caps
+    // nothing (the young generation still reached 32 MB while the modules loaded). The growth
+    // factor is read at each growth: at 1 the semi-spaces keep V8's initial size (1 MB each on
+    // 64-bit) through start-up; `youngGenerationMayGrow` restores it once the gateway serves.
+    v8.setFlagsFromString('--semi-space-growth-factor=1');
+  }
   if (!operatorSet('heap-growing-percent')) v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+}
+
+/**
+ * Once the gateway serves: the young generation may grow again under load (V8's default factor,
+ * 2). Kept at 1 MB per semi-space, sustained POST /fax cost 15-40% more CPU per request in the
+ * benchmarks (probably in-flight uploads outliving the scavenges and being promoted); start-up's growth,
+ * which a gateway kept at idle, is what the low start avoids (docs/benchmarks.md, issue 27).
+ */
+export function youngGenerationMayGrow(): void {
+  if (!operatorSet('max-semi-space-size')) v8.setFlagsFromString('--semi-space-growth-factor=2');
 }
 
 /**

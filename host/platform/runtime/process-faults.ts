@@ -1,5 +1,10 @@
+import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+
+// prom-client is required when the handlers are installed: npm start imports this module before
+// it binds the port and must not load prom-client's 50 ms of modules to do so.
+const require = createRequire(import.meta.url);
 
 export type ProcessFaultKind = 'uncaught_exception' | 'unhandled_rejection';
 
@@ -14,6 +19,7 @@ export type ProcessFaultKind = 'uncaught_exception' | 'unhandled_rejection';
  */
 export function installProcessFaultHandlers(deps: { logger: Logger; metrics: Registry; target?: NodeJS.Process }): () => void {
   const target = deps.target ?? process;
+  const { Counter } = require('prom-client') as typeof import('prom-client');
   const faults = new Counter({
     name: 'switchboard_process_faults_total',
     help: 'Errors no code path handled (uncaught exceptions, unhandled promise rejections); each one is a bug',

@@ -56,6 +56,36 @@ test('a taken port ends the gateway with exit code 1 and one line on stderr nami
   }
 });
 
+test('`node host/bin/start.mjs`: /health answers while the gateway loads, and a request sent meanwhile waits and gets the whole gateway', async () => {
+  const holder: Server = createServer();
+  await new Promise<void>((r) => holder.listen(0, '127.0.0.1', () => r()));
+  const port = (holder.address() as { port: number }).port;
+  await new Promise<void>((r) => holder.close(() => r()));
+  const dataDir = tempDir();
+  const child = spawn(process.execPath, [path.join(ROOT, 'host/bin/start.mjs')], { env: gatewayEnv(dataDir, port), stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = collect(child);
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    await until(async () => {
+      if (child.exitCode !== null) throw new Error(`exited: ${run.stderr()}`);
+      return (await fetch(`${url}/health`).catch(() => undefined))?.status === 200;
+    }, 90_000, 5);
+    // Sent at once after the first 200, most often while the surfaces still load: it waits.
+    const [openapi, faxJob] = await Promise.all([fetch(`${url}/openapi.json`), fetch(`${url}/fax/00000000-0000-4000-8000-000000000000`)]);
+    assert.is(openapi.status, 200);
+    const doc = (await openapi.json()) as { paths: Record<string, unknown> };
+    for (const p of ['/fax', '/fax/{id}', '/health/ready', '/mcp']) assert.ok(doc.paths[p], `${p} is in /openapi.json`);
+    // The fax surface's route answers (404 for an unknown job, not the platform's unknown-route 404).
+    assert.is(faxJob.status, 404);
+    assert.is(((await faxJob.json()) as { code: string }).code, 'fax_job_not_found');
+    assert.match(run.stdout(), /switchboard listening/);
+  } finally {
+    child.kill('SIGTERM');
+    await within(run.exited, 30_000, 'the gateway exits').catch(() => child.kill('SIGKILL'));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 test('SIGTERM to `npm start` stops the gateway and frees its port', async () => {
   const dataDir = tempDir();
   // Its own process group, so the cleanup below reaches a gateway left behind by npm too.

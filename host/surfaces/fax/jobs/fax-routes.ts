@@ -111,7 +111,8 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
         };
         const { row, replayed } = await service.submit({ to: fields.to, bytes: await upload.file.bytes(), size: upload.file.size }, options);
         res.status(replayed ? 200 : 202);
-        return toFaxJobOut(row, await store.attempts.list(row.id));
+        // A job created by this request has no attempt yet: no second query to say so.
+        return toFaxJobOut(row, replayed ? await store.attempts.list(row.id) : []);
       } finally {
         await upload.discard();
       }

@@ -136,10 +136,14 @@ export class FaxService {
     };
     let row: FaxJobRow | undefined;
     try {
-      row = await store.db.transaction().execute(async (trx) => {
-        if (idempotent && !(await idempotencyKeys.claim(trx, idempotent, id, config.get('FAX_IDEMPOTENCY_TTL_HOURS') * 3600_000))) return undefined;
-        return store.insert(job, new Date(), trx);
-      });
+      // One INSERT is atomic by itself; a transaction (BEGIN and COMMIT, two more statements on
+      // the request) only when the idempotency key's claim must commit with the job.
+      row = idempotent
+        ? await store.db.transaction().execute(async (trx) => {
+            if (!(await idempotencyKeys.claim(trx, idempotent, id, config.get('FAX_IDEMPOTENCY_TTL_HOURS') * 3600_000))) return undefined;
+            return store.insert(job, new Date(), trx);
+          })
+        : await store.insert(job, new Date());
     } catch (err) {
       await documents.withStorage((s) => s.delete(pdfKey)).catch(() => {});
       throw err;
