@@ -173,6 +173,31 @@ test('an inbound fax received by one instance is listed and downloadable on the 
   }
 });
 
+test('a fax prepared on one instance is sent by approval on another, once; a third refuses its reuse', async () => {
+  const pdf = await makePdf(1);
+  const form = new FormData();
+  form.set('to', '+15550107001');
+  form.set('file', new Blob([new Uint8Array(pdf)]), 'doc.pdf');
+  const prepared = await fetch(`${at(0).url}/fax/prepare`, { method: 'POST', body: form, headers: { 'x-api-key': faxKey } });
+  assert.is(prepared.status, 201, await prepared.clone().text());
+  const preview = await json(prepared);
+  const send = (g: number) => fetch(`${at(g).url}/fax/approvals/${preview.approval_id}/send`, { method: 'POST', headers: { 'x-api-key': faxKey, 'content-type': 'application/json' }, body: JSON.stringify({ sha256: sha(pdf) }) });
+  const sent = await send(1);
+  assert.is(sent.status, 202, await sent.clone().text());
+  const job = await json(sent);
+  const reused = await send(2);
+  assert.is(reused.status, 409, await reused.clone().text());
+  assert.is((await json(reused)).code, 'approval_used');
+  await until(() => sentTimes(job.id) === 1, 20_000, 50);
+  const sentFax = [...fake.faxes.values()].find((f) => f.tags.job_id === job.id)!;
+  fake.setStatus(sentFax.id, 'success', 1);
+  await until(async () => ((await jobOn(at(2), job.id)).status === 'SUCCESS' ? true : undefined), 20_000, 100);
+  assert.is(sentTimes(job.id), 1, 'sent once');
+  const tokens = await DocumentTokens.load(db.db);
+  const doc = await fetch(`${at(2).url}/fax/${job.id}/pdf?token=${tokens.issue(FAX_TOKEN_SCOPE, job.id, 60_000)}`);
+  assert.is(sha(new Uint8Array(await doc.arrayBuffer())), sha(pdf), 'the approved document is the one sent');
+});
+
 test('settings saved on one instance apply on all; the alert they arm fires once and is delivered once', async () => {
   // One FAILED of six finished: below the default rule (5 jobs, 50%), above the one set now.
   await new Promise((r) => setTimeout(r, 1000));
@@ -296,7 +321,7 @@ test('SIGKILL of an instance mid-send: the others finish its jobs, nothing lost 
   assert.is(fake.sends.length, before + 3, 'three more sends, no more');
   // nothing lost: every job of the proof is final on the survivors, and the artifacts are still there
   const rows = await db.db.selectFrom('fax_jobs').select(['id', 'status']).execute();
-  assert.is(rows.length, 9);
+  assert.is(rows.length, 10, "six, one by approval, three here");
   assert.ok(rows.every((r) => r.status === 'SUCCESS' || r.status === 'FAILED'), JSON.stringify(rows));
   // the once-per-cluster work is held by a survivor now (taken over if the killed one held it)
   const leases = await db.db.selectFrom('cluster_leases').select(['name', 'owner', 'lease_until']).execute();
