@@ -9,7 +9,7 @@ import type { ClusterLeases } from '../../../platform/db/cluster-leases.js';
 import { jobPrefix } from '../jobs/job-documents.js';
 import type { FaxApprovals } from '../jobs/fax-approvals.js';
 import { inboundPrefix } from '../inbound/inbound-service.js';
-import { IntervalSchedule } from '../../../platform/cleanup/cleanup-schedule.js';
+import { IntervalSchedule, type ScheduleTimers } from '../../../platform/cleanup/cleanup-schedule.js';
 import { sweepTempFiles } from '../../../platform/cleanup/temp-sweep.js';
 
 const DAY_MS = 86_400_000;
@@ -46,7 +46,7 @@ export class ArtifactCleanup {
   private unsubscribe?: () => void;
 
   constructor(
-    private readonly deps: { db: Kysely<Database>; kernel: Kernel; config: ConfigRegistry; audit: AuditLog; logger: Logger; tmpDir: string; leases: ClusterLeases; approvals?: FaxApprovals },
+    private readonly deps: { db: Kysely<Database>; kernel: Kernel; config: ConfigRegistry; audit: AuditLog; logger: Logger; tmpDir: string; leases: ClusterLeases; approvals?: FaxApprovals; timers?: ScheduleTimers },
   ) {}
 
   start(): void {
@@ -54,12 +54,12 @@ export class ArtifactCleanup {
     // runOnce shares a pass under way, so a run still going when the next is due is not doubled
     const retains = () => config.get('ARTIFACT_TTL_DAYS') > 0 || config.get('INBOUND_RETENTION_DAYS') > 0;
     const exclusive = this.deps.leases.exclusive('fax.artifact-cleanup', async () => {
-      if (retains()) await this.runOnce();
-      else await this.sweepApprovals(Date.now()).catch(() => 0);
+      if (retains()) await this.runOnce(this.deps.timers?.now());
+      else await this.sweepApprovals(this.deps.timers?.now() ?? Date.now()).catch(() => 0);
     });
     this.schedule = new IntervalSchedule(config.get('CLEANUP_INTERVAL_MINUTES') * 60_000, async () => {
       if (!(await exclusive()) && retains()) await sweepTempFiles(this.deps.tmpDir);
-    });
+    }, this.deps.timers);
     this.unsubscribe = config.onChange((keys) => {
       if (keys.includes('CLEANUP_INTERVAL_MINUTES')) this.schedule?.reschedule(config.get('CLEANUP_INTERVAL_MINUTES') * 60_000);
     });
