@@ -6,9 +6,10 @@ import type pg from 'pg';
  *   (BM25's N and average length) and a version that moves with every commit (vector caches);
  *   a write session holds this row's lock, so one session writes a collection at a time.
  * - `retrieval_docs`: the documents, `terms` a tsvector of the code-aware terms made in JS
- *   (symbol terms weighted A, path terms B, body terms D; `simple` configuration).
+ *   (symbol terms weighted A, path terms B, enrichment terms C, body terms D; `simple`
+ *   configuration), and `enrichment`, the chunk's enrichment text (contract 1.2) when it has one.
  * - `retrieval_postings`: the tsvector turned inside out, one row per term and document with the
- *   term's weighted count (symbol 6, path 3, body 1) and the document's length: BM25 of a query
+ *   term's weighted count (symbol 6, path 3, body 1, enrichment 0.5) and the document's length: BM25 of a query
  *   is an index-only scan of its terms' rows. (A GIN index on `terms`, matching with `@@` and
  *   reading each match's tsvector, took 180 ms a query at 10,000 files; these rows take 5.)
  * - `retrieval_vocab`: how many documents of a collection hold each term (BM25's IDF, and which
@@ -34,6 +35,7 @@ CREATE TABLE IF NOT EXISTS retrieval_docs (
   kind text,
   text text NOT NULL,
   metadata text,
+  enrichment text,
   vector bytea,
   len integer NOT NULL,
   terms tsvector NOT NULL,
@@ -44,7 +46,7 @@ CREATE TABLE IF NOT EXISTS retrieval_postings (
   collection text NOT NULL,
   term text NOT NULL,
   rowid bigint NOT NULL,
-  freq integer NOT NULL,
+  freq real NOT NULL,
   len integer NOT NULL,
   PRIMARY KEY (collection, term, rowid) INCLUDE (freq, len)
 );
@@ -67,8 +69,10 @@ CREATE TABLE IF NOT EXISTS retrieval_schema (version integer NOT NULL);
  * Bumped when the stored terms change meaning; older tables are dropped and made again, and the
  * next indexing run is full (the index is derived data). Tables of a newer version are left
  * alone: the plugin refuses to start (not ready, retried) instead.
+ * 3: the enrichment (contract 1.2): its own column on documents, its terms in the postings at
+ *    weight 0.5, so a posting's weighted count is a real number.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const TABLES = ['retrieval_sources', 'retrieval_vocab', 'retrieval_postings', 'retrieval_docs', 'retrieval_collections', 'retrieval_schema'];
 

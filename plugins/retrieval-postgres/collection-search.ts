@@ -8,7 +8,7 @@ const DEFAULT_SPARSE = 75;
 
 /**
  * BM25 as SQLite's FTS5 computes it (k1 1.2, b 0.75; a term's frequency counts a symbol
- * occurrence 6 times and a path occurrence 3 times, see TERM_WEIGHTS; the row's length is all its
+ * occurrence 6 times, a path occurrence 3 times and an enrichment occurrence half, see TERM_WEIGHTS; the row's length is all its
  * terms; IDF is floored at 1e-6), so both backends hand the shared ranking rules the same candidates.
  */
 export const BM25 = { k1: 1.2, b: 0.75 } as const;
@@ -24,12 +24,13 @@ interface Row {
   kind: string | null;
   text: string;
   metadata: string | null;
+  enrichment: string | null;
   bm25: number;
 }
 
 type Doc = Omit<Row, 'rowid'> & { rowid: number };
 
-const COLUMNS = 'd.rowid, d.id, d.path, d.language, d.start_line, d.end_line, d.symbol, d.kind, d.text, d.metadata';
+const COLUMNS = 'd.rowid, d.id, d.path, d.language, d.start_line, d.end_line, d.symbol, d.kind, d.text, d.metadata, d.enrichment';
 
 /** Filters by path prefix and language, as SQL over parameters numbered from `params.length + 1`. */
 function filterSql(options: RetrievalSearchOptions | undefined, params: unknown[]): string {
@@ -56,7 +57,7 @@ function filterSql(options: RetrievalSearchOptions | undefined, params: unknown[
 const SPARSE_SQL = (filters: string) => `
 SELECT ${COLUMNS}, s.bm25
 FROM (
-  SELECT p.rowid, sum(q.idf * p.freq * ${BM25.k1 + 1} / (p.freq + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * p.len / $4::float8))) AS bm25
+  SELECT p.rowid, sum(q.idf * p.freq::float8 * ${BM25.k1 + 1} / (p.freq::float8 + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * p.len / $4::float8))) AS bm25
   FROM unnest($2::text[], $3::float8[]) AS q(term, idf)
   JOIN retrieval_postings p ON p.collection = $1 AND p.term = q.term${filters ? `
   JOIN retrieval_docs d ON d.rowid = p.rowid${filters}` : ''}

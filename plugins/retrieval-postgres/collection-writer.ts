@@ -4,9 +4,11 @@ import { indexTerms, pathTerms, stem, vectorBytes } from 'switchboard/sdk/retrie
 
 /**
  * How much one occurrence of a term counts in BM25's term frequency, by where it is: the
- * definition's name (A), the file path (B), the body (D). SQLite's FTS5 column weights 6, 3, 1.
+ * definition's name (A), the file path (B), the chunk's enrichment (C), the body (D). SQLite's
+ * FTS5 column weights 6, 3, 0.5, 1: an LLM's words about a chunk are a weaker witness than the
+ * chunk's own words.
  */
-export const TERM_WEIGHTS = { A: 6, B: 3, D: 1 } as const;
+export const TERM_WEIGHTS = { A: 6, B: 3, C: 0.5, D: 1 } as const;
 
 /** Documents inserted per statement. */
 const BATCH = 500;
@@ -143,7 +145,7 @@ export class CollectionWriter {
 
   private async insert(documents: RetrievalDocument[]): Promise<void> {
     if (!documents.length) return;
-    const cols: unknown[][] = Array.from({ length: 14 }, () => []);
+    const cols: unknown[][] = Array.from({ length: 16 }, () => []);
     const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
     const int = (v: unknown) => (Number.isInteger(v) ? (v as number) : null);
     for (const doc of documents) {
@@ -154,29 +156,32 @@ export class CollectionWriter {
       const symbolTerms = symbol ? indexTerms(symbol) : '';
       const pathTermText = docPath ? pathTerms(docPath).map(stem).join(' ') : '';
       const bodyTerms = indexTerms(doc.text);
-      const all = [symbolTerms, pathTermText, bodyTerms].flatMap((s) => (s ? s.split(' ') : []));
+      const enrichment = str(doc.enrichment);
+      const enrichmentTerms = enrichment ? indexTerms(enrichment) : '';
+      const all = [symbolTerms, pathTermText, bodyTerms, enrichmentTerms].flatMap((s) => (s ? s.split(' ') : []));
       for (const t of new Set(all)) this.dfDelta.set(t, (this.dfDelta.get(t) ?? 0) + 1);
       const values = [
         doc.id, docPath, str(m.language), int(m.start_line), int(m.end_line), symbol, str(m.kind), doc.text,
-        Object.keys(rest).length ? JSON.stringify(rest) : null,
+        Object.keys(rest).length ? JSON.stringify(rest) : null, enrichment,
         doc.vector?.length ? vectorBytes(doc.vector) : null,
-        all.length, symbolTerms, pathTermText, bodyTerms,
+        all.length, symbolTerms, pathTermText, bodyTerms, enrichmentTerms,
       ];
       values.forEach((v, i) => cols[i]!.push(v));
     }
     // Row numbers follow the given order (ties in ranking go to the lower one, as in SQLite).
     await this.db.query(
       `WITH ins AS (
-         INSERT INTO retrieval_docs (collection, id, path, language, start_line, end_line, symbol, kind, text, metadata, vector, len, terms)
-         SELECT $1, x.id, x.path, x.language, x.start_line, x.end_line, x.symbol, x.kind, x.text, x.metadata, x.vector, x.len,
+         INSERT INTO retrieval_docs (collection, id, path, language, start_line, end_line, symbol, kind, text, metadata, enrichment, vector, len, terms)
+         SELECT $1, x.id, x.path, x.language, x.start_line, x.end_line, x.symbol, x.kind, x.text, x.metadata, x.enrichment, x.vector, x.len,
                 setweight(to_tsvector('simple', x.sym), 'A') || setweight(to_tsvector('simple', x.pth), 'B') || to_tsvector('simple', x.body)
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bytea[], $12::int[], $13::text[], $14::text[], $15::text[])
-              WITH ORDINALITY AS x(id, path, language, start_line, end_line, symbol, kind, text, metadata, vector, len, sym, pth, body, ord)
+                  || setweight(to_tsvector('simple', x.enr), 'C')
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::bytea[], $13::int[], $14::text[], $15::text[], $16::text[], $17::text[])
+              WITH ORDINALITY AS x(id, path, language, start_line, end_line, symbol, kind, text, metadata, enrichment, vector, len, sym, pth, body, enr, ord)
          ORDER BY x.ord
          RETURNING rowid, len, terms)
        INSERT INTO retrieval_postings (collection, term, rowid, freq, len)
        SELECT $1, u.lexeme, ins.rowid,
-              (SELECT sum(CASE w WHEN 'A' THEN ${TERM_WEIGHTS.A} WHEN 'B' THEN ${TERM_WEIGHTS.B} ELSE ${TERM_WEIGHTS.D} END) FROM unnest(u.weights) w),
+              (SELECT sum(CASE w WHEN 'A' THEN ${TERM_WEIGHTS.A} WHEN 'B' THEN ${TERM_WEIGHTS.B} WHEN 'C' THEN ${TERM_WEIGHTS.C} ELSE ${TERM_WEIGHTS.D} END) FROM unnest(u.weights) w),
               ins.len
        FROM ins, unnest(ins.terms) u
        ORDER BY u.lexeme, ins.rowid`,

@@ -1300,7 +1300,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare a fax for sending by approval: multipart `to` and `file`; answers a preview and an approval id, sends nothing
-         * @description The document is checked and kept in memory for MCP_APPROVAL_TTL_SECONDS; the preview gives its pages, the number masked and its SHA-256. POST /fax/approvals/{approval_id}/send sends exactly that document to exactly that number, once, for the same API key. With FAX_REQUIRE_APPROVAL=true this is the only way to send. Cover pages and redial options are not available on this path.
+         * @description The document is checked and kept in the configured storage (the approval in the database) for MCP_APPROVAL_TTL_SECONDS; the preview gives its pages, the number masked and its SHA-256. POST /fax/approvals/{approval_id}/send, on any instance of a cluster, sends exactly that document to exactly that number, once, for the same API key. With FAX_REQUIRE_APPROVAL=true this is the only way to send. Cover pages and redial options are not available on this path.
          *
          *     Access: API key with scope `fax:send` once any key exists; loopback callers only before that.
          */
@@ -8442,6 +8442,15 @@ export interface operations {
             };
             /** @description Too many prepared faxes waiting (`approvals_pending_limit`) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The storage backend is not available */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

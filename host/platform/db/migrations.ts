@@ -320,6 +320,27 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0013_fax_approvals': {
+    async up(db: Kysely<any>) {
+      // Additive only (a new table): an instance of the previous version keeps its approvals in memory beside it.
+      await db.schema
+        .createTable('fax_approvals')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('caller', 'text', (c) => c.notNull())
+        .addColumn('to_number', 'text', (c) => c.notNull())
+        .addColumn('document_sha256', 'text', (c) => c.notNull())
+        .addColumn('document_key', 'text', (c) => c.notNull())
+        .addColumn('size_bytes', 'bigint', (c) => c.notNull())
+        .addColumn('pages', 'integer', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('claimed_until', 'bigint')
+        .addColumn('job_id', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('fax_approvals_expiry').on('fax_approvals').column('expires_at').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

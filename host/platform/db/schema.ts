@@ -61,6 +61,29 @@ export interface FaxJobAttemptTable {
   provider_sid: string | null;
 }
 
+/**
+ * A fax prepared for sending by approval (POST /fax/prepare), shared by every instance: the
+ * document is in storage under `document_key`; POST /fax/approvals/{id}/send claims the row
+ * (`ready` to `sending`, one UPDATE) and marks it `sent` with its job.
+ */
+export interface FaxApprovalTable {
+  id: string;
+  /** The API key id (or caller kind) that prepared it: nobody else may send it. */
+  caller: string;
+  to_number: string;
+  document_sha256: string;
+  document_key: string;
+  size_bytes: number;
+  pages: number;
+  /** ready | sending | sent */
+  state: string;
+  /** While `sending`: until when the claim holds; an instance that died mid-send leaves it to lapse. */
+  claimed_until: number | null;
+  job_id: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface HostKvTable {
   key: string;
   value: string;
@@ -264,6 +287,7 @@ export interface Database {
   fax_jobs: FaxJobTable;
   fax_idempotency_keys: FaxIdempotencyKeyTable;
   fax_job_attempts: FaxJobAttemptTable;
+  fax_approvals: FaxApprovalTable;
   host_kv: HostKvTable;
   inbound_faxes: InboundFaxTable;
   api_keys: ApiKeyTable;

@@ -51,7 +51,7 @@ export const faxSurface = {
     });
     readiness.add('pdf_renderer', () => pdfRendererCheck({ config, kernel, version: ghostscriptVersion }));
     registerFaxRoutes(api, { service, documents, store, kernel, config, tokens, audit, reconciler, tmpDir: platform.tmpDir });
-    const approvals = new FaxApprovals(() => config.get('MCP_APPROVAL_TTL_SECONDS'));
+    const approvals = new FaxApprovals({ db: database.db, withStorage: (fn) => documents.withStorage(fn), ttlSeconds: () => config.get('MCP_APPROVAL_TTL_SECONDS') });
     registerApprovalRoutes(api, { approvals, service, store, config, audit, tmpDir: platform.tmpDir });
     const inboundStore = new InboundStore(database.db);
     const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger });
@@ -65,7 +65,7 @@ export const faxSurface = {
     registerAdminJobRoutes(api, { store, documents, audit });
     platform.ports.provide('faxStatus', { jobsByStatus: () => store.countByStatus(), rendererVersion: async () => (await ghostscriptVersion()) ?? null });
     platform.ports.addAlertConditions(faxConditions({ db: database.db, config }), providerLeftActiveCondition({ kernel }));
-    const cleanup = new ArtifactCleanup({ db: database.db, kernel, config, audit, logger, tmpDir: platform.tmpDir, leases: platform.leases });
+    const cleanup = new ArtifactCleanup({ db: database.db, kernel, config, audit, logger, tmpDir: platform.tmpDir, leases: platform.leases, approvals });
     // Expired Idempotency-Keys go on the cleanup's schedule, whether or not artifacts expire; one instance of a cluster sweeps.
     const keySweep = new IntervalSchedule(config.get('CLEANUP_INTERVAL_MINUTES') * 60_000, platform.leases.exclusive('fax.idempotency-key-sweep', async () => {
       const removed = await idempotencyKeys.sweepExpired().catch((err) => {

@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDatabase, type OpenedDatabase } from '../../../host/platform/db/database.js';
@@ -10,6 +11,7 @@ import { startProviderAFake, type ProviderAFake } from '../../fakes/providera-fa
 import { startChildGateway, type ChildGateway } from '../../support/child-gateway.js';
 import { json, postFax, removeDir, tempDir, until } from '../../support/gateway.js';
 import { freshPostgresDatabase } from '../../support/pg.js';
+import { smallRepo, writeRepoFile } from '../surfaces/search/search-repo-fixture.js';
 import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, startS3Server, type S3Server } from '../../support/s3-server.js';
 
 /**
@@ -30,6 +32,7 @@ const dirs: string[] = [];
 /** The three, in a fixed order; the proof's requests cycle through them. */
 let at: (i: number) => ChildGateway;
 let faxKey = '';
+let repo = '';
 
 const admin = { 'x-api-key': ADMIN };
 const sha = (b: Buffer | Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -46,6 +49,7 @@ async function mintKey(g: ChildGateway, body: Record<string, unknown>) {
 }
 
 test.before(async () => {
+  repo = smallRepo();
   [pgdb, s3, fake, receiver] = await Promise.all([freshPostgresDatabase(), startS3Server(['artifacts']), startProviderAFake({ apiKey: 'k', apiSecret: SECRET }), startAlertReceiver()]);
   const env = (dataDir: string): Record<string, string> => ({
     DATA_DIR: dataDir,
@@ -80,7 +84,11 @@ test.before(async () => {
     WEBHOOK_TARGETS: receiver.url,
     ALERT_WEBHOOK_CA_FILE: receiver.caFile!,
     ALERT_WEBHOOK_TIMEOUT: '30',
-    ...(process.env.RETRIEVAL_BACKEND ? { RETRIEVAL_BACKEND: process.env.RETRIEVAL_BACKEND } : {}),
+    // The shared code index, on the same database; its runs are claimed for the cluster.
+    RETRIEVAL_BACKEND: 'retrieval-postgres',
+    REPOS: JSON.stringify({ demo: repo }),
+    REPO: 'demo',
+    EMBEDDING_MODEL: '',
   });
   for (let i = 0; i < 3; i++) dirs.push(tempDir());
   gateways = await Promise.all(dirs.map((d) => startChildGateway(env(d))));
@@ -95,6 +103,7 @@ test.after(async () => {
   await Promise.all([fake?.close(), receiver?.close(), s3?.close()]);
   await pgdb?.drop();
   dirs.forEach(removeDir);
+  if (repo) removeDir(repo);
 });
 
 test('a key minted on one instance works on all; revoked on another, it is refused by every instance at once', async () => {
@@ -164,6 +173,31 @@ test('an inbound fax received by one instance is listed and downloadable on the 
   }
 });
 
+test('a fax prepared on one instance is sent by approval on another, once; a third refuses its reuse', async () => {
+  const pdf = await makePdf(1);
+  const form = new FormData();
+  form.set('to', '+15550107001');
+  form.set('file', new Blob([new Uint8Array(pdf)]), 'doc.pdf');
+  const prepared = await fetch(`${at(0).url}/fax/prepare`, { method: 'POST', body: form, headers: { 'x-api-key': faxKey } });
+  assert.is(prepared.status, 201, await prepared.clone().text());
+  const preview = await json(prepared);
+  const send = (g: number) => fetch(`${at(g).url}/fax/approvals/${preview.approval_id}/send`, { method: 'POST', headers: { 'x-api-key': faxKey, 'content-type': 'application/json' }, body: JSON.stringify({ sha256: sha(pdf) }) });
+  const sent = await send(1);
+  assert.is(sent.status, 202, await sent.clone().text());
+  const job = await json(sent);
+  const reused = await send(2);
+  assert.is(reused.status, 409, await reused.clone().text());
+  assert.is((await json(reused)).code, 'approval_used');
+  await until(() => sentTimes(job.id) === 1, 20_000, 50);
+  const sentFax = [...fake.faxes.values()].find((f) => f.tags.job_id === job.id)!;
+  fake.setStatus(sentFax.id, 'success', 1);
+  await until(async () => ((await jobOn(at(2), job.id)).status === 'SUCCESS' ? true : undefined), 20_000, 100);
+  assert.is(sentTimes(job.id), 1, 'sent once');
+  const tokens = await DocumentTokens.load(db.db);
+  const doc = await fetch(`${at(2).url}/fax/${job.id}/pdf?token=${tokens.issue(FAX_TOKEN_SCOPE, job.id, 60_000)}`);
+  assert.is(sha(new Uint8Array(await doc.arrayBuffer())), sha(pdf), 'the approved document is the one sent');
+});
+
 test('settings saved on one instance apply on all; the alert they arm fires once and is delivered once', async () => {
   // One FAILED of six finished: below the default rule (5 jobs, 50%), above the one set now.
   await new Promise((r) => setTimeout(r, 1000));
@@ -193,6 +227,61 @@ test('plugin settings saved on one instance apply on the others', async () => {
     }, 10_000, 100);
     assert.is.not(view.sources.delayMs, 'env');
   }
+});
+
+test('an index run started on one instance is the cluster\'s: the others answer its status, refuse a second, search the shared index while it runs, then search what it wrote', async () => {
+  const get = async (g: number, p: string) => json(await fetch(`${at(g).url}${p}`, { headers: admin }));
+  const start = (g: number) => fetch(`${at(g).url}/api/index/start`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ repo: 'demo' }) });
+  const status = (g: number) => get(g, '/api/index/status?repo=demo');
+  const paths = async (g: number, q: string) => {
+    const found = await get(g, `/api/search?repo=demo&q=${encodeURIComponent(q)}`);
+    assert.ok(Array.isArray(found.results), JSON.stringify(found));
+    return (found.results as Array<{ path: string }>).map((r) => r.path);
+  };
+  const first = await start(0);
+  assert.is(first.status, 202, await first.clone().text());
+  const firstId = (await json(first)).id;
+  const done = await until(async () => {
+    const s = await status(1);
+    return s.run?.id === firstId && s.run.state !== 'running' ? s : undefined;
+  }, 40_000, 100);
+  assert.is(done.run.state, 'finished', JSON.stringify(done));
+  assert.ok((await paths(2, 'parseHttpHeader')).includes('src/http/header-parser.ts'), 'instance 2 searches what instance 0 indexed');
+
+  // A second run, held mid-write: its session waits on the sources table, its work not committed.
+  writeRepoFile(repo, 'src/ledger/settlement.ts', 'export function settleLedgerBalances(entries: number[]) {\n  return entries.reduce((a, b) => a + b, 0);\n}\n');
+  const holder = new pg.Client({ connectionString: pgdb.url });
+  await holder.connect();
+  let held = true;
+  try {
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE retrieval_sources IN SHARE MODE');
+    const second = await start(1);
+    assert.is(second.status, 202, await second.clone().text());
+    const secondId = (await json(second)).id;
+    await until(async () => (await holder.query("SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'retrieval_sources' AND NOT l.granted")).rowCount! > 0, 30_000, 50);
+    for (const g of [0, 2]) {
+      const s = await status(g);
+      assert.is(s.run.id, secondId, `instance ${g} reports the run instance 1 does`);
+      assert.is(s.run.state, 'running');
+      const refused = await start(g);
+      assert.is(refused.status, 409, `instance ${g} refuses a second run`);
+      assert.is((await json(refused)).code, 'index_run_running');
+      assert.ok((await paths(g, 'parseHttpHeader')).includes('src/http/header-parser.ts'), `instance ${g} searches the shared index during the run`);
+      assert.not.ok((await paths(g, 'settleLedgerBalances')).includes('src/ledger/settlement.ts'), `instance ${g} does not see the run's uncommitted work`);
+    }
+    await holder.query('ROLLBACK');
+    held = false;
+    const after = await until(async () => {
+      const s = await status(2);
+      return s.run?.id === secondId && s.run.state !== 'running' ? s : undefined;
+    }, 40_000, 100);
+    assert.is(after.run.state, 'finished', JSON.stringify(after));
+  } finally {
+    if (held) await holder.query('ROLLBACK').catch(() => {});
+    await holder.end();
+  }
+  for (const g of [0, 2]) assert.ok((await paths(g, 'settleLedgerBalances')).includes('src/ledger/settlement.ts'), `instance ${g} searches the second run's work`);
 });
 
 test('SIGKILL of an instance mid-send: the others finish its jobs, nothing lost or sent twice', async () => {
@@ -232,7 +321,7 @@ test('SIGKILL of an instance mid-send: the others finish its jobs, nothing lost 
   assert.is(fake.sends.length, before + 3, 'three more sends, no more');
   // nothing lost: every job of the proof is final on the survivors, and the artifacts are still there
   const rows = await db.db.selectFrom('fax_jobs').select(['id', 'status']).execute();
-  assert.is(rows.length, 9);
+  assert.is(rows.length, 10, "six, one by approval, three here");
   assert.ok(rows.every((r) => r.status === 'SUCCESS' || r.status === 'FAILED'), JSON.stringify(rows));
   // the once-per-cluster work is held by a survivor now (taken over if the killed one held it)
   const leases = await db.db.selectFrom('cluster_leases').select(['name', 'owner', 'lease_until']).execute();
@@ -246,23 +335,5 @@ test('SIGKILL of an instance mid-send: the others finish its jobs, nothing lost 
   const tokens = await DocumentTokens.load(db.db);
   for (const g of survivors) for (const id of held) assert.is((await fetch(`${g.url}/fax/${id}/pdf?token=${tokens.issue(FAX_TOKEN_SCOPE, id, 60_000)}`)).status, 200);
 });
-
-/**
- * The index run across the cluster: started on one instance, followed on another, searched on
- * the third. It needs the shared retrieval backend (retrieval-postgres): run with
- * RETRIEVAL_BACKEND=retrieval-postgres in the test's environment once that plugin is merged.
- */
-async function indexRunAcrossInstances(): Promise<void> {
-  const started = await fetch(`${at(0).url}/api/index/start`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: '{}' });
-  assert.ok(started.status === 202 || started.status === 200, await started.clone().text());
-  await until(async () => {
-    const status = await json(await fetch(`${at(1).url}/api/index/status`, { headers: admin }));
-    return status.state === 'succeeded' || status.latest?.state === 'succeeded' ? status : undefined;
-  }, 40_000, 200);
-  const found = await json(await fetch(`${at(2).url}/api/search?q=${encodeURIComponent('ClusterLeases')}`, { headers: admin }));
-  assert.ok((found.results ?? []).length > 0, JSON.stringify(found));
-}
-
-if (process.env.RETRIEVAL_BACKEND === 'retrieval-postgres') test('an index run started on one instance is searched on the others', indexRunAcrossInstances);
 
 test.run();

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import pg from 'pg';
 import { conformance } from 'switchboard/sdk/testing';
+import { createSqliteRetrieval } from '../../../plugins/retrieval-sqlite/index.js';
 import retrievalPostgres, { createPostgresRetrieval, databaseUrlOf } from '../../../plugins/retrieval-postgres/index.js';
 import { ensureSchema } from '../../../plugins/retrieval-postgres/collection-schema.js';
 import { indexTerms, pathTerms, stem } from '../../../core/sdk/retrieval/index.js';
@@ -22,7 +23,7 @@ test.after(async () => {
 });
 
 // On the gateway's DATABASE_URL: the plugin's own URL setting is unset.
-for (const c of conformance.retrieval({ plugin: retrievalPostgres, dataDir, env: { DATABASE_URL: database.url }, metadata: true })) test(c.name, c.run);
+for (const c of conformance.retrieval({ plugin: retrievalPostgres, dataDir, env: { DATABASE_URL: database.url }, enrichment: true, metadata: true })) test(c.name, c.run);
 
 const doc = (path: string, text: string, extra: Record<string, unknown> = {}): RetrievalDocument => ({
   id: `${path}#${String(extra.start_line ?? 1)}`,
@@ -51,6 +52,36 @@ test('the stored lexemes are exactly the terms the SDK makes, symbol and path te
   const weight = { A: 6, B: 3, D: 1 } as Record<string, number>;
   for (const r of rows) assert.is(postings.find((p) => p.term === r.lexeme)!.freq, r.weights.reduce((n, w) => n + weight[w]!, 0), r.lexeme);
   assert.is(postings.find((p) => p.term === stem('header'))!.freq, 6 + 3 + 1);
+});
+
+test('enrichment terms are their own weight (C, 0.5 an occurrence), count in the length, and rank as retrieval-sqlite ranks them', async () => {
+  const docs: RetrievalDocument[] = [
+    { ...doc('src/ship/order.ts', 'export function byDeadline(a: Ship, b: Ship) { return a.due - b.due; }', { symbol: 'byDeadline' }), enrichment: 'Orders shipments by their delivery deadline.\ncomparator, sorting, deadline, delivery' },
+    doc('src/ship/deadline.ts', 'export const deliveryDeadlineDays = 3; // delivery deadline of a shipment'),
+    { ...doc('src/ship/route.ts', 'export function route(s: Ship) { return s.depot; }'), enrichment: 'Picks the depot a shipment leaves from.\nrouting, depot' },
+  ];
+  await backend.index('enriched', docs);
+  const { rows } = await pool.query<{ lexeme: string; weights: string[]; len: number }>("SELECT u.lexeme, u.weights, d.len FROM retrieval_docs d, unnest(d.terms) u WHERE d.collection = 'enriched' AND d.path = 'src/ship/order.ts'");
+  const comparator = rows.find((r) => r.lexeme === stem('comparator'))!;
+  assert.equal(comparator.weights, ['C'], 'a term only in the enrichment is weighted C');
+  const { rows: postings } = await pool.query<{ freq: number }>("SELECT p.freq FROM retrieval_postings p JOIN retrieval_docs d ON d.rowid = p.rowid WHERE p.collection = 'enriched' AND d.path = 'src/ship/order.ts' AND p.term = $1", [stem('comparator')]);
+  assert.is(postings[0]!.freq, 0.5);
+  const enrichmentTerms = indexTerms(docs[0]!.enrichment!).split(' ').length;
+  const ownTerms = [indexTerms(docs[0]!.text), indexTerms('byDeadline'), pathTerms('src/ship/order.ts').map(stem).join(' ')].join(' ').split(' ').length;
+  assert.is(rows[0]!.len, ownTerms + enrichmentTerms, 'the length counts the enrichment terms');
+  const sqliteDir = tempDir();
+  const sqlite = createSqliteRetrieval(sqliteDir);
+  try {
+    await sqlite.index('enriched', docs);
+    for (const q of ['delivery deadline', 'comparator sorting', 'shipment depot', 'byDeadline']) {
+      const [pgHits, liteHits] = [await backend.search('enriched', q, 3), await sqlite.search('enriched', q, 3)];
+      assert.equal(pgHits.map((h) => [h.id, h.score, h.enrichment ?? null]), liteHits.map((h) => [h.id, h.score, h.enrichment ?? null]), q);
+    }
+    assert.is((await backend.search('enriched', 'comparator', 3))[0]?.enrichment, docs[0]!.enrichment);
+  } finally {
+    sqlite.close();
+    removeDir(sqliteDir);
+  }
 });
 
 test('an identifier query finds the definition whether written camelCase, snake_case or as words', async () => {

@@ -23,7 +23,7 @@ export const HostKeys = {
   ),
   STORAGE_BACKEND: backendId('storage', 'Plugin id of the storage provider for artifacts.'),
   ARTIFACT_TTL_DAYS: integer(0).default(0).describe('Days stored artifacts (PDF, TIFF) are kept; 0 turns expiry off.'),
-  CLEANUP_INTERVAL_MINUTES: integer(1).default(1440).describe('Minutes between runs of the cleanup of expired artifacts and inbound faxes.'),
+  CLEANUP_INTERVAL_MINUTES: integer(1).default(1440).describe('Minutes between runs of the cleanup of expired artifacts and inbound faxes, and of spent or expired fax approvals.'),
   CLUSTER_LEASE_SECONDS: decimal(0.2, 3600)
     .default(30)
     .describe('Seconds a lease of once-per-cluster work (cleanup, alert evaluation, fax reconciliation) lasts without renewal: how long after an instance dies another takes its share of that work over. The holder renews at a third of it.'),

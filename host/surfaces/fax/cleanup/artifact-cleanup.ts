@@ -7,8 +7,9 @@ import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import type { Database } from '../../../platform/db/schema.js';
 import type { ClusterLeases } from '../../../platform/db/cluster-leases.js';
 import { jobPrefix } from '../jobs/job-documents.js';
+import type { FaxApprovals } from '../jobs/fax-approvals.js';
 import { inboundPrefix } from '../inbound/inbound-service.js';
-import { IntervalSchedule } from '../../../platform/cleanup/cleanup-schedule.js';
+import { IntervalSchedule, type ScheduleTimers } from '../../../platform/cleanup/cleanup-schedule.js';
 import { sweepTempFiles } from '../../../platform/cleanup/temp-sweep.js';
 
 const DAY_MS = 86_400_000;
@@ -24,6 +25,8 @@ export interface CleanupCounts {
   orphan_files: number;
   /** Upload temp files (DATA_DIR/tmp) of requests a killed process left behind. */
   temp_files: number;
+  /** Fax approvals (POST /fax/prepare) spent or expired, with their documents. */
+  fax_approvals: number;
 }
 
 /**
@@ -33,7 +36,9 @@ export interface CleanupCounts {
  * storage; besides, upload temp files older than the process go (as at start).
  * Scheduled passes run every CLEANUP_INTERVAL_MINUTES (read live) while ARTIFACT_TTL_DAYS or
  * INBOUND_RETENTION_DAYS is set; the storage part runs on one instance of a cluster at a time
- * (lease `fax.artifact-cleanup`), the others sweep only their own temp files.
+ * (lease `fax.artifact-cleanup`), the others sweep only their own temp files. Spent and expired
+ * fax approvals (and their documents) are removed on every scheduled pass, under the same lease,
+ * whether or not those retention settings are set.
  */
 export class ArtifactCleanup {
   private schedule?: IntervalSchedule;
@@ -41,17 +46,20 @@ export class ArtifactCleanup {
   private unsubscribe?: () => void;
 
   constructor(
-    private readonly deps: { db: Kysely<Database>; kernel: Kernel; config: ConfigRegistry; audit: AuditLog; logger: Logger; tmpDir: string; leases: ClusterLeases },
+    private readonly deps: { db: Kysely<Database>; kernel: Kernel; config: ConfigRegistry; audit: AuditLog; logger: Logger; tmpDir: string; leases: ClusterLeases; approvals?: FaxApprovals; timers?: ScheduleTimers },
   ) {}
 
   start(): void {
     const { config } = this.deps;
     // runOnce shares a pass under way, so a run still going when the next is due is not doubled
-    const exclusive = this.deps.leases.exclusive('fax.artifact-cleanup', () => this.runOnce());
-    this.schedule = new IntervalSchedule(config.get('CLEANUP_INTERVAL_MINUTES') * 60_000, async () => {
-      if (config.get('ARTIFACT_TTL_DAYS') <= 0 && config.get('INBOUND_RETENTION_DAYS') <= 0) return;
-      if (!(await exclusive())) await sweepTempFiles(this.deps.tmpDir);
+    const retains = () => config.get('ARTIFACT_TTL_DAYS') > 0 || config.get('INBOUND_RETENTION_DAYS') > 0;
+    const exclusive = this.deps.leases.exclusive('fax.artifact-cleanup', async () => {
+      if (retains()) await this.runOnce(this.deps.timers?.now());
+      else await this.sweepApprovals(this.deps.timers?.now() ?? Date.now()).catch(() => 0);
     });
+    this.schedule = new IntervalSchedule(config.get('CLEANUP_INTERVAL_MINUTES') * 60_000, async () => {
+      if (!(await exclusive()) && retains()) await sweepTempFiles(this.deps.tmpDir);
+    }, this.deps.timers);
     this.unsubscribe = config.onChange((keys) => {
       if (keys.includes('CLEANUP_INTERVAL_MINUTES')) this.schedule?.reschedule(config.get('CLEANUP_INTERVAL_MINUTES') * 60_000);
     });
@@ -73,7 +81,7 @@ export class ArtifactCleanup {
   }
 
   private async pass(now: number): Promise<CleanupCounts> {
-    const counts: CleanupCounts = { fax_jobs: 0, fax_files: 0, inbound_faxes: 0, inbound_files: 0, orphan_files: 0, temp_files: 0 };
+    const counts: CleanupCounts = { fax_jobs: 0, fax_files: 0, inbound_faxes: 0, inbound_files: 0, orphan_files: 0, temp_files: 0, fax_approvals: 0 };
     const { config, db } = this.deps;
     try {
       counts.temp_files = await sweepTempFiles(this.deps.tmpDir);
@@ -90,6 +98,7 @@ export class ArtifactCleanup {
           const rows = ids.length ? await db.selectFrom('inbound_faxes').select('id').where('id', 'in', ids).execute() : [];
           return new Set(rows.map((r) => r.id));
         });
+        if (this.deps.approvals) counts.fax_approvals = await this.deps.approvals.sweep(storage, now);
       });
     } catch (err) {
       this.deps.logger.warn({ err: (err as Error).message }, 'artifact cleanup failed; next run retries');
@@ -98,6 +107,20 @@ export class ArtifactCleanup {
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     if (total) this.deps.audit.record('artifacts_cleaned', { ...counts });
     return counts;
+  }
+
+  /** The approvals part alone (a scheduled pass while no retention is set). */
+  private async sweepApprovals(now: number): Promise<number> {
+    const { approvals, kernel, config, logger } = this.deps;
+    if (!approvals) return 0;
+    try {
+      const removed = await kernel.withProvider('storage', config.get('STORAGE_BACKEND'), (storage) => approvals.sweep(storage, now));
+      if (removed) this.deps.audit.record('artifacts_cleaned', { fax_approvals: removed });
+      return removed;
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'fax approval sweep failed; next run retries');
+      throw err;
+    }
   }
 
   private async expireJobs(storage: StorageProvider, cutoffIso: string, now: number, counts: CleanupCounts): Promise<void> {

@@ -53,8 +53,8 @@ export function registerApprovalRoutes(api: HttpApi, deps: ApprovalRouteDeps): v
       path: '/fax/prepare',
       summary: 'Prepare a fax for sending by approval: multipart `to` and `file`; answers a preview and an approval id, sends nothing',
       description:
-        'The document is checked and kept in memory for MCP_APPROVAL_TTL_SECONDS; the preview gives its pages, the number masked and its SHA-256. ' +
-        'POST /fax/approvals/{approval_id}/send sends exactly that document to exactly that number, once, for the same API key. ' +
+        'The document is checked and kept in the configured storage (the approval in the database) for MCP_APPROVAL_TTL_SECONDS; the preview gives its pages, the number masked and its SHA-256. ' +
+        'POST /fax/approvals/{approval_id}/send, on any instance of a cluster, sends exactly that document to exactly that number, once, for the same API key. ' +
         'With FAX_REQUIRE_APPROVAL=true this is the only way to send. Cover pages and redial options are not available on this path.',
       tags: ['fax'],
       access: { scope: 'fax:send' },
@@ -69,6 +69,7 @@ export function registerApprovalRoutes(api: HttpApi, deps: ApprovalRouteDeps): v
         413: { description: 'File too large (MAX_FILE_SIZE_MB)' },
         415: { description: 'Unsupported file type' },
         429: { description: 'Too many prepared faxes waiting (`approvals_pending_limit`)' },
+        503: { description: 'The storage backend is not available' },
       },
     },
     async ({ req, res }) => {
@@ -80,7 +81,7 @@ export function registerApprovalRoutes(api: HttpApi, deps: ApprovalRouteDeps): v
         const bytes = await upload.file.bytes();
         // The document as the fax will carry it: an unusable one is refused now, not at send.
         const { pages } = await normalizeToPdf(bytes, { paper: config.get('FAX_PAPER_SIZE') });
-        const fax = approvals.prepare(actorOf(res), to, bytes, pages);
+        const fax = await approvals.prepare(actorOf(res), to, bytes, pages);
         deps.audit.record('fax_prepared', { approval_id: fax.approvalId, to: maskPhone(to), pages, sha256: fax.sha256, by: actorOf(res) });
         res.status(201);
         return { approval_id: fax.approvalId, to: maskPhone(to), pages, size_bytes: bytes.length, sha256: fax.sha256, expires_at: new Date(fax.expiresAt).toISOString() };
@@ -114,17 +115,20 @@ export function registerApprovalRoutes(api: HttpApi, deps: ApprovalRouteDeps): v
     },
     async ({ params, body, res }) => {
       const actor = actorOf(res);
-      const fax = approvals.claim(actor, params.id, { to: body.to === undefined ? undefined : (normalizePhone(body.to) ?? body.to), sha256: body.sha256 });
+      const fax = await approvals.claim(actor, params.id, { to: body.to === undefined ? undefined : (normalizePhone(body.to) ?? body.to), sha256: body.sha256 });
+      let row;
       try {
-        // The approval id is the send's Idempotency-Key: a retry after a lost answer never sends twice.
-        const { row } = await deps.service.submit({ to: fax.to, bytes: fax.bytes, size: fax.bytes.length }, { idempotency: { scope: actor, key: `approval:${fax.approvalId}` } });
-        approvals.sent(fax);
-        res.status(202);
-        return toFaxJobOut(row, await deps.store.attempts.list(row.id));
+        const bytes = await approvals.document(fax);
+        // The approval id is the send's Idempotency-Key: a retry after a lost answer, or after the
+        // instance that claimed it died mid-send, never sends twice.
+        ({ row } = await deps.service.submit({ to: fax.to, bytes, size: bytes.length }, { idempotency: { scope: actor, key: `approval:${fax.approvalId}` } }));
       } catch (error) {
-        approvals.release(fax);
+        await approvals.release(fax).catch(() => {});
         throw error;
       }
+      await approvals.sent(fax, row.id);
+      res.status(202);
+      return toFaxJobOut(row, await deps.store.attempts.list(row.id));
     },
   );
 }

@@ -1,4 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { StorageProvider } from '../../../../core/sdk/index.js';
+import type { Database, FaxApprovalTable } from '../../../platform/db/schema.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
 import { maskPhone } from '../../../platform/logging/text-masking.js';
 
@@ -7,40 +10,79 @@ export interface PreparedFax {
   approvalId: string;
   /** The normalized destination. */
   to: string;
-  bytes: Buffer;
   sha256: string;
+  size: number;
   pages: number;
   /** Who prepared it (the caller's key id): nobody else may send it. */
   caller: string;
   expiresAt: number;
-  state: 'ready' | 'sending' | 'sent';
+  /** Where the document is, in the configured storage. */
+  documentKey: string;
 }
 
-/** Bounds what waiting approvals keep in memory (each holds its document until sent or expired). */
+/** Bounds the approvals waiting in the cluster (each keeps its document in storage until sent or expired). */
 export const MAX_PENDING_APPROVALS = 100;
+
+/** How long a send holds its claim; an instance that dies mid-send leaves the approval usable after this. */
+export const APPROVAL_CLAIM_MS = 120_000;
+
+/** Rows (and documents) of unsent approvals stay this long past their expiry, so a send under way never loses its document. */
+export const APPROVAL_SWEEP_GRACE_MS = 3600_000;
+
+/** Approval documents live under this storage prefix, one object per approval. */
+export const APPROVALS_PREFIX = 'fax-approvals';
+export const approvalDocumentKey = (id: string) => `${APPROVALS_PREFIX}/${id}/document`;
 
 export function sha256(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+type Row = Selectable<FaxApprovalTable>;
+
 /**
- * Approvals of prepared faxes, in memory: an approval id names one document, one number and one
- * caller, lives MCP_APPROVAL_TTL_SECONDS, and sends once. POST /fax/prepare makes one, POST
- * /fax/approvals/{id}/send uses it; the MCP tools prepare_fax and send_fax call those routes.
+ * Approvals of prepared faxes, in the shared database with their documents in the configured
+ * storage, so an approval prepared on one instance of a cluster is sent from any: an approval id
+ * names one document, one number and one caller, lives MCP_APPROVAL_TTL_SECONDS, and sends once.
+ * POST /fax/prepare makes one, POST /fax/approvals/{id}/send uses it; the MCP tools prepare_fax
+ * and send_fax call those routes. Single use is one conditional UPDATE (`ready` to `sending`),
+ * so two instances sending the same approval at once cannot both win.
  */
 export class FaxApprovals {
-  private readonly pending = new Map<string, PreparedFax>();
-
   constructor(
-    private readonly ttlSeconds: () => number,
-    private readonly now: () => number = Date.now,
+    private readonly deps: {
+      db: Kysely<Database>;
+      withStorage: <T>(fn: (storage: StorageProvider) => Promise<T>) => Promise<T>;
+      ttlSeconds: () => number;
+      now?: () => number;
+    },
   ) {}
 
-  prepare(caller: string, to: string, bytes: Buffer, pages: number): PreparedFax {
-    this.sweep();
-    if (this.pending.size >= MAX_PENDING_APPROVALS) throw httpError('approvals_pending_limit', { limit: MAX_PENDING_APPROVALS });
-    const fax: PreparedFax = { approvalId: randomUUID(), to, bytes, sha256: sha256(bytes), pages, caller, expiresAt: this.now() + this.ttlSeconds() * 1000, state: 'ready' };
-    this.pending.set(fax.approvalId, fax);
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  async prepare(caller: string, to: string, bytes: Buffer, pages: number): Promise<PreparedFax> {
+    const now = this.now();
+    const waiting = await this.deps.db
+      .selectFrom('fax_approvals')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('state', '!=', 'sent')
+      .where('expires_at', '>=', now)
+      .executeTakeFirstOrThrow();
+    if (Number(waiting.n) >= MAX_PENDING_APPROVALS) throw httpError('approvals_pending_limit', { limit: MAX_PENDING_APPROVALS });
+    const id = randomUUID();
+    const fax: PreparedFax = { approvalId: id, to, sha256: sha256(bytes), size: bytes.length, pages, caller, expiresAt: now + this.deps.ttlSeconds() * 1000, documentKey: approvalDocumentKey(id) };
+    // The document first: a row never names a document that is not there.
+    await this.deps.withStorage((s) => s.put(fax.documentKey, bytes));
+    try {
+      await this.deps.db
+        .insertInto('fax_approvals')
+        .values({ id, caller, to_number: to, document_sha256: fax.sha256, document_key: fax.documentKey, size_bytes: fax.size, pages, state: 'ready', claimed_until: null, job_id: null, created_at: now, expires_at: fax.expiresAt })
+        .execute();
+    } catch (err) {
+      await this.deps.withStorage((s) => s.delete(fax.documentKey)).catch(() => false);
+      throw err;
+    }
     return fax;
   }
 
@@ -48,30 +90,82 @@ export class FaxApprovals {
    * The prepared fax an approval id names, claimed for sending, if this caller may send it and it
    * matches what the caller says it sends. Call `sent` or `release` after.
    */
-  claim(caller: string, approvalId: string, expect: { to?: string | undefined; sha256?: string | undefined }): PreparedFax {
-    const fax = this.pending.get(approvalId);
-    if (!fax || fax.caller !== caller) throw httpError('approval_unknown');
-    if (fax.state !== 'ready') throw httpError('approval_used');
-    if (this.now() > fax.expiresAt) throw httpError('approval_expired', { ttl: 'MCP_APPROVAL_TTL_SECONDS' });
-    if (expect.to !== undefined && expect.to !== fax.to) throw httpError('approval_mismatch', { differs: `number (the approval is for ${maskPhone(fax.to)})` });
-    if (expect.sha256 !== undefined && expect.sha256.toLowerCase() !== fax.sha256) throw httpError('approval_mismatch', { differs: 'document (its SHA-256 differs)' });
-    fax.state = 'sending';
-    return fax;
+  async claim(caller: string, approvalId: string, expect: { to?: string | undefined; sha256?: string | undefined }): Promise<PreparedFax> {
+    const { db } = this.deps;
+    const now = this.now();
+    const row = await db.selectFrom('fax_approvals').selectAll().where('id', '=', approvalId).executeTakeFirst();
+    if (!row || row.caller !== caller) throw httpError('approval_unknown');
+    this.refuse(row, now);
+    if (expect.to !== undefined && expect.to !== row.to_number) throw httpError('approval_mismatch', { differs: `number (the approval is for ${maskPhone(row.to_number)})` });
+    if (expect.sha256 !== undefined && expect.sha256.toLowerCase() !== row.document_sha256) throw httpError('approval_mismatch', { differs: 'document (its SHA-256 differs)' });
+    // The single use: only one UPDATE finds it ready (or its claim lapsed), on whichever instance.
+    const claimed = await db
+      .updateTable('fax_approvals')
+      .set({ state: 'sending', claimed_until: now + APPROVAL_CLAIM_MS })
+      .where('id', '=', approvalId)
+      .where('caller', '=', caller)
+      .where('expires_at', '>=', now)
+      .where((eb) => eb.or([eb('state', '=', 'ready'), eb.and([eb('state', '=', 'sending'), eb('claimed_until', '<', now)])]))
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) {
+      const after = await db.selectFrom('fax_approvals').selectAll().where('id', '=', approvalId).executeTakeFirst();
+      if (after) this.refuse(after, now);
+      throw httpError('approval_used');
+    }
+    return { approvalId, to: row.to_number, sha256: row.document_sha256, size: Number(row.size_bytes), pages: row.pages, caller, expiresAt: Number(row.expires_at), documentKey: row.document_key };
   }
 
-  /** The send went through: the approval is spent and its document dropped. */
-  sent(fax: PreparedFax): void {
-    fax.state = 'sent';
-    fax.bytes = Buffer.alloc(0);
+  /** The claimed approval's document, from storage. */
+  document(fax: PreparedFax): Promise<Buffer> {
+    return this.deps.withStorage((s) => s.get(fax.documentKey));
+  }
+
+  /** The send went through: the approval is spent and its document removed. */
+  async sent(fax: PreparedFax, jobId: string): Promise<void> {
+    await this.deps.db.updateTable('fax_approvals').set({ state: 'sent', claimed_until: null, job_id: jobId }).where('id', '=', fax.approvalId).execute();
+    await this.deps.withStorage((s) => s.delete(fax.documentKey)).catch(() => false);
   }
 
   /** The send failed before a job was made: the approval may be used again while it lives. */
-  release(fax: PreparedFax): void {
-    if (fax.state === 'sending') fax.state = 'ready';
+  async release(fax: PreparedFax): Promise<void> {
+    await this.deps.db.updateTable('fax_approvals').set({ state: 'ready', claimed_until: null }).where('id', '=', fax.approvalId).where('state', '=', 'sending').execute();
   }
 
-  private sweep(): void {
-    const now = this.now();
-    for (const [id, fax] of this.pending) if (now > fax.expiresAt + 3600_000 || (fax.state === 'sent' && now > fax.expiresAt)) this.pending.delete(id);
+  /**
+   * Removes spent approvals past their expiry and unsent ones an hour past it, with their
+   * documents, and documents under the prefix that no row names (older than the grace). Run by
+   * the artifact cleanup, on one instance of a cluster. Returns the approvals removed.
+   */
+  async sweep(storage: StorageProvider, now = this.now()): Promise<number> {
+    const { db } = this.deps;
+    let removed = 0;
+    for (;;) {
+      const rows = await db
+        .selectFrom('fax_approvals')
+        .select(['id', 'document_key'])
+        .where((eb) => eb.or([eb.and([eb('state', '=', 'sent'), eb('expires_at', '<', now)]), eb('expires_at', '<', now - APPROVAL_SWEEP_GRACE_MS)]))
+        .limit(200)
+        .execute();
+      for (const row of rows) {
+        await storage.delete(row.document_key);
+        await db.deleteFrom('fax_approvals').where('id', '=', row.id).execute();
+        removed++;
+      }
+      if (rows.length < 200) break;
+    }
+    const entries = (await storage.list(`${APPROVALS_PREFIX}/`)).filter((e) => now - e.modifiedAt.getTime() > APPROVAL_SWEEP_GRACE_MS);
+    const ids = [...new Set(entries.map((e) => e.key.split('/')[1]!).filter(Boolean))];
+    for (let i = 0; i < ids.length; i += 200) {
+      const chunk = ids.slice(i, i + 200);
+      const live = new Set((await db.selectFrom('fax_approvals').select('id').where('id', 'in', chunk).execute()).map((r) => r.id));
+      for (const e of entries) if (chunk.includes(e.key.split('/')[1]!) && !live.has(e.key.split('/')[1]!)) await storage.delete(e.key);
+    }
+    return removed;
+  }
+
+  /** Why a row cannot be claimed now, if it cannot: spent or being sent, or expired. */
+  private refuse(row: Row, now: number): void {
+    if (row.state === 'sent' || (row.state === 'sending' && Number(row.claimed_until ?? 0) >= now)) throw httpError('approval_used');
+    if (now > Number(row.expires_at)) throw httpError('approval_expired', { ttl: 'MCP_APPROVAL_TTL_SECONDS' });
   }
 }

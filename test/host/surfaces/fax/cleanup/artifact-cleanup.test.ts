@@ -46,7 +46,7 @@ test('cleanup removes exactly the expired artifacts: old finished jobs, old inbo
   });
   // Orphans younger than the grace period stay; run two hours in the future to see them go.
   const counts = await gw.gateway.surfaces.fax.cleanup.runOnce(now + 2 * 3600_000);
-  assert.equal(counts, { fax_jobs: 1, fax_files: 1, inbound_faxes: 1, inbound_files: 1, orphan_files: 2, temp_files: 0 });
+  assert.equal(counts, { fax_jobs: 1, fax_files: 1, inbound_faxes: 1, inbound_files: 1, orphan_files: 2, temp_files: 0, fax_approvals: 0 });
   const keys = await storage((s) => s.list(''));
   const names = keys.map((k) => k.key).filter((k) => !k.startsWith('.'));
   assert.ok(!names.some((k) => k.startsWith(`fax/${oldJob}/`)));
@@ -66,7 +66,7 @@ test('cleanup removes exactly the expired artifacts: old finished jobs, old inbo
   assert.is(pdf.status, 404);
   assert.is((await json(pdf)).detail, 'document expired');
   // a second pass finds nothing
-  assert.equal(await gw.gateway.surfaces.fax.cleanup.runOnce(now + 2 * 3600_000), { fax_jobs: 0, fax_files: 0, inbound_faxes: 0, inbound_files: 0, orphan_files: 0, temp_files: 0 });
+  assert.equal(await gw.gateway.surfaces.fax.cleanup.runOnce(now + 2 * 3600_000), { fax_jobs: 0, fax_files: 0, inbound_faxes: 0, inbound_files: 0, orphan_files: 0, temp_files: 0, fax_approvals: 0 });
   await gw.gateway.audit.flush();
   const audit = await db.selectFrom('audit_events').select('record').where('event', '=', 'artifacts_cleaned').execute();
   assert.is(audit.length, 1);

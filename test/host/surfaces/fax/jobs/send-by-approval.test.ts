@@ -3,6 +3,9 @@ import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
 import { makePdf } from '../../../../fakes/fax-document-server.js';
 import { json, startGateway, until, type TestGateway } from '../../../../support/gateway.js';
+import { ArtifactCleanup } from '../../../../../host/surfaces/fax/cleanup/artifact-cleanup.js';
+import { APPROVAL_SWEEP_GRACE_MS } from '../../../../../host/surfaces/fax/jobs/fax-approvals.js';
+import type { ScheduleTimers } from '../../../../../host/platform/cleanup/cleanup-schedule.js';
 
 // Sending by approval over plain HTTP: POST /fax/prepare, then POST /fax/approvals/{id}/send.
 const BOOT = 'approval-boot-key-5b1e';
@@ -121,6 +124,46 @@ test('scopes, bad input, and FAX_REQUIRE_APPROVAL refusing one-step POST /fax', 
     assert.is((await send(preview.approval_id)).status, 202, 'by approval it sends');
   } finally {
     await gw.gateway.config.update({ FAX_REQUIRE_APPROVAL: false });
+  }
+});
+
+test('the scheduled cleanup sweeps spent and long-expired approvals with their documents, with no retention set', async () => {
+  const db = gw.gateway.database.db;
+  const spent = await json(await prepare(await makePdf(1)));
+  assert.is((await send(spent.approval_id)).status, 202);
+  const unsent = await json(await prepare(await makePdf(1)));
+  const waiting = await json(await prepare(await makePdf(1)));
+  const keyOf = async (id: string) => (await db.selectFrom('fax_approvals').select('document_key').where('id', '=', id).executeTakeFirstOrThrow()).document_key;
+  const unsentKey = await keyOf(unsent.approval_id);
+  const exists = (key: string) => gw.gateway.kernel.withProvider('storage', gw.gateway.config.get('STORAGE_BACKEND'), (s) => s.exists(key));
+  assert.ok(await exists(unsentKey), 'a prepared document is in storage');
+  // The cleanup's own schedule, on a clock the test steps (the gateway's cleanup waits a day).
+  let clock = Date.now();
+  let due: Array<() => void> = [];
+  const timers: ScheduleTimers = { now: () => clock, setTimeout: (fn) => due.push(fn), clearTimeout: () => {} };
+  const { platform } = gw.gateway;
+  const cleanup = new ArtifactCleanup({ db, kernel: platform.kernel, config: platform.config, audit: platform.audit, logger: platform.logger, tmpDir: platform.tmpDir, leases: platform.leases, approvals: gw.gateway.surfaces.fax.approvals, timers });
+  const retention = { ARTIFACT_TTL_DAYS: platform.config.get('ARTIFACT_TTL_DAYS'), INBOUND_RETENTION_DAYS: platform.config.get('INBOUND_RETENTION_DAYS') };
+  await platform.config.update({ ARTIFACT_TTL_DAYS: 0, INBOUND_RETENTION_DAYS: 0 });
+  cleanup.start();
+  clock += platform.config.get('CLEANUP_INTERVAL_MINUTES') * 60_000;
+  await db.updateTable('fax_approvals').set({ expires_at: clock - 1 }).where('id', '=', spent.approval_id).execute();
+  await db.updateTable('fax_approvals').set({ expires_at: clock - APPROVAL_SWEEP_GRACE_MS - 1 }).where('id', '=', unsent.approval_id).execute();
+  await db.updateTable('fax_approvals').set({ expires_at: clock + 600_000 }).where('id', '=', waiting.approval_id).execute();
+  try {
+    const fire = due;
+    due = [];
+    fire.forEach((fn) => fn());
+    const ids = await until(async () => {
+      const rows = (await db.selectFrom('fax_approvals').select('id').execute()).map((r) => r.id);
+      return rows.includes(spent.approval_id) || rows.includes(unsent.approval_id) ? undefined : rows;
+    }, 10_000, 50);
+    assert.ok(ids.includes(waiting.approval_id), 'a waiting approval stays');
+    assert.not.ok(await exists(unsentKey), 'the expired approval\'s document is gone');
+    assert.ok(await exists(await keyOf(waiting.approval_id)));
+  } finally {
+    await cleanup.stop();
+    await platform.config.update(retention);
   }
 });
 
