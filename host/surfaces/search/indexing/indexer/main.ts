@@ -147,8 +147,8 @@ async function run(job: IndexJob): Promise<RunCounts> {
     const stats = await session.commit();
     session = undefined;
     const dirsMoved = dirs.size !== cache.dirs.size || [...dirs].some(([rel, listing]) => cache.dirs.get(rel) !== listing);
-    if (stampsMoved || dirsMoved || stamps.size !== oldStamps.size) {
-      await writeStamps(stampFile, { files: stamps, dirs }).catch(() => {}); // only a cache: the next run reads files instead
+    if (stampsMoved || dirsMoved || stamps.size !== oldStamps.size || cache.backend !== job.backend.pluginId) {
+      await writeStamps(stampFile, { files: stamps, dirs, backend: job.backend.pluginId }).catch(() => {}); // only a cache: the next run reads files instead
     }
     // Totals of the index after the run; files_changed / chunks said what this run wrote.
     counts.vectors = stats.vectors;
