@@ -94,7 +94,7 @@ for (const repo of Object.keys(treeRepos)) {
   const files = full.status.run.files_seen;
   console.log(`full index: ${files} files (${full.status.run.files_skipped} skipped), ${full.status.run.chunks} chunks in ${full.seconds.toFixed(2)} s = ${(files / full.seconds).toFixed(0)} files/s (target >= 1500: ${mark(files / full.seconds >= 1500)}), indexer peak RSS ${(full.peakRss / 1e6).toFixed(0)} MB (target < 600)`);
   console.log(`  indexer CPU time ${full.cpuSeconds.toFixed(1)} s (all threads) = ${(files / (full.cpuSeconds / 2)).toFixed(0)} files/s if its work had both cores to itself`);
-  console.log(`  writer thread CPU time ${full.writerSeconds.toFixed(1)} s = ${(files / full.writerSeconds).toFixed(0)} files/s if nothing else slowed the writer (it is the bottleneck)`);
+  console.log(`  writer thread CPU time ${full.writerSeconds.toFixed(1)} s = ${(files / full.writerSeconds).toFixed(0)} files/s if the writer alone set the pace`);
 }
 const files = fulls[0]!.status.run.files_seen;
 const fullSeconds = median(fulls.map((f) => f.seconds));
