@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { RetrievalDocument, RetrievalSource, RetrievalStats } from 'switchboard/sdk';
-import { indexTerms, pathTerms, stem, vectorBytes } from 'switchboard/sdk/retrieval';
+import { indexPathTerms, indexTerms, vectorBytes } from 'switchboard/sdk/retrieval';
 
 /** Writes documents and their terms; the caller owns the transaction. */
 export class CollectionWriter {
@@ -48,11 +48,13 @@ export class CollectionWriter {
         doc.id, docPath, str(m.language), int(m.start_line), int(m.end_line), symbol, str(m.kind), doc.text,
         Object.keys(rest).length ? JSON.stringify(rest) : null, vector, doc.enrichment || null,
       );
+      // Terms the host made ahead in its chunking threads (contract 1.3) are used as they are.
+      const made = doc.terms;
       this.insertFts.run(
         info.lastInsertRowid,
-        symbol ? indexTerms(symbol) : '',
-        docPath ? pathTerms(docPath).map(stem).join(' ') : '',
-        indexTerms(doc.text),
+        symbol ? (made?.symbol ?? indexTerms(symbol)) : '',
+        docPath ? (made?.path ?? indexPathTerms(docPath)) : '',
+        made?.body ?? indexTerms(doc.text),
         doc.enrichment ? indexTerms(doc.enrichment) : '',
       );
     }

@@ -6,8 +6,22 @@
  * delete by path, stats, and write sessions that replace a collection's sources atomically.
  * 1.2 adds `enrichment` to documents and hits (optional for backends: one that ignores it still
  * conforms; one that supports it indexes it as its own field and returns it on hits).
+ * 1.3 adds `terms` to documents: index terms the host made ahead (in its chunking threads), which a
+ * backend that stores `indexTerms` of switchboard/sdk/retrieval may use instead of making them.
  */
-export const RETRIEVAL_CONTRACT = '1.2.0';
+export const RETRIEVAL_CONTRACT = '1.3.0';
+
+/**
+ * A document's index terms made ahead by the host, each exactly what switchboard/sdk/retrieval
+ * makes: `body` = indexTerms(text), `symbol` = indexTerms(metadata.symbol), `path` =
+ * pathTerms(metadata.path) stemmed and joined by spaces. Since 1.3, optional: a backend may use
+ * them (and make any that is missing itself) or ignore them; the text stays the authority.
+ */
+export interface RetrievalDocumentTerms {
+  body?: string;
+  symbol?: string;
+  path?: string;
+}
 
 export interface RetrievalDocument {
   id: string;
@@ -27,6 +41,8 @@ export interface RetrievalDocument {
    * own weight (a query matching only these words finds the document) and returns it on hits.
    */
   enrichment?: string;
+  /** Index terms made ahead by the host (see RetrievalDocumentTerms). Since 1.3. */
+  terms?: RetrievalDocumentTerms;
 }
 
 export interface RetrievalHit {

@@ -106,3 +106,8 @@ export function stemmedTermSet(text: string): Set<string> {
   }
   return out;
 }
+
+/** Terms of a repository path as stored in an index: pathTerms, stemmed, joined by spaces. */
+export function indexPathTerms(filePath: string): string {
+  return pathTerms(filePath).map(stem).join(' ');
+}

@@ -5,7 +5,7 @@
  * over terms made by the same code-aware splitting at index and query time.
  */
 export type { Candidate, Scored } from './candidate.js';
-export { identifierTerms, textTerms, pathTerms, queryTerms, indexTerms, stemmedTermSet } from './code-terms.js';
+export { identifierTerms, textTerms, pathTerms, queryTerms, indexTerms, indexPathTerms, stemmedTermSet } from './code-terms.js';
 export { stem } from './stem.js';
 export { FILE_CLASS_FACTORS, fileClass, classesAskedFor, isUsageQuestion, type FileClass } from './file-class.js';
 export { rescoreSparse, nameWords, definitionName, collapseNearDuplicates, WEIGHTS, type RescoreOptions } from './sparse-rescoring.js';

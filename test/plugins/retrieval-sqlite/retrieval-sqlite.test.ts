@@ -6,6 +6,9 @@ import { ftsQuery } from '../../../plugins/retrieval-sqlite/collection-search.js
 import { removeDir, tempDir } from '../../support/gateway.js';
 import { fakeEmbedding } from '../../fakes/llm-gateway-fake.js';
 import type { RetrievalDocument } from '../../../core/sdk/index.js';
+import Database from 'better-sqlite3';
+import { indexPathTerms, indexTerms } from 'switchboard/sdk/retrieval';
+import { collectionFile } from '../../../plugins/retrieval-sqlite/collection-db.js';
 
 const dataDir = tempDir();
 const backend = createSqliteRetrieval(`${dataDir}/direct`);
@@ -125,6 +128,35 @@ test('with vectors, a chunk found only by meaning is fused in by reciprocal rank
   assert.is(onlyDense[0]?.metadata?.path, 'src/queue.ts');
   assert.is(onlyDense[0]!.signals!.sparse_rank, undefined);
   assert.is((await backend.stats!('dense')).vectors, 2);
+});
+
+test('terms made ahead by the host (contract 1.3) are stored as given; without them the backend makes the same terms', async () => {
+  const text = 'export function parseHttpHeader(line: string) {\n  return line.split(":");\n}';
+  const path = 'src/http/header-parser.ts';
+  const made = { body: indexTerms(text), path: indexPathTerms(path), symbol: indexTerms('parseHttpHeader') };
+  const session = await backend.openSession!('made');
+  await session.replaceSource(path, 'h1', [{ ...doc(path, text, { symbol: 'parseHttpHeader' }), terms: made }]);
+  await session.replaceSource('src/plain.ts', 'h2', [doc('src/plain.ts', text, { symbol: 'parseHttpHeader' })]);
+  // Proof that the given terms are what is stored: words that are not in the text.
+  await session.replaceSource('src/given.ts', 'h3', [{ ...doc('src/given.ts', 'export const a = 1;'), terms: { body: 'zebraword', path: 'given' } }]);
+  await session.commit();
+  // The FTS table is contentless: what it holds shows in what each column matches.
+  const db = new Database(collectionFile(`${dataDir}/direct`, 'made'), { readonly: true });
+  try {
+    const matching = db.prepare('SELECT d.path FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid WHERE docs_fts MATCH ? ORDER BY d.path').pluck();
+    const where = (column: string, term: string) => matching.all(`${column}:"${term}"`) as string[];
+    for (const term of made.body.split(' ')) assert.equal(where('body', term), [path, 'src/plain.ts'], term);
+    for (const term of made.symbol.split(' ')) assert.equal(where('symbol', term), [path, 'src/plain.ts'], term);
+    assert.equal(where('path', 'parser'), [path]);
+    assert.equal(where('path', 'plain'), ['src/plain.ts']);
+    assert.equal(where('body', 'zebraword'), ['src/given.ts']);
+    assert.equal(where('path', 'given'), ['src/given.ts']);
+    assert.equal(where('path', 'src'), [path, 'src/plain.ts'], 'the given path terms replace those the backend would make');
+    assert.not.ok(where('body', 'export').includes('src/given.ts'), 'the given body terms replace the text\'s');
+  } finally {
+    db.close();
+  }
+  assert.is((await backend.search('made', 'zebraword', 5))[0]?.metadata?.path, 'src/given.ts');
 });
 
 test.run();

@@ -70,7 +70,7 @@ export class IndexRuns {
         throw err;
       }
     }
-    this.launch(run, job);
+    this.launch(run, job, await this.indexedCounts(job));
     return run;
   }
 
@@ -84,6 +84,16 @@ export class IndexRuns {
       chunks += Math.max(1, Math.ceil(f.size / Math.max(1, job.chunk.size - job.chunk.overlap)));
     }
     return { chunks, chars };
+  }
+
+  /** The backend's counts of the repository, for the no-change check; undefined when it cannot say. */
+  private async indexedCounts(job: IndexJob): Promise<{ sources: number; vectors: number } | undefined> {
+    try {
+      const stats = await this.deps.kernel.withProvider('retrieval', job.backend.pluginId, async (p) => p.stats?.(job.repo));
+      return stats ? { sources: stats.sources, vectors: stats.vectors } : undefined;
+    } catch {
+      return undefined; // the child runs and finds out
+    }
   }
 
   /** Pid of the indexer child of a running run (tests kill it). */
@@ -135,7 +145,7 @@ export class IndexRuns {
     };
   }
 
-  private launch(run: IndexRun, job: IndexJob): void {
+  private launch(run: IndexRun, job: IndexJob, indexed: { sources: number; vectors: number } | undefined): void {
     const { store, logger, packageRoot } = this.deps;
     // Only the variables the retrieval plugin declares for its settings, so the child resolves
     // them (declared env > the config store > defaults) exactly as the kernel does; the host
@@ -149,7 +159,7 @@ export class IndexRuns {
       NODE_PATH: path.join(packageRoot, 'node_modules'),
     };
     if (job.enrich) env.ENRICH_CODE_CHUNKS = 'true';
-    const input: WorkerInput = { job, script: path.join(packageRoot, 'dist/host/surfaces/search/indexing/indexer/main.js'), env };
+    const input: WorkerInput = { job, script: path.join(packageRoot, 'dist/host/surfaces/search/indexing/indexer/main.js'), env, ...(indexed ? { indexed } : {}) };
     const worker = new Worker(new URL('./indexer-worker.js', import.meta.url), { workerData: input });
     let resolveDone!: () => void;
     const done = new Promise<void>((r) => (resolveDone = r));

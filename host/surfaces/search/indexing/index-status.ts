@@ -7,7 +7,9 @@ import type { IndexRun } from './index-run-store.js';
 export function statusLines(run: IndexRun, embeddingModel: string | undefined): string[] {
   const lines = ['Indexing started...', `Indexing repository: ${run.repo}`];
   if (run.enrich) lines.push('Enriching chunks with summaries and keywords... (ENRICH_CODE_CHUNKS=true)');
-  if (run.kind === 'full' || run.kind === 'incremental') lines.push(run.kind === 'full' ? 'Full index (the repository had no index yet)' : 'Incremental index: only files whose content changed are re-chunked');
+  if (run.kind === 'full') lines.push('Full index (the repository had no index yet)');
+  else if (run.kind === 'incremental') lines.push('Incremental index: only files whose content changed are re-chunked');
+  else if (run.kind === 'unchanged') lines.push('Nothing changed since the last run: every file has the size, mtime and inode it was indexed with; none was read');
   lines.push(`Files: ${run.files_seen} seen, ${run.files_changed} changed, ${run.files_removed} removed, ${run.files_skipped} skipped`);
   lines.push(`Chunks: ${run.chunks} written`);
   lines.push(embeddingModel ? `Vectors: ${run.vectors} stored (${embeddingModel})` : 'Vectors: none (EMBEDDING_MODEL is not set; BM25 alone answers)');

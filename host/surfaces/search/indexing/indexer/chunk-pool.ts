@@ -6,8 +6,18 @@ import type { ChunkTask } from './chunk-worker.js';
 export type FileOutcome =
   | { id: number; type: 'skipped' }
   | { id: number; type: 'unchanged'; hash: string }
-  | { id: number; type: 'chunked'; hash: string; chunks: Chunk[] }
+  | { id: number; type: 'chunked'; hash: string; chunks: Chunk[]; terms: ChunkTerms }
   | { id: number; type: 'error'; message: string };
+
+/**
+ * Index terms of a file's chunks, made in the chunking thread (contract retrieval@1.3 `terms`), so
+ * the writer thread only inserts: the file's path terms, and each chunk's body and symbol terms.
+ */
+export interface ChunkTerms {
+  path: string;
+  bodies: string[];
+  symbols: Array<string | null>;
+}
 
 /** Tasks in flight per thread: enough to hide file reads behind parsing. */
 const IN_FLIGHT_PER_THREAD = 4;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
+import { indexPathTerms, indexTerms } from '../../../../../core/sdk/retrieval/code-terms.js';
 import { chunkFile } from '../chunking/chunk-file.js';
 import type { ChunkLimits } from '../chunking/chunk.js';
 import type { Language } from '../chunking/languages.js';
@@ -11,6 +12,8 @@ import type { FileOutcome } from './chunk-pool.js';
 export interface ChunkTask {
   id: number;
   abs: string;
+  /** The path relative to the repository root: its index terms are made here too. */
+  rel: string;
   language: Language;
   limits: ChunkLimits;
   /** The hash the index holds; an equal content is not chunked again. */
@@ -30,7 +33,10 @@ async function handle(task: ChunkTask): Promise<FileOutcome> {
   if (hash === task.knownHash) return { id: task.id, type: 'unchanged', hash };
   const text = content.toString('utf8');
   if (looksMinified(text)) return { id: task.id, type: 'skipped' };
-  return { id: task.id, type: 'chunked', hash, chunks: await chunkFile(text, task.language, task.limits) };
+  const chunks = await chunkFile(text, task.language, task.limits);
+  // Term making (splitting and stemming) here rather than in the writer thread, which only inserts.
+  const terms = { path: indexPathTerms(task.rel), bodies: chunks.map((c) => indexTerms(c.text)), symbols: chunks.map((c) => (c.symbol ? indexTerms(c.symbol) : null)) };
+  return { id: task.id, type: 'chunked', hash, chunks, terms };
 }
 
 parentPort!.on('message', (task: ChunkTask) => {

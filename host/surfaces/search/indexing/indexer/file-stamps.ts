@@ -27,19 +27,21 @@ export function stampsFile(dataDir: string, repo: string): string {
 export interface StampCache {
   files: Map<string, Stamp>;
   dirs: Map<string, DirListing>;
+  /** The retrieval backend whose index the stamps describe: another backend's index is checked by reading. */
+  backend?: string;
 }
 
 /** Version 2 holds directories too; an older or unreadable file reads as empty (every file is read once). */
 export async function readStamps(file: string): Promise<StampCache> {
   try {
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as { v?: number; files?: Record<string, Stamp>; dirs?: Record<string, DirListing> };
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as { v?: number; files?: Record<string, Stamp>; dirs?: Record<string, DirListing>; backend?: string };
     if (parsed.v !== 2) throw new Error('old format');
-    return { files: new Map(Object.entries(parsed.files ?? {})), dirs: new Map(Object.entries(parsed.dirs ?? {})) };
+    return { files: new Map(Object.entries(parsed.files ?? {})), dirs: new Map(Object.entries(parsed.dirs ?? {})), ...(typeof parsed.backend === 'string' ? { backend: parsed.backend } : {}) };
   } catch {
     return { files: new Map(), dirs: new Map() };
   }
 }
 
 export async function writeStamps(file: string, cache: StampCache): Promise<void> {
-  await writeFileAtomic(file, JSON.stringify({ v: 2, files: Object.fromEntries(cache.files), dirs: Object.fromEntries(cache.dirs) }), { private: true });
+  await writeFileAtomic(file, JSON.stringify({ v: 2, ...(cache.backend ? { backend: cache.backend } : {}), files: Object.fromEntries(cache.files), dirs: Object.fromEntries(cache.dirs) }), { private: true });
 }

@@ -85,7 +85,7 @@ async function run(job: IndexJob): Promise<RunCounts> {
         // chunks carry the new stamp (a hit is stale exactly when its file's stamp moved since).
         const outcome: FileOutcome | Promise<FileOutcome> = unchanged
           ? { id: -1, type: 'unchanged', hash: known }
-          : chunker().run({ abs: file.abs, language: languageOf(file.rel), limits: job.chunk });
+          : chunker().run({ abs: file.abs, rel: file.rel, language: languageOf(file.rel), limits: job.chunk });
         inFlight.push({ file, outcome });
       }
     };
@@ -109,9 +109,12 @@ async function run(job: IndexJob): Promise<RunCounts> {
         continue;
       }
       const language = languageOf(file.rel);
-      const documents: RetrievalDocument[] = outcome.chunks.map((c) => ({
+      const made = outcome.terms;
+      const documents: RetrievalDocument[] = outcome.chunks.map((c, i) => ({
         id: `${file.rel}#${c.startLine}-${c.endLine}`,
         text: c.text,
+        // Made in the chunking thread (contract 1.3); a backend that does not use them makes its own.
+        terms: { path: made.path, body: made.bodies[i]!, ...(made.symbols[i] ? { symbol: made.symbols[i]! } : {}) },
         metadata: {
           path: file.rel, language, start_line: c.startLine, end_line: c.endLine, ...(c.symbol ? { symbol: c.symbol } : {}), kind: c.kind,
           // Freshness: the run that wrote the chunk, when, and the file's stamp then (hits compare it with a stat).
@@ -147,8 +150,8 @@ async function run(job: IndexJob): Promise<RunCounts> {
     const stats = await session.commit();
     session = undefined;
     const dirsMoved = dirs.size !== cache.dirs.size || [...dirs].some(([rel, listing]) => cache.dirs.get(rel) !== listing);
-    if (stampsMoved || dirsMoved || stamps.size !== oldStamps.size) {
-      await writeStamps(stampFile, { files: stamps, dirs }).catch(() => {}); // only a cache: the next run reads files instead
+    if (stampsMoved || dirsMoved || stamps.size !== oldStamps.size || cache.backend !== job.backend.pluginId) {
+      await writeStamps(stampFile, { files: stamps, dirs, backend: job.backend.pluginId }).catch(() => {}); // only a cache: the next run reads files instead
     }
     // Totals of the index after the run; files_changed / chunks said what this run wrote.
     counts.vectors = stats.vectors;

@@ -38,6 +38,6 @@ export interface IndexJob {
 
 export type IndexerMessage =
   | CensusChildMessage
-  | { type: 'progress'; kind?: 'full' | 'incremental'; counts: RunCounts }
+  | { type: 'progress'; kind?: 'full' | 'incremental' | 'unchanged'; counts: RunCounts }
   | { type: 'done'; counts: RunCounts }
   | { type: 'failed'; reason: string; counts?: RunCounts };

@@ -83,7 +83,9 @@ test('reindex skips files by stamp, but a file edited inside a directory whose m
   const dir = path.dirname(file);
   utimesSync(dir, SECOND, SECOND);
   await indexed();
-  assert.is((await indexed()).files_changed, 0, 'nothing changed: nothing read');
+  const same = await indexed();
+  assert.is(same.files_changed, 0, 'nothing changed: nothing read');
+  assert.is(same.kind, 'unchanged', 'ended before any child started');
   // Same size, new content, and the directory's mtime put back: only the file's own stamp says it changed.
   const before = readFileSync(file, 'utf8');
   writeFileSync(file, before.replace('last four', 'last FOUR'));
@@ -91,6 +93,7 @@ test('reindex skips files by stamp, but a file edited inside a directory whose m
   assert.is(statSync(dir).mtimeMs, SECOND * 1000);
   const run = await indexed();
   assert.is(run.files_changed, 1);
+  assert.is(run.kind, 'incremental');
   const hit = (await search(gw.url, { q: 'mask_phone_number' })).body.results[0];
   assert.match(hit.snippet, /last FOUR/);
   assert.is(hit.run_id, run.id);
@@ -125,6 +128,42 @@ test('a file touched without a content change is chunked again, so its hits are 
   const hit = (await search(gw.url, { q: 'mask_phone_number' })).body.results[0];
   assert.is(hit.stale, false);
   assert.is(hit.run_id, run.id);
+});
+
+test('a no-change run ends without the indexer child, with its own status line; an added, renamed or removed file still runs it', async () => {
+  await indexed();
+  const started = await startRun(gw.url, { repo: 'demo' });
+  assert.is(started.status, 202);
+  const status = await waitForRun(gw.url, 'demo');
+  assert.is(status.run.id, started.body.id);
+  assert.is(status.run.state, 'finished');
+  assert.is(status.run.kind, 'unchanged');
+  assert.equal(status.status, [
+    'Indexing started...',
+    'Indexing repository: demo',
+    'Nothing changed since the last run: every file has the size, mtime and inode it was indexed with; none was read',
+    'Files: 4 seen, 0 changed, 0 removed, 0 skipped',
+    'Chunks: 0 written',
+    'Vectors: none (EMBEDDING_MODEL is not set; BM25 alone answers)',
+    status.status[6],
+  ]);
+  assert.match(status.status[6], /^Indexing completed in \d+\.\d s$/);
+  assert.ok(status.metadata.finished_at);
+  // Hits keep the run that wrote them: a no-change run wrote nothing.
+  assert.is.not((await search(gw.url, { q: 'mask_phone_number' })).body.results[0].run_id, started.body.id);
+
+  writeRepoFile(demo, 'src/added.ts', 'export const freshlyAddedConstant = 1;\n');
+  const added = await indexed();
+  assert.equal([added.kind, added.files_changed, added.files_removed], ['incremental', 1, 0]);
+  assert.is((await search(gw.url, { q: 'freshlyAddedConstant' })).body.results[0].path, 'src/added.ts');
+  renameSync(path.join(demo, 'src/added.ts'), path.join(demo, 'src/renamed.ts'));
+  const renamed = await indexed();
+  assert.equal([renamed.kind, renamed.files_changed, renamed.files_removed], ['incremental', 1, 1]);
+  assert.is((await search(gw.url, { q: 'freshlyAddedConstant' })).body.results[0].path, 'src/renamed.ts');
+  unlinkSync(path.join(demo, 'src/renamed.ts'));
+  const removed = await indexed();
+  assert.equal([removed.kind, removed.files_changed, removed.files_removed], ['incremental', 0, 1]);
+  assert.is((await indexed()).kind, 'unchanged');
 });
 
 test.run();
