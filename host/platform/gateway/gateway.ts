@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createExpressApp } from '../http/app.js';
 import { rememberBoundPort } from '../http/public-url.js';
@@ -31,7 +32,12 @@ export class Gateway<S = Record<string, unknown>> {
     /** What each surface's install returned, by surface name. */
     readonly surfaces: S,
     private readonly lifecycle: PlatformLifecycle & { closeStreams(): void },
-    readonly app = createExpressApp(platform.api, { logger: platform.logger, metrics: platform.metrics, version: platform.version }),
+    readonly app = createExpressApp(platform.api, {
+      logger: platform.logger,
+      metrics: platform.metrics,
+      version: platform.version,
+      consoleDir: platform.config.get('WEB_DIST_DIR') ?? path.join(platform.root, 'web', 'dist'),
+    }),
   ) {}
 
   /** Builds the platform, installs each surface in order and starts the kernel; the surfaces' work starts with listen(). */

@@ -1,0 +1,109 @@
+// The console's only way to the gateway: the public HTTP API, same routes, scopes and errors as
+// any client. The operator's key lives in sessionStorage and travels only in the X-API-Key header.
+
+const KEY_ITEM = 'switchboard.apiKey';
+
+export function apiKey(): string {
+  try {
+    return sessionStorage.getItem(KEY_ITEM) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+export function setApiKey(key: string): void {
+  if (key) sessionStorage.setItem(KEY_ITEM, key);
+  else sessionStorage.removeItem(KEY_ITEM);
+}
+
+/** A refused request: the API's own `detail` and `code`, and the HTTP status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly code: string,
+  ) {
+    super(detail);
+  }
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** A JSON body, or FormData for uploads. */
+  body?: unknown;
+  query?: Record<string, string | number | undefined | null>;
+  signal?: AbortSignal;
+}
+
+export function withQuery(path: string, query?: RequestOptions['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const s = params.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+function headers(extra: Record<string, string> = {}): Headers {
+  const h = new Headers(extra);
+  const key = apiKey();
+  if (key) h.set('X-API-Key', key);
+  return h;
+}
+
+async function failure(res: Response): Promise<ApiError> {
+  let detail = `${res.status} ${res.statusText}`;
+  let code = 'http_error';
+  try {
+    const body = (await res.json()) as { detail?: unknown; code?: unknown };
+    if (typeof body.detail === 'string') detail = body.detail;
+    if (typeof body.code === 'string') code = body.code;
+  } catch {
+    // Not JSON: the status line is all there is.
+  }
+  return new ApiError(res.status, detail, code);
+}
+
+/** Sends a request and returns the raw response once it succeeded (2xx), else throws ApiError. */
+export async function request(path: string, options: RequestOptions = {}): Promise<Response> {
+  const init: RequestInit = { method: options.method ?? 'GET', headers: headers({ Accept: 'application/json' }), credentials: 'same-origin' };
+  if (options.signal) init.signal = options.signal;
+  if (options.body instanceof FormData) init.body = options.body;
+  else if (options.body !== undefined) {
+    (init.headers as Headers).set('Content-Type', 'application/json');
+    init.body = JSON.stringify(options.body);
+  }
+  let res: Response;
+  try {
+    res = await fetch(withQuery(path, options.query), init);
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, 'The gateway did not answer (network error).', 'network_error');
+  }
+  if (!res.ok) throw await failure(res);
+  return res;
+}
+
+/** A JSON request: the parsed body of a 2xx answer (undefined for 204). */
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const res = await request(path, options);
+  if (res.status === 204) return undefined as T;
+  return (await res.json()) as T;
+}
+
+/** Downloads a response as a file without putting the key in a URL: fetch, then a blob link. */
+export async function download(path: string, filename: string): Promise<void> {
+  const res = await request(path);
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function errorText(err: unknown): string {
+  if (err instanceof ApiError) return err.status ? `${err.detail} (${err.status} ${err.code})` : err.detail;
+  return err instanceof Error ? err.message : String(err);
+}
