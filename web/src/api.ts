@@ -33,6 +33,8 @@ export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | number | undefined | null>;
   signal?: AbortSignal;
+  /** Non-2xx statuses whose body is an answer, not an error (GET /health/ready's 503). */
+  acceptStatus?: number[];
 }
 
 export function withQuery(path: string, query?: RequestOptions['query']): string {
@@ -79,7 +81,7 @@ export async function request(path: string, options: RequestOptions = {}): Promi
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw new ApiError(0, 'The gateway did not answer (network error).', 'network_error');
   }
-  if (!res.ok) throw await failure(res);
+  if (!res.ok && !options.acceptStatus?.includes(res.status)) throw await failure(res);
   return res;
 }
 

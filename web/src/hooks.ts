@@ -9,7 +9,7 @@ export interface Loaded<T> {
 }
 
 /** GETs a path (re-fetched when it changes, or every `refreshMs`), keeping the last good data on error. */
-export function useApi<T>(path: string | null, refreshMs?: number): Loaded<T> {
+export function useApi<T>(path: string | null, refreshMs?: number, acceptStatus?: number[]): Loaded<T> {
   const [data, setData] = useState<T>();
   const [error, setError] = useState<string>();
   const [loading, setLoading] = useState(path !== null);
@@ -19,7 +19,7 @@ export function useApi<T>(path: string | null, refreshMs?: number): Loaded<T> {
     if (path === null) return;
     const ctl = new AbortController();
     setLoading(true);
-    api<T>(path, { signal: ctl.signal })
+    api<T>(path, { signal: ctl.signal, ...(acceptStatus ? { acceptStatus } : {}) })
       .then((d) => (setData(d), setError(undefined)))
       .catch((e: unknown) => {
         if (!ctl.signal.aborted) setError(errorText(e));
