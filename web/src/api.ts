@@ -109,3 +109,31 @@ export function errorText(err: unknown): string {
   if (err instanceof ApiError) return err.status ? `${err.detail} (${err.status} ${err.code})` : err.detail;
   return err instanceof Error ? err.message : String(err);
 }
+
+/**
+ * Reads a server-sent event stream with fetch (EventSource cannot send the X-API-Key header),
+ * calling `onEvent` for each event with data, until `signal` aborts or the stream ends.
+ */
+export async function readEvents(path: string, onEvent: (event: string, data: string) => void, signal: AbortSignal): Promise<void> {
+  const res = await request(path, { signal });
+  const reader = res.body?.pipeThrough(new TextDecoderStream()).getReader();
+  if (!reader) return;
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (data.length) onEvent(event, data.join('\n'));
+    }
+  }
+}

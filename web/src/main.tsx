@@ -5,7 +5,8 @@ import { Layout, type NavItem } from './layout.js';
 import { useRoute } from './router.js';
 import { OverviewPage } from './pages/overview.js';
 import { FaxPage } from './pages/fax.js';
-import { KeysPage, PluginsPage, SearchPage, WorkbenchPage } from './pages/stubs.js';
+import { KeysPage } from './pages/keys.js';
+import { PluginsPage, SearchPage, WorkbenchPage } from './pages/stubs.js';
 import type { Route } from './router.js';
 import './styles.css';
 

@@ -12,18 +12,6 @@ export function PluginsPage() {
   );
 }
 
-export function KeysPage() {
-  return (
-    <Stub
-      what={[
-        'API keys: mint (the token shown once, with a copy button), rotate and revoke',
-        'The effective settings with their sources, and an export as an env snippet',
-        'The audit log with a live tail',
-      ]}
-    />
-  );
-}
-
 export function SearchPage() {
   return (
     <Stub
