@@ -21,7 +21,14 @@ function bundleReport(): Plugin {
   };
 }
 
+// `npx vite web` serves the console with live reload on 127.0.0.1:5173 (the default
+// FRONTEND_DEV_URL, so /api/dev/status reports dev_server) and passes API paths to the gateway
+// at SWITCHBOARD_URL (default http://127.0.0.1:8080).
+const gateway = process.env.SWITCHBOARD_URL ?? 'http://127.0.0.1:8080';
+const API_PREFIXES = ['/health', '/admin', '/api', '/fax', '/inbound', '/plugins', '/plugin-registry', '/webhooks', '/mcp', '/metrics', '/openapi.json', '/docs'];
+
 export default defineConfig({
+  server: { host: '127.0.0.1', port: 5173, strictPort: true, proxy: Object.fromEntries(API_PREFIXES.map((p) => [p, { target: gateway, changeOrigin: false }])) },
   root: import.meta.dirname,
   base: '/',
   // No inline script anywhere: the gateway's Content-Security-Policy forbids it.

@@ -137,3 +137,32 @@ export async function readEvents(path: string, onEvent: (event: string, data: st
     }
   }
 }
+
+/**
+ * POSTs a form with upload progress (fetch has none): `onProgress` gets the fraction sent,
+ * 0 to 1. Answers like `api`: the parsed JSON of a 2xx, else an ApiError with the API's detail.
+ */
+export function upload<T>(path: string, form: FormData, onProgress: (fraction: number) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.setRequestHeader('Accept', 'application/json');
+    const key = apiKey();
+    if (key) xhr.setRequestHeader('X-API-Key', key);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total);
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'The gateway did not answer (network error).', 'network_error'));
+    xhr.onload = () => {
+      let body: { detail?: unknown; code?: unknown } | undefined;
+      try {
+        body = JSON.parse(xhr.responseText) as typeof body;
+      } catch {
+        body = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(body as T);
+      reject(new ApiError(xhr.status, typeof body?.detail === 'string' ? body.detail : `${xhr.status} ${xhr.statusText}`, typeof body?.code === 'string' ? body.code : 'http_error'));
+    };
+    xhr.send(form);
+  });
+}

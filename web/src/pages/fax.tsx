@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, download, errorText } from '../api.js';
+import { api, download, errorText, upload } from '../api.js';
 import { ErrorNote, Section, Status, when } from '../components.js';
 import { useApi } from '../hooks.js';
 import { href, navigate, type Route } from '../router.js';
@@ -82,6 +82,7 @@ function SendFax() {
   const [file, setFile] = useState<File | null>(null);
   const [over, setOver] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string>();
   const [prepared, setPrepared] = useState<Prepared | null>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -102,14 +103,21 @@ function SendFax() {
     const form = new FormData();
     form.set('to', normalized);
     form.set('file', file, file.name);
-    setBusy(`Uploading ${file.name} (${kb(file.size)}) and counting its pages…`);
+    setBusy(`Uploading ${file.name} (${kb(file.size)})…`);
+    setProgress(0);
     setError(undefined);
     try {
-      setPrepared(await api<Prepared>('/fax/prepare', { method: 'POST', body: form }));
+      setPrepared(
+        await upload<Prepared>('/fax/prepare', form, (fraction) => {
+          setProgress(fraction);
+          if (fraction >= 1) setBusy(`Uploaded ${file.name}; the gateway is checking it and counting its pages…`);
+        }),
+      );
     } catch (err) {
       setError(errorText(err));
     } finally {
       setBusy(null);
+      setProgress(null);
     }
   };
 
@@ -183,7 +191,7 @@ function SendFax() {
       </form>
       {busy && (
         <p role="status" class="note">
-          <progress aria-label="Working" /> {busy}
+          {progress !== null && progress < 1 ? <progress aria-label="Upload" max={1} value={progress} /> : <progress aria-label="Working" />} {busy}
         </p>
       )}
       <ErrorNote error={error} />
