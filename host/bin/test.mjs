@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { ensureWeb } from './build-web.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -43,6 +44,8 @@ const needs = [
   { pkg: 'git', ok: () => !!which('git') },
   { pkg: 'curl', ok: () => !!which('curl') },
   { pkg: 'jq', ok: () => !!which('jq') },
+  // The console's browser tests drive Debian's chromium through playwright-core (no download).
+  { pkg: 'chromium', ok: () => existsSync('/usr/bin/chromium') },
 ];
 let missing = needs.filter((n) => !n.ok()).map((n) => n.pkg);
 if (missing.length) {
@@ -65,6 +68,11 @@ if (missing.length) {
 log('building');
 const build = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
 if (build.status !== 0) {
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+// The console (web/dist) for the browser tests, rebuilt only when web/ changed.
+if (!ensureWeb()) {
   console.log('0 passed, 1 failed');
   process.exit(1);
 }

@@ -207,8 +207,11 @@ test("the tour's commands run as written and each gives what the README says", a
 
 test('the docs the tour links to answer on the running gateway', async () => {
   const links = [...tour.matchAll(/<http:\/\/localhost:8080(\/[^>]*)>/g)].map((m) => m[1]!);
-  assert.equal(links, ['/docs', '/openapi.json']);
+  assert.equal(links, ['/', '/docs', '/openapi.json']);
   for (const link of links) assert.is((await fetch(`${ctx.url}${link}`)).status, 200, link);
+  // `/` is the console, built by the clone's `npm start` (web/dist is not in the repository).
+  const page = await (await fetch(`${ctx.url}/`)).text();
+  assert.match(page, /<script type="module" crossorigin src="\/assets\/[\w-]+\.js"><\/script>/);
 });
 
 test('the command line from the clone: npx switchboard --help and --version exit 0', () => {

@@ -213,6 +213,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/fax-activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fax jobs of the last hours, counted per hour by their status now (sent, failed, queued)
+         * @description Hours are UTC; a job counts in the hour it was created. The console draws it as the overview chart.
+         *
+         *     Access: API key with scope `admin` once any key exists; loopback callers only before that. An admin route: refused to other sites for every method.
+         */
+        get: operations["getAdminFaxActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/fax-jobs": {
         parameters: {
             query?: never;
@@ -1789,6 +1811,31 @@ export interface components {
             /** @description What went wrong, for people */
             detail: string;
         };
+        FaxActivity: {
+            /** @enum {number} */
+            bucket_seconds: 3600;
+            /** @description One per hour, oldest first, empty hours included */
+            buckets: {
+                /** @description ... FAILED now */
+                failed: number;
+                /** @description ... in any other status (disabled) */
+                other: number;
+                /** @description ... queued or in_progress now */
+                queued: number;
+                /** @description Jobs created in this hour that are SUCCESS now */
+                sent: number;
+                /** @description Start of the hour (ISO 8601, UTC) */
+                start: string;
+            }[];
+            /** @description Start of the first hour (ISO 8601, UTC) */
+            since: string;
+            totals: {
+                failed: number;
+                other: number;
+                queued: number;
+                sent: number;
+            };
+        };
         PreparedFax: {
             /** @description Send with POST /fax/approvals/{approval_id}/send (by the same API key, once, before expires_at) */
             approval_id: string;
@@ -2795,6 +2842,65 @@ export interface operations {
             };
             /** @description The body is not application/json (`unsupported_media_type`) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdminFaxActivity: {
+        parameters: {
+            query?: {
+                /** @description How many hours back, the current one included (1 to 168) */
+                hours?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Hourly counts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaxActivity"];
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `admin` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

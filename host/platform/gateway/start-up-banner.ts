@@ -18,6 +18,7 @@ export function startUpBanner(address: AddressInfo, facts: { dataDir: string; da
   const waiting = Object.fromEntries(facts.plugins.filter((p) => p.state === 'needs-config').map((p) => [p.id, waitingReason(p.id, p.last_error)]));
   const lines = [
     `url        ${url}   (bound to ${address.address})`,
+    `console    ${url}/`,
     `docs       ${url}/docs`,
     `data       ${facts.dataDir}`,
     `database   ${facts.database.dialect} (${facts.database.location})`,

@@ -5,10 +5,11 @@ import type { Logger } from 'pino';
 import { Histogram, type Registry } from 'prom-client';
 import type { HttpApi } from './api.js';
 import { errorHandler, notFoundHandler } from './error-handler.js';
+import { mountConsole } from './console.js';
 import { buildOpenApiDocument, DOCS_INIT, DOCS_PAGE } from './openapi.js';
 
 /** The express app around the declared routes: metrics, logs, /openapi.json, /docs, errors. */
-export function createExpressApp(api: HttpApi, deps: { logger: Logger; metrics: Registry; version: string }): Express {
+export function createExpressApp(api: HttpApi, deps: { logger: Logger; metrics: Registry; version: string; console?: { root: string; dir: string | undefined } }): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -38,6 +39,8 @@ export function createExpressApp(api: HttpApi, deps: { logger: Logger; metrics: 
   app.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
   app.get('/docs/init.js', (_req, res) => void res.type('application/javascript').send(DOCS_INIT));
   app.use('/docs/assets', express.static(swaggerDir, { index: false, fallthrough: false }));
+  // The web console (web/dist, or WEB_DIST_DIR) at `/`, after every API route.
+  if (deps.console) mountConsole(app, api, deps.console.dir ? path.resolve(deps.console.dir) : path.join(deps.console.root, 'web', 'dist'));
   app.use(notFoundHandler);
   app.use(errorHandler((err) => deps.logger.error({ err }, 'unhandled error'), (err) => api.domainErrors.toHttp(err)));
   return app;

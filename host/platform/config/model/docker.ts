@@ -33,5 +33,5 @@ export const DockerKeys = {
   FRONTEND_DEV_URL: text()
     .default('http://127.0.0.1:5173')
     .describe('Dev server of the web frontend probed by GET /api/dev/status (loopback URLs only; others count as not answering).'),
-  WEB_DIST_DIR: optionalText().describe("Directory of the built web frontend bundle (its index.html is probed by GET /api/dev/status); unset means the package's web/dist."),
+  WEB_DIST_DIR: optionalText().describe("Directory of the built console (web/dist): served at / and probed by GET /api/dev/status (its index.html); unset means the package's web/dist."),
 };

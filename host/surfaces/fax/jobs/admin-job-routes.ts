@@ -52,6 +52,33 @@ const ListQuery = z.object({
   ...PageQuery,
 });
 const JobParams = z.object({ id: z.string().min(1).max(100) });
+export const FaxActivity = z
+  .object({
+    since: z.string().describe('Start of the first hour (ISO 8601, UTC)'),
+    bucket_seconds: z.literal(3600),
+    buckets: z
+      .array(
+        z.object({
+          start: z.string().describe('Start of the hour (ISO 8601, UTC)'),
+          sent: z.number().int().describe('Jobs created in this hour that are SUCCESS now'),
+          failed: z.number().int().describe('... FAILED now'),
+          queued: z.number().int().describe('... queued or in_progress now'),
+          other: z.number().int().describe('... in any other status (disabled)'),
+        }),
+      )
+      .describe('One per hour, oldest first, empty hours included'),
+    totals: z.object({ sent: z.number().int(), failed: z.number().int(), queued: z.number().int(), other: z.number().int() }),
+  })
+  .meta({ id: 'FaxActivity' });
+const ActivityQuery = z.object({ hours: z.coerce.number().int().min(1).max(168).default(24).describe('How many hours back, the current one included (1 to 168)') }).strict();
+type Tally = { sent: number; failed: number; queued: number; other: number };
+
+function tallyKey(status: string): keyof Tally {
+  if (status === 'SUCCESS') return 'sent';
+  if (status === 'FAILED') return 'failed';
+  if (status === 'queued' || status === 'in_progress') return 'queued';
+  return 'other';
+}
 
 function summary(row: FaxJobRow): z.infer<typeof AdminJobSummary> {
   return {
@@ -96,6 +123,33 @@ export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore;
       const page = rows.slice(0, query.limit);
       const last = page[page.length - 1];
       return { jobs: page.map(summary), next_cursor: rows.length > query.limit && last ? encodeCursor(last.created_at, last.id) : null };
+    },
+  );
+
+  routes.route(
+    {
+      method: 'get',
+      path: '/admin/fax-activity',
+      summary: 'Fax jobs of the last hours, counted per hour by their status now (sent, failed, queued)',
+      description: 'Hours are UTC; a job counts in the hour it was created. The console draws it as the overview chart.',
+      query: ActivityQuery,
+      responses: { 200: { description: 'Hourly counts', schema: FaxActivity } },
+    },
+    async ({ query }) => {
+      const hourMs = 3600_000;
+      const first = Math.floor(Date.now() / hourMs) * hourMs - (query.hours - 1) * hourMs;
+      const since = new Date(first).toISOString();
+      const buckets = Array.from({ length: query.hours }, (_, i) => ({ start: new Date(first + i * hourMs).toISOString(), sent: 0, failed: 0, queued: 0, other: 0 }));
+      const byHour = new Map(buckets.map((b) => [b.start.slice(0, 13), b]));
+      const totals: Tally = { sent: 0, failed: 0, queued: 0, other: 0 };
+      for (const row of await store.countByHour(since)) {
+        const bucket = byHour.get(row.hour);
+        if (!bucket) continue;
+        const key = tallyKey(row.status);
+        bucket[key] += row.n;
+        totals[key] += row.n;
+      }
+      return { since, bucket_seconds: 3600 as const, buckets, totals };
     },
   );
 

@@ -321,6 +321,20 @@ export class FaxJobStore {
     return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   }
 
+  /**
+   * Jobs created at or after `since` (ISO), counted by the hour they were created in
+   * ("YYYY-MM-DDTHH", UTC, from the ISO text) and their status now.
+   */
+  async countByHour(since: string): Promise<{ hour: string; status: string; n: number }[]> {
+    const rows = await this.db
+      .selectFrom('fax_jobs')
+      .select((eb) => [eb.fn<string>('substr', [eb.ref('created_at'), eb.val(1), eb.val(13)]).as('hour'), 'status', eb.fn.countAll<number>().as('n')])
+      .where('created_at', '>=', since)
+      .groupBy(['hour', 'status'])
+      .execute();
+    return rows.map((r) => ({ hour: String(r.hour), status: r.status, n: Number(r.n) }));
+  }
+
   async countByStatus(): Promise<Record<string, number>> {
     const rows = await this.db.selectFrom('fax_jobs').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));

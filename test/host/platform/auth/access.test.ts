@@ -69,6 +69,7 @@ const ACCESS: Array<[route: string, access: string, admin?: 'admin']> = [
   ['POST /api/config', 'admin', 'admin'],
   ['GET /api/editor/settings', 'admin', 'admin'],
   ['POST /admin/fax-jobs/{id}/refresh', 'admin', 'admin'],
+  ['GET /admin/fax-activity', 'admin', 'admin'],
   ['GET /admin/fax-jobs', 'admin', 'admin'],
   ['GET /admin/fax-jobs/{id}', 'admin', 'admin'],
   ['GET /admin/fax-jobs/{id}/pdf', 'admin', 'admin'],

@@ -1,0 +1,47 @@
+import type { ComponentChildren } from 'preact';
+
+export function ErrorNote({ error }: { error: string | undefined }) {
+  if (!error) return null;
+  return (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  );
+}
+
+export function Status({ ok, children }: { ok: boolean | null; children: ComponentChildren }) {
+  const cls = ok === null ? 'badge neutral' : ok ? 'badge ok' : 'badge bad';
+  return <span class={cls}>{children}</span>;
+}
+
+export function Section({ title, children, id }: { title: string; children: ComponentChildren; id?: string }) {
+  const hid = `${id ?? title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-h`;
+  return (
+    <section class="card" aria-labelledby={hid}>
+      <h2 id={hid}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+export function Stub({ what }: { what: string[] }) {
+  return (
+    <div class="card">
+      <p>This page is not built yet. It will show:</p>
+      <ul>
+        {what.map((w) => (
+          <li key={w}>{w}</li>
+        ))}
+      </ul>
+      <p>
+        Until then, the same features are on the HTTP API: see <a href="/docs">the API reference</a>.
+      </p>
+    </div>
+  );
+}
+
+export function when(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+}
