@@ -5,7 +5,9 @@ import { Layout, type NavItem } from './layout.js';
 import { useRoute } from './router.js';
 import { OverviewPage } from './pages/overview.js';
 import { FaxPage } from './pages/fax.js';
-import { KeysPage, PluginsPage, SearchPage, WorkbenchPage } from './pages/stubs.js';
+import { KeysPage, PluginsPage } from './pages/stubs.js';
+import { SearchPage } from './pages/search.js';
+import { WorkbenchPage } from './pages/workbench.js';
 import type { Route } from './router.js';
 import './styles.css';
 
