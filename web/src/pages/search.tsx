@@ -77,7 +77,7 @@ function Results({ results, idPrefix, highlight }: { results: SearchResult[]; id
   );
 }
 
-function IndexRuns({ repo }: { repo: string }) {
+function IndexRuns({ repo, onFinished }: { repo: string; onFinished: (at: string | null) => void }) {
   const [running, setRunning] = useState(false);
   const status = useApi<IndexStatus>(repo ? withQuery('/api/index/status', { repo }) : null, running ? 1000 : 15_000);
   const [enrich, setEnrich] = useState(false);
@@ -85,6 +85,8 @@ function IndexRuns({ repo }: { repo: string }) {
   const [busy, setBusy] = useState(false);
   const state = status.data?.run?.state;
   useEffect(() => setRunning(state === 'running'), [state]);
+  const finishedAt = status.data?.metadata.finished_at;
+  useEffect(() => onFinished(finishedAt ?? null), [finishedAt]);
   const start = async () => {
     setBusy(true);
     setError(undefined);
@@ -148,7 +150,7 @@ function SearchBox({ repo }: { repo: string }) {
   };
   return (
     <Section title="Search" id="search">
-      <form class="row" onSubmit={submit} role="search" aria-label="Code">
+      <form class="row" onSubmit={submit} role="search" aria-label="Code" noValidate>
         <div class="field grow">
           <label for="search-q">Query</label>
           <input id="search-q" type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} placeholder="a question or an identifier" />
@@ -319,8 +321,14 @@ function Ask({ repo }: { repo: string }) {
   );
 }
 
-function KeywordsCard({ repo }: { repo: string }) {
+function KeywordsCard({ repo, indexedAt }: { repo: string; indexedAt: string | null | undefined }) {
   const list = useApi<Keywords>(repo ? withQuery('/api/keywords', { repo }) : null);
+  const seen = useRef(indexedAt);
+  useEffect(() => {
+    // A finished index run changes what the keywords are built from: read them again.
+    if (indexedAt && indexedAt !== seen.current) list.reload();
+    seen.current = indexedAt;
+  }, [indexedAt]);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const rebuild = async () => {
@@ -343,6 +351,7 @@ function KeywordsCard({ repo }: { repo: string }) {
           <p class="hint">
             {list.data.keywords.length} keywords from {list.data.files} files, generated {when(list.data.generated_at)}
           </p>
+          {list.data.keywords.length === 0 && <p class="note">No keywords yet: index the repository first.</p>}
           <ul class="chips" aria-label="Discriminative keywords">
             {list.data.keywords.slice(0, 60).map((k) => (
               <li key={k.term} title={`score ${k.score.toFixed(2)}, in ${k.df} files, ${k.tf} times`}>
@@ -400,6 +409,7 @@ function Traces({ repo }: { repo: string }) {
 
 export function SearchPage() {
   const [repo, setRepo, names, free] = useRepo('switchboard.search.repo');
+  const [indexedAt, setIndexedAt] = useState<string | null>();
   return (
     <>
       <div class="card row">
@@ -409,9 +419,9 @@ export function SearchPage() {
         <>
           <SearchBox repo={repo} />
           <Ask repo={repo} />
-          <IndexRuns key={`i-${repo}`} repo={repo} />
+          <IndexRuns key={`i-${repo}`} repo={repo} onFinished={setIndexedAt} />
           <div class="grid">
-            <KeywordsCard repo={repo} />
+            <KeywordsCard key={`k-${repo}`} repo={repo} indexedAt={indexedAt} />
             <Traces repo={repo} />
           </div>
         </>
