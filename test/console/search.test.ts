@@ -74,6 +74,8 @@ test('search: path, lines, snippet, score, and a stale mark once the file change
   await page.getByRole('alert').getByText(/top_k must be an integer from 1 to 100 \(422 /).waitFor();
   assert.is(await page.getByLabel('Query').inputValue(), 'mask_phone_number');
   await page.getByLabel('Results').fill('');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page.getByRole('alert').waitFor({ state: 'detached' });
 });
 
 test('ask: the answer streams in, then its citations link to the retrieved snippets', async () => {

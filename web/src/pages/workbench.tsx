@@ -561,7 +561,7 @@ function Webhooks({ onSent }: { onSent: () => void }) {
                     <td class="mono">{t.receiver}</td>
                     <td>
                       <div class="actions">
-                        <button type="button" class="quiet" disabled={busy} onClick={() => test(t.id)} aria-label={`Send a test to ${t.id}`}>
+                        <button type="button" class="quiet" disabled={busy} onClick={() => test(t.id)} aria-label={`Send test to ${t.id}`}>
                           Send test
                         </button>
                         {t.kind === 'webhook' && (
