@@ -183,4 +183,26 @@ test('the webhook target routes: add is idempotent, remove of an unknown id is 4
   assert.equal(body.targets, []);
 });
 
+test('the accounting view is read again every 30 seconds (the spec\'s dashboard refresh)', async () => {
+  const { page } = browser;
+  // The page's clock is driven by the test: no waiting, no timing assertion.
+  await page.clock.install();
+  const reads: string[] = [];
+  page.on('request', (r) => {
+    if (/\/api\/index\/demo\/runs\/latest/.test(r.url())) reads.push(r.url());
+  });
+  await page.goto(`${gw.url}/#/workbench`);
+  await page.reload();
+  await page.getByTestId('accounting').waitFor();
+  await until(() => reads.length >= 1);
+  const first = reads.length;
+  await page.clock.runFor(29_000);
+  await page.getByTestId('accounting').waitFor();
+  assert.is(reads.length, first, 'not before 30 s');
+  await page.clock.runFor(1_000);
+  await until(() => reads.length === first + 1);
+  await page.clock.runFor(30_000);
+  await until(() => reads.length === first + 2);
+});
+
 test.run();
