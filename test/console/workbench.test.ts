@@ -5,6 +5,7 @@ import { checkAccessibility, ensureConsoleBuilt, openBrowser, screenshot, type C
 import { json, removeDir, startGateway, until, type TestGateway } from '../support/gateway.js';
 import { createContainer, startPodman, type PodmanEngine } from '../support/podman.js';
 import { smallRepo, startRun, waitForRun } from '../host/surfaces/search/search-repo-fixture.js';
+import { startLlmGatewayFake, type LlmGatewayFake } from '../fakes/llm-gateway-fake.js';
 import { webhookTargetId } from '../../host/platform/config/model/webhook-targets.js';
 
 // The Workbench page in Chromium against a real gateway on the podman engine: the judge backend
@@ -14,6 +15,7 @@ const PROJECT = 'sbconsole';
 const managed = (service: string) => ({ 'com.docker.compose.project': PROJECT, 'com.docker.compose.service': service, [`io.${PROJECT}.managed`]: 'true' });
 const demo = smallRepo();
 let engine: PodmanEngine;
+let fake: LlmGatewayFake;
 let receiver: AlertReceiver;
 let gw: TestGateway;
 let browser: ConsoleBrowser;
@@ -25,6 +27,9 @@ test.before(async () => {
   ids.postgres = await createContainer(engine.docker, { name: `${PROJECT}-postgres`, labels: managed('postgres') });
   ids.worker = await createContainer(engine.docker, { name: `${PROJECT}-worker`, labels: managed('worker'), cmd: ['sh', '-c', 'echo worker says hello; exec sleep 3600'] });
   receiver = await startAlertReceiver({ tls: false });
+  // Index embeddings go through the LLM gateway fake, whose spend ledger prices them: a run's
+  // accounting has a real (sub-cent) amount to show.
+  fake = await startLlmGatewayFake({ apiKey: 'sk-console-workbench' });
   gw = await startGateway({
     DOCKER_HOST: engine.dockerHost,
     DOCKER__PROJECT: PROJECT,
@@ -34,6 +39,10 @@ test.before(async () => {
     DOCKER__TIMEOUT_S: '2',
     REPOS: JSON.stringify({ demo }),
     REPO: 'demo',
+    EMBEDDING_MODEL: 'fake-embed',
+    EMBEDDING_DIM: '64',
+    LLM_GATEWAY_URL: fake.url,
+    LLM_GATEWAY_API_KEY: 'sk-console-workbench',
     ALERT_ALLOW_HTTP_LOOPBACK: 'true',
     ALERT_EVAL_INTERVAL_SECONDS: '3600',
     ALERT_RETRY_BASE_MS: '50',
@@ -46,6 +55,7 @@ test.after(async () => {
   await browser?.close();
   await gw?.close();
   await receiver?.close();
+  await fake?.close();
   await engine?.stop();
   removeDir(demo);
 });
@@ -100,12 +110,18 @@ test('containers: a core service stops only once its key is typed; a plain one i
 
 test("run accounting: the latest run's state in the spec's words and its amount", async () => {
   const { page } = browser;
-  const api = await json(await fetch(`${gw.url}/api/index/demo/runs/latest?finalize=false`));
+  const api = await json(await fetch(`${gw.url}/api/index/demo/runs/latest`));
+  // Every embedding request was priced by the ledger: complete, and below one cent (not a zero).
+  assert.is(api.label, 'Complete');
+  assert.is(api.costs.known_display, '< $0.01');
+  assert.ok(api.costs.known_usd > 0 && api.costs.known_usd < 0.01);
   const box = page.getByTestId('accounting');
   await box.waitFor();
   assert.ok(['Pending', 'Complete', 'Incomplete', 'Incomplete · Interrupted', 'Check failed', 'Unavailable'].includes(api.label));
   assert.match(await box.locator('p.lead').innerText(), new RegExp(`Costs:\\s+${api.label}\\s+${api.costs.known_display.replace(/[$.()]/g, '\\$&')}`));
+  assert.match(await box.locator('p.lead').innerText(), /Costs:\s+Complete\s+< \$0\.01\s+known spend/);
   assert.match(await box.innerText(), new RegExp(api.run_id));
+  assert.match(await box.getByRole('row', { name: /index_embeddings/ }).innerText(), /index_embeddings\s+closed/);
   await page.getByRole('button', { name: 'Reconcile now', exact: true }).click();
   await page.getByText('Refreshed every 30 seconds.').waitFor();
   assert.equal(browser.problems, []);
