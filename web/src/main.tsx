@@ -6,7 +6,9 @@ import { useRoute } from './router.js';
 import { OverviewPage } from './pages/overview.js';
 import { FaxPage } from './pages/fax.js';
 import { KeysPage } from './pages/keys.js';
-import { PluginsPage, SearchPage, WorkbenchPage } from './pages/stubs.js';
+import { PluginsPage } from './pages/stubs.js';
+import { SearchPage } from './pages/search.js';
+import { WorkbenchPage } from './pages/workbench.js';
 import type { Route } from './router.js';
 import './styles.css';
 

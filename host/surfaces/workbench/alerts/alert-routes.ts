@@ -9,7 +9,7 @@ import type { AlertEngine } from './alert-engine.js';
 import type { AlertOutbox } from './alert-outbox.js';
 import { currentTargets } from './alert-delivery.js';
 import { maskTargetUrl } from './alert-targets.js';
-import { parseWebhookTargets } from '../../../platform/config/model/webhook-targets.js';
+import { parseWebhookTargets, webhookTargetId } from '../../../platform/config/model/webhook-targets.js';
 import { SEVERITY_LABELS, type AlertNotice } from './alert-notice.js';
 import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
 
@@ -138,9 +138,55 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
       const { problems } = parseWebhookTargets(joined, deps.config.get('ALERT_ALLOW_HTTP_LOOPBACK'));
       if (problems.length) throw invalid('targets', `refused: ${problems.join('; ')}`);
       if (body.targets.some((t) => t.includes(','))) throw invalid('targets', 'a target URL must not contain a comma');
-      const result = await deps.config.update({ WEBHOOK_TARGETS: body.targets.length ? joined : null });
-      deps.audit.record('settings_changed', { keys: 'WEBHOOK_TARGETS', by: principalOf(res).keyId ?? principalOf(res).kind });
-      return { ...targetsView(), env_overridden: result.envOverridden.includes('WEBHOOK_TARGETS') };
+      return store(body.targets, res);
+    },
+  );
+
+  // Add and remove one target: a client that sees only masked URLs can still edit the list.
+  const storedUrls = () => (deps.config.get('WEBHOOK_TARGETS') ?? '').split(',').map((s: string) => s.trim()).filter(Boolean);
+  const store = async (targets: string[], res: Parameters<typeof principalOf>[0]) => {
+    const result = await deps.config.update({ WEBHOOK_TARGETS: targets.length ? targets.join(',') : null });
+    deps.audit.record('settings_changed', { keys: 'WEBHOOK_TARGETS', by: principalOf(res).keyId ?? principalOf(res).kind });
+    return { ...targetsView(), env_overridden: result.envOverridden.includes('WEBHOOK_TARGETS') };
+  };
+
+  routes.route(
+    {
+      method: 'post',
+      path: '/admin/integrations/webhooks/targets',
+      summary: 'Add one URL to WEBHOOK_TARGETS',
+      description: 'The same rules as PUT /admin/integrations/webhooks. Adding a URL already listed changes nothing. The answer masks every URL; the new target is named by its id.',
+      body: z.object({ url: z.string().min(1).max(2048) }).strict(),
+      responses: {
+        201: { description: 'Stored', schema: Targets.extend({ env_overridden: z.boolean(), id: z.string().describe('The id of the added target') }) },
+        422: { description: 'The URL is refused (named by its id)' },
+      },
+    },
+    async ({ body, res }) => {
+      const url = body.url.trim();
+      if (url.includes(',')) throw invalid('url', 'a target URL must not contain a comma');
+      const { problems } = parseWebhookTargets(url, deps.config.get('ALERT_ALLOW_HTTP_LOOPBACK'));
+      if (problems.length) throw invalid('url', `refused: ${problems.join('; ')}`);
+      const current = storedUrls();
+      const answer = await store(current.includes(url) ? current : [...current, url], res);
+      res.status(201);
+      return { ...answer, id: webhookTargetId(url) };
+    },
+  );
+
+  routes.route(
+    {
+      method: 'delete',
+      path: '/admin/integrations/webhooks/targets/:id',
+      summary: 'Remove one URL from WEBHOOK_TARGETS, by its target id',
+      params: z.object({ id: z.string().regex(/^webhook:[0-9a-f]{12}$/, 'id must be a webhook target id (webhook:<12 hex>)') }),
+      responses: { 200: { description: 'Removed', schema: Targets.extend({ env_overridden: z.boolean() }) }, 404: { description: 'No webhook target has this id' } },
+    },
+    async ({ params, res }) => {
+      const current = storedUrls();
+      const kept = current.filter((u) => webhookTargetId(u) !== params.id);
+      if (kept.length === current.length) throw httpError('alert_target_not_found', { target: params.id });
+      return store(kept, res);
     },
   );
 }

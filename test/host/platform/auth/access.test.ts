@@ -90,6 +90,8 @@ const ACCESS: Array<[route: string, access: string, admin?: 'admin']> = [
   ['POST /admin/alerts/test', 'admin', 'admin'],
   ['GET /admin/integrations/webhooks', 'admin', 'admin'],
   ['PUT /admin/integrations/webhooks', 'admin', 'admin'],
+  ['POST /admin/integrations/webhooks/targets', 'admin', 'admin'],
+  ['DELETE /admin/integrations/webhooks/targets/{id}', 'admin', 'admin'],
   ['GET /api/docker/status', 'loopback'],
   ['GET /api/docker/services', 'loopback'],
   ['POST /api/docker/services/{service}/{action}', 'loopback'],

@@ -1,0 +1,224 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startAlertReceiver, type AlertReceiver } from '../fakes/alert-receiver.js';
+import { checkAccessibility, ensureConsoleBuilt, openBrowser, screenshot, type ConsoleBrowser } from '../support/browser.js';
+import { json, removeDir, startGateway, until, type TestGateway } from '../support/gateway.js';
+import { createContainer, startPodman, type PodmanEngine } from '../support/podman.js';
+import { smallRepo, startRun, waitForRun } from '../host/surfaces/search/search-repo-fixture.js';
+import { startLlmGatewayFake, type LlmGatewayFake } from '../fakes/llm-gateway-fake.js';
+import { webhookTargetId } from '../../host/platform/config/model/webhook-targets.js';
+
+// The Workbench page in Chromium against a real gateway on the podman engine: the judge backend
+// switch, a core service stopped only once its key is typed, a plain service confirmed by name,
+// logs, a run's accounting state, and Integrations → Webhooks with a loopback receiver.
+const PROJECT = 'sbconsole';
+const managed = (service: string) => ({ 'com.docker.compose.project': PROJECT, 'com.docker.compose.service': service, [`io.${PROJECT}.managed`]: 'true' });
+const demo = smallRepo();
+let engine: PodmanEngine;
+let fake: LlmGatewayFake;
+let receiver: AlertReceiver;
+let gw: TestGateway;
+let browser: ConsoleBrowser;
+const ids: Record<string, string> = {};
+
+test.before(async () => {
+  ensureConsoleBuilt();
+  engine = await startPodman();
+  ids.postgres = await createContainer(engine.docker, { name: `${PROJECT}-postgres`, labels: managed('postgres') });
+  ids.worker = await createContainer(engine.docker, { name: `${PROJECT}-worker`, labels: managed('worker'), cmd: ['sh', '-c', 'echo worker says hello; exec sleep 3600'] });
+  receiver = await startAlertReceiver({ tls: false });
+  // Index embeddings go through the LLM gateway fake, whose spend ledger prices them: a run's
+  // accounting has a real (sub-cent) amount to show.
+  fake = await startLlmGatewayFake({ apiKey: 'sk-console-workbench' });
+  gw = await startGateway({
+    DOCKER_HOST: engine.dockerHost,
+    DOCKER__PROJECT: PROJECT,
+    DOCKER__SERVICES: 'postgres,worker,api',
+    DOCKER__CORE_SERVICES: 'postgres',
+    DOCKER__OPTIONAL_SERVICES: 'api',
+    DOCKER__TIMEOUT_S: '2',
+    REPOS: JSON.stringify({ demo }),
+    REPO: 'demo',
+    EMBEDDING_MODEL: 'fake-embed',
+    EMBEDDING_DIM: '64',
+    LLM_GATEWAY_URL: fake.url,
+    LLM_GATEWAY_API_KEY: 'sk-console-workbench',
+    ALERT_ALLOW_HTTP_LOOPBACK: 'true',
+    ALERT_EVAL_INTERVAL_SECONDS: '3600',
+    ALERT_RETRY_BASE_MS: '50',
+  });
+  await startRun(gw.url);
+  await waitForRun(gw.url, 'demo');
+  browser = await openBrowser();
+});
+test.after(async () => {
+  await browser?.close();
+  await gw?.close();
+  await receiver?.close();
+  await fake?.close();
+  await engine?.stop();
+  removeDir(demo);
+});
+
+const running = async (id: string) => Boolean((await engine.docker.getContainer(id).inspect()).State.Running);
+
+test('containers: a core service stops only once its key is typed; a plain one is confirmed by name; logs', async () => {
+  const { page } = browser;
+  await page.goto(`${gw.url}/#/workbench`);
+  await page.getByRole('heading', { level: 1, name: 'Workbench' }).waitFor();
+  const services = page.getByTestId('services');
+  await services.getByRole('row', { name: /postgres core running/ }).waitFor();
+  await services.getByRole('row', { name: /^api .*optional, not deployed/ }).waitFor();
+
+  // Stop postgres (core): the dialog names it and stays shut until "postgres" is typed.
+  await page.getByRole('button', { name: 'Stop postgres', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Stop service postgres?' });
+  await dialog.waitFor();
+  const go = dialog.getByRole('button', { name: 'Stop postgres', exact: true });
+  assert.ok(await go.isDisabled());
+  const field = dialog.getByLabel('Type postgres to confirm');
+  await field.fill('postgre');
+  assert.ok(await go.isDisabled());
+  await checkAccessibility(page, 'workbench confirmation');
+  // Escape cancels: nothing happened.
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  assert.ok(await running(ids.postgres!));
+
+  await page.getByRole('button', { name: 'Stop postgres', exact: true }).click();
+  await dialog.getByLabel('Type postgres to confirm').fill('postgres');
+  await dialog.getByLabel('Type postgres to confirm').press('Enter');
+  await page.getByRole('status').getByText('postgres: stop done, now exited.').waitFor();
+  assert.not.ok(await running(ids.postgres!));
+  await services.getByRole('row', { name: /postgres core exited/ }).waitFor();
+  // Start needs no confirmation.
+  await page.getByRole('button', { name: 'Start postgres', exact: true }).click();
+  await page.getByRole('status').getByText('postgres: start done, now running.').waitFor();
+  assert.ok(await running(ids.postgres!));
+
+  // Restart worker (not core): confirmed by name, no typing.
+  await page.getByRole('button', { name: 'Restart worker', exact: true }).click();
+  const plain = page.getByRole('dialog', { name: 'Restart service worker?' });
+  assert.is(await plain.getByRole('textbox').count(), 0);
+  await plain.getByRole('button', { name: 'Restart worker', exact: true }).click();
+  await page.getByRole('status').getByText('worker: restart done, now running.').waitFor();
+
+  await page.getByRole('button', { name: 'Logs of worker', exact: true }).click();
+  await page.getByTestId('logs').getByText('worker says hello').waitFor();
+  assert.equal(browser.problems, []);
+});
+
+test("run accounting: the latest run's state in the spec's words and its amount", async () => {
+  const { page } = browser;
+  const api = await json(await fetch(`${gw.url}/api/index/demo/runs/latest`));
+  // Every embedding request was priced by the ledger: complete, and below one cent (not a zero).
+  assert.is(api.label, 'Complete');
+  assert.is(api.costs.known_display, '< $0.01');
+  assert.ok(api.costs.known_usd > 0 && api.costs.known_usd < 0.01);
+  const box = page.getByTestId('accounting');
+  await box.waitFor();
+  assert.ok(['Pending', 'Complete', 'Incomplete', 'Incomplete · Interrupted', 'Check failed', 'Unavailable'].includes(api.label));
+  assert.match(await box.locator('p.lead').innerText(), new RegExp(`Costs:\\s+${api.label}\\s+${api.costs.known_display.replace(/[$.()]/g, '\\$&')}`));
+  assert.match(await box.locator('p.lead').innerText(), /Costs:\s+Complete\s+< \$0\.01\s+known spend/);
+  assert.match(await box.innerText(), new RegExp(api.run_id));
+  assert.match(await box.getByRole('row', { name: /index_embeddings/ }).innerText(), /index_embeddings\s+closed/);
+  await page.getByRole('button', { name: 'Reconcile now', exact: true }).click();
+  await page.getByText('Refreshed every 30 seconds.').waitFor();
+  assert.equal(browser.problems, []);
+});
+
+test('judge backend: the provider in force and a live switch through the config API', async () => {
+  const { page } = browser;
+  await page.getByTestId('judge-provider').getByText('hosted', { exact: true }).waitFor();
+  await page.getByLabel('Backend', { exact: true }).selectOption('selfhosted');
+  await page.getByRole('button', { name: 'Switch', exact: true }).click();
+  await page.getByRole('status').getByText('Judgments now go to selfhosted.').waitFor();
+  await page.getByTestId('judge-provider').getByText('selfhosted', { exact: true }).waitFor();
+  const config = await json(await fetch(`${gw.url}/api/config`));
+  assert.is(config.config['system_one.provider'], 'selfhosted');
+  // Back to hosted for the rest.
+  await page.getByLabel('Backend', { exact: true }).selectOption('hosted');
+  await page.getByRole('button', { name: 'Switch', exact: true }).click();
+  await page.getByTestId('judge-provider').getByText('hosted', { exact: true }).waitFor();
+});
+
+test('webhooks: add a target (masked), send a test and see it delivered, refused input kept, remove', async () => {
+  const { page } = browser;
+  const section = page.getByRole('region', { name: 'Integrations → Webhooks' });
+  await section.getByText('No target: alerts go nowhere.').waitFor();
+  // A refused URL: the API's detail, and what was typed stays.
+  await section.getByLabel('New target URL (https)').fill('http://example.com/hook');
+  await section.getByRole('button', { name: 'Add target', exact: true }).click();
+  await section.getByRole('alert').getByText(/plain http is refused.*\(422 validation_error\)/).waitFor();
+  assert.is(await section.getByLabel('New target URL (https)').inputValue(), 'http://example.com/hook');
+
+  const url = `${receiver.url.replace(/\/$/, '')}/hooks/console-secret-path`;
+  const id = webhookTargetId(url);
+  await section.getByLabel('New target URL (https)').fill(url);
+  await section.getByRole('button', { name: 'Add target', exact: true }).click();
+  await section.getByRole('status').getByText(`Added ${id}.`).waitFor();
+  const row = section.getByTestId('targets').getByRole('row', { name: new RegExp(id) });
+  assert.match(await row.innerText(), /http:\/\/127\.0\.0\.1:\d+\/\*\*\*/);
+  assert.not.ok((await page.content()).includes('console-secret-path'), 'the URL path is masked on the page');
+  assert.is(await section.getByLabel('New target URL (https)').inputValue(), '');
+
+  await section.getByRole('button', { name: `Send test to ${id}`, exact: true }).click();
+  await until(() => receiver.received.length === 1, 10_000);
+  assert.is(receiver.received[0]!.body.type, 'test');
+  const deliveries = page.getByTestId('deliveries');
+  await deliveries.getByRole('row', { name: new RegExp(`test:switchboard \\(firing\\) ${id} delivered`) }).waitFor();
+  await checkAccessibility(page, 'workbench');
+  await screenshot(page, 'workbench');
+
+  await section.getByRole('button', { name: `Remove ${id}`, exact: true }).click();
+  await section.getByRole('status').getByText(`Removed ${id}.`).waitFor();
+  await section.getByText('No target: alerts go nowhere.').waitFor();
+  assert.equal((await json(await fetch(`${gw.url}/admin/integrations/webhooks`))).targets, []);
+  assert.equal(browser.problems, []);
+});
+
+test('the webhook target routes: add is idempotent, remove of an unknown id is 404, every URL masked', async () => {
+  const post = (body: unknown) => fetch(`${gw.url}/admin/integrations/webhooks/targets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const url = 'https://hooks.example.net/secret-123';
+  let res = await post({ url });
+  assert.is(res.status, 201);
+  let body = await json(res);
+  assert.is(body.id, webhookTargetId(url));
+  assert.not.ok(JSON.stringify(body).includes('secret-123'));
+  res = await post({ url });
+  assert.is(res.status, 201);
+  assert.is((await json(res)).targets.length, 1);
+  res = await post({ url: 'https://a.example.net/x,https://b.example.net/y' });
+  assert.is(res.status, 422);
+  res = await fetch(`${gw.url}/admin/integrations/webhooks/targets/webhook:000000000000`, { method: 'DELETE' });
+  assert.is(res.status, 404);
+  assert.is((await json(res)).code, 'alert_target_not_found');
+  res = await fetch(`${gw.url}/admin/integrations/webhooks/targets/${webhookTargetId(url)}`, { method: 'DELETE' });
+  assert.is(res.status, 200);
+  body = await json(res);
+  assert.equal(body.targets, []);
+});
+
+test('the accounting view is read again every 30 seconds (the spec\'s dashboard refresh)', async () => {
+  const { page } = browser;
+  // The page's clock is driven by the test: no waiting, no timing assertion.
+  await page.clock.install();
+  const reads: string[] = [];
+  page.on('request', (r) => {
+    if (/\/api\/index\/demo\/runs\/latest/.test(r.url())) reads.push(r.url());
+  });
+  await page.goto(`${gw.url}/#/workbench`);
+  await page.reload();
+  await page.getByTestId('accounting').waitFor();
+  await until(() => reads.length >= 1);
+  const first = reads.length;
+  await page.clock.runFor(29_000);
+  await page.getByTestId('accounting').waitFor();
+  assert.is(reads.length, first, 'not before 30 s');
+  await page.clock.runFor(1_000);
+  await until(() => reads.length === first + 1);
+  await page.clock.runFor(30_000);
+  await until(() => reads.length === first + 2);
+});
+
+test.run();
