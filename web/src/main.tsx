@@ -5,7 +5,9 @@ import { Layout, type NavItem } from './layout.js';
 import { useRoute } from './router.js';
 import { OverviewPage } from './pages/overview.js';
 import { FaxPage } from './pages/fax.js';
-import { KeysPage, PluginsPage, SearchPage, WorkbenchPage } from './pages/stubs.js';
+import { PluginsPage } from './pages/plugins.js';
+import { KeysPage } from './pages/keys.js';
+import { SearchPage, WorkbenchPage } from './pages/stubs.js';
 import type { Route } from './router.js';
 import './styles.css';
 
@@ -16,7 +18,7 @@ interface Page extends NavItem {
 const PAGES: Page[] = [
   { path: 'overview', label: 'Overview', render: () => <OverviewPage /> },
   { path: 'fax', label: 'Fax', render: (r) => <FaxPage route={r} /> },
-  { path: 'plugins', label: 'Plugins', render: () => <PluginsPage /> },
+  { path: 'plugins', label: 'Plugins', render: (r) => <PluginsPage route={r} /> },
   { path: 'keys', label: 'Keys & settings', render: () => <KeysPage /> },
   { path: 'search', label: 'Code search', render: () => <SearchPage /> },
   { path: 'workbench', label: 'Workbench', render: () => <WorkbenchPage /> },

@@ -1,29 +1,5 @@
 import { Stub } from '../components.js';
 
-export function PluginsPage() {
-  return (
-    <Stub
-      what={[
-        'Every plugin with its state, generation, health and diagnostics',
-        "A settings form generated from each plugin's settings schema (secrets write-only, test before save, env-overridden keys marked)",
-        'The registry, with install and uninstall; manifests dropped into the data directory appear without a reload',
-      ]}
-    />
-  );
-}
-
-export function KeysPage() {
-  return (
-    <Stub
-      what={[
-        'API keys: mint (the token shown once, with a copy button), rotate and revoke',
-        'The effective settings with their sources, and an export as an env snippet',
-        'The audit log with a live tail',
-      ]}
-    />
-  );
-}
-
 export function SearchPage() {
   return (
     <Stub
