@@ -70,8 +70,11 @@ test('a minted token is shown once, works, and is gone after a reload; revoked, 
 
   // Revoke asks first, then the API refuses the token.
   const row = page.locator(`tr[data-key="${keyId}"]`);
-  await row.getByRole('button', { name: 'Revoke ci deploy' }).click();
-  await row.getByRole('button', { name: 'Yes, revoke' }).click();
+  // From the keyboard: Enter on Revoke, then on its confirmation.
+  await row.getByRole('button', { name: 'Revoke ci deploy' }).focus();
+  await page.keyboard.press('Enter');
+  await row.getByRole('button', { name: 'Yes, revoke' }).focus();
+  await page.keyboard.press('Enter');
   await row.getByText('revoked', { exact: true }).waitFor();
   assert.is((await asKey(minted)).status, 401);
   assert.equal(browser.problems, []);

@@ -70,7 +70,8 @@ test('a setting is tested, then saved, and the plugin serves on a new generation
   await page.getByTestId('settings-result').getByText(/Test passed/).waitFor();
   assert.is(await page.getByTestId('generation').innerText(), '1', 'a test stores nothing');
 
-  await page.getByRole('button', { name: 'Save' }).click();
+  // Saved from the keyboard: Enter in a field submits the form.
+  await page.getByLabel('token').press('Enter');
   await page.getByTestId('settings-result').getByText(/generation 2/).waitFor();
   await page.getByTestId('generation').getByText('2', { exact: true }).waitFor();
   // Write-only: the secret is now "set", the field empty, and the value nowhere on the page.
@@ -87,7 +88,8 @@ test('the registry installs and uninstalls an entry; the API refusal shows its d
   const { page } = browser;
   await page.goto(`${gw.url}/#/plugins`);
   await page.getByRole('heading', { level: 2, name: 'Registry' }).waitFor();
-  await page.getByRole('button', { name: 'Install faxpipe-json' }).click();
+  await page.getByRole('button', { name: 'Install faxpipe-json' }).focus();
+  await page.keyboard.press('Enter');
   await page.getByText(/faxpipe-json was installed/).waitFor({ timeout: 15_000 });
   assert.ok(existsSync(path.join(manifestsDir, 'faxpipe-json.json')));
   await page.locator('tr[data-plugin="faxpipe-json"]').waitFor();
