@@ -76,6 +76,7 @@ test('a minted token is shown once, works, and is gone after a reload; revoked, 
   await row.getByRole('button', { name: 'Yes, revoke' }).focus();
   await page.keyboard.press('Enter');
   await row.getByText('revoked', { exact: true }).waitFor();
+  assert.match(await page.evaluate(() => document.activeElement?.textContent ?? ''), /was revoked/, 'focus moves to the outcome');
   assert.is((await asKey(minted)).status, 401);
   assert.equal(browser.problems, []);
 });

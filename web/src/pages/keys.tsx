@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, errorText, request } from '../api.js';
 import { ErrorNote, Section, Status, when } from '../components.js';
 import { useApi } from '../hooks.js';
@@ -173,6 +173,8 @@ function KeysSection() {
   const [confirm, setConfirm] = useState<{ id: string; action: 'revoke' | 'rotate' }>();
   const [error, setError] = useState<string>();
   const [note, setNote] = useState<string>();
+  // The confirmation's buttons vanish after the action: focus goes to the outcome, not the page top.
+  const noteRef = useRef<HTMLParagraphElement>(null);
   const act = async (k: KeyMeta, action: 'revoke' | 'rotate') => {
     setError(undefined);
     try {
@@ -185,6 +187,7 @@ function KeysSection() {
       }
       setConfirm(undefined);
       keys.reload();
+      noteRef.current?.focus();
     } catch (err) {
       setError(errorText(err));
     }
@@ -200,7 +203,7 @@ function KeysSection() {
       />
       {minted && <TokenOnce minted={minted} onDone={() => setMinted(undefined)} />}
       <ErrorNote error={keys.error ?? error} />
-      <p role="status" class="note">
+      <p role="status" class="note" tabIndex={-1} ref={noteRef}>
         {note ?? ''}
       </p>
       {keys.data &&
