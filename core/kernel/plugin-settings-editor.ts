@@ -9,6 +9,7 @@ import { PluginNotAvailableError } from './lease-registry.js';
 import type { DefinitionResolver, ResolvedPlugin } from './plugin-definition.js';
 import type { PluginRecord, PluginRecords, PluginState } from './plugin-record.js';
 import { nextStateFor } from './reconciler.js';
+import { describeSettingFields, type SettingField } from './settings-fields.js';
 import { resolveSettings, type SettingsContext, type SettingSource } from './settings-resolver.js';
 
 export interface PluginConfigView {
@@ -17,6 +18,8 @@ export interface PluginConfigView {
   settings: Record<string, unknown>;
   secrets: Record<string, { set: boolean }>;
   sources: Record<string, SettingSource>;
+  /** The settings schema's fields, for a generated form. */
+  fields: SettingField[];
 }
 
 export class SettingsValidationError extends Error {
@@ -74,7 +77,7 @@ export class PluginSettingsEditor {
       secretState[k] = { set };
       settings[k] = set ? SECRET_MASK : null;
     }
-    return { id, enabled: stored.enabled, settings, secrets: secretState, sources };
+    return { id, enabled: stored.enabled, settings, secrets: secretState, sources, fields: describeSettingFields(schema, envMap) };
   }
 
   /**

@@ -24,22 +24,6 @@ export function Section({ title, children, id }: { title: string; children: Comp
   );
 }
 
-export function Stub({ what }: { what: string[] }) {
-  return (
-    <div class="card">
-      <p>This page is not built yet. It will show:</p>
-      <ul>
-        {what.map((w) => (
-          <li key={w}>{w}</li>
-        ))}
-      </ul>
-      <p>
-        Until then, the same features are on the HTTP API: see <a href="/docs">the API reference</a>.
-      </p>
-    </div>
-  );
-}
-
 export function when(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);

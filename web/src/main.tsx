@@ -5,8 +5,8 @@ import { Layout, type NavItem } from './layout.js';
 import { useRoute } from './router.js';
 import { OverviewPage } from './pages/overview.js';
 import { FaxPage } from './pages/fax.js';
+import { PluginsPage } from './pages/plugins.js';
 import { KeysPage } from './pages/keys.js';
-import { PluginsPage } from './pages/stubs.js';
 import { SearchPage } from './pages/search.js';
 import { WorkbenchPage } from './pages/workbench.js';
 import type { Route } from './router.js';
@@ -19,7 +19,7 @@ interface Page extends NavItem {
 const PAGES: Page[] = [
   { path: 'overview', label: 'Overview', render: () => <OverviewPage /> },
   { path: 'fax', label: 'Fax', render: (r) => <FaxPage route={r} /> },
-  { path: 'plugins', label: 'Plugins', render: () => <PluginsPage /> },
+  { path: 'plugins', label: 'Plugins', render: (r) => <PluginsPage route={r} /> },
   { path: 'keys', label: 'Keys & settings', render: () => <KeysPage /> },
   { path: 'search', label: 'Code search', render: () => <SearchPage /> },
   { path: 'workbench', label: 'Workbench', render: () => <WorkbenchPage /> },

@@ -9830,6 +9830,26 @@ export interface operations {
                 content: {
                     "application/json": {
                         enabled: boolean;
+                        /** @description The settings schema's fields in order, for a generated form */
+                        fields: {
+                            /** @description Absent for secrets */
+                            default?: unknown;
+                            description?: string;
+                            /** @description The environment variable that overrides this field */
+                            env: string | null;
+                            /** @description Refused over HTTP; set by its environment variable only */
+                            env_only: boolean;
+                            name: string;
+                            options?: string[];
+                            required: boolean;
+                            /** @description Write-only: shown only as set or not */
+                            secret: boolean;
+                            /**
+                             * @description enum: one of options; json: any other shape, as JSON
+                             * @enum {string}
+                             */
+                            type: "string" | "number" | "integer" | "boolean" | "enum" | "json";
+                        }[];
                         id: string;
                         secrets: {
                             [key: string]: {
@@ -9924,6 +9944,26 @@ export interface operations {
                         enabled: boolean;
                         /** @description Fields sent that the environment still overrides */
                         env_overridden: string[];
+                        /** @description The settings schema's fields in order, for a generated form */
+                        fields: {
+                            /** @description Absent for secrets */
+                            default?: unknown;
+                            description?: string;
+                            /** @description The environment variable that overrides this field */
+                            env: string | null;
+                            /** @description Refused over HTTP; set by its environment variable only */
+                            env_only: boolean;
+                            name: string;
+                            options?: string[];
+                            required: boolean;
+                            /** @description Write-only: shown only as set or not */
+                            secret: boolean;
+                            /**
+                             * @description enum: one of options; json: any other shape, as JSON
+                             * @enum {string}
+                             */
+                            type: "string" | "number" | "integer" | "boolean" | "enum" | "json";
+                        }[];
                         id: string;
                         /**
                          * @description Faxbot clients check it

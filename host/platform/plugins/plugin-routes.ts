@@ -36,6 +36,21 @@ export const PluginConfig = z.object({
   settings: z.record(z.string(), z.unknown()).describe('Effective settings; secret fields show "***" when set, null when not'),
   secrets: z.record(z.string(), z.object({ set: z.boolean() })),
   sources: z.record(z.string(), z.enum(['env', 'store', 'default'])),
+  fields: z
+    .array(
+      z.object({
+        name: z.string(),
+        type: z.enum(['string', 'number', 'integer', 'boolean', 'enum', 'json']).describe('enum: one of options; json: any other shape, as JSON'),
+        options: z.array(z.string()).optional(),
+        required: z.boolean(),
+        default: z.unknown().optional().describe('Absent for secrets'),
+        description: z.string().optional(),
+        secret: z.boolean().describe('Write-only: shown only as set or not'),
+        env_only: z.boolean().describe('Refused over HTTP; set by its environment variable only'),
+        env: z.string().nullable().describe('The environment variable that overrides this field'),
+      }),
+    )
+    .describe("The settings schema's fields in order, for a generated form"),
 });
 const PluginConfigUpdate = z
   .object({
