@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { RetrievalHit, RetrievalSearchOptions } from 'switchboard/sdk';
-import { chunkHit, cosineTopK, diversifyByFile, fuseRankings, queryTerms, rescoreSparse, sparseMatchTerms, stem, type Candidate } from 'switchboard/sdk/retrieval';
+import { chunkHit, type ChunkColumns, cosineTopK, diversifyByFile, fuseRankings, queryTerms, rescoreSparse, sparseMatchTerms, stem, type Candidate } from 'switchboard/sdk/retrieval';
 import type { VectorCache } from './vector-cache.js';
 
 /** Candidates BM25 hands to the re-scoring step when the caller gives no TOPK_SPARSE. */
@@ -13,17 +13,8 @@ const DEFAULT_SPARSE = 75;
  */
 export const BM25 = { k1: 1.2, b: 0.75 } as const;
 
-interface Row {
+interface Row extends ChunkColumns {
   rowid: string;
-  id: string;
-  path: string | null;
-  language: string | null;
-  start_line: number | null;
-  end_line: number | null;
-  symbol: string | null;
-  kind: string | null;
-  text: string;
-  metadata: string | null;
   enrichment: string | null;
   bm25: number;
 }

@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { RetrievalHit, RetrievalSearchOptions } from 'switchboard/sdk';
-import { chunkHit, cosineTopK, diversifyByFile, fuseRankings, queryTerms, rescoreSparse, sparseMatchTerms, stem, type Candidate } from 'switchboard/sdk/retrieval';
+import { chunkHit, type ChunkColumns, cosineTopK, diversifyByFile, fuseRankings, queryTerms, rescoreSparse, sparseMatchTerms, stem, type Candidate } from 'switchboard/sdk/retrieval';
 import type { VectorCache } from './vector-cache.js';
 
 /** Candidates FTS5 hands to the re-scoring step when the caller gives no TOPK_SPARSE. */
@@ -37,17 +37,8 @@ export function ftsQuery(terms: string[]): string {
   return terms.map((t) => `"${t.replace(/[^a-z0-9]/g, '')}"`).filter((t) => t !== '""').join(' OR ');
 }
 
-interface Row {
+interface Row extends ChunkColumns {
   rowid: number;
-  id: string;
-  path: string | null;
-  language: string | null;
-  start_line: number | null;
-  end_line: number | null;
-  symbol: string | null;
-  kind: string | null;
-  text: string;
-  metadata: string | null;
   enrichment: string | null;
   rank: number;
 }

@@ -1,6 +1,7 @@
 import { ActivityChart, type ActivityBucket } from '../chart.js';
 import { ErrorNote, Section, Status, when } from '../components.js';
 import { useApi } from '../hooks.js';
+import { FiringAlerts, type Alert } from '../firing-alerts.js';
 
 interface Check {
   name: string;
@@ -16,14 +17,6 @@ interface Ready {
 interface HealthStatus extends Ready {
   plugins: { id: string; state: string; generation: number | null; ok: boolean | null; detail: string | null; last_error: string | null }[];
 }
-interface Alert {
-  id: string;
-  type: string;
-  severity: string;
-  title: string;
-  fired_at: string;
-}
-
 const REFRESH_MS = 15_000;
 
 function checkWord(c: Check): [boolean | null, string] {
@@ -84,21 +77,7 @@ export function OverviewPage() {
           {activity.data && <ActivityChart buckets={activity.data.buckets} />}
         </Section>
         <Section title="Alerts firing now" id="alerts">
-          <ErrorNote error={alerts.error} />
-          {alerts.data &&
-            (alerts.data.alerts.length === 0 ? (
-              <p>
-                <Status ok={true}>none</Status> No alert is firing.
-              </p>
-            ) : (
-              <ul class="alerts">
-                {alerts.data.alerts.map((a) => (
-                  <li key={a.id}>
-                    <Status ok={false}>{a.severity}</Status> <strong>{a.title}</strong> <span class="hint">since {when(a.fired_at)}</span>
-                  </li>
-                ))}
-              </ul>
-            ))}
+          <FiringAlerts alerts={alerts} listClass="alerts" />
         </Section>
       </div>
       <Section title="Health status" id="health">

@@ -3,6 +3,7 @@ import { api, errorText, withQuery } from '../api.js';
 import { ErrorNote, Section, Status, when } from '../components.js';
 import { useApi, type Loaded } from '../hooks.js';
 import { RepoPicker, useConfig, useRepo } from '../repos.js';
+import { FiringAlerts, type Alert } from '../firing-alerts.js';
 
 // ---- judge backend -------------------------------------------------------------------------
 interface Ready {
@@ -417,12 +418,6 @@ function Accounting() {
 }
 
 // ---- alerts and webhooks -------------------------------------------------------------------
-interface Alert {
-  id: string;
-  severity: string;
-  title: string;
-  fired_at: string;
-}
 interface Delivery {
   id: string;
   event_id: string;
@@ -444,21 +439,7 @@ function Alerts({ deliveries }: { deliveries: Loaded<{ deliveries: Delivery[] }>
   return (
     <Section title="Alerts" id="alerts">
       <h3>Firing now</h3>
-      <ErrorNote error={alerts.error} />
-      {alerts.data &&
-        (alerts.data.alerts.length === 0 ? (
-          <p>
-            <Status ok={true}>none</Status> No alert is firing.
-          </p>
-        ) : (
-          <ul class="plain">
-            {alerts.data.alerts.map((a) => (
-              <li key={a.id}>
-                <Status ok={false}>{a.severity}</Status> <strong>{a.title}</strong> <span class="hint">since {when(a.fired_at)}</span>
-              </li>
-            ))}
-          </ul>
-        ))}
+      <FiringAlerts alerts={alerts} listClass="plain" />
       <h3>Recent deliveries</h3>
       <ErrorNote error={deliveries.error} />
       {deliveries.data &&
