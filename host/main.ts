@@ -22,13 +22,7 @@ const early = await EarlyServer.listen(port, host).catch((err: unknown) => failS
 rememberBoundPort(config, early.address.port);
 const { createGateway } = await import('./surfaces/gateway.js');
 const gateway = await createGateway({ config }).catch((err: unknown) => failStart(startupFailureLine(err)));
-early.open(gateway.app);
-await gateway.listen(port, host, early);
-stopStartupGuard();
-// From here on one bad request must not stop the gateway: faults are logged and counted.
-installProcessFaultHandlers({ logger: gateway.logger, metrics: gateway.metrics });
-settleHeapWhenIdle(gateway.server!);
-youngGenerationMayGrow();
+// SIGTERM/SIGINT drain and stop from the moment the gateway exists, before it logs that it listens.
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
@@ -41,3 +35,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     );
   });
 }
+early.open(gateway.app);
+await gateway.listen(port, host, early);
+stopStartupGuard();
+// From here on one bad request must not stop the gateway: faults are logged and counted.
+installProcessFaultHandlers({ logger: gateway.logger, metrics: gateway.metrics });
+settleHeapWhenIdle(gateway.server!);
+youngGenerationMayGrow();
