@@ -132,7 +132,8 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
     },
     async ({ params }) => {
       const row = await jobOrNotFound(store, params.id);
-      return toFaxJobOut(row, await store.attempts.list(row.id));
+      // An attempt row is written in the same transaction that counts it on the job: none to read while the count is 0.
+      return toFaxJobOut(row, row.attempts > 0 ? await store.attempts.list(row.id) : []);
     },
   );
 
