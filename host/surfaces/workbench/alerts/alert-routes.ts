@@ -124,6 +124,13 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
     () => targetsView(),
   );
 
+  /** The rules every stored target meets (one list in WEBHOOK_TARGETS, so no comma inside a URL); a refusal is 422 naming `field`. */
+  const refuseBadTargets = (field: string, urls: string[]) => {
+    if (urls.some((u) => u.includes(','))) throw invalid(field, 'a target URL must not contain a comma');
+    const { problems } = parseWebhookTargets(urls.join(','), deps.config.get('ALERT_ALLOW_HTTP_LOOPBACK'));
+    if (problems.length) throw invalid(field, `refused: ${problems.join('; ')}`);
+  };
+
   routes.route(
     {
       method: 'put',
@@ -134,10 +141,7 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
       responses: { 200: { description: 'Stored', schema: Targets.extend({ env_overridden: z.boolean() }) }, 422: { description: 'A URL is refused (named by its id)' } },
     },
     async ({ body, res }) => {
-      const joined = body.targets.join(',');
-      const { problems } = parseWebhookTargets(joined, deps.config.get('ALERT_ALLOW_HTTP_LOOPBACK'));
-      if (problems.length) throw invalid('targets', `refused: ${problems.join('; ')}`);
-      if (body.targets.some((t) => t.includes(','))) throw invalid('targets', 'a target URL must not contain a comma');
+      refuseBadTargets('targets', body.targets);
       return store(body.targets, res);
     },
   );
@@ -164,9 +168,7 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
     },
     async ({ body, res }) => {
       const url = body.url.trim();
-      if (url.includes(',')) throw invalid('url', 'a target URL must not contain a comma');
-      const { problems } = parseWebhookTargets(url, deps.config.get('ALERT_ALLOW_HTTP_LOOPBACK'));
-      if (problems.length) throw invalid('url', `refused: ${problems.join('; ')}`);
+      refuseBadTargets('url', [url]);
       const current = storedUrls();
       const answer = await store(current.includes(url) ? current : [...current, url], res);
       res.status(201);
