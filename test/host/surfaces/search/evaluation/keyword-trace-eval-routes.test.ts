@@ -105,6 +105,16 @@ test('a search with trace=true writes a trace that the trace routes list and ser
   assert.ok(latest.events[1].data[0].signals.bm25 > 0, 'per-signal scores are traced');
   // "invoice" is a keyword the query names: its hits carry KEYWORDS_BOOST (2 since the reload above)
   assert.is(latest.events[1].data[0].signals.keyword_boost, 2);
+  // One trace by the name the list gives; a name that is not a trace file's is a 404, never a path.
+  const byName = await get(`/api/traces/${encodeURIComponent(list.files[0].name)}?repo=billing`);
+  assert.is(byName.status, 200);
+  assert.is((await byName.json()).id, latest.id);
+  for (const bad of ['..%2F..%2Fconfig.json', 'x.json', `${'a'.repeat(95)}.json`]) {
+    const res = await get(`/api/traces/${bad}?repo=billing`);
+    assert.is(res.status, 404, bad);
+    assert.is((await res.json()).code, 'trace_not_found');
+  }
+  assert.is((await get(`/api/traces/${'a'.repeat(101)}?repo=billing`)).status, 400);
   for (const name of readdirSync(path.join(gw.dataDir, 'out/billing/traces'))) {
     assert.not.match(readFileSync(path.join(gw.dataDir, 'out/billing/traces', name), 'utf8'), /sk-trace-secret/);
   }
@@ -186,7 +196,7 @@ test('bad input: unknown repository 404, non-plain repository name 422, malforme
 
 test('every new endpoint is in /openapi.json with its schemas', async () => {
   const doc = await (await get('/openapi.json')).json();
-  for (const [p, method] of [['/api/keywords', 'get'], ['/api/keywords/rebuild', 'post'], ['/api/keywords/reload', 'post'], ['/api/traces', 'get'], ['/api/traces/latest', 'get'], ['/api/eval/run', 'post']] as const) {
+  for (const [p, method] of [['/api/keywords', 'get'], ['/api/keywords/rebuild', 'post'], ['/api/keywords/reload', 'post'], ['/api/traces', 'get'], ['/api/traces/latest', 'get'], ['/api/traces/{name}', 'get'], ['/api/eval/run', 'post']] as const) {
     const op = doc.paths[p]?.[method];
     assert.ok(op, `${method} ${p}`);
     assert.ok(op.responses['200'].content['application/json'].schema, `${p} 200 schema`);
