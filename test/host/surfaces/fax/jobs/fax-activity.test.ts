@@ -45,11 +45,13 @@ test('jobs are counted in the current hour as sent, failed or queued', async () 
 });
 
 test('a bad window is a 400 in the API shape', async () => {
-  const res = await fetch(`${gw.url}/admin/fax-activity?hours=0`);
-  assert.is(res.status, 400);
-  const body = await json(res);
-  assert.type(body.detail, 'string');
-  assert.type(body.code, 'string');
+  for (const hours of ['0', '-3', 'abc', '1.5', '100000', '9'.repeat(400)]) {
+    const res = await fetch(`${gw.url}/admin/fax-activity?hours=${hours}`);
+    assert.is(res.status, 400, hours.slice(0, 10));
+    const body = await json(res);
+    assert.type(body.detail, 'string');
+    assert.type(body.code, 'string');
+  }
 });
 
 test('on PostgreSQL the hours are counted the same way', async () => {
