@@ -78,7 +78,8 @@ test('`node host/bin/start.mjs`: /health answers while the gateway loads, and a 
     // The fax surface's route answers (404 for an unknown job, not the platform's unknown-route 404).
     assert.is(faxJob.status, 404);
     assert.is(((await faxJob.json()) as { code: string }).code, 'fax_job_not_found');
-    assert.match(run.stdout(), /switchboard listening/);
+    // The banner reaches the pipe on its own time (pino writes asynchronously): wait for it.
+    await until(() => /switchboard listening/.test(run.stdout()), 30_000, 20);
   } finally {
     child.kill('SIGTERM');
     await within(run.exited, 30_000, 'the gateway exits').catch(() => child.kill('SIGKILL'));
