@@ -5,6 +5,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, s
 import path from 'node:path';
 import { ROOT, json, tempDir, until } from '../support/gateway.js';
 import { startChildGateway, type ChildGateway } from '../support/child-gateway.js';
+import { networkEnv } from '../support/network-env.js';
 
 // docs/sdk-guide.md followed as written, in a folder outside the repository: its shell blocks
 // (```sh title="shell, in ..."```) run in bash, its titled files (```... title="my-plugin/..."```)
@@ -36,6 +37,7 @@ function runBlock(block: { title: string; text: string }) {
     encoding: 'utf8',
     timeout: 180_000,
     env: {
+      ...networkEnv(),
       PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH ?? '/usr/bin:/bin'}`,
       HOME: process.env.HOME ?? base,
       // Test speed and isolation only; the commands are the guide's.

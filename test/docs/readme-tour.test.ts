@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, tempDir, until } from '../support/gateway.js';
+import { networkEnv } from '../support/network-env.js';
 import { listeningPort } from '../support/listening-port.js';
 import { shellBlocks as blocks } from './repository-markdown.js';
 
@@ -109,6 +110,7 @@ const ran = new Set<string>();
 
 /** The environment of a newcomer's shell: nothing of the test runner's (no DATABASE_URL, no DATA_DIR). */
 const shellEnv = (extra: Record<string, string> = {}) => ({
+  ...networkEnv(),
   PATH: process.env.PATH ?? '/usr/bin:/bin',
   HOME: process.env.HOME ?? base,
   LANG: 'C.UTF-8',

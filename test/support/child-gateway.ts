@@ -40,7 +40,7 @@ export async function startChildGateway(env: Record<string, string>, port?: numb
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
   let url = '';
   try {
     // Generous: on a loaded machine a cold start (migrations, plugins) can take tens of seconds.

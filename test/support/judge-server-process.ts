@@ -24,7 +24,8 @@ export async function startJudgeServerProcess(env: Record<string, string>): Prom
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the output piped before the exit has been read by then.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   let port: number;
   try {
     port = await listeningPort(child, 'judge server listening', 20_000);

@@ -17,7 +17,8 @@ function collect(child: ChildProcess): { stdout: () => string; stderr: () => str
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the output piped before the exit has been read by then.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   return { stdout: () => out, stderr: () => err, exited };
 }
 
