@@ -1,6 +1,6 @@
 // Real-browser support for the console tests: Debian's chromium driven by playwright-core (no
-// browser download), a fresh profile per launch, axe-core for accessibility, screenshots for the
-// docs. The page keeps the gateway's Content-Security-Policy (no bypass): a violation fails.
+// browser download), a fresh profile per launch, axe-core for accessibility, screenshots (for the
+// docs when asked). The page keeps the gateway's Content-Security-Policy (no bypass): a violation fails.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,9 +99,26 @@ export async function checkAccessibility(page: Page, label: string): Promise<voi
   if (bad.length) throw new Error(`${label}: accessibility violations:\n${bad.map((v) => `  ${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`).join('\n')}`);
 }
 
-/** Writes docs/console/<name>.png (shown in the README and docs/console.md). */
+/**
+ * Where screenshots go: docs/console/ (shown in the README and docs/console.md) only with
+ * CONSOLE_SCREENSHOTS=docs, so an ordinary test run leaves the checkout as it was; otherwise a
+ * temporary directory of this test process, removed when it exits.
+ */
+function screenshotDir(): string {
+  const wanted = process.env.CONSOLE_SCREENSHOTS;
+  if (wanted === 'docs') return path.join(ROOT, 'docs/console');
+  if (wanted) throw new Error(`CONSOLE_SCREENSHOTS=${wanted}: the only value is "docs" (unset: a temporary directory)`);
+  if (!scratch) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-screenshots-'));
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    scratch = dir;
+  }
+  return scratch;
+}
+let scratch: string | undefined;
+
 export async function screenshot(page: Page, name: string): Promise<string> {
-  const dir = path.join(ROOT, 'docs/console');
+  const dir = screenshotDir();
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true, animations: 'disabled', caret: 'hide' });

@@ -11,5 +11,5 @@ export const SCOPES: { name: string; grants: string }[] = [
   { name: 'search:evaluate', grants: 'record named evaluation runs and baselines' },
   { name: 'search:answer', grants: 'answers and chat (LLM budget)' },
   { name: 'search:index', grants: 'start indexing runs, rebuild keywords' },
-  { name: 'judge:run', grants: 'synthetic-data lab runs' },
+  { name: 'judge:run', grants: 'synthetic-data lab runs, the list of judges' },
 ];

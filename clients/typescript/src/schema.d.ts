@@ -995,6 +995,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/judges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The judge plugins system_one.provider can select, and the one it selects now
+         * @description Switch with POST /api/config {"system_one": {"provider": "<id or alias>"}} (scope admin); the next call goes to the new judge.
+         *
+         *     Access: API key with scope `judge:run` once any key exists; loopback callers only before that.
+         */
+        get: operations["getApiJudges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/keywords": {
         parameters: {
             query?: never;
@@ -6870,6 +6892,72 @@ export interface operations {
             };
             /** @description A query value is invalid; `detail` names it (`validation_error`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiJudges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Judges by id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every judge plugin with a valid manifest, in any state, by id */
+                        judges: {
+                            /** @description Other names system_one.provider takes for it (the built-ins: "hosted", "selfhosted") */
+                            aliases: string[];
+                            /**
+                             * @description From its manifest's egress: self-hosted when it may call only loopback addresses (a judge server on this machine) or nothing; hosted otherwise
+                             * @enum {string}
+                             */
+                            hosting: "hosted" | "self-hosted";
+                            id: string;
+                            name: string;
+                            /** @description system_one.provider names it now */
+                            selected: boolean;
+                            /** @description The plugin state; a judge that is not active fails every call with unavailable */
+                            state: string;
+                        }[];
+                        /** @description system_one.provider as set: a plugin id or an alias */
+                        provider: string;
+                    };
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `judge:run` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };

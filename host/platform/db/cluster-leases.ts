@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
+import { sql } from './kysely-runtime.js';
 import type { Database } from './schema.js';
+import type { Dialect } from './database.js';
 
 /**
  * Named leases in the `cluster_leases` table, so work that must run once per cluster (cleanup,
@@ -10,6 +12,9 @@ import type { Database } from './schema.js';
  * and the next instance whose schedule fires takes the work over. A graceful stop releases them
  * at once. Not shared (SQLite: one process) every lease is this process's without a row, so a
  * killed process's leases never hold up the one started after it.
+ *
+ * Expiry is written and compared in the database's clock, never an instance's: two gateways whose
+ * clocks differ would otherwise both see the other's lease as expired.
  */
 export class ClusterLeases {
   /** This process, as lease rows name it. */
@@ -18,22 +23,33 @@ export class ClusterLeases {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
+  /** Shared on PostgreSQL only: SQLite is one process, nothing to share. */
+  private readonly shared: boolean;
+  /** The database's time in epoch milliseconds, the unit of `lease_until`. */
+  private readonly dbNow: RawBuilder<number>;
+
   constructor(
     private readonly db: Kysely<Database>,
+    dialect: Dialect,
     private readonly ttlMs: () => number,
     private readonly onError: (err: unknown) => void = () => {},
-    /** False on SQLite: one process, nothing to share. */
-    private readonly shared = true,
-  ) {}
+  ) {
+    this.shared = dialect === 'postgres';
+    // clock_timestamp(), not now(): now() is the start of the transaction the statement runs in.
+    this.dbNow =
+      dialect === 'postgres'
+        ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`
+        : sql<number>`cast((julianday('now') - 2440587.5) * 86400000 as integer)`;
+  }
 
   /**
    * Takes `name` for this process (or renews it when held): true when this process holds it now.
    * One statement: a free, expired or own row is (re)written; a live lease of another is left alone.
    */
-  async acquire(name: string, now = Date.now()): Promise<boolean> {
+  async acquire(name: string): Promise<boolean> {
     if (this.stopped) return false;
     if (!this.shared) return true;
-    const until = now + this.ttlMs();
+    const until = sql<number>`${this.dbNow} + ${Math.round(this.ttlMs())}`;
     const row = await this.db
       .insertInto('cluster_leases')
       .values({ name, owner: this.owner, lease_until: until })
@@ -41,7 +57,7 @@ export class ClusterLeases {
         oc
           .column('name')
           .doUpdateSet({ owner: this.owner, lease_until: until })
-          .where((eb) => eb.or([eb('cluster_leases.owner', '=', this.owner), eb('cluster_leases.lease_until', '<', now)])),
+          .where((eb) => eb.or([eb('cluster_leases.owner', '=', this.owner), eb('cluster_leases.lease_until', '<', this.dbNow)])),
       )
       .returning('owner')
       .executeTakeFirst();
@@ -59,9 +75,9 @@ export class ClusterLeases {
   }
 
   /** Who holds `name` now (undefined when nobody or expired), for status views and tests. */
-  async holder(name: string, now = Date.now()): Promise<string | undefined> {
-    const row = await this.db.selectFrom('cluster_leases').select(['owner', 'lease_until']).where('name', '=', name).executeTakeFirst();
-    return row && Number(row.lease_until) >= now ? row.owner : undefined;
+  async holder(name: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('cluster_leases').select('owner').where('name', '=', name).where('lease_until', '>=', this.dbNow).executeTakeFirst();
+    return row?.owner;
   }
 
   /**

@@ -148,7 +148,7 @@ export async function buildPlatform(options: GatewayOptions): Promise<{ platform
       ? new ClusterConfig({ config, db: database.db, logger, documents: [configDocument(config, logger), pluginSettingsDocument(configStore, () => kernelRunning && void kernel.rescan())] })
       : undefined;
   await clusterConfig?.start();
-  const leases = new ClusterLeases(database.db, () => config.get('CLUSTER_LEASE_SECONDS') * 1000, (err) => logger.warn({ err: (err as Error).message }, 'cluster lease renewal failed; the next renewal retries'), database.dialect === 'postgres');
+  const leases = new ClusterLeases(database.db, database.dialect, () => config.get('CLUSTER_LEASE_SECONDS') * 1000, (err) => logger.warn({ err: (err as Error).message }, 'cluster lease renewal failed; the next renewal retries'));
   const auditSink = installAuditSinks(audit, { config, db: database.db, logger });
   const auth = await createAuth(api, { config, db: database.db, pool: database.pool, audit, logger });
   readiness.add('database', async () => {

@@ -14,6 +14,7 @@ import { registerAlertRoutes } from './alerts/alert-routes.js';
 import { WebhookReceivers, genericSinkManifest } from './alerts/alert-targets.js';
 import { judgeConditions } from './alerts/conditions/judge-conditions.js';
 import { registerContainerRoutes } from './containers/container-routes.js';
+import { registerJudgeRoutes } from './judges/judge-routes.js';
 import { JudgeService } from './judges/judge-service.js';
 import { registerLabRoutes } from './lab/lab-routes.js';
 import { LabRuns } from './lab/lab-runs.js';
@@ -45,6 +46,7 @@ export const workbenchSurface = {
     registerDevStatusRoute(api, { config, packageRoot: platform.root });
     const judge = new JudgeService({ kernel, config, metrics });
     ports.provide('judge', judge);
+    registerJudgeRoutes(api, { judge, kernel, config });
     registerLabRoutes(api, { runs: new LabRuns({ db: database.db, judge }), config });
     registerWorkbenchReadyRoute(api, { kernel, config, pingDatabase: () => pingDatabase(database.db) });
     ports.addAlertConditions(judgeConditions({ judge, kernel, config }), accountingConditions({ db: database.db, config }));

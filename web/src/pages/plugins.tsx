@@ -4,6 +4,7 @@ import { ErrorNote, Section, Status, when } from '../components.js';
 import { useApi } from '../hooks.js';
 import { href } from '../router.js';
 import type { Route } from '../router.js';
+import type { paths } from '../../../clients/typescript/src/schema.js';
 
 interface Diagnostic {
   severity: 'error' | 'warning';
@@ -28,25 +29,9 @@ interface Plugin {
   declarative: boolean;
   maturity: string | null;
 }
-interface Field {
-  name: string;
-  type: 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'json';
-  options?: string[];
-  required: boolean;
-  default?: unknown;
-  description?: string;
-  secret: boolean;
-  env_only: boolean;
-  env: string | null;
-}
-interface PluginConfig {
-  id: string;
-  enabled: boolean;
-  settings: Record<string, unknown>;
-  secrets: Record<string, { set: boolean }>;
-  sources: Record<string, string>;
-  fields: Field[];
-}
+/** GET /plugins/{id}/config as the generated client types it, so its fields are declared once (in the route's schema). */
+type PluginConfig = paths['/plugins/{id}/config']['get']['responses'][200]['content']['application/json'];
+type Field = PluginConfig['fields'][number];
 interface RegistryEntry {
   id: string;
   name: string;

@@ -101,6 +101,7 @@ const ACCESS: Array<[route: string, access: string, admin?: 'admin']> = [
   ['POST /api/lab/runs', 'judge:run'],
   ['GET /api/lab/runs/{id}', 'judge:run'],
   ['POST /api/lab/runs/{id}/retry', 'judge:run'],
+  ['GET /api/judges', 'judge:run'],
   ['POST /plugins/install', 'plugins:manage', 'admin'], // Faxbot's install call
   ['GET /api/keywords', 'search:read'],
   ['POST /api/keywords/rebuild', 'search:index'],

@@ -25,8 +25,8 @@ test.after(async () => {
 });
 
 test('one holder at a time: a live lease of another is refused, its own is renewed', async () => {
-  const one = new ClusterLeases(a.db, () => 60_000);
-  const two = new ClusterLeases(b.db, () => 60_000);
+  const one = new ClusterLeases(a.db, a.dialect, () => 60_000);
+  const two = new ClusterLeases(b.db, b.dialect, () => 60_000);
   assert.ok(await one.acquire('work.a'));
   assert.not.ok(await two.acquire('work.a'));
   assert.ok(await one.acquire('work.a'), 'the holder renews');
@@ -36,8 +36,35 @@ test('one holder at a time: a live lease of another is refused, its own is renew
   await two.stop();
 });
 
+/** Runs `work` with this process's clock moved by `skewMs`, as on an instance whose clock is off. */
+async function withClockSkew<T>(skewMs: number, work: () => Promise<T>): Promise<T> {
+  const realNow = Date.now;
+  Date.now = () => realNow() + skewMs;
+  try {
+    return await work();
+  } finally {
+    Date.now = realNow;
+  }
+}
+
+test('the database\'s clock decides expiry: an instance whose clock is ahead or behind neither takes a live lease nor writes an expired one', async () => {
+  const tenMinutes = 600_000;
+  const one = new ClusterLeases(a.db, a.dialect, () => 60_000);
+  const ahead = new ClusterLeases(b.db, b.dialect, () => 60_000);
+  assert.ok(await one.acquire('skew.ahead'));
+  assert.not.ok(await withClockSkew(tenMinutes, () => ahead.acquire('skew.ahead')), 'a clock ahead sees the lease as live');
+  assert.is(await withClockSkew(tenMinutes, () => ahead.holder('skew.ahead')), one.owner);
+
+  const behind = new ClusterLeases(a.db, a.dialect, () => 60_000);
+  const other = new ClusterLeases(b.db, b.dialect, () => 60_000);
+  assert.ok(await withClockSkew(-tenMinutes, () => behind.acquire('skew.behind')));
+  assert.not.ok(await other.acquire('skew.behind'), 'a clock behind still writes a live lease');
+  assert.is(await other.holder('skew.behind'), behind.owner);
+  await Promise.all([one, ahead, behind, other].map((l) => l.stop()));
+});
+
 test('exclusive: of instances racing the same task, exactly one runs it', async () => {
-  const instances = [new ClusterLeases(a.db, () => 60_000), new ClusterLeases(b.db, () => 60_000), new ClusterLeases(a.db, () => 60_000)];
+  const instances = [new ClusterLeases(a.db, a.dialect, () => 60_000), new ClusterLeases(b.db, b.dialect, () => 60_000), new ClusterLeases(a.db, a.dialect, () => 60_000)];
   let runs = 0;
   const outcomes = await Promise.all(instances.map((l) => l.exclusive('race', async () => void runs++)()));
   assert.is(runs, 1);
@@ -52,8 +79,8 @@ test('exclusive: of instances racing the same task, exactly one runs it', async 
 });
 
 test('a holder that stops renewing (a dead instance) loses the lease once it expires, and another takes over', async () => {
-  const dead = new ClusterLeases(a.db, () => 400);
-  const alive = new ClusterLeases(b.db, () => 400);
+  const dead = new ClusterLeases(a.db, a.dialect, () => 400);
+  const alive = new ClusterLeases(b.db, b.dialect, () => 400);
   assert.ok(await dead.acquire('takeover'));
   // The dead one's renewal ends as a killed process's would (its row is not released).
   (dead as unknown as { stopped: boolean }).stopped = true;
@@ -65,8 +92,8 @@ test('a holder that stops renewing (a dead instance) loses the lease once it exp
 });
 
 test('renewal keeps a lease held past its ttl while the holder lives', async () => {
-  const holder = new ClusterLeases(a.db, () => 1500);
-  const other = new ClusterLeases(b.db, () => 1500);
+  const holder = new ClusterLeases(a.db, a.dialect, () => 1500);
+  const other = new ClusterLeases(b.db, b.dialect, () => 1500);
   assert.ok(await holder.acquire('kept'));
   await new Promise((r) => setTimeout(r, 2500));
   assert.not.ok(await other.acquire('kept'));
@@ -80,7 +107,7 @@ test('not shared (SQLite, one process) the lease is always this process\'s, what
   const db = await openDatabase({ url: undefined, dataDir: dir });
   // a row a killed earlier process left, still live
   await db.db.insertInto('cluster_leases').values({ name: 'solo', owner: 'earlier-process', lease_until: Date.now() + 600_000 }).execute();
-  const leases = new ClusterLeases(db.db, () => 1000, () => {}, false);
+  const leases = new ClusterLeases(db.db, db.dialect, () => 1000);
   let ran = 0;
   assert.ok(await leases.exclusive('solo', async () => void ran++)());
   assert.ok(await leases.exclusive('solo', async () => void ran++)());

@@ -25,7 +25,7 @@ function engineOn(db: Awaited<ReturnType<typeof openDatabase>>, env: Record<stri
     config,
     logger: pino({ level: 'info' }, { write: (l: string) => void lines.push(l) }),
     metrics,
-    leases: new ClusterLeases(db.db, () => 30_000),
+    leases: new ClusterLeases(db.db, db.dialect, () => 30_000),
     sources: [{ name: 'scripted', evaluate: () => conditions }],
     targets: () => ['webhook:a', 'webhook:b'],
     onEnqueued: () => {},

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { startGateway, json, tempDir, until, type TestGateway } from '../../../../support/gateway.js';
+import { startGateway, json, tempDir, until, writeFixturePlugin, type TestGateway } from '../../../../support/gateway.js';
 import { startSystemOneFake } from '../../../../fakes/system-one-fake.js';
 import { writeTinyCheckpoint } from '../../../../support/judge-checkpoint.js';
 import { startJudgeServerProcess, type JudgeServerProcess } from '../../../../support/judge-server-process.js';
@@ -237,6 +237,54 @@ test('bad lab input: 422 for empty or oversized rows, 400 for a bad id, 404 for 
   assert.is((await fetch(`${gw.url}/api/lab/runs/not-an-id`)).status, 400);
   assert.is((await fetch(`${gw.url}/api/lab/runs/00000000-0000-4000-8000-000000000000`)).status, 404);
   assert.is((await post('/api/lab/runs/00000000-0000-4000-8000-000000000000/retry')).status, 404);
+});
+
+test('GET /api/judges lists every judge plugin, hosted or self-hosted by its egress, and the one system_one.provider selects as it switches', async () => {
+  const judges = async () => {
+    const res = await fetch(`${gw.url}/api/judges`);
+    assert.is(res.status, 200);
+    return json(res);
+  };
+  let list = await judges();
+  assert.is(list.provider, 'hosted');
+  assert.equal(list.judges, [
+    { id: 'judge-hosted', name: 'Hosted judge', aliases: ['hosted'], hosting: 'hosted', state: 'active', selected: true },
+    { id: 'judge-selfhosted', name: 'Self-hosted judge', aliases: ['selfhosted'], hosting: 'self-hosted', state: list.judges[1].state, selected: false },
+  ]);
+  // Third-party judges, in whatever state: one that may call only loopback, one a named host.
+  const folders = [
+    writeFixturePlugin(gw.pluginsDir, 'judge-lab-box', 'echo-retrieval', { provides: [{ kind: 'judge', contract: 'judge@^1' }], egress: ['[::1]:9000', 'localhost'] }),
+    writeFixturePlugin(gw.pluginsDir, 'judge-vendor', 'echo-retrieval', { provides: [{ kind: 'judge', contract: 'judge@^1' }], egress: ['127.0.0.1', 'judge.vendor.example'] }),
+  ].map((file) => path.dirname(file));
+  try {
+    list = await until(async () => {
+      const l = await judges();
+      return l.judges.length === 4 && l;
+    }, 20_000);
+    assert.equal(
+      list.judges.map((j: any) => [j.id, j.hosting, j.selected]),
+      [
+        ['judge-hosted', 'hosted', true],
+        ['judge-lab-box', 'self-hosted', false],
+        ['judge-selfhosted', 'self-hosted', false],
+        ['judge-vendor', 'hosted', false],
+      ],
+    );
+    assert.is((await post('/api/config', { system_one: { provider: 'selfhosted' } })).status, 200);
+    list = await judges();
+    assert.is(list.provider, 'selfhosted');
+    assert.equal(list.judges.filter((j: any) => j.selected).map((j: any) => j.id), ['judge-selfhosted'], 'the alias selects its plugin');
+    await post('/api/config', { system_one: { provider: 'judge-vendor' } });
+    assert.equal((await judges()).judges.filter((j: any) => j.selected).map((j: any) => j.id), ['judge-vendor']);
+    await post('/api/config', { system_one: { provider: 'no-such-judge' } });
+    list = await judges();
+    assert.is(list.provider, 'no-such-judge');
+    assert.equal(list.judges.filter((j: any) => j.selected), [], 'a name no manifest claims selects nothing');
+  } finally {
+    await post('/api/config', { system_one: { provider: null } });
+    for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+    await until(async () => (await judges()).judges.length === 2, 20_000);
+  }
 });
 
 test('the CLI runs the lab against a gateway and retries a failed run', async () => {
