@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kysely, RawBuilder } from 'kysely';
-import { sql } from './kysely-runtime.js';
 import type { Database } from './schema.js';
 import type { Dialect } from './database.js';
+import { databaseNow, databaseNowPlus } from './database-clock.js';
 
 /**
  * Named leases in the `cluster_leases` table, so work that must run once per cluster (cleanup,
@@ -25,21 +25,16 @@ export class ClusterLeases {
 
   /** Shared on PostgreSQL only: SQLite is one process, nothing to share. */
   private readonly shared: boolean;
-  /** The database's time in epoch milliseconds, the unit of `lease_until`. */
   private readonly dbNow: RawBuilder<number>;
 
   constructor(
     private readonly db: Kysely<Database>,
-    dialect: Dialect,
+    private readonly dialect: Dialect,
     private readonly ttlMs: () => number,
     private readonly onError: (err: unknown) => void = () => {},
   ) {
     this.shared = dialect === 'postgres';
-    // clock_timestamp(), not now(): now() is the start of the transaction the statement runs in.
-    this.dbNow =
-      dialect === 'postgres'
-        ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`
-        : sql<number>`cast((julianday('now') - 2440587.5) * 86400000 as integer)`;
+    this.dbNow = databaseNow(dialect);
   }
 
   /**
@@ -49,7 +44,7 @@ export class ClusterLeases {
   async acquire(name: string): Promise<boolean> {
     if (this.stopped) return false;
     if (!this.shared) return true;
-    const until = sql<number>`${this.dbNow} + ${Math.round(this.ttlMs())}`;
+    const until = databaseNowPlus(this.dialect, this.ttlMs());
     const row = await this.db
       .insertInto('cluster_leases')
       .values({ name, owner: this.owner, lease_until: until })

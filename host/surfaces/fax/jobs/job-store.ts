@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { maskNumbers, type FaxLineFailure, type FaxStatus } from '../../../../core/sdk/index.js';
 import type { Database, FaxJobTable } from '../../../platform/db/schema.js';
 import type { Dialect } from '../../../platform/db/database.js';
-import { takeLeases } from '../../../platform/db/leases.js';
+import { leaseFree, renewLeases, takeLeases } from '../../../platform/db/leases.js';
 import { isFinal, predecessorsOf, type DispatchState } from './job-states.js';
 import { FaxJobAttempts } from './job-attempts.js';
 
@@ -119,7 +119,8 @@ export class FaxJobStore {
   /**
    * Claims up to `limit` jobs whose send is due (pending, uncertain, or `sending` under an
    * expired lease: a sender that died). With PostgreSQL the candidates are locked with
-   * SKIP LOCKED, so instances never claim the same row.
+   * SKIP LOCKED, so instances never claim the same row. Leases run by the database's clock;
+   * `now` (this instance's) only decides which sends are due.
    */
   async claim(owner: string, limit: number, leaseMs: number, now = Date.now()): Promise<FaxJobRow[]> {
     const candidates = this.db
@@ -127,16 +128,15 @@ export class FaxJobStore {
       .select('id')
       .where('dispatch_state', 'in', CLAIMABLE)
       .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .where(leaseFree(this.dialect))
       .orderBy('next_attempt_at')
       .limit(limit);
-    return takeLeases(this.db, this.dialect, 'fax_jobs', candidates, owner, leaseMs, now);
+    return takeLeases(this.db, this.dialect, 'fax_jobs', candidates, owner, leaseMs);
   }
 
   /** Extends the leases `owner` holds, so a long send is not taken over. */
-  async renew(owner: string, ids: string[], leaseMs: number, now = Date.now()): Promise<void> {
-    if (!ids.length) return;
-    await this.db.updateTable('fax_jobs').set({ lease_until: now + leaseMs }).where('lease_owner', '=', owner).where('id', 'in', ids).execute();
+  async renew(owner: string, ids: string[], leaseMs: number): Promise<void> {
+    await renewLeases(this.db, this.dialect, 'fax_jobs', ids, owner, leaseMs);
   }
 
   /** Records, before calling the provider, that a send is under way: a crash after this is "uncertain". */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AlertDeliveryTable, Database } from '../../../platform/db/schema.js';
-import { takeLeases } from '../../../platform/db/leases.js';
+import { leaseFree, takeLeases } from '../../../platform/db/leases.js';
 import type { AlertNotice } from './alert-notice.js';
 
 export type DeliveryRow = AlertDeliveryTable;
@@ -57,18 +57,18 @@ export class AlertOutbox {
     return added;
   }
 
-  /** Claims due deliveries, oldest first (per target in the order they were written). */
+  /** Claims due deliveries, oldest first (per target in the order they were written); leases run by the database's clock. */
   async claim(owner: string, limit: number, leaseMs: number, now = Date.now()): Promise<DeliveryRow[]> {
     const candidates = this.db
       .selectFrom('alert_deliveries')
       .select('id')
       .where('state', '=', 'pending')
       .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .where(leaseFree(this.dialect))
       .orderBy('created_at')
       .orderBy('id')
       .limit(limit);
-    const rows = await takeLeases(this.db, this.dialect, 'alert_deliveries', candidates, owner, leaseMs, now);
+    const rows = await takeLeases(this.db, this.dialect, 'alert_deliveries', candidates, owner, leaseMs);
     return rows.sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
   }
 

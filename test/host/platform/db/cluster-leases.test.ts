@@ -4,6 +4,7 @@ import { ClusterLeases } from '../../../../host/platform/db/cluster-leases.js';
 import { openDatabase, type OpenedDatabase } from '../../../../host/platform/db/database.js';
 import { freshPostgresDatabase } from '../../../support/pg.js';
 import { removeDir, tempDir, until } from '../../../support/gateway.js';
+import { withClockSkew } from '../../../support/clock-skew.js';
 
 /** Two instances on one PostgreSQL database, each with its own pool, as two gateways have. */
 let pgdb: Awaited<ReturnType<typeof freshPostgresDatabase>>;
@@ -35,17 +36,6 @@ test('one holder at a time: a live lease of another is refused, its own is renew
   await one.stop();
   await two.stop();
 });
-
-/** Runs `work` with this process's clock moved by `skewMs`, as on an instance whose clock is off. */
-async function withClockSkew<T>(skewMs: number, work: () => Promise<T>): Promise<T> {
-  const realNow = Date.now;
-  Date.now = () => realNow() + skewMs;
-  try {
-    return await work();
-  } finally {
-    Date.now = realNow;
-  }
-}
 
 test('the database\'s clock decides expiry: an instance whose clock is ahead or behind neither takes a live lease nor writes an expired one', async () => {
   const tenMinutes = 600_000;

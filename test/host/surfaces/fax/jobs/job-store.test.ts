@@ -5,7 +5,8 @@ import path from 'node:path';
 import { sql } from '../../../../../host/platform/db/kysely-runtime.js';
 import { openDatabase, type OpenedDatabase } from '../../../../../host/platform/db/database.js';
 import { FaxJobStore } from '../../../../../host/surfaces/fax/jobs/job-store.js';
-import { tempDir } from '../../../../support/gateway.js';
+import { tempDir, until } from '../../../../support/gateway.js';
+import { withClockSkew } from '../../../../support/clock-skew.js';
 import { freshPostgresDatabase } from '../../../../support/pg.js';
 
 /** The same job-store specification, run on SQLite and on PostgreSQL. */
@@ -128,14 +129,36 @@ for (const backend of backends) {
   test('an expired lease is claimed again; a live one is not', async () => {
     const job = newJob();
     await store.insert(job);
-    const now = Date.now();
-    assert.is((await store.claim('a', 1, 1000, now)).length, 1);
-    assert.is((await store.claim('b', 1, 1000, now + 500)).length, 0);
-    const again = await store.claim('b', 1, 1000, now + 1500);
+    assert.is((await store.claim('a', 1, 60_000)).length, 1);
+    assert.is((await store.claim('b', 1, 60_000)).length, 0);
+    // Renewed to a short lease that nobody renews again: it runs out and the job is free.
+    await store.renew('a', [job.id], 200);
+    const again = await until(async () => {
+      const rows = await store.claim('b', 1, 60_000);
+      return rows.length ? rows : undefined;
+    });
     assert.is(again.length, 1);
     assert.is(again[0]!.lease_owner, 'b');
     assert.not.ok(await store.markSending(job.id, 'a'), 'the old owner lost the job');
     assert.ok(await store.markSending(job.id, 'b'));
+  });
+
+  test('leases run by the database\'s clock: an instance whose clock is ahead takes no job another holds, one whose clock is behind still writes and renews a live lease', async () => {
+    const tenMinutes = 600_000;
+    const held = newJob();
+    await store.insert(held);
+    assert.is((await store.claim('a', 1, 60_000)).length, 1);
+    assert.equal(await withClockSkew(tenMinutes, () => store.claim('ahead', 1, 60_000)), [], 'a clock ahead sees the lease as live');
+    assert.is((await store.get(held.id))!.lease_owner, 'a');
+
+    // A job submitted through the instance whose clock is behind, due by that clock.
+    const behind = newJob();
+    await store.insert(behind, new Date(Date.now() - tenMinutes));
+    const [taken] = await withClockSkew(-tenMinutes, () => store.claim('behind', 1, 60_000));
+    assert.is(taken?.id, behind.id);
+    assert.equal(await store.claim('b', 5, 60_000), [], 'a clock behind still writes a live lease');
+    await withClockSkew(-tenMinutes, () => store.renew('behind', [behind.id], 60_000));
+    assert.equal(await store.claim('b', 5, 60_000), [], 'and renews it live');
   });
 
   test('status only moves forward; a repeat may refine pages', async () => {

@@ -1,0 +1,53 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openDatabase, type OpenedDatabase } from '../../../../../host/platform/db/database.js';
+import { AlertOutbox } from '../../../../../host/surfaces/workbench/alerts/alert-outbox.js';
+import type { AlertNotice } from '../../../../../host/surfaces/workbench/alerts/alert-notice.js';
+import { removeDir, tempDir } from '../../../../support/gateway.js';
+import { freshPostgresDatabase } from '../../../../support/pg.js';
+import { withClockSkew } from '../../../../support/clock-skew.js';
+
+// The outbox in the shared database, as two gateway instances see it: each its own pool.
+let pgdb: Awaited<ReturnType<typeof freshPostgresDatabase>>;
+let a: OpenedDatabase;
+let b: OpenedDatabase;
+const dirs = [tempDir(), tempDir()];
+
+test.before(async () => {
+  pgdb = await freshPostgresDatabase();
+  a = await openDatabase({ url: pgdb.url, dataDir: dirs[0]! });
+  b = await openDatabase({ url: pgdb.url, dataDir: dirs[1]! });
+});
+test.after(async () => {
+  await a?.close();
+  await b?.close();
+  await pgdb?.drop();
+  dirs.forEach(removeDir);
+});
+
+let n = 0;
+const notice = (): AlertNotice => {
+  const at = new Date().toISOString();
+  return { id: `test:${++n}`, event_id: `event-${n}`, type: 'test', category: 'test', severity: 'warning', status: 'firing', title: 'a test', labels: {}, starts_at: at, ends_at: null, sent_at: at, context: {} };
+};
+
+test('leases run by the database\'s clock: an instance whose clock is ahead takes no delivery another holds, one whose clock is behind still writes a live lease', async () => {
+  const tenMinutes = 600_000;
+  const [one, two] = [new AlertOutbox(a.db, a.dialect), new AlertOutbox(b.db, b.dialect)];
+  await one.enqueue(notice(), 'held', ['target-1']);
+  assert.is((await one.claim('one', 10, 60_000)).length, 1);
+  assert.equal(await withClockSkew(tenMinutes, () => two.claim('ahead', 10, 60_000)), [], 'a clock ahead sees the lease as live');
+
+  // A notice written by the instance whose clock is behind, due by that clock.
+  await withClockSkew(-tenMinutes, () => one.enqueue(notice(), 'behind', ['target-1']));
+  const taken = await withClockSkew(-tenMinutes, () => one.claim('behind', 10, 60_000));
+  assert.is(taken.length, 1);
+  assert.is(taken[0]!.event_key, 'behind');
+  assert.equal(await two.claim('two', 10, 60_000), [], 'a clock behind still writes a live lease');
+
+  // Let go, a delivery is free to any instance at once.
+  await one.release([taken[0]!.id], 'behind');
+  assert.is((await two.claim('two', 10, 60_000))[0]?.id, taken[0]!.id);
+});
+
+test.run();
