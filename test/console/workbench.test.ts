@@ -1,8 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { startAlertReceiver, type AlertReceiver } from '../fakes/alert-receiver.js';
 import { checkAccessibility, ensureConsoleBuilt, openBrowser, screenshot, type ConsoleBrowser } from '../support/browser.js';
-import { json, removeDir, startGateway, until, type TestGateway } from '../support/gateway.js';
+import { json, removeDir, startGateway, until, writeFixturePlugin, type TestGateway } from '../support/gateway.js';
 import { createContainer, startPodman, type PodmanEngine } from '../support/podman.js';
 import { smallRepo, startRun, waitForRun } from '../host/surfaces/search/search-repo-fixture.js';
 import { startLlmGatewayFake, type LlmGatewayFake } from '../fakes/llm-gateway-fake.js';
@@ -127,19 +129,51 @@ test("run accounting: the latest run's state in the spec's words and its amount"
   assert.equal(browser.problems, []);
 });
 
-test('judge backend: the provider in force and a live switch through the config API', async () => {
+test('judge backend: the judges GET /api/judges lists, a third-party one dropped in among them, and a live switch through the config API', async () => {
   const { page } = browser;
+  const backend = page.getByLabel('Backend', { exact: true });
+  const judges = async () => (await json(await fetch(`${gw.url}/api/judges`))).judges as { id: string; name: string; hosting: string; state: string; selected: boolean }[];
+  const shown = async () => (await backend.locator('option').allInnerTexts()).map((t) => t.trim());
+  const label = (j: { name: string; hosting: string; state: string }) => `${j.name} · ${j.hosting} · ${j.state}`;
   await page.getByTestId('judge-provider').getByText('hosted', { exact: true }).waitFor();
-  await page.getByLabel('Backend', { exact: true }).selectOption('selfhosted');
-  await page.getByRole('button', { name: 'Switch', exact: true }).click();
-  await page.getByRole('status').getByText('Judgments now go to selfhosted.').waitFor();
-  await page.getByTestId('judge-provider').getByText('selfhosted', { exact: true }).waitFor();
-  const config = await json(await fetch(`${gw.url}/api/config`));
-  assert.is(config.config['system_one.provider'], 'selfhosted');
-  // Back to hosted for the rest.
-  await page.getByLabel('Backend', { exact: true }).selectOption('hosted');
-  await page.getByRole('button', { name: 'Switch', exact: true }).click();
-  await page.getByTestId('judge-provider').getByText('hosted', { exact: true }).waitFor();
+  // A judge plugin the console has never heard of, dropped in: it starts on the next rescan.
+  const folder = path.dirname(writeFixturePlugin(gw.pluginsDir, 'judge-vendor', 'echo-retrieval', { name: 'Vendor judge', provides: [{ kind: 'judge', contract: 'judge@^1' }], egress: ['judge.vendor.example'] }));
+  try {
+    await until(async () => (await judges()).some((j) => j.id === 'judge-vendor' && j.state === 'active'), 20_000);
+    await page.reload();
+    await until(async () => (await shown()).includes('Vendor judge · hosted · active'), 10_000);
+    // Every option is a judge of the API, in its order, by name, hosting and state; the one in force is chosen.
+    const now = await judges();
+    assert.equal(await shown(), now.map(label));
+    assert.equal(await backend.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), now.map((j) => j.id));
+    assert.is(await backend.inputValue(), now.find((j) => j.selected)!.id);
+    assert.ok(await page.getByRole('button', { name: 'Switch', exact: true }).isDisabled(), 'nothing to switch to yet');
+
+    // The hosted judge waits for its key here: it may be chosen, and the console says what follows.
+    const hosted = now.find((j) => j.id === 'judge-hosted')!;
+    assert.is(hosted.state, 'needs-config');
+    await backend.selectOption('judge-vendor');
+    assert.is(await page.locator('#judge-state').innerText(), '', 'nothing to say of an active judge');
+    await backend.selectOption('judge-hosted');
+    await page.getByText('Hosted judge is needs-config: every judgment fails as unavailable until it is active.').waitFor();
+    await checkAccessibility(page, 'workbench judge switch');
+
+    await backend.selectOption('judge-selfhosted');
+    await page.getByRole('button', { name: 'Switch', exact: true }).click();
+    await page.getByRole('status').getByText('Judgments now go to Self-hosted judge.').waitFor();
+    await page.getByTestId('judge-provider').getByText('judge-selfhosted', { exact: true }).waitFor();
+    const config = await json(await fetch(`${gw.url}/api/config`));
+    assert.is(config.config['system_one.provider'], 'judge-selfhosted');
+    assert.equal((await judges()).filter((j) => j.selected).map((j) => j.id), ['judge-selfhosted']);
+    await until(async () => (await backend.inputValue()) === 'judge-selfhosted');
+    // Back to the hosted judge for the rest.
+    await backend.selectOption('judge-hosted');
+    await page.getByRole('button', { name: 'Switch', exact: true }).click();
+    await page.getByTestId('judge-provider').getByText('judge-hosted', { exact: true }).waitFor();
+    assert.equal(browser.problems, []);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 });
 
 test('webhooks: add a target (masked), send a test and see it delivered, refused input kept, remove', async () => {

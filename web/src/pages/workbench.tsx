@@ -4,6 +4,7 @@ import { ErrorNote, Section, Status, when } from '../components.js';
 import { useApi, type Loaded } from '../hooks.js';
 import { RepoPicker, useConfig, useRepo } from '../repos.js';
 import { FiringAlerts, type Alert } from '../firing-alerts.js';
+import type { paths } from '../../../clients/typescript/src/schema.js';
 
 // ---- judge backend -------------------------------------------------------------------------
 interface Ready {
@@ -12,10 +13,15 @@ interface Ready {
   missing: string[];
 }
 
-const PROVIDERS = ['hosted', 'selfhosted'];
+/** GET /api/judges as the generated client types it: the judge plugins system_one.provider can name. */
+type JudgeList = paths['/api/judges']['get']['responses'][200]['content']['application/json'];
+type JudgeEntry = JudgeList['judges'][number];
+
+const judgeLabel = (j: JudgeEntry) => `${j.name} · ${j.hosting} · ${j.state}`;
 
 function Judge() {
   const config = useConfig();
+  const judges = useApi<JudgeList>('/api/judges');
   const ready = useApi<Ready>('/api/ready', 30_000, [503]);
   const current = config.data?.config['system_one.provider'];
   const source = config.data?.source['system_one.provider'];
@@ -23,8 +29,12 @@ function Judge() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [note, setNote] = useState<string>();
-  const value = choice ?? (typeof current === 'string' ? current : '');
-  const options = value && !PROVIDERS.includes(value) ? [...PROVIDERS, value] : PROVIDERS;
+  const list = judges.data?.judges ?? [];
+  // A setting that names no judge plugin stays in the list as it is, so the select never hides it.
+  const selected = list.find((j) => j.selected)?.id ?? judges.data?.provider ?? '';
+  const options = list.some((j) => j.id === selected) || !selected ? list : [...list, { id: selected, label: `${selected} · no judge plugin has this name` }];
+  const value = choice ?? selected;
+  const chosen = list.find((j) => j.id === value);
   const save = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
@@ -32,9 +42,10 @@ function Judge() {
     setNote(undefined);
     try {
       const res = await api<{ env_overridden: string[] }>('/api/config', { method: 'POST', body: { 'system_one.provider': value } });
-      setNote(res.env_overridden.includes('system_one.provider') ? 'Stored, but the environment sets system_one.provider and still wins.' : `Judgments now go to ${value}.`);
+      setNote(res.env_overridden.includes('system_one.provider') ? 'Stored, but the environment sets system_one.provider and still wins.' : `Judgments now go to ${chosen?.name ?? value}.`);
       setChoice(undefined);
       config.reload();
+      judges.reload();
       ready.reload();
     } catch (err) {
       setError(errorText(err));
@@ -50,23 +61,28 @@ function Judge() {
           In force: <strong class="mono">{String(current)}</strong> <span class="hint">(from {source ?? 'default'})</span>
         </p>
       )}
+      <ErrorNote error={judges.error} />
       <form class="row" onSubmit={save}>
         <div class="field">
           <label for="judge-provider">Backend</label>
-          <select id="judge-provider" value={value} onChange={(e) => setChoice(e.currentTarget.value)}>
-            {options.map((p) => (
-              <option key={p} value={p}>
-                {p}
+          <select id="judge-provider" value={value} aria-describedby="judge-state" onChange={(e) => setChoice(e.currentTarget.value)}>
+            {options.map((j) => (
+              <option key={j.id} value={j.id}>
+                {'label' in j ? j.label : judgeLabel(j)}
               </option>
             ))}
           </select>
         </div>
         <div class="field">
-          <button type="submit" disabled={busy || !config.data || value === current}>
+          <button type="submit" disabled={busy || !judges.data || value === selected}>
             Switch
           </button>
         </div>
       </form>
+      {/* Any judge may be chosen (a plugin waiting for its settings included), but not without saying what follows. */}
+      <p id="judge-state" class="hint">
+        {chosen && chosen.state !== 'active' && `${chosen.name} is ${chosen.state}: every judgment fails as unavailable until it is active.`}
+      </p>
       <ErrorNote error={error} />
       {note && <p role="status">{note}</p>}
       <ErrorNote error={ready.error} />
