@@ -1,8 +1,7 @@
-import { closeSync, createReadStream, createWriteStream, fdatasync, mkdirSync, openSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   assertStorageKey,
@@ -20,9 +19,6 @@ const settings = z.object({
   /** Directory of the artifacts, inside the host's DATA_DIR (the kernel resolves and checks it). */
   root: dataPath('storage'),
 });
-
-/** Puts up to this size (a fax of a few pages) are written with synchronous calls but for the fsyncs. */
-const SMALL_PUT = 1024 * 1024;
 
 /** Where puts are written before their rename. */
 const TMP_DIR = '.tmp';
@@ -45,46 +41,43 @@ export function createLocalStorage(root: string): StorageProvider {
   const tmpDir = path.join(root, TMP_DIR);
   const directories = new DirectorySync();
   /** Opens a new temp file, creating the temp dir only when it is missing (not on every put). */
-  const openTemp = (tmp: string) => {
+  const openTemp = async (tmp: string) => {
     try {
-      return openSync(tmp, 'wx', 0o600);
+      return await open(tmp, 'wx', 0o600);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
-      return openSync(tmp, 'wx', 0o600);
+      await mkdir(tmpDir, { recursive: true, mode: 0o700 });
+      return open(tmp, 'wx', 0o600);
     }
   };
   return {
     async put(key, data) {
       const target = keyPath(root, key);
       const dir = path.dirname(target);
-      const small = Buffer.isBuffer(data) && data.length <= SMALL_PUT;
       // Documents: directories 0700 (the umask can only take bits away), files 0600.
-      const created = small ? mkdirSync(dir, { recursive: true, mode: 0o700 }) : await mkdir(dir, { recursive: true, mode: 0o700 });
+      const created = await mkdir(dir, { recursive: true, mode: 0o700 });
       // Write beside, fsync, then rename: a reader never sees half an object.
       const tmp = path.join(tmpDir, `${randomBytes(8).toString('hex')}.part`);
       let size = 0;
       try {
-        if (small) {
-          // A small buffer: the file-system calls that only touch the page cache run here, a few
-          // µs each; only the fdatasync goes to libuv's threads (each hand-off costs more).
-          const fd = openTemp(tmp);
+        if (Buffer.isBuffer(data)) {
+          // A buffer needs no stream machinery: one write and one fdatasync on the open file.
+          const file = await openTemp(tmp);
           try {
-            writeFileSync(fd, data);
-            await new Promise<void>((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
+            await file.writeFile(data);
+            await file.datasync();
           } finally {
-            closeSync(fd);
+            await file.close();
           }
           size = data.length;
-          renameSync(tmp, target);
         } else {
           await mkdir(tmpDir, { recursive: true, mode: 0o700 });
           // flush: the data is fsynced before the stream closes.
           const out = createWriteStream(tmp, { flags: 'wx', mode: 0o600, flush: true });
-          await pipeline(Buffer.isBuffer(data) ? Readable.from([data]) : data, out);
+          await pipeline(data, out);
           size = out.bytesWritten;
-          await rename(tmp, target);
         }
+        await rename(tmp, target);
       } catch (err) {
         await rm(tmp, { force: true });
         throw err;
