@@ -3,6 +3,7 @@ import { maskNumbers, type FaxLineFailure, type FaxStatus } from '../../../../co
 import type { Database, FaxJobTable } from '../../../platform/db/schema.js';
 import type { Dialect } from '../../../platform/db/database.js';
 import { leaseFree, renewLeases, takeLeases } from '../../../platform/db/leases.js';
+import { PreparedQuery } from '../../../platform/db/prepared-query.js';
 import { isFinal, predecessorsOf, type DispatchState } from './job-states.js';
 import { FaxJobAttempts } from './job-attempts.js';
 
@@ -52,6 +53,16 @@ export interface JobFilter {
 }
 
 const CLAIMABLE: DispatchState[] = ['pending', 'uncertain', 'sending'];
+
+// POST /fax and GET /fax/{id}: compiled once, not on every request.
+const insertJob = new PreparedQuery(
+  (db: Kysely<Database>, row: FaxJobTable) => db.insertInto('fax_jobs').values(row),
+  (row) => Object.values(row),
+);
+const jobById = new PreparedQuery(
+  (db: Kysely<Database>, id: string) => db.selectFrom('fax_jobs').selectAll().where('id', '=', id),
+  (id) => [id],
+);
 
 /**
  * Every job error passes here on its way into the table: the texts come from providers (code
@@ -108,12 +119,12 @@ export class FaxJobStore {
       document_sha256: job.documentSha256 ?? null,
       cover_page: job.coverPage ? 1 : 0,
     };
-    await db.insertInto('fax_jobs').values(row).execute();
+    await insertJob.execute(db, row);
     return row;
   }
 
   async get(id: string): Promise<FaxJobRow | undefined> {
-    return this.db.selectFrom('fax_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    return (await jobById.execute(this.db, id)).rows[0];
   }
 
   /**
