@@ -1,6 +1,7 @@
 // The gateway as its own process for the benchmarks (`node dist/host/main.js`): embedded
-// default (SQLite, local storage), FAX_DISABLED, warn-level logs, no practical rate limit, its
-// state in a temp DATA_DIR removed when it stops.
+// default (SQLite, local storage), FAX_DISABLED, info-level logs (the default; the harness reads
+// the port from the listening line), no practical rate limit, its state in a temp DATA_DIR removed
+// when it stops.
 import path from 'node:path';
 import { removeDir, tempDir } from '../test/support/gateway.js';
 import { startChildGateway, type ChildGateway } from '../test/support/child-gateway.js';
@@ -18,7 +19,6 @@ export interface BenchGateway {
 
 export const BENCH_GATEWAY_ENV = {
   FAX_DISABLED: 'true',
-  LOG_LEVEL: 'warn',
   MAX_REQUESTS_PER_MINUTE: '100000000',
   INBOUND_LIST_RPM: '100000000',
   INBOUND_GET_RPM: '100000000',
