@@ -1,5 +1,7 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { openDatabase, type OpenedDatabase } from '../../host/platform/db/database.js';
+import { removeDir, tempDir } from './gateway.js';
 
 /**
  * A fresh database on the PostgreSQL server the test runner started (TEST_DATABASE_URL), so
@@ -29,6 +31,27 @@ export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Pr
       }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
+    },
+  };
+}
+
+/**
+ * Two gateway instances on one fresh PostgreSQL database, each with its own pool and data
+ * directory, as two machines of a cluster have. `close` closes both and drops the database.
+ */
+export async function twoInstancesOnPostgres(): Promise<{ a: OpenedDatabase; b: OpenedDatabase; close(): Promise<void> }> {
+  const pgdb = await freshPostgresDatabase();
+  const dirs = [tempDir(), tempDir()];
+  const a = await openDatabase({ url: pgdb.url, dataDir: dirs[0]! });
+  const b = await openDatabase({ url: pgdb.url, dataDir: dirs[1]! });
+  return {
+    a,
+    b,
+    async close() {
+      await a.close();
+      await b.close();
+      await pgdb.drop();
+      dirs.forEach(removeDir);
     },
   };
 }

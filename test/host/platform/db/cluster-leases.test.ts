@@ -2,28 +2,20 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ClusterLeases } from '../../../../host/platform/db/cluster-leases.js';
 import { openDatabase, type OpenedDatabase } from '../../../../host/platform/db/database.js';
-import { freshPostgresDatabase } from '../../../support/pg.js';
+import { twoInstancesOnPostgres } from '../../../support/pg.js';
 import { removeDir, tempDir, until } from '../../../support/gateway.js';
 import { withClockSkew } from '../../../support/clock-skew.js';
 
 /** Two instances on one PostgreSQL database, each with its own pool, as two gateways have. */
-let pgdb: Awaited<ReturnType<typeof freshPostgresDatabase>>;
+let instances: Awaited<ReturnType<typeof twoInstancesOnPostgres>>;
 let a: OpenedDatabase;
 let b: OpenedDatabase;
-const dirs: string[] = [];
 
 test.before(async () => {
-  pgdb = await freshPostgresDatabase();
-  for (let i = 0; i < 2; i++) dirs.push(tempDir());
-  a = await openDatabase({ url: pgdb.url, dataDir: dirs[0]! });
-  b = await openDatabase({ url: pgdb.url, dataDir: dirs[1]! });
+  instances = await twoInstancesOnPostgres();
+  ({ a, b } = instances);
 });
-test.after(async () => {
-  await a?.close();
-  await b?.close();
-  await pgdb?.drop();
-  dirs.forEach(removeDir);
-});
+test.after(() => instances?.close());
 
 test('one holder at a time: a live lease of another is refused, its own is renewed', async () => {
   const one = new ClusterLeases(a.db, a.dialect, () => 60_000);

@@ -1,29 +1,21 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openDatabase, type OpenedDatabase } from '../../../../../host/platform/db/database.js';
+import type { OpenedDatabase } from '../../../../../host/platform/db/database.js';
 import { AlertOutbox } from '../../../../../host/surfaces/workbench/alerts/alert-outbox.js';
 import type { AlertNotice } from '../../../../../host/surfaces/workbench/alerts/alert-notice.js';
-import { removeDir, tempDir } from '../../../../support/gateway.js';
-import { freshPostgresDatabase } from '../../../../support/pg.js';
+import { twoInstancesOnPostgres } from '../../../../support/pg.js';
 import { withClockSkew } from '../../../../support/clock-skew.js';
 
 // The outbox in the shared database, as two gateway instances see it: each its own pool.
-let pgdb: Awaited<ReturnType<typeof freshPostgresDatabase>>;
+let instances: Awaited<ReturnType<typeof twoInstancesOnPostgres>>;
 let a: OpenedDatabase;
 let b: OpenedDatabase;
-const dirs = [tempDir(), tempDir()];
 
 test.before(async () => {
-  pgdb = await freshPostgresDatabase();
-  a = await openDatabase({ url: pgdb.url, dataDir: dirs[0]! });
-  b = await openDatabase({ url: pgdb.url, dataDir: dirs[1]! });
+  instances = await twoInstancesOnPostgres();
+  ({ a, b } = instances);
 });
-test.after(async () => {
-  await a?.close();
-  await b?.close();
-  await pgdb?.drop();
-  dirs.forEach(removeDir);
-});
+test.after(() => instances?.close());
 
 let n = 0;
 const notice = (): AlertNotice => {
