@@ -2,7 +2,7 @@ import { ConfigRegistry } from './platform/config/registry.js';
 import { EarlyServer } from './platform/http/early-server.js';
 import { rememberBoundPort } from './platform/http/public-url.js';
 import { exitOnStartupFault, installProcessFaultHandlers, startupFailureLine } from './platform/runtime/process-faults.js';
-import { limitHeapGrowth, settleHeapWhenIdle, youngGenerationMayGrow } from './platform/runtime/heap-footprint.js';
+import { deferOptimizingCompiler, limitHeapGrowth, optimizingCompilerMayRun, settleHeapWhenIdle, youngGenerationMayGrow } from './platform/runtime/heap-footprint.js';
 
 /**
  * `npm start`: the gateway on PORT with state under DATA_DIR, stopped cleanly on SIGTERM/SIGINT.
@@ -10,6 +10,7 @@ import { limitHeapGrowth, settleHeapWhenIdle, youngGenerationMayGrow } from './p
  * GET /health (liveness) answers from then on, every other request waits for the gateway.
  */
 limitHeapGrowth();
+deferOptimizingCompiler();
 const stopStartupGuard = exitOnStartupFault();
 const failStart = (line: string): never => {
   process.stderr.write(`switchboard: ${line}\n`);
@@ -42,3 +43,4 @@ stopStartupGuard();
 installProcessFaultHandlers({ logger: gateway.logger, metrics: gateway.metrics });
 settleHeapWhenIdle(gateway.server!);
 youngGenerationMayGrow();
+optimizingCompilerMayRun();

@@ -47,6 +47,25 @@ export function youngGenerationMayGrow(): void {
 }
 
 /**
+ * No optimizing compiler (TurboFan) while the gateway starts. Start-up runs most of its code once
+ * (module bodies, schema and route declarations), yet V8 optimized dozens of its functions on its
+ * worker threads, whose malloc arenas kept 4-5 MB of the compilers' freed memory for the life of an
+ * idle process (docs/benchmarks.md, issue 27). The flag is read at each tiering decision, so
+ * `optimizingCompilerMayRun` turns it back on once the gateway serves. An operator's own
+ * `--turbofan`, `--opt`, `--jitless` or `--max-opt` wins.
+ */
+export function deferOptimizingCompiler(): void {
+  if (!operatesCompiler()) v8.setFlagsFromString('--no-turbofan');
+}
+
+/** Once the gateway serves: hot request paths are optimized as usual. */
+export function optimizingCompilerMayRun(): void {
+  if (!operatesCompiler()) v8.setFlagsFromString('--turbofan');
+}
+
+const operatesCompiler = () => ['turbofan', 'no-turbofan', 'opt', 'no-opt', 'jitless', 'max-opt'].some(operatorSet);
+
+/**
  * Full collections once the gateway has been idle for a few seconds after start: the start-up
  * garbage (module sources parsed once, config and manifest parsing) is released, and V8 shrinks
  * the young generation to its cap only at a collection that sees a low allocation rate, so not
