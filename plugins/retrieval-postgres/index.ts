@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { ConfigError, NotReadyError, definePlugin, envOnly, secret, z, type RetrievalProvider, type RetrievalWriteSession } from 'switchboard/sdk';
 import { checkCollection, ensureSchema } from './collection-schema.js';
 import { CollectionWriter, collectionStats } from './collection-writer.js';
@@ -141,7 +141,11 @@ export default definePlugin({
   settings,
   env: ENV,
   async start(ctx) {
-    const pool = new pg.Pool({ connectionString: databaseUrlOf(ctx.settings), max: ctx.settings.poolSize });
+    const connectionString = databaseUrlOf(ctx.settings);
+    // Loaded only with a database to talk to: `pg` (and the fetch it probes for at load) would
+    // otherwise sit in every gateway's memory, most of which never select this backend.
+    const { default: pg } = await import('pg');
+    const pool = new pg.Pool({ connectionString, max: ctx.settings.poolSize });
     // An idle connection the server dropped must not take the process down.
     pool.on('error', (err) => ctx.logger.warn('retrieval-postgres: idle connection failed', { err: err.message }));
     try {

@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import pg from 'pg';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { conformance } from 'switchboard/sdk/testing';
 import { createSqliteRetrieval } from '../../../plugins/retrieval-sqlite/index.js';
 import retrievalPostgres, { createPostgresRetrieval, databaseUrlOf } from '../../../plugins/retrieval-postgres/index.js';
@@ -36,6 +38,26 @@ test('its own URL wins over the gateway DATABASE_URL; a SQLite gateway without o
   assert.is(databaseUrlOf({ databaseUrl: 'postgresql://b/gateway' }), 'postgresql://b/gateway');
   assert.throws(() => databaseUrlOf({}), /RETRIEVAL_POSTGRES_URL/);
   assert.throws(() => databaseUrlOf({ databaseUrl: 'sqlite:///x' }), /not a postgres:\/\/ URL/);
+});
+
+test('pg loads only when the plugin starts with a database: not at import, not when it needs configuration', async () => {
+  // A fresh process: this one loaded pg for the cases above.
+  const script = `
+    import { createRequire } from 'node:module';
+    const { startPlugin } = await import(${JSON.stringify(import.meta.resolve('switchboard/sdk/testing'))});
+    const plugin = (await import(${JSON.stringify(import.meta.resolve('../../../plugins/retrieval-postgres/index.js'))})).default;
+    const cache = createRequire(import.meta.url).cache;
+    const loaded = () => Object.keys(cache).some((f) => f.includes('/node_modules/pg/'));
+    const atImport = loaded();
+    const unconfigured = await startPlugin(plugin, { env: { DATABASE_URL: 'sqlite:///x' } }).then(() => 'started', (err) => err.name);
+    const afterNeedsConfig = loaded();
+    const started = await startPlugin(plugin, { env: { DATABASE_URL: ${JSON.stringify(database.url)} } });
+    const afterStart = loaded();
+    await started.stop();
+    console.log(JSON.stringify({ atImport, unconfigured, afterNeedsConfig, afterStart }));
+  `;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--no-warnings', '--input-type=module', '-e', script]);
+  assert.equal(JSON.parse(stdout.trim().split('\n').pop()!), { atImport: false, unconfigured: 'ConfigError', afterNeedsConfig: false, afterStart: true });
 });
 
 test('the stored lexemes are exactly the terms the SDK makes, symbol and path terms weighted', async () => {
