@@ -1,5 +1,6 @@
-import { definePlugin, z } from 'switchboard/sdk';
+import { EgressDeniedError, definePlugin, z } from 'switchboard/sdk';
 import { createSystemOneClient } from 'switchboard/sdk/judge';
+import { getText } from './health-probe.js';
 
 const settings = z.object({
   /** Loopback port of the self-hosted judge server (`switchboard judge-server`). */
@@ -21,17 +22,28 @@ export default definePlugin({
       // state is reported in `info` (`resident`, `loaded`) and GET /api/ready decides on it.
       async health() {
         try {
-          const res = await ctx.http.fetch(`${base}/health`, { timeoutMs: 2000, maxRedirects: 0 });
-          const body = (await res.json().catch(() => ({}))) as { loaded?: unknown };
+          // Not through ctx.http (fetch, so undici) but under the same egress list.
+          const url = new URL(`${base}/health`);
+          if (!ctx.http.allows(url)) throw new EgressDeniedError(url.host);
+          const res = await getText(url, AbortSignal.any([AbortSignal.timeout(2000), ctx.signal]));
+          const body = parseObject(res.body) as { loaded?: unknown };
           const loaded = Array.isArray(body.loaded) ? body.loaded.filter((c): c is string => typeof c === 'string') : [];
-          const resident = res.ok && loaded.length > 0;
+          const resident = res.status >= 200 && res.status < 300 && loaded.length > 0;
           return { ok: true, ...(resident ? {} : { detail: `no checkpoint is resident at ${base}: ${HINT}` }), info: { url: base, reachable: true, resident, loaded } };
         } catch (err) {
           // Not reachable is not ok; it is optional, so the gateway stays ready without it.
-          const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
+          const cause = (err as Error).message;
           return { ok: false, optional: true, detail: `the self-hosted judge at ${base} does not answer (${cause}): ${HINT}`, info: { url: base, reachable: false, resident: false, loaded: [] } };
         }
       },
     };
   },
 });
+
+function parseObject(text: string): unknown {
+  try {
+    return JSON.parse(text) ?? {};
+  } catch {
+    return {};
+  }
+}

@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { startPlugin, type StartedPlugin } from '../../../core/testing/index.js';
 import { SystemOneError } from '../../../core/sdk/judge/index.js';
 import type { JudgeProvider, JudgeRequest } from '../../../core/sdk/contracts/judge.js';
@@ -39,6 +41,21 @@ test('health reports the server reachable with its resident checkpoint', async (
   assert.equal(health, { ok: true, info: { url: `http://127.0.0.1:${server.port}`, reachable: true, resident: true, loaded: ['english'] } });
 });
 
+test('the health check, which runs at idle, does not load undici (fetch)', async () => {
+  // A fresh process: this one loaded undici for the cases above.
+  const script = `
+    const { startPlugin } = await import(${JSON.stringify(import.meta.resolve('switchboard/sdk/testing'))});
+    const plugin = (await import(${JSON.stringify(import.meta.resolve('../../../plugins/judge-selfhosted/index.js'))})).default;
+    const started = await startPlugin(plugin, { pluginId: 'judge-selfhosted', env: { SELFHOSTED_HTTP_PORT: '${server.port}' } });
+    const health = await started.instance.health();
+    await started.stop();
+    const undici = process.moduleLoadList.some((m) => m.includes('undici'));
+    console.log(JSON.stringify({ resident: health.info.resident, undici }));
+  `;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--no-warnings', '--input-type=module', '-e', script]);
+  assert.equal(JSON.parse(stdout.trim().split('\n').pop()!), { resident: true, undici: false });
+});
+
 test('with no server on the port the check is not ok but optional, says why in detail, and a call is unavailable', async () => {
   const port = await freePort();
   const absent = await startPlugin(selfhosted, { pluginId: 'judge-selfhosted', env: { SELFHOSTED_HTTP_PORT: String(port) } });
@@ -46,7 +63,7 @@ test('with no server on the port the check is not ok but optional, says why in d
     const health = await absent.instance.health!();
     assert.is(health?.ok, false);
     assert.is(health?.optional, true);
-    assert.match(health?.detail ?? '', /does not answer .*start the managed service \(switchboard judge-server\) or set system_one.provider to hosted/);
+    assert.match(health?.detail ?? '', /does not answer \(ECONNREFUSED\): start the managed service \(switchboard judge-server\) or set system_one.provider to hosted/);
     assert.equal((health as { info?: unknown }).info, { url: `http://127.0.0.1:${port}`, reachable: false, resident: false, loaded: [] });
     let failure: unknown;
     try {
