@@ -1,5 +1,7 @@
 import { request } from 'node:http';
 
+const MAX_BODY_CHARS = 64 * 1024;
+
 /** What the server answered: the status and the body as text. */
 export interface ProbeAnswer {
   status: number;
@@ -21,7 +23,11 @@ export function getText(url: URL, signal: AbortSignal): Promise<ProbeAnswer> {
     const req = request(url, { signal, agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
+      res.on('data', (chunk: string) => {
+        body += chunk;
+        // A health answer is a few hundred bytes: a server streaming more is not one.
+        if (body.length > MAX_BODY_CHARS) req.destroy(new Error(`health answer over ${MAX_BODY_CHARS} characters`));
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
       res.on('error', fail);
     });

@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { startPlugin, type StartedPlugin } from '../../../core/testing/index.js';
@@ -75,6 +77,30 @@ test('with no server on the port the check is not ok but optional, says why in d
     assert.is((failure as SystemOneError).outcome, 'unavailable');
   } finally {
     await absent.stop();
+  }
+});
+
+test('a server on the port that streams an endless answer to /health is not taken for the judge: the check ends, not ok', async () => {
+  const chunk = Buffer.alloc(16 * 1024, 'x');
+  const endless = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const more = () => {
+      while (res.write(chunk));
+      res.once('drain', more);
+    };
+    more();
+  });
+  await new Promise<void>((r) => endless.listen(0, '127.0.0.1', () => r()));
+  const port = (endless.address() as AddressInfo).port;
+  const other = await startPlugin(selfhosted, { pluginId: 'judge-selfhosted', env: { SELFHOSTED_HTTP_PORT: String(port) } });
+  try {
+    const health = await other.instance.health!();
+    assert.is(health?.ok, false);
+    assert.match(health?.detail ?? '', /does not answer \(health answer over 65536 characters\)/);
+  } finally {
+    await other.stop();
+    endless.closeAllConnections();
+    endless.close();
   }
 });
 
