@@ -1,7 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, RawBuilder, Selectable } from 'kysely';
 import type { StorageProvider } from '../../../../core/sdk/index.js';
 import type { Database, FaxApprovalTable } from '../../../platform/db/schema.js';
+import type { Dialect } from '../../../platform/db/database.js';
+import { databaseNow, databaseNowPlus } from '../../../platform/db/database-clock.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
 import { maskPhone } from '../../../platform/logging/text-masking.js';
 
@@ -37,7 +39,8 @@ export function sha256(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-type Row = Selectable<FaxApprovalTable>;
+/** An approval row with the database's time it was read at, the clock its expiry and claim are in. */
+type Row = Selectable<FaxApprovalTable> & { db_now: number };
 
 /**
  * Approvals of prepared faxes, in the shared database with their documents in the configured
@@ -46,44 +49,52 @@ type Row = Selectable<FaxApprovalTable>;
  * POST /fax/prepare makes one, POST /fax/approvals/{id}/send uses it; the MCP tools prepare_fax
  * and send_fax call those routes. Single use is one conditional UPDATE (`ready` to `sending`),
  * so two instances sending the same approval at once cannot both win.
+ *
+ * Expiry and claims are written and compared in the database's clock (database-clock.ts), never
+ * an instance's: the instance that prepares and the one that sends may disagree on the time.
  */
 export class FaxApprovals {
+  private readonly dbNow: RawBuilder<number>;
+
   constructor(
     private readonly deps: {
       db: Kysely<Database>;
+      dialect: Dialect;
       withStorage: <T>(fn: (storage: StorageProvider) => Promise<T>) => Promise<T>;
       ttlSeconds: () => number;
-      now?: () => number;
+      /** How long a send holds its claim (APPROVAL_CLAIM_MS unless given). */
+      claimMs?: number;
     },
-  ) {}
-
-  private now(): number {
-    return (this.deps.now ?? Date.now)();
+  ) {
+    this.dbNow = databaseNow(deps.dialect);
   }
 
   async prepare(caller: string, to: string, bytes: Buffer, pages: number): Promise<PreparedFax> {
-    const now = this.now();
-    const waiting = await this.deps.db
+    const { db, dialect } = this.deps;
+    const waiting = await db
       .selectFrom('fax_approvals')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('state', '!=', 'sent')
-      .where('expires_at', '>=', now)
+      .where('expires_at', '>=', this.dbNow)
       .executeTakeFirstOrThrow();
     if (Number(waiting.n) >= MAX_PENDING_APPROVALS) throw httpError('approvals_pending_limit', { limit: MAX_PENDING_APPROVALS });
     const id = randomUUID();
-    const fax: PreparedFax = { approvalId: id, to, sha256: sha256(bytes), size: bytes.length, pages, caller, expiresAt: now + this.deps.ttlSeconds() * 1000, documentKey: approvalDocumentKey(id) };
+    const documentKey = approvalDocumentKey(id);
+    const digest = sha256(bytes);
     // The document first: a row never names a document that is not there.
-    await this.deps.withStorage((s) => s.put(fax.documentKey, bytes));
+    await this.deps.withStorage((s) => s.put(documentKey, bytes));
+    let written;
     try {
-      await this.deps.db
+      written = await db
         .insertInto('fax_approvals')
-        .values({ id, caller, to_number: to, document_sha256: fax.sha256, document_key: fax.documentKey, size_bytes: fax.size, pages, state: 'ready', claimed_until: null, job_id: null, created_at: now, expires_at: fax.expiresAt })
-        .execute();
+        .values({ id, caller, to_number: to, document_sha256: digest, document_key: documentKey, size_bytes: bytes.length, pages, state: 'ready', claimed_until: null, job_id: null, created_at: this.dbNow, expires_at: databaseNowPlus(dialect, this.deps.ttlSeconds() * 1000) })
+        .returning('expires_at')
+        .executeTakeFirstOrThrow();
     } catch (err) {
-      await this.deps.withStorage((s) => s.delete(fax.documentKey)).catch(() => false);
+      await this.deps.withStorage((s) => s.delete(documentKey)).catch(() => false);
       throw err;
     }
-    return fax;
+    return { approvalId: id, to, sha256: digest, size: bytes.length, pages, caller, expiresAt: Number(written.expires_at), documentKey };
   }
 
   /**
@@ -91,25 +102,24 @@ export class FaxApprovals {
    * matches what the caller says it sends. Call `sent` or `release` after.
    */
   async claim(caller: string, approvalId: string, expect: { to?: string | undefined; sha256?: string | undefined }): Promise<PreparedFax> {
-    const { db } = this.deps;
-    const now = this.now();
-    const row = await db.selectFrom('fax_approvals').selectAll().where('id', '=', approvalId).executeTakeFirst();
+    const { db, dialect } = this.deps;
+    const row = await this.read(approvalId);
     if (!row || row.caller !== caller) throw httpError('approval_unknown');
-    this.refuse(row, now);
+    this.refuse(row);
     if (expect.to !== undefined && expect.to !== row.to_number) throw httpError('approval_mismatch', { differs: `number (the approval is for ${maskPhone(row.to_number)})` });
     if (expect.sha256 !== undefined && expect.sha256.toLowerCase() !== row.document_sha256) throw httpError('approval_mismatch', { differs: 'document (its SHA-256 differs)' });
     // The single use: only one UPDATE finds it ready (or its claim lapsed), on whichever instance.
     const claimed = await db
       .updateTable('fax_approvals')
-      .set({ state: 'sending', claimed_until: now + APPROVAL_CLAIM_MS })
+      .set({ state: 'sending', claimed_until: databaseNowPlus(dialect, this.deps.claimMs ?? APPROVAL_CLAIM_MS) })
       .where('id', '=', approvalId)
       .where('caller', '=', caller)
-      .where('expires_at', '>=', now)
-      .where((eb) => eb.or([eb('state', '=', 'ready'), eb.and([eb('state', '=', 'sending'), eb('claimed_until', '<', now)])]))
+      .where('expires_at', '>=', this.dbNow)
+      .where((eb) => eb.or([eb('state', '=', 'ready'), eb.and([eb('state', '=', 'sending'), eb('claimed_until', '<', this.dbNow)])]))
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) {
-      const after = await db.selectFrom('fax_approvals').selectAll().where('id', '=', approvalId).executeTakeFirst();
-      if (after) this.refuse(after, now);
+      const after = await this.read(approvalId);
+      if (after) this.refuse(after);
       throw httpError('approval_used');
     }
     return { approvalId, to: row.to_number, sha256: row.document_sha256, size: Number(row.size_bytes), pages: row.pages, caller, expiresAt: Number(row.expires_at), documentKey: row.document_key };
@@ -136,14 +146,15 @@ export class FaxApprovals {
    * documents, and documents under the prefix that no row names (older than the grace). Run by
    * the artifact cleanup, on one instance of a cluster. Returns the approvals removed.
    */
-  async sweep(storage: StorageProvider, now = this.now()): Promise<number> {
-    const { db } = this.deps;
+  async sweep(storage: StorageProvider, now = Date.now()): Promise<number> {
+    const { db, dialect } = this.deps;
     let removed = 0;
+    const graceAgo = databaseNowPlus(dialect, -APPROVAL_SWEEP_GRACE_MS);
     for (;;) {
       const rows = await db
         .selectFrom('fax_approvals')
         .select(['id', 'document_key'])
-        .where((eb) => eb.or([eb.and([eb('state', '=', 'sent'), eb('expires_at', '<', now)]), eb('expires_at', '<', now - APPROVAL_SWEEP_GRACE_MS)]))
+        .where((eb) => eb.or([eb.and([eb('state', '=', 'sent'), eb('expires_at', '<', this.dbNow)]), eb('expires_at', '<', graceAgo)]))
         .limit(200)
         .execute();
       for (const row of rows) {
@@ -153,6 +164,7 @@ export class FaxApprovals {
       }
       if (rows.length < 200) break;
     }
+    // File times are the storage's clock (a local disk's is this machine's): judged by `now`, not the database's time.
     const entries = (await storage.list(`${APPROVALS_PREFIX}/`)).filter((e) => now - e.modifiedAt.getTime() > APPROVAL_SWEEP_GRACE_MS);
     const ids = [...new Set(entries.map((e) => e.key.split('/')[1]!).filter(Boolean))];
     for (let i = 0; i < ids.length; i += 200) {
@@ -163,8 +175,13 @@ export class FaxApprovals {
     return removed;
   }
 
-  /** Why a row cannot be claimed now, if it cannot: spent or being sent, or expired. */
-  private refuse(row: Row, now: number): void {
+  private read(approvalId: string): Promise<Row | undefined> {
+    return this.deps.db.selectFrom('fax_approvals').selectAll().select(this.dbNow.as('db_now')).where('id', '=', approvalId).executeTakeFirst();
+  }
+
+  /** Why a row cannot be claimed at the database's time it was read, if it cannot: spent or being sent, or expired. */
+  private refuse(row: Row): void {
+    const now = Number(row.db_now);
     if (row.state === 'sent' || (row.state === 'sending' && Number(row.claimed_until ?? 0) >= now)) throw httpError('approval_used');
     if (now > Number(row.expires_at)) throw httpError('approval_expired', { ttl: 'MCP_APPROVAL_TTL_SECONDS' });
   }

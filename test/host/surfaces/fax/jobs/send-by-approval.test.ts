@@ -147,9 +147,10 @@ test('the scheduled cleanup sweeps spent and long-expired approvals with their d
   await platform.config.update({ ARTIFACT_TTL_DAYS: 0, INBOUND_RETENTION_DAYS: 0 });
   cleanup.start();
   clock += platform.config.get('CLEANUP_INTERVAL_MINUTES') * 60_000;
-  await db.updateTable('fax_approvals').set({ expires_at: clock - 1 }).where('id', '=', spent.approval_id).execute();
-  await db.updateTable('fax_approvals').set({ expires_at: clock - APPROVAL_SWEEP_GRACE_MS - 1 }).where('id', '=', unsent.approval_id).execute();
-  await db.updateTable('fax_approvals').set({ expires_at: clock + 600_000 }).where('id', '=', waiting.approval_id).execute();
+  // Expiry is in the database's clock, not the schedule's: set it relative to the time now.
+  const now = Date.now();
+  await db.updateTable('fax_approvals').set({ expires_at: now - 1 }).where('id', '=', spent.approval_id).execute();
+  await db.updateTable('fax_approvals').set({ expires_at: now - APPROVAL_SWEEP_GRACE_MS - 1 }).where('id', '=', unsent.approval_id).execute();
   try {
     const fire = due;
     due = [];
