@@ -44,8 +44,8 @@ export function limitHeapGrowth(): void {
 /**
  * Once the gateway serves: the young generation may grow again under load, by V8's default
  * factor, up to `semiSpaceMb` per semi-space. Kept at 1 MB, sustained POST /fax cost 15-40% more
- * CPU per request (docs/benchmarks.md, issue 27); let grow to Node 20's 16 MB, it added 30 MB to
- * the peak. V8 fixed the maximum at heap setup, so the growth factor is set to 1 once the new space
+ * CPU per request (docs/benchmarks.md, issue 27); let grow to Node 20's 16 MB, it added about 20 MB
+ * to the peak. V8 fixed the maximum at heap setup, so the growth factor is set to 1 once the new space
  * reaches the cap (checked after each collection), and back to V8's when an idle collection shrank it.
  */
 export function capYoungGeneration(semiSpaceMb = YOUNG_GENERATION_MB): void {
