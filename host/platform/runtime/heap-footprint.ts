@@ -1,11 +1,16 @@
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Server } from 'node:http';
+import { PerformanceObserver } from 'node:perf_hooks';
 
 /** The young generation's cap per semi-space, unless the operator set one (NODE_OPTIONS or a flag). */
 export const SEMI_SPACE_MB = 2;
 /** How far the old generation may grow past what survived the last full collection, in percent. */
 export const HEAP_GROWING_PERCENT = 30;
+/** The young generation's size per semi-space under load, in MB (V8's growth stops there). */
+export const YOUNG_GENERATION_MB = 4;
+
+const MB = 1024 * 1024;
 
 const operatorSet = (flag: string) =>
   [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((a) => a.replace(/_/g, '-').startsWith(`--${flag}`));
@@ -30,20 +35,31 @@ export function limitHeapGrowth(): void {
     // Node 20's V8 reads the maximum only when the heap is set up, so set at run time it caps
     // nothing (the young generation still reached 32 MB while the modules loaded). The growth
     // factor is read at each growth: at 1 the semi-spaces keep V8's initial size (1 MB each on
-    // 64-bit) through start-up; `youngGenerationMayGrow` restores it once the gateway serves.
+    // 64-bit) through start-up; `capYoungGeneration` lets it grow, up to a cap, once the gateway serves.
     v8.setFlagsFromString('--semi-space-growth-factor=1');
   }
   if (!operatorSet('heap-growing-percent')) v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
 
 /**
- * Once the gateway serves: the young generation may grow again under load (V8's default factor,
- * 2). Kept at 1 MB per semi-space, sustained POST /fax cost 15-40% more CPU per request in the
- * benchmarks (probably in-flight uploads outliving the scavenges and being promoted); start-up's growth,
- * which a gateway kept at idle, is what the low start avoids (docs/benchmarks.md, issue 27).
+ * Once the gateway serves: the young generation may grow again under load, by V8's default
+ * factor, up to `semiSpaceMb` per semi-space. Kept at 1 MB, sustained POST /fax cost 15-40% more
+ * CPU per request (docs/benchmarks.md, issue 27); let grow to Node 20's 16 MB, it added about 20 MB
+ * to the peak. V8 fixed the maximum at heap setup, so the growth factor is set to 1 once the new space
+ * reaches the cap (checked after each collection), and back to V8's when an idle collection shrank it.
  */
-export function youngGenerationMayGrow(): void {
-  if (!operatorSet('max-semi-space-size')) v8.setFlagsFromString('--semi-space-growth-factor=2');
+export function capYoungGeneration(semiSpaceMb = YOUNG_GENERATION_MB): void {
+  if (operatorSet('max-semi-space-size')) return;
+  let factor = 0;
+  const check = () => {
+    // One semi-space's usable bytes (the new space's size leaves out a from-space V8 uncommitted);
+    // V8 grows it by the factor, so it may grow while twice its size stays within the cap.
+    const newSpace = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!;
+    const next = 2 * (newSpace.space_used_size + newSpace.space_available_size) <= semiSpaceMb * MB ? 2 : 1;
+    if (next !== factor) v8.setFlagsFromString(`--semi-space-growth-factor=${(factor = next)}`);
+  };
+  check();
+  new PerformanceObserver(check).observe({ entryTypes: ['gc'] });
 }
 
 /**
