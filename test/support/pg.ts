@@ -39,7 +39,7 @@ export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Pr
  * Two gateway instances on one fresh PostgreSQL database, each with its own pool and data
  * directory, as two machines of a cluster have. `close` closes both and drops the database.
  */
-export async function twoInstancesOnPostgres(): Promise<{ a: OpenedDatabase; b: OpenedDatabase; close(): Promise<void> }> {
+async function twoInstancesOnPostgres(): Promise<{ a: OpenedDatabase; b: OpenedDatabase; close(): Promise<void> }> {
   const pgdb = await freshPostgresDatabase();
   const dirs = [tempDir(), tempDir()];
   const a = await openDatabase({ url: pgdb.url, dataDir: dirs[0]! });
@@ -52,6 +52,30 @@ export async function twoInstancesOnPostgres(): Promise<{ a: OpenedDatabase; b: 
       await b.close();
       await pgdb.drop();
       dirs.forEach(removeDir);
+    },
+  };
+}
+
+/**
+ * The same pair for a whole test file: opened in the suite's `before`, closed in its `after`.
+ * Read `a` and `b` inside the tests (they exist from `before` on).
+ */
+export function twoInstancesForSuite(suite: { before(fn: () => unknown): void; after(fn: () => unknown): void }): { readonly a: OpenedDatabase; readonly b: OpenedDatabase } {
+  let pair: Awaited<ReturnType<typeof twoInstancesOnPostgres>> | undefined;
+  suite.before(async () => {
+    pair = await twoInstancesOnPostgres();
+  });
+  suite.after(() => pair?.close());
+  const opened = () => {
+    if (!pair) throw new Error("the PostgreSQL pair opens in the suite's before hook");
+    return pair;
+  };
+  return {
+    get a() {
+      return opened().a;
+    },
+    get b() {
+      return opened().b;
     },
   };
 }

@@ -1,25 +1,17 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ClusterLeases } from '../../../../host/platform/db/cluster-leases.js';
-import { openDatabase, type OpenedDatabase } from '../../../../host/platform/db/database.js';
-import { twoInstancesOnPostgres } from '../../../support/pg.js';
+import { openDatabase } from '../../../../host/platform/db/database.js';
+import { twoInstancesForSuite } from '../../../support/pg.js';
 import { removeDir, tempDir, until } from '../../../support/gateway.js';
 import { withClockSkew } from '../../../support/clock-skew.js';
 
 /** Two instances on one PostgreSQL database, each with its own pool, as two gateways have. */
-let instances: Awaited<ReturnType<typeof twoInstancesOnPostgres>>;
-let a: OpenedDatabase;
-let b: OpenedDatabase;
-
-test.before(async () => {
-  instances = await twoInstancesOnPostgres();
-  ({ a, b } = instances);
-});
-test.after(() => instances?.close());
+const cluster = twoInstancesForSuite(test);
 
 test('one holder at a time: a live lease of another is refused, its own is renewed', async () => {
-  const one = new ClusterLeases(a.db, a.dialect, () => 60_000);
-  const two = new ClusterLeases(b.db, b.dialect, () => 60_000);
+  const one = new ClusterLeases(cluster.a.db, cluster.a.dialect, () => 60_000);
+  const two = new ClusterLeases(cluster.b.db, cluster.b.dialect, () => 60_000);
   assert.ok(await one.acquire('work.a'));
   assert.not.ok(await two.acquire('work.a'));
   assert.ok(await one.acquire('work.a'), 'the holder renews');
@@ -31,14 +23,14 @@ test('one holder at a time: a live lease of another is refused, its own is renew
 
 test('the database\'s clock decides expiry: an instance whose clock is ahead or behind neither takes a live lease nor writes an expired one', async () => {
   const tenMinutes = 600_000;
-  const one = new ClusterLeases(a.db, a.dialect, () => 60_000);
-  const ahead = new ClusterLeases(b.db, b.dialect, () => 60_000);
+  const one = new ClusterLeases(cluster.a.db, cluster.a.dialect, () => 60_000);
+  const ahead = new ClusterLeases(cluster.b.db, cluster.b.dialect, () => 60_000);
   assert.ok(await one.acquire('skew.ahead'));
   assert.not.ok(await withClockSkew(tenMinutes, () => ahead.acquire('skew.ahead')), 'a clock ahead sees the lease as live');
   assert.is(await withClockSkew(tenMinutes, () => ahead.holder('skew.ahead')), one.owner);
 
-  const behind = new ClusterLeases(a.db, a.dialect, () => 60_000);
-  const other = new ClusterLeases(b.db, b.dialect, () => 60_000);
+  const behind = new ClusterLeases(cluster.a.db, cluster.a.dialect, () => 60_000);
+  const other = new ClusterLeases(cluster.b.db, cluster.b.dialect, () => 60_000);
   assert.ok(await withClockSkew(-tenMinutes, () => behind.acquire('skew.behind')));
   assert.not.ok(await other.acquire('skew.behind'), 'a clock behind still writes a live lease');
   assert.is(await other.holder('skew.behind'), behind.owner);
@@ -46,7 +38,7 @@ test('the database\'s clock decides expiry: an instance whose clock is ahead or 
 });
 
 test('exclusive: of instances racing the same task, exactly one runs it', async () => {
-  const instances = [new ClusterLeases(a.db, a.dialect, () => 60_000), new ClusterLeases(b.db, b.dialect, () => 60_000), new ClusterLeases(a.db, a.dialect, () => 60_000)];
+  const instances = [new ClusterLeases(cluster.a.db, cluster.a.dialect, () => 60_000), new ClusterLeases(cluster.b.db, cluster.b.dialect, () => 60_000), new ClusterLeases(cluster.a.db, cluster.a.dialect, () => 60_000)];
   let runs = 0;
   const outcomes = await Promise.all(instances.map((l) => l.exclusive('race', async () => void runs++)()));
   assert.is(runs, 1);
@@ -61,8 +53,8 @@ test('exclusive: of instances racing the same task, exactly one runs it', async 
 });
 
 test('a holder that stops renewing (a dead instance) loses the lease once it expires, and another takes over', async () => {
-  const dead = new ClusterLeases(a.db, a.dialect, () => 400);
-  const alive = new ClusterLeases(b.db, b.dialect, () => 400);
+  const dead = new ClusterLeases(cluster.a.db, cluster.a.dialect, () => 400);
+  const alive = new ClusterLeases(cluster.b.db, cluster.b.dialect, () => 400);
   assert.ok(await dead.acquire('takeover'));
   // The dead one's renewal ends as a killed process's would (its row is not released).
   (dead as unknown as { stopped: boolean }).stopped = true;
@@ -74,8 +66,8 @@ test('a holder that stops renewing (a dead instance) loses the lease once it exp
 });
 
 test('renewal keeps a lease held past its ttl while the holder lives', async () => {
-  const holder = new ClusterLeases(a.db, a.dialect, () => 1500);
-  const other = new ClusterLeases(b.db, b.dialect, () => 1500);
+  const holder = new ClusterLeases(cluster.a.db, cluster.a.dialect, () => 1500);
+  const other = new ClusterLeases(cluster.b.db, cluster.b.dialect, () => 1500);
   assert.ok(await holder.acquire('kept'));
   await new Promise((r) => setTimeout(r, 2500));
   assert.not.ok(await other.acquire('kept'));

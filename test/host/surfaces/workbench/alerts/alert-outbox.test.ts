@@ -1,21 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { OpenedDatabase } from '../../../../../host/platform/db/database.js';
 import { AlertOutbox } from '../../../../../host/surfaces/workbench/alerts/alert-outbox.js';
 import type { AlertNotice } from '../../../../../host/surfaces/workbench/alerts/alert-notice.js';
-import { twoInstancesOnPostgres } from '../../../../support/pg.js';
+import { twoInstancesForSuite } from '../../../../support/pg.js';
 import { withClockSkew } from '../../../../support/clock-skew.js';
 
 // The outbox in the shared database, as two gateway instances see it: each its own pool.
-let instances: Awaited<ReturnType<typeof twoInstancesOnPostgres>>;
-let a: OpenedDatabase;
-let b: OpenedDatabase;
-
-test.before(async () => {
-  instances = await twoInstancesOnPostgres();
-  ({ a, b } = instances);
-});
-test.after(() => instances?.close());
+const cluster = twoInstancesForSuite(test);
 
 let n = 0;
 const notice = (): AlertNotice => {
@@ -25,7 +16,7 @@ const notice = (): AlertNotice => {
 
 test('leases run by the database\'s clock: an instance whose clock is ahead takes no delivery another holds, one whose clock is behind still writes a live lease', async () => {
   const tenMinutes = 600_000;
-  const [one, two] = [new AlertOutbox(a.db, a.dialect), new AlertOutbox(b.db, b.dialect)];
+  const [one, two] = [new AlertOutbox(cluster.a.db, cluster.a.dialect), new AlertOutbox(cluster.b.db, cluster.b.dialect)];
   await one.enqueue(notice(), 'held', ['target-1']);
   assert.is((await one.claim('one', 10, 60_000)).length, 1);
   assert.equal(await withClockSkew(tenMinutes, () => two.claim('ahead', 10, 60_000)), [], 'a clock ahead sees the lease as live');
