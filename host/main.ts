@@ -9,8 +9,9 @@ limitHeapGrowth();
 deferOptimizingCompiler();
 // Imported only now: every module imported statically loads before the first line runs, and the
 // young generation grew to 8 MB per semi-space while the configuration's modules loaded.
-const [{ ConfigRegistry }, { EarlyServer }, { rememberBoundPort }, { exitOnStartupFault, installProcessFaultHandlers, startupFailureLine }] = await Promise.all([
+const [{ ConfigRegistry }, { gatewayConfigModel }, { EarlyServer }, { rememberBoundPort }, { exitOnStartupFault, installProcessFaultHandlers, startupFailureLine }] = await Promise.all([
   import('./platform/config/registry.js'),
+  import('./surfaces/settings.js'),
   import('./platform/http/early-server.js'),
   import('./platform/http/public-url.js'),
   import('./platform/runtime/process-faults.js'),
@@ -20,7 +21,7 @@ const failStart = (line: string): never => {
   process.stderr.write(`switchboard: ${line}\n`);
   process.exit(1);
 };
-const config = ConfigRegistry.fromEnvironment(process.env, process.cwd());
+const config = ConfigRegistry.fromEnvironment(gatewayConfigModel(), process.env, process.cwd());
 const port = config.get('PORT');
 const host = config.get('HOST');
 const early = await EarlyServer.listen(port, host).catch((err: unknown) => failStart(startupFailureLine(err, { port, host })));

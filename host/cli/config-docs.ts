@@ -1,4 +1,4 @@
-import { CONFIG_KEYS, KEY_DOCS } from '../platform/config/model/index.js';
+import { gatewayConfigModel } from '../surfaces/settings.js';
 import { envNameOf } from '../platform/config/sections.js';
 import { runSectionGenerator, withSection } from './generated-section.js';
 
@@ -8,19 +8,21 @@ export const TABLE_END = '<!-- config-table:end -->';
 
 /** The markdown table of every configuration key, read from the root model. */
 export function renderConfigTable(): string {
-  const rows = CONFIG_KEYS.map((key) => {
-    const doc = KEY_DOCS[key];
+  const model = gatewayConfigModel();
+  const rows = model.keys.map((key) => {
+    const doc = model.keyDoc(key);
     return [
       envNameOf(key) === key ? `\`${key}\`` : `\`${key}\` (env \`${envNameOf(key)}\`)`,
       cell(doc.type),
       doc.defaultFromManifest ? `the built-in manifest marked default for kind \`${doc.defaultFromManifest}\` (\`${String(doc.default)}\`)` : doc.default === undefined ? '(unset)' : doc.default === '' ? '(empty)' : `\`${typeof doc.default === 'object' ? JSON.stringify(doc.default) : String(doc.default)}\``,
       doc.secret ? 'yes' : 'no',
+      doc.owner,
       cell(doc.description),
     ];
   });
   const lines = [
-    '| Key | Type | Default | Secret | Description |',
-    '|---|---|---|---|---|',
+    '| Key | Type | Default | Secret | Declared by | Description |',
+    '|---|---|---|---|---|---|',
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ];
   return `${lines.join('\n')}\n`;

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { ConfigRegistry } from '../platform/config/registry.js';
 import { createLogger } from '../platform/logging/logger.js';
+import { gatewayConfigModel } from '../surfaces/settings.js';
+import type { WorkbenchConfig } from '../surfaces/workbench/workbench-settings.js';
 import { startJudgeServer } from '../surfaces/workbench/judge-server/judge-server.js';
 import { checkpointWriterInstalled, writeMissingDemoCheckpoints } from '../surfaces/workbench/judge-server/word-checkpoint.js';
 import type { CliOutput } from './main.js';
@@ -22,7 +24,7 @@ export async function inferenceRuntimeInstalled(): Promise<boolean> {
 
 /** `switchboard judge-server`: serves until SIGINT or SIGTERM. */
 export async function runJudgeServer(io: CliOutput, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const config = ConfigRegistry.fromEnvironment(env);
+  const config: WorkbenchConfig = ConfigRegistry.fromEnvironment(gatewayConfigModel(), env);
   for (const problem of config.problems()) io.err(`switchboard judge-server: configuration value ignored: ${problem}`);
   if (!(await inferenceRuntimeInstalled())) {
     io.err(`switchboard judge-server: ${INFERENCE_RUNTIME_MISSING}`);

@@ -1,5 +1,4 @@
-import { CONFIG_KEYS, SECRET_FIELDS } from '../config/model/index.js';
-import type { ConfigRegistry } from '../config/registry.js';
+import type { ConfigRegistry, ConfigValues } from '../config/registry.js';
 import { envNameOf } from '../config/sections.js';
 import { SECRET_MASK } from '../../../core/sdk/settings.js';
 import { maskUrlCredentials } from '../../../core/config/url-credentials.js';
@@ -11,15 +10,16 @@ export const REVEAL_CONFIRMATION = 'I understand';
  * The effective settings as an env file: every key not at its default (or every key with
  * `all`), each with its source as a comment. Secrets show `***` unless `reveal`.
  */
-export function renderEnvSnippet(config: ConfigRegistry, options: { reveal: boolean; all: boolean; now?: Date }): string {
+export function renderEnvSnippet(config: ConfigRegistry<ConfigValues>, options: { reveal: boolean; all: boolean; now?: Date }): string {
   const { config: values, source } = config.effective();
   const lines = [`# Switchboard settings, exported ${(options.now ?? new Date()).toISOString()}${options.reveal ? ' (secrets in clear)' : ' (secrets masked)'}`];
-  for (const key of CONFIG_KEYS) {
+  const { model } = config;
+  for (const key of model.keys) {
     const value = values[key];
     if (value === undefined) continue;
     if (!options.all && source[key] === 'default') continue;
     const text = String(value);
-    const shown = options.reveal ? text : SECRET_FIELDS.has(key) ? SECRET_MASK : maskUrlCredentials(text);
+    const shown = options.reveal ? text : model.secretKeys.has(key) ? SECRET_MASK : maskUrlCredentials(text);
     lines.push(`# source: ${source[key]}`, `${envNameOf(key)}=${quote(shown)}`);
   }
   return `${lines.join('\n')}\n`;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ConfigRegistry } from '../config/registry.js';
-import { CONFIG_KEYS, isConfigKey, keySchema } from '../config/model/index.js';
+import { startedOnSettingsValidation } from '../config/model/field-kinds.js';
 import { writeFileAtomic } from '../../../core/config/atomic-file.js';
 import { SettingsValidationError, PluginNotAvailableError, type Kernel } from '../../../core/kernel/kernel.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -78,24 +78,29 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
       method: 'post',
       path: '/admin/settings/validate',
       summary: 'Check candidate settings without changing anything',
-      description: "Validates each key against the configuration model, then starts the fax backend (FAX_BACKEND, candidate or current) and every plugin named in `plugins` on the candidate settings, runs its health check and stops it.",
+      description: "Validates each key against the configuration model, then starts the backend each backend key marked for it names (the fax backend; candidate or current value) and every plugin named in `plugins` on the candidate settings, runs its health check and stops it.",
       body: ValidateBody,
       responses: { 200: { description: 'The verdict', schema: ValidateResult } },
     },
     async ({ body }) => {
       const problems: Array<{ key: string; message: string }> = [];
+      const { model } = config;
       for (const [key, value] of Object.entries(body.settings)) {
-        if (!isConfigKey(key)) {
+        if (!model.isKey(key)) {
           problems.push({ key, message: 'unknown configuration key' });
           continue;
         }
         if (value === null) continue;
-        const result = keySchema(key).safeParse(value);
+        const result = model.keySchema(key).safeParse(value);
         if (!result.success) problems.push({ key, message: result.error.issues[0]?.message ?? 'invalid value' });
       }
-      const backendValue = body.settings.FAX_BACKEND;
-      const backend = typeof backendValue === 'string' && !problems.some((p) => p.key === 'FAX_BACKEND') ? backendValue : config.get('FAX_BACKEND');
-      const ids = new Set([backend, ...Object.keys(body.plugins ?? {})]);
+      // The backends a candidate would switch to (or the current ones) are started as they would run.
+      const current = config.effective().config;
+      const backends = model.keys.filter((key) => startedOnSettingsValidation(model.keySchema(key))).map((key) => {
+        const candidate = body.settings[key];
+        return typeof candidate === 'string' && !problems.some((p) => p.key === key) ? candidate : String(current[key]);
+      });
+      const ids = new Set([...backends, ...Object.keys(body.plugins ?? {})]);
       const plugins: Record<string, z.infer<typeof PluginCheck>> = {};
       for (const id of ids) {
         try {
@@ -129,7 +134,7 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
       // ConfigValidationError (422) and ConfigFileUnreadableError (409) answer through the domain mapping
       const result = await config.update(body.settings);
       const after = config.all();
-      const changed = CONFIG_KEYS.filter((k) => !Object.is(before[k], after[k]));
+      const changed = config.model.keys.filter((k) => !Object.is(before[k as keyof typeof before], after[k as keyof typeof after]));
       // Every accepted write is audited, a no-op one too: key names only, never values.
       audit.record('settings_changed', {
         keys: Object.keys(body.settings).sort().join(' '),

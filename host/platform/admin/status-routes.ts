@@ -66,14 +66,15 @@ export function registerAdminStatusRoutes(api: HttpApi, deps: StatusRouteDeps): 
     try {
       await pingDatabase(database.db);
       const latency = Math.round((performance.now() - started) * 100) / 100;
-      const count = async (table: 'inbound_faxes' | 'api_keys' | 'audit_events') =>
+      const count = async (table: 'api_keys' | 'audit_events') =>
         Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
+      const fax = deps.ports.get('faxStatus');
       return {
         ...base,
         connected: true,
         latency_ms: latency,
-        jobs_by_status: (await deps.ports.get('faxStatus')?.jobsByStatus()) ?? {},
-        inbound_count: await count('inbound_faxes'),
+        jobs_by_status: (await fax?.jobsByStatus()) ?? {},
+        inbound_count: (await fax?.inboundCount()) ?? 0,
         api_keys: await count('api_keys'),
         audit_events: await count('audit_events'),
       };
@@ -111,21 +112,24 @@ export function registerAdminStatusRoutes(api: HttpApi, deps: StatusRouteDeps): 
       summary: 'One-shot diagnostics bundle: versions, readiness, plugins, database, configuration problems (no secrets)',
       responses: { 200: { description: 'The bundle', schema: Diagnostics } },
     },
-    async () => ({
+    async () => {
+      const fax = deps.ports.get('faxStatus')?.settings();
+      return {
       generated_at: new Date().toISOString(),
       versions: { host: deps.version, node: process.version, ghostscript: (await deps.ports.get('faxStatus')?.rendererVersion()) ?? null },
       readiness: await healthStatus(),
       database: await dbStatus(),
       config_problems: config.problems(),
       settings: {
-        fax_backend: config.get('FAX_BACKEND'),
+        fax_backend: fax?.backend ?? '',
         storage_backend: config.get('STORAGE_BACKEND'),
-        inbound_enabled: config.get('INBOUND_ENABLED'),
+        inbound_enabled: fax?.inboundEnabled ?? false,
         audit_enabled: config.get('AUDIT_LOG_ENABLED'),
         api_keys_required: deps.authRequired(),
-        artifact_ttl_days: config.get('ARTIFACT_TTL_DAYS'),
+        artifact_ttl_days: fax?.artifactTtlDays ?? 0,
       },
-    }),
+      };
+    },
   );
 
   routes.route(

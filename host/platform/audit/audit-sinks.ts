@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../config/registry.js';
-import type { Database } from '../db/schema.js';
+import type { PlatformTables } from '../db/schema.js';
 import type { AuditLog } from './audit-log.js';
 import { DatabaseAuditSink } from './db-sink.js';
 import { createSyslogSink } from './syslog-sink.js';
 
 /** Adds the database sink (always) and the syslog sink (AUDIT_LOG_SYSLOG) to `audit`. Read at start. */
-export function installAuditSinks(audit: AuditLog, deps: { config: ConfigRegistry; db: Kysely<Database>; logger: Logger }): DatabaseAuditSink {
+export function installAuditSinks(audit: AuditLog, deps: { config: ConfigRegistry; db: Kysely<PlatformTables>; logger: Logger }): DatabaseAuditSink {
   const sink = new DatabaseAuditSink(deps.db);
   audit.addSink(sink);
   if (deps.config.get('AUDIT_LOG_SYSLOG')) {

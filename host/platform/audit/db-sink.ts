@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { PlatformTables } from '../db/schema.js';
 import type { AuditSink } from './audit-log.js';
 
 export interface StoredAuditRecord {
@@ -9,7 +9,7 @@ export interface StoredAuditRecord {
 
 /** Audit records in the `audit_events` table: what /admin/logs reads, shared by every instance. */
 export class DatabaseAuditSink implements AuditSink {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<PlatformTables>) {}
 
   async write(record: Record<string, unknown>, line: string): Promise<void> {
     await this.db

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { ConfigRegistry } from '../config/registry.js';
 import { isLoopback } from './loopback.js';
 import type { AuditLog } from '../audit/audit-log.js';
-import type { AccessGuard, GuardedRoute, RateLimitBucket } from '../http/api.js';
+import type { AccessGuard, GuardedRoute } from '../http/api.js';
 import type { HttpError } from '../http/errors.js';
 import type { ApiKeyStore } from './api-key-store.js';
 import { scopesOf } from './api-key-store.js';
@@ -83,20 +83,14 @@ export function createAccessGuard(deps: AccessGuardDeps): { guard: AccessGuard; 
     return { kind: 'key', keyId: row.key_id, scopes: scopesOf(row), rateLimitRpm: row.rate_limit_rpm };
   }
 
-  function bucketLimit(bucket: RateLimitBucket): number {
-    if (bucket === 'inbound_list') return config.get('INBOUND_LIST_RPM');
-    if (bucket === 'inbound_get') return config.get('INBOUND_GET_RPM');
-    if (bucket === 'schema_proposal') return config.get('SCHEMA_PROPOSAL_RPM');
-    return config.get('MAX_REQUESTS_PER_MINUTE');
-  }
-
   async function rateLimit(route: GuardedRoute, principal: Principal, req: Request): Promise<void> {
     if (!route.rateLimit) return;
+    const { bucket, perMinute } = route.rateLimit;
     const caller = principal.keyId ? `key:${principal.keyId}` : `ip:${req.socket.remoteAddress ?? 'unknown'}`;
-    const decision = await limits.consume(route.rateLimit, caller, principal.rateLimitRpm ?? bucketLimit(route.rateLimit));
+    const decision = await limits.consume(bucket, caller, principal.rateLimitRpm ?? perMinute?.() ?? config.get('MAX_REQUESTS_PER_MINUTE'));
     if (decision.allowed) return;
-    if (limited.firstInMinute(`${route.rateLimit}:${caller}`)) {
-      audit.record('rate_limited', { bucket: route.rateLimit, key_id: principal.keyId, ip: principal.keyId ? undefined : req.socket.remoteAddress, path: route.path, limit: decision.limit });
+    if (limited.firstInMinute(`${bucket}:${caller}`)) {
+      audit.record('rate_limited', { bucket, key_id: principal.keyId, ip: principal.keyId ? undefined : req.socket.remoteAddress, path: route.path, limit: decision.limit });
     }
     throw httpError('rate_limited', { limit: decision.limit }).withHeaders({ 'Retry-After': String(decision.retryAfterSeconds) });
   }

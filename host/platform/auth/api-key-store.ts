@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ApiKeyTable, Database } from '../db/schema.js';
+import type { ApiKeyTable, PlatformTables } from '../db/schema.js';
 import { hashToken, keyIdOf, matchesHash, newKeyId, newToken } from './api-key-token.js';
 
 export interface ApiKeyMeta {
@@ -46,7 +46,7 @@ export class ApiKeyStore {
   private lastFlush = Date.now();
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Kysely<PlatformTables>,
     private readonly refreshMs: () => number,
     private readonly shared = false,
   ) {}

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { ConfigRegistry } from '../config/registry.js';
 import type { AuditLog } from '../audit/audit-log.js';
-import type { Database } from '../db/schema.js';
+import type { PlatformTables } from '../db/schema.js';
 import type { HttpApi } from '../http/api.js';
 import { createAccessGuard } from './access-guard.js';
 import { createSiteGuard } from './request-site.js';
@@ -21,7 +21,7 @@ export interface Auth {
 /** API keys, scopes and rate limits: installs the access guard and the key routes on `api`. */
 export async function createAuth(
   api: HttpApi,
-  deps: { config: ConfigRegistry; db: Kysely<Database>; pool?: pg.Pool | undefined; audit: AuditLog; logger: Logger },
+  deps: { config: ConfigRegistry; db: Kysely<PlatformTables>; pool?: pg.Pool | undefined; audit: AuditLog; logger: Logger },
 ): Promise<Auth> {
   // Shared by several instances (PostgreSQL): each request reads its key's row.
   const keys = new ApiKeyStore(deps.db, () => deps.config.get('API_KEY_CACHE_SECONDS') * 1000, !!deps.pool);

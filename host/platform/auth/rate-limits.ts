@@ -10,7 +10,6 @@ const RateLimiterMemory = require('rate-limiter-flexible/lib/RateLimiterMemory.j
 const RateLimiterRes = require('rate-limiter-flexible/lib/RateLimiterRes.js') as typeof Flexible.RateLimiterRes;
 const loadPostgresLimiter = () => require('rate-limiter-flexible/lib/RateLimiterPostgres.js') as typeof Flexible.RateLimiterPostgres;
 type RateLimiterAbstract = Flexible.RateLimiterAbstract;
-import type { RateLimitBucket } from '../http/api.js';
 
 export interface RateDecision {
   allowed: boolean;
@@ -34,7 +33,7 @@ export class RateLimits {
   }
 
   /** Counts one request of `caller` against `limit` per minute in `bucket`. */
-  async consume(bucket: RateLimitBucket, caller: string, limit: number): Promise<RateDecision> {
+  async consume(bucket: string, caller: string, limit: number): Promise<RateDecision> {
     try {
       await this.limiter(bucket, limit).consume(caller, 1);
       return { allowed: true, retryAfterSeconds: 0, limit };
@@ -49,7 +48,7 @@ export class RateLimits {
   }
 
   // One limiter per bucket and limit; limiters of one bucket share their counters (same prefix).
-  private limiter(bucket: RateLimitBucket, points: number): RateLimiterAbstract {
+  private limiter(bucket: string, points: number): RateLimiterAbstract {
     const id = `${bucket}:${points}`;
     let limiter = this.limiters.get(id);
     if (!limiter) {

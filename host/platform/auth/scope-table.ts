@@ -25,7 +25,7 @@ export function renderScopeTable(routes: readonly GuardedRoute[]): string {
         (access === 'public' ? 'public' : access === 'loopback' ? 'loopback callers only; `admin` once keys exist' : `\`${access.scope}\``);
       const write = ['post', 'put', 'patch', 'delete'].includes(r.method);
       const crossSite = access === 'loopback' || (typeof access === 'object' && access.administrative) ? 'every method' : write ? 'yes' : '-';
-      return `| \`${id}\` | ${needs} | ${crossSite} | ${r.rateLimit ?? '-'} |`;
+      return `| \`${id}\` | ${needs} | ${crossSite} | ${r.rateLimit?.bucket ?? '-'} |`;
     });
   return ['| Endpoint | Needs | Other sites refused | Rate limit |', '|---|---|---|---|', ...rows].join('\n') + '\n';
 }

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { PluginConfigStore } from '../../../core/config/plugin-config-store.js';
 import { writeFileAtomic } from '../../../core/config/atomic-file.js';
 import { sql } from '../db/kysely-runtime.js';
-import type { Database } from '../db/schema.js';
+import type { PlatformTables } from '../db/schema.js';
 import type { ConfigRegistry } from './registry.js';
 
 type Coordinator = <T>(write: () => Promise<T>) => Promise<T>;
@@ -75,7 +75,7 @@ export class ClusterConfig {
   private checking: Promise<void> | undefined;
   private stopped = false;
 
-  constructor(private readonly deps: { config: ConfigRegistry; db: Kysely<Database>; logger: Logger; documents: SharedDocument[] }) {}
+  constructor(private readonly deps: { config: ConfigRegistry; db: Kysely<PlatformTables>; logger: Logger; documents: SharedDocument[] }) {}
 
   /** Seeds or pulls the shared copies, takes over the files' writes and starts checking. */
   async start(): Promise<void> {

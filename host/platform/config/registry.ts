@@ -6,8 +6,10 @@ import path from 'node:path';
 import dotenv from 'dotenv';
 import { SECRET_MASK } from '../../../core/sdk/settings.js';
 import { writeFileAtomic, type AtomicWriteOptions } from '../../../core/config/atomic-file.js';
-import { envNameOf, flattenSections, nestSections } from './sections.js';
-import { CONFIG_KEYS, ConfigModel, ENV_ONLY_KEYS, SECRET_FIELDS, isConfigKey, keySchema, type Config, type ConfigKey } from './model/index.js';
+import { envNameOf } from './sections.js';
+import type { ConfigModel } from './config-model.js';
+import type { SectionValues, SettingsSection } from './settings-section.js';
+import type { PlatformConfig } from './model/index.js';
 
 /** Where a key's value comes from: `env`, the config file's base name, or `default`. */
 export type ConfigSource = 'env' | 'default' | (string & {});
@@ -25,6 +27,8 @@ export interface ConfigUpdateResult extends ConfigView {
 }
 
 export interface ConfigRegistryOptions {
+  /** The keys: the platform's section and each surface's, merged (config-model.ts). */
+  model: ConfigModel;
   /** Default: process.env. */
   env?: NodeJS.ProcessEnv;
   /** Default: env.ENV_FILE, else `.env` in the working directory. A missing file is fine. */
@@ -37,7 +41,8 @@ export interface ConfigRegistryOptions {
   onListenerError?: (err: unknown) => void;
 }
 
-export type ConfigChangeListener = (changedKeys: ConfigKey[]) => void;
+/** Told the keys whose effective value changed: any key of the model, not only those a section types. */
+export type ConfigChangeListener = (changedKeys: string[]) => void;
 
 /**
  * Looks at a stored write and says what its values will not do as the writer expects (a selected
@@ -74,19 +79,21 @@ export class ConfigFileUnreadableError extends Error {
 }
 
 interface LoadedState {
-  values: Config;
-  source: Record<ConfigKey, ConfigSource>;
+  values: Record<string, unknown>;
+  source: Record<string, ConfigSource>;
   problems: string[];
 }
 
-const DEFAULTS: Config = ConfigModel.parse({});
+/** The configuration's values by key, as a section's (or several sections') keys type them. */
+export type ConfigValues = Record<string, unknown>;
 
 /**
  * The merged configuration: environment (process env, then the env file) > JSON config file >
  * model defaults, with the source of every key. Invalid values never crash it: they are
  * reported by problems() and the next source is used.
  */
-export class ConfigRegistry {
+export class ConfigRegistry<out V extends ConfigValues = PlatformConfig> {
+  readonly model: ConfigModel;
   readonly configFile: string;
   readonly envFile: string;
   private readonly env: NodeJS.ProcessEnv;
@@ -100,6 +107,7 @@ export class ConfigRegistry {
   private coordinator: ConfigWriteCoordinator = (write) => write();
 
   constructor(options: ConfigRegistryOptions) {
+    this.model = options.model;
     this.env = options.env ?? process.env;
     this.envFile = path.resolve(options.envFile || this.env.ENV_FILE || '.env');
     this.configFile = path.resolve(options.configFile);
@@ -112,20 +120,29 @@ export class ConfigRegistry {
    * The registry of a process: ENV_FILE (default `.env`), CONFIG_FILE (default
    * `<DATA_DIR>/switchboard.config.json`), both resolved against `cwd`.
    */
-  static fromEnvironment(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): ConfigRegistry {
+  static fromEnvironment<V extends ConfigValues = PlatformConfig>(model: ConfigModel, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): ConfigRegistry<V> {
     const envFile = path.resolve(cwd, env.ENV_FILE || '.env');
     const fileEnv = readEnvFile(envFile, []);
     const pick = (key: string) => env[key] || fileEnv[key] || undefined;
-    const configFile = path.resolve(cwd, pick('CONFIG_FILE') ?? path.join(pick('DATA_DIR') ?? DEFAULTS.DATA_DIR, 'switchboard.config.json'));
-    return new ConfigRegistry({ env, envFile, configFile });
+    const configFile = path.resolve(cwd, pick('CONFIG_FILE') ?? path.join(pick('DATA_DIR') ?? String(model.defaults().DATA_DIR), 'switchboard.config.json'));
+    return new ConfigRegistry<V>({ model, env, envFile, configFile });
   }
 
-  get<K extends ConfigKey>(key: K): Config[K] {
-    return this.state.values[key];
+  get<K extends keyof V & string>(key: K): V[K] {
+    return this.state.values[key] as V[K];
   }
 
-  all(): Readonly<Config> {
-    return Object.freeze({ ...this.state.values });
+  all(): Readonly<V> {
+    return Object.freeze({ ...this.state.values }) as Readonly<V>;
+  }
+
+  /**
+   * This registry, typed for the keys of `section` too (a surface reads its own keys this way).
+   * Throws when the registry's model was built without the section.
+   */
+  withSection<S extends SettingsSection>(section: S): ConfigRegistry<V & SectionValues<S>> {
+    if (!this.model.includes(section)) throw new Error(`the configuration model has no section of ${section.owner}`);
+    return this as unknown as ConfigRegistry<V & SectionValues<S>>;
   }
 
   /** Raw values (secrets in clear) with their sources; for use inside the process only. */
@@ -136,9 +153,9 @@ export class ConfigRegistry {
   /** Every key; secrets that are set show `***`, credentials inside URLs too, unset keys `null`. Safe to send or log. */
   masked(): ConfigView {
     const config: Record<string, unknown> = {};
-    for (const key of CONFIG_KEYS) {
+    for (const key of this.model.keys) {
       const value = this.state.values[key];
-      config[key] = value === undefined ? null : SECRET_FIELDS.has(key) ? SECRET_MASK : typeof value === 'string' ? maskUrlCredentials(value) : value;
+      config[key] = value === undefined ? null : this.model.secretKeys.has(key) ? SECRET_MASK : typeof value === 'string' ? maskUrlCredentials(value) : value;
     }
     return { config, source: { ...this.state.source } };
   }
@@ -167,7 +184,7 @@ export class ConfigRegistry {
   }
 
   /** Re-reads the env file and the config file (the process env is read live). */
-  reload(): ConfigKey[] {
+  reload(): string[] {
     return this.replaceState(this.load());
   }
 
@@ -199,7 +216,7 @@ export class ConfigRegistry {
   }
 
   /** Replaces the config file with `text` (the cluster's copy) and applies it; the keys whose value changed. */
-  async replaceStored(text: string): Promise<ConfigKey[]> {
+  async replaceStored(text: string): Promise<string[]> {
     if ((await this.storedText()) !== text) await writeFileAtomic(this.configFile, text, { private: true, ...(this.rename ? { rename: this.rename } : {}) });
     return this.reload();
   }
@@ -208,29 +225,30 @@ export class ConfigRegistry {
     if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
       throw new ConfigValidationError([{ key: 'body', message: 'must be an object of configuration keys' }]);
     }
-    patch = flattenSections(patch);
+    const { model } = this;
+    patch = model.flatten(patch);
     const issues: ConfigIssue[] = [];
     for (const key of Object.keys(patch)) {
-      if (!isConfigKey(key)) issues.push({ key, message: 'unknown configuration key' });
-      else if (ENV_ONLY_KEYS.has(key)) issues.push({ key, message: 'can only be set in the environment (a path on the server, or a development switch)' });
+      if (!model.isKey(key)) issues.push({ key, message: 'unknown configuration key' });
+      else if (model.envOnlyKeys.has(key)) issues.push({ key, message: 'can only be set in the environment (a path on the server, or a development switch)' });
     }
 
     const stored = await this.readStoredFile();
     const next: Record<string, unknown> = { ...stored };
-    const written: ConfigKey[] = [];
+    const written: string[] = [];
     for (const [key, value] of Object.entries(patch)) {
-      if (!isConfigKey(key)) continue;
-      if (SECRET_FIELDS.has(key) && value === SECRET_MASK) continue; // the mask means "unchanged"
+      if (!model.isKey(key)) continue;
+      if (model.secretKeys.has(key) && value === SECRET_MASK) continue; // the mask means "unchanged"
       if (value === null) delete next[key];
       // A URL sent back with its credentials masked (as shown) keeps the stored credentials.
       else next[key] = unmaskEcho(value, this.state.values[key]);
       written.push(key);
     }
 
-    const candidate = Object.fromEntries(Object.entries(next).filter(([key]) => isConfigKey(key)));
-    // Rules across keys read the environment-only keys as they are (ALERT_ALLOW_HTTP_LOOPBACK).
-    for (const key of ENV_ONLY_KEYS) if (isConfigKey(key) && this.state.values[key] !== undefined) candidate[key] = this.state.values[key];
-    const parsed = ConfigModel.safeParse(candidate);
+    const candidate = Object.fromEntries(Object.entries(next).filter(([key]) => model.isKey(key)));
+    // Rules across keys read the environment-only keys as they are (a switch that allows another key's value).
+    for (const key of model.envOnlyKeys) if (this.state.values[key] !== undefined) candidate[key] = this.state.values[key];
+    const parsed = model.schema.safeParse(candidate);
     if (!parsed.success) {
       const fileName = path.basename(this.configFile);
       for (const issue of parsed.error.issues) {
@@ -252,10 +270,10 @@ export class ConfigRegistry {
     const output: Record<string, unknown> = {};
     for (const key of Object.keys(next)) {
       // An environment-only key found in the file stays as it was written (it is ignored on load).
-      const value = isConfigKey(key) && !ENV_ONLY_KEYS.has(key) ? parsed.data[key] : next[key];
+      const value = model.isKey(key) && !model.envOnlyKeys.has(key) ? parsed.data[key] : next[key];
       if (value !== undefined) output[key] = value;
     }
-    await writeFileAtomic(this.configFile, `${JSON.stringify(nestSections(output), null, 2)}\n`, {
+    await writeFileAtomic(this.configFile, `${JSON.stringify(model.nest(output), null, 2)}\n`, {
       private: true,
       ...(this.rename ? { rename: this.rename } : {}),
     });
@@ -276,7 +294,7 @@ export class ConfigRegistry {
     }
     const parsed = parseJsonObject(text);
     if (typeof parsed === 'string') throw new ConfigFileUnreadableError(this.configFile, parsed);
-    return flattenSections(parsed);
+    return this.model.flatten(parsed);
   }
 
   private load(): LoadedState {
@@ -285,13 +303,15 @@ export class ConfigRegistry {
     const fromEnvFile = readEnvFile(this.envFile, problems);
     const fromFile = this.readFileLayer(problems);
 
+    const { model } = this;
+    const defaults = model.defaults();
     const values: Record<string, unknown> = {};
-    const source = {} as Record<ConfigKey, ConfigSource>;
-    for (const key of CONFIG_KEYS) {
+    const source: Record<string, ConfigSource> = {};
+    for (const key of model.keys) {
       // An empty env value counts as unset (compose files write `KEY=${KEY}`).
       // An environment-only key in the JSON file is ignored (the API writes that file).
-      const fileValue = ENV_ONLY_KEYS.has(key) ? undefined : (fromFile[key] ?? undefined);
-      if (ENV_ONLY_KEYS.has(key) && fromFile[key] !== undefined) problems.push(`${key}: can only be set in the environment (in ${fileName}; ignored)`);
+      const fileValue = model.envOnlyKeys.has(key) ? undefined : (fromFile[key] ?? undefined);
+      if (model.envOnlyKeys.has(key) && fromFile[key] !== undefined) problems.push(`${key}: can only be set in the environment (in ${fileName}; ignored)`);
       const layers: Array<[unknown, ConfigSource, string]> = [
         [this.env[envNameOf(key)] || undefined, 'env', 'the environment'],
         [fromEnvFile[envNameOf(key)] || undefined, 'env', path.basename(this.envFile)],
@@ -300,7 +320,7 @@ export class ConfigRegistry {
       let chosen = false;
       for (const [raw, origin, where] of layers) {
         if (raw === undefined) continue;
-        const result = keySchema(key).safeParse(raw);
+        const result = model.keySchema(key).safeParse(raw);
         if (!result.success) {
           problems.push(`${key}: ${result.error.issues[0]?.message ?? 'invalid value'} (in ${where}; ignored)`);
           continue;
@@ -311,11 +331,11 @@ export class ConfigRegistry {
         break;
       }
       if (!chosen) {
-        values[key] = DEFAULTS[key];
+        values[key] = defaults[key];
         source[key] = 'default';
       }
     }
-    return { values: values as Config, source, problems };
+    return { values, source, problems };
   }
 
   private readFileLayer(problems: string[]): Record<string, unknown> {
@@ -334,19 +354,19 @@ export class ConfigRegistry {
       problems.push(`${fileName}: ${parsed}; its keys use defaults`);
       return {};
     }
-    const flat = flattenSections(parsed);
+    const flat = this.model.flatten(parsed);
     for (const key of Object.keys(flat)) {
-      if (!isConfigKey(key)) problems.push(`${key}: unknown configuration key in ${fileName} (ignored)`);
+      if (!this.model.isKey(key)) problems.push(`${key}: unknown configuration key in ${fileName} (ignored)`);
     }
     return flat;
   }
 
-  private replaceState(next: LoadedState): ConfigKey[] {
+  private replaceState(next: LoadedState): string[] {
     const previous = this.state as LoadedState | undefined;
     this.state = next;
     if (!previous) return [];
     // Deep equality: an object value (REPOS) is parsed anew on each load and is the same value.
-    const changed = CONFIG_KEYS.filter((key) => !isDeepStrictEqual(previous.values[key], next.values[key]));
+    const changed = this.model.keys.filter((key) => !isDeepStrictEqual(previous.values[key], next.values[key]));
     if (changed.length) {
       for (const listener of [...this.listeners]) {
         try {

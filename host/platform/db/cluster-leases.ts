@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kysely, RawBuilder } from 'kysely';
-import type { Database } from './schema.js';
+import type { PlatformTables } from './schema.js';
 import type { Dialect } from './database.js';
 import { databaseNow, databaseNowPlus } from './database-clock.js';
 
@@ -28,7 +28,7 @@ export class ClusterLeases {
   private readonly dbNow: RawBuilder<number>;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Kysely<PlatformTables>,
     private readonly dialect: Dialect,
     private readonly ttlMs: () => number,
     private readonly onError: (err: unknown) => void = () => {},

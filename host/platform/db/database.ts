@@ -4,14 +4,16 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from './kysely-runtime.js';
-import type { Database } from './schema.js';
-import { migrationProvider } from './migrations.js';
+import type { PlatformTables } from './schema.js';
+import { adoptReplacedMigrations, mergeMigrations, migrationProviderOf, type OwnedMigrations } from './migrations.js';
+import { PLATFORM_MIGRATIONS } from './platform-migrations.js';
 import { withStatementCache } from './statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface OpenedDatabase {
-  db: Kysely<Database>;
+  /** The platform's tables; a surface types its own with `db.withTables<...>()`. */
+  db: Kysely<PlatformTables>;
   dialect: Dialect;
   /** Where it lives, without credentials: the SQLite file or host:port/db. */
   location: string;
@@ -29,7 +31,7 @@ export interface OpenedDatabase {
  * The embedded default is a SQLite file under DATA_DIR; DATABASE_URL=postgres://... selects
  * PostgreSQL so several gateway instances share jobs. Migrations run before it is returned.
  */
-export async function openDatabase(options: { url?: string | undefined; dataDir: string; poolSize?: number }): Promise<OpenedDatabase> {
+export async function openDatabase(options: { url?: string | undefined; dataDir: string; poolSize?: number; migrations?: readonly OwnedMigrations[] }): Promise<OpenedDatabase> {
   const url = options.url?.trim();
   let opened: OpenedDatabase;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
@@ -38,7 +40,7 @@ export async function openDatabase(options: { url?: string | undefined; dataDir:
     // int8 (bigint) columns hold epoch milliseconds, which fit a JS number exactly.
     pgModule.types.setTypeParser(20, (v: string) => Number(v));
     const pool = new pgModule.Pool({ connectionString: url, max: options.poolSize ?? 10 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<PlatformTables>({ dialect: new PostgresDialect({ pool }) });
     const parsed = new URL(url);
     opened = { db, dialect: 'postgres', pool, schemaAhead: [], location: `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`, close: () => db.destroy() };
   } else {
@@ -54,15 +56,19 @@ export async function openDatabase(options: { url?: string | undefined; dataDir:
     database.pragma('journal_mode = WAL');
     database.pragma('busy_timeout = 5000');
     database.pragma('synchronous = NORMAL');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+    const db = new Kysely<PlatformTables>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
     opened = { db, dialect: 'sqlite', schemaAhead: [], location: file, close: () => db.destroy() };
   }
-  const known = new Set(Object.keys(await migrationProvider.getMigrations()));
+  // The platform's tables and every surface's, each owner's migrations in their order.
+  const migrations = mergeMigrations([PLATFORM_MIGRATIONS, ...(options.migrations ?? [])]);
+  await adoptReplacedMigrations(opened.db, migrations);
+  const known = new Set(Object.keys(migrations));
   opened.schemaAhead = (await executedMigrations(opened.db)).filter((name) => !known.has(name));
   // Kysely refuses a database with migrations it does not know; an older instance restarted
   // during a rolling upgrade runs on the newer (additive) schema instead.
   if (opened.schemaAhead.length) return opened;
-  const migrator = new Migrator({ db: opened.db, provider: migrationProvider });
+  // Owners add migrations independently, so one owner's new migration may sort before another's ran.
+  const migrator = new Migrator({ db: opened.db, provider: migrationProviderOf(migrations), allowUnorderedMigrations: true });
   const { error } = await migrator.migrateToLatest();
   if (error) {
     await opened.close();
@@ -72,7 +78,7 @@ export async function openDatabase(options: { url?: string | undefined; dataDir:
 }
 
 /** Names of the migrations run on this database so far (none on a new one). */
-async function executedMigrations(db: Kysely<Database>): Promise<string[]> {
+async function executedMigrations(db: Kysely<PlatformTables>): Promise<string[]> {
   const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
   if (!tables.some((t) => t.name === 'kysely_migration')) return [];
   const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
@@ -80,6 +86,6 @@ async function executedMigrations(db: Kysely<Database>): Promise<string[]> {
 }
 
 /** A cheap round trip, for readiness. */
-export async function pingDatabase(db: Kysely<Database>): Promise<void> {
+export async function pingDatabase(db: Kysely<any>): Promise<void> {
   await sql`select 1`.execute(db);
 }

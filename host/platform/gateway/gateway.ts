@@ -36,7 +36,7 @@ export class Gateway<S = Record<string, unknown>> {
 
   /** Builds the platform, installs each surface in order and starts the kernel; the surfaces' work starts with listen(). */
   static async create<T extends Record<string, Surface<unknown>>>(options: GatewayOptions, surfaces: T): Promise<Gateway<SurfaceHandles<T>>> {
-    const { platform, lifecycle } = await buildPlatform(options);
+    const { platform, lifecycle } = await buildPlatform(options, Object.values(surfaces));
     let gateway: Gateway<SurfaceHandles<T>> | undefined;
     const admin = registerPlatformRoutes(platform, () => gateway);
     const handles: Record<string, unknown> = {};

@@ -30,7 +30,7 @@ export function registerPlatformRoutes(platform: Platform, gateway: () => Restar
   registerRegistryRoutes(api, { kernel, catalogue, manifestsDir: platform.manifestsDir, audit, hostVersion: platform.version, publicBaseUrl: () => publicBaseUrl(config) });
   registerPluginRoutes(api, { kernel, catalogue, audit, configStorePath: platform.configStorePath });
   registerMcpRoute(platform);
-  registerConfigRoutes(api, { registry: config, audit, legacyEditorSettingsFile: path.resolve(platform.cwd, 'out/editor/settings.json') });
+  registerConfigRoutes(api, { registry: config, audit });
   return registerAdmin(api, {
     config, kernel, audit, restart,
     readiness: platform.readiness,

@@ -12,6 +12,8 @@ import type { DatabaseAuditSink } from '../audit/db-sink.js';
 import { createAuth, type Auth } from '../auth/auth.js';
 import { sweepTempFiles } from '../cleanup/temp-sweep.js';
 import { ConfigRegistry } from '../config/registry.js';
+import { ConfigModel } from '../config/config-model.js';
+import { PLATFORM_SETTINGS } from '../config/model/index.js';
 import { ClusterConfig, configDocument, pluginSettingsDocument } from '../config/cluster-config.js';
 import { ClusterLeases } from '../db/cluster-leases.js';
 import { openDatabase, pingDatabase, type OpenedDatabase } from '../db/database.js';
@@ -23,6 +25,7 @@ import { pluginEnvironment } from '../plugins/plugin-environment.js';
 import { RegistryCatalogue } from '../plugins/registry-catalogue.js';
 import { Ports } from '../ports/ports.js';
 import { hostVersion, packageRoot } from '../runtime/paths.js';
+import type { SurfaceVocabulary } from './surface.js';
 
 export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -82,13 +85,22 @@ export interface PlatformLifecycle {
   stops: Array<[string, () => Promise<void> | void]>;
 }
 
-/** Builds the platform: everything but the surfaces, in the order each part needs the others. */
-export async function buildPlatform(options: GatewayOptions): Promise<{ platform: Platform; lifecycle: PlatformLifecycle }> {
+/** The configuration model of a gateway: the platform's keys and those of each surface. */
+export function configModelOf(surfaces: readonly Pick<SurfaceVocabulary, 'settings'>[]): ConfigModel {
+  return new ConfigModel([PLATFORM_SETTINGS, ...surfaces.flatMap((s) => (s.settings ? [s.settings] : []))]);
+}
+
+/**
+ * Builds the platform: everything but the surfaces' code, in the order each part needs the
+ * others, with the surfaces' vocabulary merged in (their settings, error codes and migrations).
+ */
+export async function buildPlatform(options: GatewayOptions, surfaces: readonly SurfaceVocabulary[] = []): Promise<{ platform: Platform; lifecycle: PlatformLifecycle }> {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const root = packageRoot();
   const version = hostVersion(root);
-  const config = options.config ?? ConfigRegistry.fromEnvironment(env, cwd);
+  const config = options.config ?? ConfigRegistry.fromEnvironment(configModelOf(surfaces), env, cwd);
+  for (const surface of surfaces) if (surface.settings && !config.model.includes(surface.settings)) throw new Error(`the configuration was read without the settings of the ${surface.name} surface`);
   const logger = createLogger(config.get('LOG_LEVEL'), options.logDestination, config.get('LOG_FORMAT'));
   for (const problem of config.problems()) logger.warn({ problem }, 'configuration value ignored');
   const dataDir = path.resolve(cwd, config.get('DATA_DIR'));
@@ -132,12 +144,13 @@ export async function buildPlatform(options: GatewayOptions): Promise<{ platform
   });
   pluginEnv.onChange(() => void kernel.rescan());
   const api = new HttpApi();
+  for (const surface of surfaces) if (surface.errors) api.errors.add(surface.errors);
   const readiness = new Readiness();
   readiness.add('config', () => {
     const problems = [...config.problems(), ...configStore.problems()];
     return problems.length ? { ok: false, detail: problems.join('; ') } : { ok: true };
   });
-  const database = await openDatabase({ url: config.get('DATABASE_URL'), dataDir });
+  const database = await openDatabase({ url: config.get('DATABASE_URL'), dataDir, migrations: surfaces.flatMap((s) => (s.migrations ? [s.migrations] : [])) });
   if (database.schemaAhead.length) logger.warn({ migrations: database.schemaAhead }, 'the database was migrated by a newer version: running on its schema without migrating (an upgrade under way?)');
   // With PostgreSQL the instances share the configuration and the plugin settings: the cluster's
   // copies apply before anything reads a setting. Plugin settings changed later rescan the kernel

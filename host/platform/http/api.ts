@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { httpError, httpErrorWithStatus, invalid } from './error-catalogue.js';
 import { ErrorBody } from './errors.js';
-import { DomainErrors } from './domain-errors.js';
+import { ErrorCatalogue } from './error-catalogue.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
@@ -42,21 +42,25 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   rawBody?: { contentType: string; schema?: z.ZodType; description?: string };
   responses: Record<number, ResponseSpec>;
   /** The request budget the route draws from (per API key, or per client address without one). */
-  rateLimit?: RateLimitBucket;
+  rateLimit?: RateLimit;
 }
 
 /**
- * Rate-limit buckets: `fax` (MAX_REQUESTS_PER_MINUTE), `inbound_list` (INBOUND_LIST_RPM),
- * `inbound_get` (INBOUND_GET_RPM), `schema_proposal` (SCHEMA_PROPOSAL_RPM: each call is an LLM call).
+ * A request budget: requests per minute in a named bucket, counted per API key (or client address
+ * without one). `perMinute` reads the route's own setting; without it the budget is
+ * MAX_REQUESTS_PER_MINUTE. A key's own `rate_limit_rpm` overrides either.
  */
-export type RateLimitBucket = 'fax' | 'inbound_list' | 'inbound_get' | 'schema_proposal';
+export interface RateLimit {
+  bucket: string;
+  perMinute?: () => number;
+}
 
 /** What the guard learns of the route it runs for. */
 export interface GuardedRoute {
   method: HttpMethod;
   path: string;
   access: RouteAccess;
-  rateLimit?: RateLimitBucket;
+  rateLimit?: RateLimit;
 }
 
 export interface RouteInput<P, Q, B> {
@@ -109,8 +113,8 @@ export class HttpApi {
   readonly registry = new OpenAPIRegistry();
   readonly router = express.Router();
   readonly routes: GuardedRoute[] = [];
-  /** Domain errors as HTTP answers: the platform's, plus each surface's mapper. */
-  readonly domainErrors = new DomainErrors();
+  /** Every error code and its HTTP answer: the platform's, plus each surface's (added by the gateway from the surface's declaration). */
+  readonly errors = new ErrorCatalogue();
   private guard: AccessGuard = async () => {};
   private siteGuard: SiteGuard = () => {};
 

@@ -42,6 +42,6 @@ export function createExpressApp(api: HttpApi, deps: { logger: Logger; metrics: 
   // The web console (web/dist, or WEB_DIST_DIR) at `/`, after every API route.
   if (deps.console) mountConsole(app, api, deps.console.dir ? path.resolve(deps.console.dir) : path.join(deps.console.root, 'web', 'dist'));
   app.use(notFoundHandler);
-  app.use(errorHandler((err) => deps.logger.error({ err }, 'unhandled error'), (err) => api.domainErrors.toHttp(err)));
+  app.use(errorHandler((err) => deps.logger.error({ err }, 'unhandled error'), (err) => api.errors.toHttp(err)));
   return app;
 }

@@ -1,7 +1,8 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { HttpError } from './errors.js';
-import { httpError, invalid } from './error-catalogue.js';
-import { domainErrorToHttp } from './domain-errors.js';
+import { ErrorCatalogue, httpError, invalid } from './error-catalogue.js';
+
+const platformOnly = new ErrorCatalogue();
 
 /** Unknown routes answer 404 in the API's error shape. */
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
@@ -10,10 +11,10 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 
 /**
  * Turns every thrown error into `{"detail", "code"}`: HttpErrors as they are, domain errors
- * through the platform's and the surfaces' mappers (domain-errors.ts), express' own parser errors by status. Unknown
+ * through the error catalogue (the platform's and the surfaces' codes), express' own parser errors by status. Unknown
  * errors are logged and answered with a generic 500 so internals never leak.
  */
-export function errorHandler(log: (err: unknown) => void = () => {}, toHttp: (err: unknown) => HttpError | undefined = domainErrorToHttp): ErrorRequestHandler {
+export function errorHandler(log: (err: unknown) => void = () => {}, toHttp: (err: unknown) => HttpError | undefined = (err) => platformOnly.toHttp(err)): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) {
       res.end();

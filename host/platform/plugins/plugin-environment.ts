@@ -1,32 +1,26 @@
-import type { ConfigRegistry } from '../config/registry.js';
+import type { ConfigRegistry, ConfigValues } from '../config/registry.js';
 import { envNameOf } from '../config/sections.js';
 
 /**
- * Host configuration keys that plugins read through their declared environment variables:
- * the hosted judge's URL, and the gateway's own DATABASE_URL (a retrieval backend that keeps its
- * index in the gateway's database declares it as the default of its own URL setting).
+ * The environment plugins see: the process environment, where the variables of the host keys
+ * marked visible to plugins answer with the key's effective value. So a nested key set in the
+ * JSON config file reaches a plugin as SECTION__KEY, and DATABASE_URL from the env file or config
+ * file reaches a plugin that declares DATABASE_URL (the environment still wins, as in the
+ * registry). A plugin sees only the variables its settings declare. `onChange` tells the caller
+ * when such a key changed, to rescan.
  */
-const BRIDGED_KEYS = ['system_one.hosted_url', 'DATABASE_URL'] as const;
-type BridgedKey = (typeof BRIDGED_KEYS)[number];
-const BRIDGED = new Map<string, BridgedKey>(BRIDGED_KEYS.map((key) => [envNameOf(key), key]));
-
-/**
- * The environment plugins see: the process environment, where a few variables answer with the
- * effective value of a host configuration key, so `system_one.hosted_url` set in the JSON
- * config file reaches the hosted judge plugin as SYSTEM_ONE__HOSTED_URL, and DATABASE_URL from
- * the env file or config file reaches a plugin that declares DATABASE_URL (the environment still
- * wins, as in the registry). A plugin sees only the variables its settings declare. `onChange` tells the caller when such a key changed, to rescan.
- */
-export function pluginEnvironment(base: NodeJS.ProcessEnv, config: ConfigRegistry): {
+export function pluginEnvironment(base: NodeJS.ProcessEnv, config: ConfigRegistry<ConfigValues>): {
   env: NodeJS.ProcessEnv;
   onChange(listener: () => void): void;
   /** True when a bridged variable answers with a value of the config file (written at run time), not the environment. */
   runtimeVariable(name: string): boolean;
 } {
+  const bridgedKeys = config.model.pluginVisibleKeys;
+  const BRIDGED = new Map(bridgedKeys.map((key) => [envNameOf(key), key]));
   const bridged = (name: string | symbol): string | undefined => {
     const key = typeof name === 'string' ? BRIDGED.get(name) : undefined;
     if (!key) return undefined;
-    const value = config.get(key);
+    const value = config.effective().config[key];
     return value === undefined || value === null || value === '' ? undefined : String(value);
   };
   const env = new Proxy(base, {
@@ -35,7 +29,7 @@ export function pluginEnvironment(base: NodeJS.ProcessEnv, config: ConfigRegistr
   });
   const listeners: Array<() => void> = [];
   config.onChange((keys) => {
-    if (!keys.some((k) => (BRIDGED_KEYS as readonly string[]).includes(k))) return;
+    if (!keys.some((k) => bridgedKeys.includes(k))) return;
     for (const listener of listeners) listener();
   });
   const runtimeVariable = (name: string) => {

@@ -1,8 +1,16 @@
-import type { Selectable } from 'kysely';
-import type { IndexRunTable } from '../db/schema.js';
-import { REPO_NAME } from '../config/model/search.js';
+/** A repository name: what requests and REPO use; never a path. */
+export const REPO_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-export type IndexRunRecord = Selectable<IndexRunTable>;
+/** An indexing run as other surfaces read it. */
+export interface IndexRunRecord {
+  id: string;
+  repo: string;
+  /** running | finished | failed | interrupted */
+  state: string;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+}
 
 /** A repository (a corpus) as code search resolves it from REPOS / REPO. */
 export interface RepositoryRef {

@@ -9,7 +9,6 @@ import { applyPluginStatusEvents } from './dispatch/plugin-status-events.js';
 import { FaxReconciler } from './dispatch/reconciler.js';
 import { ghostscriptVersion } from './documents/index.js';
 import { pdfRendererCheck } from './dispatch/renderer-readiness.js';
-import { faxErrorToHttp } from './fax-errors.js';
 import { InboundReceiver } from './inbound/inbound-receiver.js';
 import { registerInboundRoutes } from './inbound/inbound-routes.js';
 import { InboundService } from './inbound/inbound-service.js';
@@ -27,13 +26,21 @@ import { IdempotencyKeys } from './jobs/idempotency-keys.js';
 import { IntervalSchedule } from '../../platform/cleanup/cleanup-schedule.js';
 import { CallbackReceiver } from './webhooks/callback-receiver.js';
 import { registerWebhookAliasRoutes, registerWebhookRoutes } from './webhooks/webhook-routes.js';
+import { FAX_HTTP_ERRORS } from './http/fax-http-errors.js';
+import { FAX_MIGRATIONS } from './fax-migrations.js';
+import { FAX_SETTINGS } from './fax-settings.js';
+import type { FaxTables } from './fax-tables.js';
 
 /** The fax gateway: jobs, dispatch, documents, inbound faxes, provider webhooks, artifact cleanup. */
 export const faxSurface = {
   name: 'fax',
+  errors: FAX_HTTP_ERRORS,
+  settings: FAX_SETTINGS,
+  migrations: FAX_MIGRATIONS,
   async install(platform: Platform) {
-    const { api, kernel, config, audit, logger, database, readiness } = platform;
-    api.domainErrors.add(faxErrorToHttp);
+    const { api, kernel, audit, logger, readiness } = platform;
+    const config = platform.config.withSection(FAX_SETTINGS);
+    const database = { ...platform.database, db: platform.database.db.withTables<FaxTables>() };
     const tokens = await DocumentTokens.load(database.db);
     const store = new FaxJobStore(database.db, database.dialect);
     const documents = new JobDocuments({ kernel, config, tokens });
@@ -63,7 +70,12 @@ export const faxSurface = {
     };
     registerWebhookRoutes(api, webhooks);
     registerAdminJobRoutes(api, { store, documents, audit });
-    platform.ports.provide('faxStatus', { jobsByStatus: () => store.countByStatus(), rendererVersion: async () => (await ghostscriptVersion()) ?? null });
+    platform.ports.provide('faxStatus', {
+      jobsByStatus: () => store.countByStatus(),
+      inboundCount: () => inboundStore.count(),
+      rendererVersion: async () => (await ghostscriptVersion()) ?? null,
+      settings: () => ({ backend: config.get('FAX_BACKEND'), inboundEnabled: config.get('INBOUND_ENABLED'), artifactTtlDays: config.get('ARTIFACT_TTL_DAYS') }),
+    });
     platform.ports.addAlertConditions(faxConditions({ db: database.db, config }), providerLeftActiveCondition({ kernel }));
     const cleanup = new ArtifactCleanup({ db: database.db, kernel, config, audit, logger, tmpDir: platform.tmpDir, leases: platform.leases, approvals });
     // Expired Idempotency-Keys go on the cleanup's schedule, whether or not artifacts expire; one instance of a cluster sweeps.

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Platform } from '../../platform/gateway/platform.js';
 import type { Surface } from '../../platform/gateway/surface.js';
 import type { AnswerAccounting, RunAccountingPort, RunLedger } from '../../platform/ports/run-accounting.js';
@@ -20,17 +21,25 @@ import { Repositories } from './repositories/repositories.js';
 import { CodeSearch } from './retrieval/code-search.js';
 import { warnWhenBackendCannotIndex } from './retrieval/retrieval-backend.js';
 import { registerSearchRoutes } from './retrieval/search-routes.js';
-import { searchErrorToHttp } from './search-errors.js';
 import { secretValuesOf } from '../../platform/config/secret-values.js';
 import { registerTraceRoutes } from './traces/trace-routes.js';
+import { registerEditorRoutes } from './editor/editor-routes.js';
 import { TraceStore } from './traces/trace-store.js';
+import { SEARCH_HTTP_ERRORS } from './http/search-http-errors.js';
+import { SEARCH_MIGRATIONS } from './search-migrations.js';
+import { SEARCH_SETTINGS } from './search-settings.js';
+import type { SearchTables } from './search-tables.js';
 
 /** Code search: repositories, indexing runs, retrieval, keywords, traces, answers and evaluation. */
 export const searchSurface = {
   name: 'search',
+  errors: SEARCH_HTTP_ERRORS,
+  settings: SEARCH_SETTINGS,
+  migrations: SEARCH_MIGRATIONS,
   async install(platform: Platform) {
-    const { api, kernel, config, audit, logger, database, dataDir, ports } = platform;
-    api.domainErrors.add(searchErrorToHttp);
+    const { api, kernel, audit, logger, dataDir, ports } = platform;
+    const config = platform.config.withSection(SEARCH_SETTINGS);
+    const database = { ...platform.database, db: platform.database.db.withTables<SearchTables>() };
     // Run accounting is the workbench's: reached through its port when a run records into it.
     const accounting: RunAccountingPort = {
       get store(): RunLedger {
@@ -80,6 +89,7 @@ export const searchSurface = {
     registerAnswerRoutes(api, { answers });
     registerKeywordRoutes(api, { keywords, repositories, audit });
     registerTraceRoutes(api, { traces, repositories });
+    registerEditorRoutes(api, { config, legacyEditorSettingsFile: path.resolve(platform.cwd, 'out/editor/settings.json') });
     const canaries = new EvalCanaries(database.db);
     const prepare = async (repo: string) => {
       await keywords.get(repo);

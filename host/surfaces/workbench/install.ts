@@ -20,14 +20,21 @@ import { registerLabRoutes } from './lab/lab-routes.js';
 import { LabRuns } from './lab/lab-runs.js';
 import { registerDevStatusRoute } from './status/dev-status.js';
 import { registerWorkbenchReadyRoute } from './status/ready-route.js';
-import { workbenchErrorToHttp } from './workbench-errors.js';
+import { WORKBENCH_HTTP_ERRORS } from './http/workbench-http-errors.js';
+import { WORKBENCH_MIGRATIONS } from './workbench-migrations.js';
+import { WORKBENCH_SETTINGS } from './workbench-settings.js';
+import type { WorkbenchTables } from './workbench-tables.js';
 
 /** The workbench: judges and the lab, containers, dev status and readiness, run accounting, alerts. */
 export const workbenchSurface = {
   name: 'workbench',
+  errors: WORKBENCH_HTTP_ERRORS,
+  settings: WORKBENCH_SETTINGS,
+  migrations: WORKBENCH_MIGRATIONS,
   async install(platform: Platform) {
-    const { api, kernel, config, audit, logger, database, metrics, ports } = platform;
-    api.domainErrors.add(workbenchErrorToHttp);
+    const { api, kernel, audit, logger, metrics, ports } = platform;
+    const config = platform.config.withSection(WORKBENCH_SETTINGS);
+    const database = { ...platform.database, db: platform.database.db.withTables<WorkbenchTables>() };
     // Code search is another surface: reached through its port when accounting reads a corpus.
     const codeSearch = (): CodeSearchPort => ports.require('codeSearch');
     const runAccounts = new RunAccountStore(database.db);
@@ -41,7 +48,7 @@ export const workbenchSurface = {
     };
     const accounting = new RunAccounting({ store: runAccounts, indexRuns, config, logger, outbound: platform.outbound });
     ports.provide('runAccounting', accounting);
-    registerAccountingRoutes(api, { accounting, proposals: new SchemaProposals({ accounting, config, codeSearch, outbound: platform.outbound }), codeSearch, audit });
+    registerAccountingRoutes(api, { accounting, proposals: new SchemaProposals({ accounting, config, codeSearch, outbound: platform.outbound }), codeSearch, audit, config });
     registerContainerRoutes(api, { config, audit });
     registerDevStatusRoute(api, { config, packageRoot: platform.root });
     const judge = new JudgeService({ kernel, config, metrics });

@@ -1,23 +1,77 @@
-import { isSystemOneError } from '../../../core/sdk/judge/index.js';
-import { httpError, type ErrorCode } from '../../platform/http/error-catalogue.js';
-import type { HttpError } from '../../platform/http/errors.js';
-import { ContainerControlError } from './containers/container-controls.js';
-import { RemoteEngineRefusedError } from './containers/engine.js';
+import { defineError, errorVocabulary } from '../../platform/errors/error-vocabulary.js';
 
-const CONTAINER_CODES: Record<ContainerControlError['kind'], ErrorCode> = {
-  not_found: 'service_not_found',
-  ambiguous: 'service_ambiguous',
-  confirmation_required: 'confirmation_required',
-  ownership_changed: 'ownership_changed',
-  engine_unreachable: 'engine_unreachable',
-  action_failed: 'container_action_failed',
-};
-
-/** The workbench's domain errors (containers, judges) as HTTP answers. */
-export function workbenchErrorToHttp(err: unknown): HttpError | undefined {
-  if (err instanceof RemoteEngineRefusedError) return httpError('remote_engine_refused', { reason: err.message });
-  if (err instanceof ContainerControlError) return httpError(CONTAINER_CODES[err.kind], { reason: err.message });
-  // the judge is an upstream of the request: whatever went wrong there is a 502 naming the outcome
-  if (isSystemOneError(err)) return httpError(`judge_${err.outcome}`, { reason: err.message });
-  return undefined;
-}
+/** The workbench's error codes: the lab, judges and the judge server, alerts, container controls. Their HTTP answers: http/workbench-http-errors.ts. */
+export const workbenchErrors = errorVocabulary('workbench', {
+  lab_run_not_found: defineError<{ id: string }>({
+    meaning: 'No lab run has this id.',
+    message: ({ id }) => `lab run ${id} not found`,
+  }),
+  lab_run_not_failed: defineError<{ id: string }>({
+    meaning: 'Only a failed lab run is retried.',
+    message: ({ id }) => `lab run ${id} did not fail; only a failed run is retried`,
+  }),
+  judge_timeout: defineError<{ reason: string }>({
+    meaning: 'The judgment backend (SystemOneError `timeout`) did not answer in time; nothing falls back.',
+    message: ({ reason }) => `the judge could not answer (timeout): ${reason}`,
+  }),
+  judge_unavailable: defineError<{ reason: string }>({
+    meaning: 'The judgment backend (SystemOneError `unavailable`) is not active or cannot be reached; nothing falls back.',
+    message: ({ reason }) => `the judge could not answer (unavailable): ${reason}`,
+  }),
+  judge_rate_limited: defineError<{ reason: string }>({
+    meaning: 'The judgment backend (SystemOneError `rate_limited`) refused for its rate limit; nothing falls back.',
+    message: ({ reason }) => `the judge could not answer (rate_limited): ${reason}`,
+  }),
+  judge_http_error: defineError<{ reason: string }>({
+    meaning: 'The judgment backend (SystemOneError `http_error`) answered with an HTTP error; nothing falls back.',
+    message: ({ reason }) => `the judge could not answer (http_error): ${reason}`,
+  }),
+  judge_invalid_response: defineError<{ reason: string }>({
+    meaning: 'The judgment backend (SystemOneError `invalid_response`) answered something that is not a judgment; nothing falls back.',
+    message: ({ reason }) => `the judge could not answer (invalid_response): ${reason}`,
+  }),
+  judge_cancelled: defineError<{ reason: string }>({
+    meaning: 'The judgment backend (SystemOneError `cancelled`) was cancelled (the gateway is stopping); nothing falls back.',
+    message: ({ reason }) => `the judge could not answer (cancelled): ${reason}`,
+  }),
+  judge_model_not_served: defineError<{ model: string; pinned: string }>({
+    meaning: 'The self-hosted judge server is pinned to one checkpoint and the request names another model.',
+    message: ({ model, pinned }) => `model "${model}" is not served: this server is pinned to "${pinned}"`,
+  }),
+  judge_checkpoint_missing: defineError<{ reason: string }>({
+    meaning: 'The self-hosted judge server has no files for the checkpoint it needs (SELFHOSTED_CHECKPOINTS_DIR).',
+    message: ({ reason }) => reason,
+  }),
+  alert_target_not_found: defineError<{ target: string }>({
+    meaning: 'No alert target has this id.',
+    message: ({ target }) => `no alert target "${target}"; see GET /admin/integrations/webhooks`,
+  }),
+  remote_engine_refused: defineError<{ reason: string }>({
+    meaning: 'DOCKER_HOST names a remote container engine; container controls act on the local one only.',
+    message: ({ reason }) => reason,
+  }),
+  service_not_found: defineError<{ reason: string }>({
+    meaning: 'The compose service is not configured, or has no container in the project.',
+    message: ({ reason }) => reason,
+  }),
+  service_ambiguous: defineError<{ reason: string }>({
+    meaning: 'More than one managed container matches the service.',
+    message: ({ reason }) => reason,
+  }),
+  confirmation_required: defineError<{ reason: string }>({
+    meaning: 'Acting on a core service needs `confirm` in the body.',
+    message: ({ reason }) => reason,
+  }),
+  ownership_changed: defineError<{ reason: string }>({
+    meaning: 'The container stopped being managed by this project between lookup and action.',
+    message: ({ reason }) => reason,
+  }),
+  engine_unreachable: defineError<{ reason: string }>({
+    meaning: 'No container engine answers.',
+    message: ({ reason }) => reason,
+  }),
+  container_action_failed: defineError<{ reason: string }>({
+    meaning: 'The container engine refused or failed the action.',
+    message: ({ reason }) => reason,
+  }),
+});

@@ -40,6 +40,26 @@ export const apiSecret = (what: string) => secret(optionalText().describe(what))
 export const pluginId = () => z.string().regex(PLUGIN_ID_PATTERN, PLUGIN_ID_RULE);
 
 const manifestDefaults = new WeakMap<z.ZodType, ProviderKind>();
+const startedOnValidate = new WeakSet<z.ZodType>();
+const pluginVisible = new WeakSet<z.ZodType>();
+
+/**
+ * Marks a key plugins may read through the environment variable of its name (SECTION__KEY for
+ * nested ones) when they declare it: its effective value answers there, wherever it was set.
+ */
+export function visibleToPlugins<T extends z.ZodType>(schema: T): T {
+  pluginVisible.add(schema);
+  return schema;
+}
+
+export function isVisibleToPlugins(schema: z.ZodType): boolean {
+  return pluginVisible.has(schema);
+}
+
+/** Whether POST /admin/settings/validate starts the plugin this key names, on the candidate settings. */
+export function startedOnSettingsValidation(schema: z.ZodType): boolean {
+  return startedOnValidate.has(schema);
+}
 
 /** The kind whose built-in manifest marked `default` gives this key its default, if any. */
 export function manifestDefaultKindOf(schema: z.ZodType): ProviderKind | undefined {
@@ -50,11 +70,12 @@ export function manifestDefaultKindOf(schema: z.ZodType): ProviderKind | undefin
  * The plugin id of the backend of `kind`. Unset, it is the built-in manifest marked `default` for
  * the kind (`named`: shown by that manifest's first alias, as the spec names the judges).
  */
-export function backendId(kind: ProviderKind, description: string, options: { named?: boolean } = {}) {
+export function backendId(kind: ProviderKind, description: string, options: { named?: boolean; startOnValidate?: boolean } = {}) {
   const fallback = () => (options.named ? builtInDefaultNameOf(kind) : builtInDefaultOf(kind));
   // Empty means unset; a spec name (`hosted`) is trimmed and lowercased as before, an id is taken as written.
   const read = (v: unknown) => (options.named && typeof v === 'string' ? emptyAsUnset(v.trim().toLowerCase()) : emptyAsUnset(v));
   const schema = z.preprocess(read, pluginId().default(fallback)).describe(description);
   manifestDefaults.set(schema, kind);
+  if (options.startOnValidate) startedOnValidate.add(schema);
   return schema;
 }

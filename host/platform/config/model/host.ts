@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { secret } from '../../../../core/sdk/settings.js';
-import { backendId, decimal, integer, flag, text, optionalText, pluginId, emptyAsUnset } from './field-kinds.js';
+import { envOnly, secret } from '../../../../core/sdk/settings.js';
+import { backendId, decimal, integer, flag, text, optionalText, pluginId, emptyAsUnset, visibleToPlugins } from './field-kinds.js';
 
 /** Configuration keys of the gateway process: port, data directory, logging, storage, cleanup, admin. */
 export const HostKeys = {
   PORT: integer(0, 65535).default(8080).describe('TCP port the gateway listens on (0 picks a free port).'),
   HOST: text().default('0.0.0.0').describe('Address the gateway binds to.'),
-  DATA_DIR: text().default('./data').describe('Directory for the SQLite database, artifacts and the default config files.'),
+  DATA_DIR: envOnly(text().default('./data').describe('Directory for the SQLite database, artifacts and the default config files.')),
   PUBLIC_API_URL: z
     .preprocess(emptyAsUnset, z.url().optional())
     .describe('Public base URL of the gateway, used in links handed to outside callers (webhooks, PDF tokens).'),
@@ -18,12 +18,10 @@ export const HostKeys = {
     .enum(['auto', 'json', 'pretty'])
     .default('auto')
     .describe('Log format: `json` (one JSON object a line, for collectors), `pretty` (one readable line an event), `auto` (pretty when stdout is a terminal, else json).'),
-  DATABASE_URL: secret(
+  DATABASE_URL: visibleToPlugins(secret(
     optionalText().describe('PostgreSQL URL (postgres://...) for shared state; unset uses the SQLite file under DATA_DIR. Plugins that declare DATABASE_URL among their settings variables see this value too (a retrieval backend that keeps its index in the same database). Secret: it may hold a password.'),
-  ),
+  )),
   STORAGE_BACKEND: backendId('storage', 'Plugin id of the storage provider for artifacts.'),
-  ARTIFACT_TTL_DAYS: integer(0).default(0).describe('Days stored artifacts (PDF, TIFF) are kept; 0 turns expiry off.'),
-  CLEANUP_INTERVAL_MINUTES: integer(1).default(1440).describe('Minutes between runs of the cleanup of expired artifacts and inbound faxes, and of spent or expired fax approvals.'),
   CLUSTER_LEASE_SECONDS: decimal(0.2, 3600)
     .default(30)
     .describe('Seconds a lease of once-per-cluster work (cleanup, alert evaluation, fax reconciliation) lasts without renewal: how long after an instance dies another takes its share of that work over. The holder renews at a third of it.'),
@@ -32,5 +30,6 @@ export const HostKeys = {
     .describe('With PostgreSQL: seconds between checks of the shared configuration row, so a change saved through any instance applies on every instance within this time, without a restart.'),
   MAX_FILE_SIZE_MB: integer(1).default(10).describe('Largest accepted upload, in megabytes.'),
   ADMIN_ALLOW_RESTART: flag().default(false).describe('Allow POST /admin/restart: the gateway answers 202, drains and exits with code 0 (a supervisor starts it again).'),
-  ADMIN_SETTINGS_PERSIST_PATH: optionalText().describe('File POST /admin/settings/persist writes the effective settings to, as an env file (e.g. /faxdata/service.env); unset turns persist off (403).'),
+  ADMIN_SETTINGS_PERSIST_PATH: envOnly(optionalText().describe('File POST /admin/settings/persist writes the effective settings to, as an env file (e.g. /faxdata/service.env); unset turns persist off (403).')),
+  WEB_DIST_DIR: envOnly(optionalText().describe("Directory of the built console (web/dist): served at / and probed by GET /api/dev/status (its index.html); unset means the package's web/dist.")),
 };

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import type { Kysely } from 'kysely';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { FaxConfig } from '../fax-settings.js';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { StorageProvider } from '../../../../core/sdk/index.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
-import type { Database } from '../../../platform/db/schema.js';
+import type { FaxTables } from '../fax-tables.js';
 import type { ClusterLeases } from '../../../platform/db/cluster-leases.js';
 import { jobPrefix } from '../jobs/job-documents.js';
 import type { FaxApprovals } from '../jobs/fax-approvals.js';
@@ -46,7 +46,7 @@ export class ArtifactCleanup {
   private unsubscribe?: () => void;
 
   constructor(
-    private readonly deps: { db: Kysely<Database>; kernel: Kernel; config: ConfigRegistry; audit: AuditLog; logger: Logger; tmpDir: string; leases: ClusterLeases; approvals?: FaxApprovals; timers?: ScheduleTimers },
+    private readonly deps: { db: Kysely<FaxTables>; kernel: Kernel; config: FaxConfig; audit: AuditLog; logger: Logger; tmpDir: string; leases: ClusterLeases; approvals?: FaxApprovals; timers?: ScheduleTimers },
   ) {}
 
   start(): void {

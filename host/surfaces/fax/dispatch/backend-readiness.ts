@@ -1,5 +1,5 @@
 import type { Kernel } from '../../../../core/kernel/kernel.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { FaxConfig } from '../fax-settings.js';
 import type { CheckResult } from '../../../platform/health/readiness.js';
 import type { FaxService } from '../jobs/fax-service.js';
 
@@ -9,7 +9,7 @@ import type { FaxService } from '../jobs/fax-service.js';
  * fresh install. That is a warning, so a fresh install is ready; any other backend that is not
  * active (chosen on purpose, or configured and broken) fails readiness.
  */
-export function faxBackendCheck(deps: { config: ConfigRegistry; kernel: Kernel; service: FaxService }): CheckResult {
+export function faxBackendCheck(deps: { config: FaxConfig; kernel: Kernel; service: FaxService }): CheckResult {
   const { config, kernel, service } = deps;
   const backend = config.get('FAX_BACKEND');
   if (config.get('FAX_DISABLED')) return { ok: true, detail: 'FAX_DISABLED: jobs are stored, not sent', info: { backend } };

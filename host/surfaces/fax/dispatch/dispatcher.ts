@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { FaxConfig } from '../fax-settings.js';
 import { PluginNotAvailableError, type Kernel } from '../../../../core/kernel/kernel.js';
 import { EgressDeniedError, NotAcceptedError, RejectedError, UncertainOutcomeError, type FaxProviderStatus } from '../../../../core/sdk/index.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
@@ -32,7 +32,7 @@ export class FaxDispatcher {
       kernel: Kernel;
       documents: JobDocuments;
       updates: JobUpdates;
-      config: ConfigRegistry;
+      config: FaxConfig;
       audit: AuditLog;
       logger: Logger;
     },

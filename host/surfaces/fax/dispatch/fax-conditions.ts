@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
-import type { Database } from '../../../platform/db/schema.js';
+import type { FaxConfig } from '../fax-settings.js';
+import type { FaxTables } from '../fax-tables.js';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { ConditionSource, FiringCondition } from '../../../platform/ports/alert-conditions.js';
 
 /** Fax failure rate over a window (critical) and dispatch backlog age (warning), read from the job table. */
-export function faxConditions(deps: { db: Kysely<Database>; config: ConfigRegistry }): ConditionSource {
+export function faxConditions(deps: { db: Kysely<FaxTables>; config: FaxConfig }): ConditionSource {
   return {
     name: 'fax',
     async evaluate(now) {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { FaxConfig } from '../fax-settings.js';
 import type { ClusterLeases } from '../../../platform/db/cluster-leases.js';
 import { RepeatingTask } from '../../../platform/runtime/repeating-task.js';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
@@ -14,7 +14,7 @@ import type { JobUpdates } from '../jobs/job-updates.js';
 export class FaxReconciler {
   private readonly loop: RepeatingTask;
 
-  constructor(private readonly deps: { store: FaxJobStore; kernel: Kernel; config: ConfigRegistry; updates: JobUpdates; logger: Logger; leases: ClusterLeases }) {
+  constructor(private readonly deps: { store: FaxJobStore; kernel: Kernel; config: FaxConfig; updates: JobUpdates; logger: Logger; leases: ClusterLeases }) {
     this.loop = new RepeatingTask(
       () => deps.config.get('FAX_RECONCILE_INTERVAL_MS'),
       deps.leases.exclusive('fax.reconcile', () => this.runOnce()),

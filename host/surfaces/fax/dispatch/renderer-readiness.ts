@@ -1,5 +1,5 @@
 import type { Kernel } from '../../../../core/kernel/kernel.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { FaxConfig } from '../fax-settings.js';
 import type { CheckResult } from '../../../platform/health/readiness.js';
 
 /**
@@ -7,7 +7,7 @@ import type { CheckResult } from '../../../platform/health/readiness.js';
  * `tiff-render` capability need it: for any other, or none yet, a missing gs
  * is a warning, so a fresh install without ghostscript is ready.
  */
-export async function pdfRendererCheck(deps: { config: ConfigRegistry; kernel: Kernel; version: () => Promise<string | null> }): Promise<CheckResult> {
+export async function pdfRendererCheck(deps: { config: FaxConfig; kernel: Kernel; version: () => Promise<string | null> }): Promise<CheckResult> {
   const version = await deps.version();
   if (version) return { ok: true, info: { ghostscript: version } };
   const backend = deps.config.get('FAX_BACKEND');

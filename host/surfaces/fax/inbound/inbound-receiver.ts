@@ -2,11 +2,12 @@ import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { FaxInboundDocument, FaxWebhookRequest } from '../../../../core/sdk/index.js';
 import { WebhookRejectedError } from '../../../../core/sdk/index.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { FaxConfig } from '../fax-settings.js';
 import { callPluginWebhook } from '../webhooks/plugin-webhook.js';
 import type { InboundService } from './inbound-service.js';
 import { fetchMedia } from './media-fetch.js';
-import { httpError, httpErrorWithStatus } from '../../../platform/http/error-catalogue.js';
+import { faxErrors } from '../fax-errors.js';
+import { platformErrors } from '../../../platform/errors/platform-errors.js';
 
 /**
  * Inbound-fax notices: verified and parsed by the provider's plugin; the host stores the fax
@@ -14,11 +15,11 @@ import { httpError, httpErrorWithStatus } from '../../../platform/http/error-cat
  * a download limited to the hosts the plugin allows, or the plugin's own read.
  */
 export class InboundReceiver {
-  constructor(private readonly deps: { kernel: Kernel; audit: AuditLog; config: ConfigRegistry; service: InboundService }) {}
+  constructor(private readonly deps: { kernel: Kernel; audit: AuditLog; config: FaxConfig; service: InboundService }) {}
 
   /** 404 "inbound is disabled" unless INBOUND_ENABLED. */
   requireEnabled(): void {
-    if (!this.deps.config.get('INBOUND_ENABLED')) throw httpError('inbound_disabled');
+    if (!this.deps.config.get('INBOUND_ENABLED')) throw faxErrors.error('inbound_disabled');
   }
 
   async receive(pluginId: string, webhook: FaxWebhookRequest): Promise<{ ok: true; id: string; duplicate: boolean }> {
@@ -49,12 +50,12 @@ export class InboundReceiver {
     }
     try {
       const bytes = await document.read(maxBytes);
-      if (bytes.length > maxBytes) throw httpError('payload_too_large', { what: 'document', limit: `${maxBytes} bytes` });
+      if (bytes.length > maxBytes) throw platformErrors.error('payload_too_large', { what: 'document', limit: `${maxBytes} bytes` });
       return bytes;
     } catch (err) {
       if (err instanceof WebhookRejectedError) {
         audit.record('inbound_rejected', { provider: pluginId, reason: err.reason });
-        throw httpErrorWithStatus('webhook_rejected', err.status, { reason: err.message });
+        throw faxErrors.errorWithHint('webhook_rejected', err.status, { reason: err.message });
       }
       throw err;
     }

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { FaxConfig } from '../fax-settings.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import { principalOf } from '../../../platform/auth/access-guard.js';
 import { grants } from '../../../platform/auth/scopes.js';
@@ -12,6 +12,7 @@ import { sendStoredPdf } from '../../../platform/http/stored-pdf.js';
 import { INBOUND_TOKEN_SCOPE, type InboundService } from './inbound-service.js';
 import type { InboundRow, InboundStore } from './inbound-store.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
+import { faxErrors } from '../fax-errors.js';
 
 export const InboundFaxSchema = z.object({
   id: z.string().describe('Our id (UUID)'),
@@ -39,7 +40,7 @@ const IdParams = z.object({ id: z.string().min(1).max(100) });
 export interface InboundRouteDeps {
   service: InboundService;
   store: InboundStore;
-  config: ConfigRegistry;
+  config: FaxConfig;
   tokens: DocumentTokens;
   audit: AuditLog;
 }
@@ -48,7 +49,7 @@ export interface InboundRouteDeps {
 export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): void {
   const { config, service, store, audit } = deps;
   const enabled = () => {
-    if (!config.get('INBOUND_ENABLED')) throw httpError('inbound_disabled');
+    if (!config.get('INBOUND_ENABLED')) throw faxErrors.error('inbound_disabled');
   };
   const view = (row: InboundRow, full: boolean) => ({
     id: row.id,
@@ -70,7 +71,7 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
       summary: 'Inbound faxes, newest first (numbers masked unless the caller also holds inbound:read)',
       tags: ['inbound'],
       access: { scope: 'inbound:list' },
-      rateLimit: 'inbound_list',
+      rateLimit: { bucket: 'inbound_list', perMinute: () => config.get('INBOUND_LIST_RPM') },
       query: ListQuery,
       responses: {
         200: { description: 'A page', schema: z.object({ faxes: z.array(InboundFaxSchema), next_cursor: z.string().nullable() }) },
@@ -97,14 +98,14 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
       summary: 'One inbound fax, numbers in full, with a short-lived download link',
       tags: ['inbound'],
       access: { scope: 'inbound:read' },
-      rateLimit: 'inbound_get',
+      rateLimit: { bucket: 'inbound_get', perMinute: () => config.get('INBOUND_GET_RPM') },
       params: IdParams,
       responses: { 200: { description: 'The fax', schema: InboundFaxSchema }, 404: { description: 'Not found, or inbound is disabled' } },
     },
     async ({ params, res }) => {
       enabled();
       const row = await store.get(params.id);
-      if (!row) throw httpError('inbound_fax_not_found', { id: params.id });
+      if (!row) throw faxErrors.error('inbound_fax_not_found', { id: params.id });
       audit.record('inbound_read', { inbound_id: row.id, by: principalOf(res).keyId ?? principalOf(res).kind });
       const token = deps.tokens.issue(INBOUND_TOKEN_SCOPE, row.id, config.get('INBOUND_TOKEN_TTL_MINUTES') * 60_000);
       return { ...view(row, true), pdf_url: `/inbound/${encodeURIComponent(row.id)}/pdf?token=${token}` };
@@ -119,7 +120,7 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
       description: 'Access: a token from GET /inbound/{id} (valid INBOUND_TOKEN_TTL_MINUTES), or header X-API-Key with scope `inbound:read`.',
       tags: ['inbound'],
       access: 'public',
-      rateLimit: 'inbound_get',
+      rateLimit: { bucket: 'inbound_get', perMinute: () => config.get('INBOUND_GET_RPM') },
       params: IdParams,
       query: z.object({ token: z.string().max(200).optional() }),
       responses: {
@@ -134,7 +135,7 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
       const row = await store.get(params.id);
       const byToken = !!row && deps.tokens.verify(INBOUND_TOKEN_SCOPE, row.id, query.token);
       if (!byToken) requireInboundRead(req, res, query.token !== undefined);
-      if (!row || !row.pdf_key) throw httpError('inbound_fax_not_found', { id: params.id });
+      if (!row || !row.pdf_key) throw faxErrors.error('inbound_fax_not_found', { id: params.id });
       await service.withStorage((storage) => sendStoredPdf(storage, row.pdf_key!, res, { filename: `inbound-${row.id}.pdf`, disposition: 'inline' }));
       audit.record('inbound_pdf_served', { inbound_id: row.id, via: byToken ? 'token' : 'key', by: principalOf(res).keyId });
     },
@@ -145,7 +146,7 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
     const principal = principalOf(res);
     if (res.locals.invalidKey) throw httpError('unauthorized');
     if (principal.kind === 'anonymous') {
-      if (tokenGiven) throw httpError('token_invalid');
+      if (tokenGiven) throw faxErrors.error('token_invalid');
       throw httpError('unauthorized');
     }
     if (!grants(principal.scopes, 'inbound:read')) {

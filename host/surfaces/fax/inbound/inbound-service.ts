@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { FaxConfig } from '../fax-settings.js';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { StorageProvider } from '../../../../core/sdk/index.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import { detectDocumentType, imageToPdf, inspectPdf, InvalidDocumentError } from '../documents/index.js';
 import { maskPhone } from '../../../platform/logging/text-masking.js';
 import type { InboundRow, InboundStore } from './inbound-store.js';
-import { invalid } from '../../../platform/http/error-catalogue.js';
+import { invalidInput } from '../../../platform/errors/platform-errors.js';
 
 export interface InboundNotice {
   /** The id of the plugin that received it. */
@@ -31,7 +31,7 @@ export const INBOUND_TOKEN_SCOPE = 'inbound';
  */
 export class InboundService {
   constructor(
-    private readonly deps: { store: InboundStore; kernel: Kernel; config: ConfigRegistry; audit: AuditLog; logger: Logger },
+    private readonly deps: { store: InboundStore; kernel: Kernel; config: FaxConfig; audit: AuditLog; logger: Logger },
   ) {}
 
   withStorage<T>(fn: (storage: StorageProvider) => Promise<T>): Promise<T> {
@@ -85,9 +85,9 @@ export class InboundService {
       if (type === 'pdf') return { pdf: bytes, pages: (await inspectPdf(bytes)).pages, sourceType: 'pdf' };
       if (type === 'tiff') return { ...(await imageToPdf(bytes, { paper: this.deps.config.get('FAX_PAPER_SIZE') })), sourceType: 'tiff' };
     } catch (err) {
-      if (err instanceof InvalidDocumentError) throw invalid('document', err.message);
+      if (err instanceof InvalidDocumentError) throw invalidInput('document', err.message);
       throw err;
     }
-    throw invalid('document', 'an inbound fax must be a PDF or a TIFF');
+    throw invalidInput('document', 'an inbound fax must be a PDF or a TIFF');
   }
 }

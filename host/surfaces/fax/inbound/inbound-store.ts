@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, InboundFaxTable } from '../../../platform/db/schema.js';
+import type { FaxTables, InboundFaxTable } from '../fax-tables.js';
 
 export type InboundRow = Selectable<InboundFaxTable>;
 
@@ -13,7 +13,7 @@ export interface InboundFilter {
 
 /** Inbound faxes as rows; (provider, provider_id) is unique, which makes receipt idempotent. */
 export class InboundStore {
-  constructor(readonly db: Kysely<Database>) {}
+  constructor(readonly db: Kysely<FaxTables>) {}
 
   get(id: string): Promise<InboundRow | undefined> {
     return this.db.selectFrom('inbound_faxes').selectAll().where('id', '=', id).executeTakeFirst();
@@ -42,5 +42,11 @@ export class InboundStore {
     if (filter.since !== undefined) q = q.where('created_at', '>=', filter.since);
     if (cursor) q = q.where((eb) => eb.or([eb('created_at', '<', cursor.created), eb.and([eb('created_at', '=', cursor.created), eb('id', '<', cursor.id)])]));
     return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  /** How many inbound faxes are stored (the admin database status). */
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('inbound_faxes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    return Number(row?.n ?? 0);
   }
 }

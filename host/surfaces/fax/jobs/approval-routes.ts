@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import { actorOf } from '../../../platform/auth/access-guard.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { FaxConfig } from '../fax-settings.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import { invalid } from '../../../platform/http/error-catalogue.js';
 import { maskPhone } from '../../../platform/logging/text-masking.js';
@@ -11,7 +11,7 @@ import { FaxJobOutSchema } from './fax-job-out.js';
 import { toFaxJobOut, type FaxService } from './fax-service.js';
 import type { FaxJobStore } from './job-store.js';
 import { normalizePhone, PHONE_RULE } from './phone.js';
-import { receiveUpload } from './upload.js';
+import { receiveUpload } from '../http/upload.js';
 
 export const PreparedFaxSchema = z
   .object({
@@ -39,7 +39,7 @@ export interface ApprovalRouteDeps {
   approvals: FaxApprovals;
   service: FaxService;
   store: FaxJobStore;
-  config: ConfigRegistry;
+  config: FaxConfig;
   audit: AuditLog;
   tmpDir: string;
 }
@@ -58,7 +58,7 @@ export function registerApprovalRoutes(api: HttpApi, deps: ApprovalRouteDeps): v
         'With FAX_REQUIRE_APPROVAL=true this is the only way to send. Cover pages and redial options are not available on this path.',
       tags: ['fax'],
       access: { scope: 'fax:send' },
-      rateLimit: 'fax',
+      rateLimit: { bucket: 'fax' },
       rawBody: {
         contentType: 'multipart/form-data',
         schema: z.object({ to: z.string().describe('E.164 or digits: optional "+" and 6 to 20 digits'), file: z.string().meta({ format: 'binary', description: 'The document (PDF, text, PNG, JPEG or TIFF)' }) }),
@@ -101,7 +101,7 @@ export function registerApprovalRoutes(api: HttpApi, deps: ApprovalRouteDeps): v
         'A failed send before a job exists leaves the approval usable; a sent one answers 409 `approval_used` after.',
       tags: ['fax'],
       access: { scope: 'fax:send' },
-      rateLimit: 'fax',
+      rateLimit: { bucket: 'fax' },
       params: z.object({ id: z.string().min(1).max(100) }),
       body: SendByApprovalBody,
       responses: {

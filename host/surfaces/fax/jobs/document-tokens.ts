@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../platform/db/schema.js';
+import type { FaxTables } from '../fax-tables.js';
 
 const KV_KEY = 'document_token_secret';
 
@@ -12,7 +12,7 @@ const KV_KEY = 'document_token_secret';
 export class DocumentTokens {
   private constructor(private readonly secret: Buffer) {}
 
-  static async load(db: Kysely<Database>): Promise<DocumentTokens> {
+  static async load(db: Kysely<FaxTables>): Promise<DocumentTokens> {
     const fresh = randomBytes(32).toString('base64');
     // The first instance to start writes the secret; the others read the same one.
     await db.insertInto('host_kv').values({ key: KV_KEY, value: fresh }).onConflict((oc) => oc.column('key').doNothing()).execute();

@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely, RawBuilder, Selectable } from 'kysely';
 import type { StorageProvider } from '../../../../core/sdk/index.js';
-import type { Database, FaxApprovalTable } from '../../../platform/db/schema.js';
+import type { FaxTables, FaxApprovalTable } from '../fax-tables.js';
 import type { Dialect } from '../../../platform/db/database.js';
 import { databaseNow, databaseNowPlus } from '../../../platform/db/database-clock.js';
-import { httpError } from '../../../platform/http/error-catalogue.js';
 import { maskPhone } from '../../../platform/logging/text-masking.js';
+import { faxErrors } from '../fax-errors.js';
 
 /** A document prepared for sending: what the approval binds. */
 export interface PreparedFax {
@@ -58,7 +58,7 @@ export class FaxApprovals {
 
   constructor(
     private readonly deps: {
-      db: Kysely<Database>;
+      db: Kysely<FaxTables>;
       dialect: Dialect;
       withStorage: <T>(fn: (storage: StorageProvider) => Promise<T>) => Promise<T>;
       ttlSeconds: () => number;
@@ -77,7 +77,7 @@ export class FaxApprovals {
       .where('state', '!=', 'sent')
       .where('expires_at', '>=', this.dbNow)
       .executeTakeFirstOrThrow();
-    if (Number(waiting.n) >= MAX_PENDING_APPROVALS) throw httpError('approvals_pending_limit', { limit: MAX_PENDING_APPROVALS });
+    if (Number(waiting.n) >= MAX_PENDING_APPROVALS) throw faxErrors.error('approvals_pending_limit', { limit: MAX_PENDING_APPROVALS });
     const id = randomUUID();
     const documentKey = approvalDocumentKey(id);
     const digest = sha256(bytes);
@@ -104,10 +104,10 @@ export class FaxApprovals {
   async claim(caller: string, approvalId: string, expect: { to?: string | undefined; sha256?: string | undefined }): Promise<PreparedFax> {
     const { db, dialect } = this.deps;
     const row = await this.read(approvalId);
-    if (!row || row.caller !== caller) throw httpError('approval_unknown');
+    if (!row || row.caller !== caller) throw faxErrors.error('approval_unknown');
     this.refuse(row);
-    if (expect.to !== undefined && expect.to !== row.to_number) throw httpError('approval_mismatch', { differs: `number (the approval is for ${maskPhone(row.to_number)})` });
-    if (expect.sha256 !== undefined && expect.sha256.toLowerCase() !== row.document_sha256) throw httpError('approval_mismatch', { differs: 'document (its SHA-256 differs)' });
+    if (expect.to !== undefined && expect.to !== row.to_number) throw faxErrors.error('approval_mismatch', { differs: `number (the approval is for ${maskPhone(row.to_number)})` });
+    if (expect.sha256 !== undefined && expect.sha256.toLowerCase() !== row.document_sha256) throw faxErrors.error('approval_mismatch', { differs: 'document (its SHA-256 differs)' });
     // The single use: only one UPDATE finds it ready (or its claim lapsed), on whichever instance.
     const claimed = await db
       .updateTable('fax_approvals')
@@ -120,7 +120,7 @@ export class FaxApprovals {
     if (Number(claimed.numUpdatedRows) !== 1) {
       const after = await this.read(approvalId);
       if (after) this.refuse(after);
-      throw httpError('approval_used');
+      throw faxErrors.error('approval_used');
     }
     return { approvalId, to: row.to_number, sha256: row.document_sha256, size: Number(row.size_bytes), pages: row.pages, caller, expiresAt: Number(row.expires_at), documentKey: row.document_key };
   }
@@ -182,7 +182,7 @@ export class FaxApprovals {
   /** Why a row cannot be claimed at the database's time it was read, if it cannot: spent or being sent, or expired. */
   private refuse(row: Row): void {
     const now = Number(row.db_now);
-    if (row.state === 'sent' || (row.state === 'sending' && Number(row.claimed_until ?? 0) >= now)) throw httpError('approval_used');
-    if (now > Number(row.expires_at)) throw httpError('approval_expired', { ttl: 'MCP_APPROVAL_TTL_SECONDS' });
+    if (row.state === 'sent' || (row.state === 'sending' && Number(row.claimed_until ?? 0) >= now)) throw faxErrors.error('approval_used');
+    if (now > Number(row.expires_at)) throw faxErrors.error('approval_expired', { ttl: 'MCP_APPROVAL_TTL_SECONDS' });
   }
 }

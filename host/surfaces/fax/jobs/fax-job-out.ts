@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { httpError } from '../../../platform/http/error-catalogue.js';
 import type { FaxJobRow, FaxJobStore } from './job-store.js';
+import { faxErrors } from '../fax-errors.js';
 
 /** One send of a fax job, as GET /fax/{id} and the admin job detail show it. */
 export const FaxAttemptSchema = z.object({
@@ -34,6 +34,6 @@ export const FaxJobOutSchema = z.object({
 /** The job a route names by its id, or the 404 `fax_job_not_found`. */
 export async function jobOrNotFound(store: Pick<FaxJobStore, 'get'>, id: string): Promise<FaxJobRow> {
   const row = await store.get(id);
-  if (!row) throw httpError('fax_job_not_found', { id });
+  if (!row) throw faxErrors.error('fax_job_not_found', { id });
   return row;
 }

@@ -4,7 +4,7 @@ import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import { actorOf } from '../../../platform/auth/access-guard.js';
 import { sendStoredPdf } from '../../../platform/http/stored-pdf.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { FaxConfig } from '../fax-settings.js';
 import { toFaxJobOut, type FaxService, type SubmitOptions } from './fax-service.js';
 import { FaxJobOutSchema, jobOrNotFound } from './fax-job-out.js';
 import { renderTransmissionReport } from './transmission-report.js';
@@ -15,8 +15,9 @@ import { FAX_TOKEN_SCOPE, type JobDocuments } from './job-documents.js';
 import type { DocumentTokens } from './document-tokens.js';
 import type { FaxJobStore } from './job-store.js';
 import type { FaxReconciler } from '../dispatch/reconciler.js';
-import { receiveUpload } from './upload.js';
-import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
+import { receiveUpload } from '../http/upload.js';
+import { invalid } from '../../../platform/http/error-catalogue.js';
+import { faxErrors } from '../fax-errors.js';
 
 /** Cover fields are typeset as plain text: printable characters only (line breaks and tabs in the message; multipart sends CRLF). */
 const coverText = (max: number, multiline: boolean) =>
@@ -59,7 +60,7 @@ export interface FaxRouteDeps {
   documents: JobDocuments;
   store: FaxJobStore;
   kernel: Kernel;
-  config: ConfigRegistry;
+  config: FaxConfig;
   tokens: DocumentTokens;
   audit: AuditLog;
   reconciler: FaxReconciler;
@@ -78,7 +79,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
         'With FAX_REQUIRE_APPROVAL=true refused 403: prepare with POST /fax/prepare and send with POST /fax/approvals/{id}/send. The upload is streamed; over MAX_FILE_SIZE_MB answers 413 at once. The type is detected from the content. Optional: a cover page (`cover_*` fields, rendered from FAX_COVER_TEMPLATE and counted in `pages`), the redial policy for busy or unanswered lines (`retry_*`), and an `Idempotency-Key` header.',
       tags: ['fax'],
       access: { scope: 'fax:send' },
-      rateLimit: 'fax',
+      rateLimit: { bucket: 'fax' },
       rawBody: {
         contentType: 'multipart/form-data',
         schema: SubmitFields.extend({ file: z.string().meta({ format: 'binary', description: 'The document (PDF, text, PNG, JPEG or TIFF)' }) }),
@@ -96,7 +97,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       },
     },
     async ({ req, res, headers }) => {
-      if (config.get('FAX_REQUIRE_APPROVAL')) throw httpError('approval_required');
+      if (config.get('FAX_REQUIRE_APPROVAL')) throw faxErrors.error('approval_required');
       const upload = await receiveUpload(req, { maxBytes: config.get('MAX_FILE_SIZE_MB') * 1024 * 1024, tmpDir: deps.tmpDir, fileField: 'file' });
       try {
         if (upload.fields.to === undefined) throw invalid('to', 'required', 400);
@@ -126,7 +127,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       summary: 'A fax job',
       tags: ['fax'],
       access: { scope: 'fax:read' },
-      rateLimit: 'fax',
+      rateLimit: { bucket: 'fax' },
       params: JobParams,
       responses: { 200: { description: 'The job', schema: FaxJobOutSchema }, 404: { description: 'Job not found' } },
     },
@@ -146,7 +147,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
         'Outcome, pages, every attempt with its times, the destination masked (last four digits), the backend and the SHA-256 of the document sent (cover page included). Available once the job is final (SUCCESS, FAILED or disabled).',
       tags: ['fax'],
       access: { scope: 'fax:read' },
-      rateLimit: 'fax',
+      rateLimit: { bucket: 'fax' },
       params: JobParams,
       responses: {
         200: { description: 'The report', contentType: 'application/pdf' },
@@ -157,7 +158,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
     },
     async ({ params, res }) => {
       const row = await jobOrNotFound(store, params.id);
-      if (!isFinal(row.status)) throw httpError('fax_not_final', { status: row.status });
+      if (!isFinal(row.status)) throw faxErrors.error('fax_not_final', { status: row.status });
       const hash = row.document_sha256 ?? (await storedDocumentHash(deps, row));
       const pdf = await renderTransmissionReport(row, await store.attempts.list(row.id), hash, config.get('FAX_PAPER_SIZE'));
       res.setHeader('Content-Type', 'application/pdf');
@@ -181,8 +182,8 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
     },
     async ({ params, query, res }) => {
       const row = await jobOrNotFound(store, params.id);
-      if (!deps.tokens.verify(FAX_TOKEN_SCOPE, row.id, query.token)) throw httpError('token_invalid');
-      if (row.artifacts_removed_at) throw httpError('document_expired');
+      if (!deps.tokens.verify(FAX_TOKEN_SCOPE, row.id, query.token)) throw faxErrors.error('token_invalid');
+      if (row.artifacts_removed_at) throw faxErrors.error('document_expired');
       await deps.documents.withStorage((storage) => sendStoredPdf(storage, row.pdf_key, res, { filename: `fax-${row.id}.pdf`, disposition: 'inline' }));
       deps.audit.record('pdf_served', { job_id: row.id, backend: row.backend });
     },
@@ -200,8 +201,8 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
     },
     async ({ params, res }) => {
       const row = await jobOrNotFound(store, params.id);
-      if (row.status === 'disabled') throw httpError('fax_never_sent');
-      if (row.dispatch_state === 'pending') throw httpError('fax_not_yet_sent');
+      if (row.status === 'disabled') throw faxErrors.error('fax_never_sent');
+      if (row.dispatch_state === 'pending') throw faxErrors.error('fax_not_yet_sent');
       deps.audit.record('job_refresh_requested', { job_id: row.id, backend: row.backend, by: actorOf(res) });
       await deps.reconciler.check(row);
       return toFaxJobOut((await store.get(row.id))!);

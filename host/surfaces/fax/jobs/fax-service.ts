@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { FaxConfig } from '../fax-settings.js';
 import { PluginNotAvailableError, type Kernel } from '../../../../core/kernel/kernel.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import { maskNumbers } from '../../../../core/sdk/index.js';
@@ -11,7 +11,8 @@ import { jobPrefix, type JobDocuments } from './job-documents.js';
 import type { FaxJobRow, FaxJobStore } from './job-store.js';
 import { normalizePhone, PHONE_RULE } from './phone.js';
 import { maskPhone } from '../../../platform/logging/text-masking.js';
-import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
+import { faxErrors } from '../fax-errors.js';
+import { malformedInput } from '../../../platform/errors/platform-errors.js';
 
 export interface FaxJobOut {
   id: string;
@@ -59,7 +60,7 @@ export class FaxService {
     private readonly deps: {
       store: FaxJobStore;
       kernel: Kernel;
-      config: ConfigRegistry;
+      config: FaxConfig;
       documents: JobDocuments;
       audit: AuditLog;
       logger: Logger;
@@ -84,7 +85,7 @@ export class FaxService {
    */
   async submit(input: { to: unknown; bytes: Buffer; size: number }, options: SubmitOptions = {}): Promise<{ row: FaxJobRow; replayed: boolean }> {
     const to = normalizePhone(input.to);
-    if (!to) throw invalid('to', PHONE_RULE, 400);
+    if (!to) throw malformedInput('to', PHONE_RULE);
     const { config, store, idempotencyKeys } = this.deps;
     const idempotent: IdempotentSubmit | undefined = options.idempotency && {
       ...options.idempotency,
@@ -100,7 +101,7 @@ export class FaxService {
     const backend = config.get('FAX_BACKEND');
     if (!disabled) {
       const problem = this.backendProblem();
-      if (problem) throw httpError('fax_backend_unavailable', { problem });
+      if (problem) throw faxErrors.error('fax_backend_unavailable', { problem });
     }
     const paper = config.get('FAX_PAPER_SIZE');
     // a document we cannot use throws Invalid/UnsupportedDocumentError: the error handler's domain mapping answers 400/415
@@ -117,7 +118,7 @@ export class FaxService {
     const pdfKey = `${jobPrefix(id)}/document.pdf`;
     const { documents } = this.deps;
     await documents.withStorage((s) => s.put(pdfKey, pdf)).catch((err) => {
-      if (err instanceof PluginNotAvailableError) throw httpError('storage_unavailable', { storageId: documents.storageId, reason: err.message });
+      if (err instanceof PluginNotAvailableError) throw faxErrors.error('storage_unavailable', { storageId: documents.storageId, reason: err.message });
       throw err;
     });
     const job = {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../platform/db/schema.js';
-import { httpError } from '../../../platform/http/error-catalogue.js';
+import type { FaxTables } from '../fax-tables.js';
+import { faxErrors } from '../fax-errors.js';
 
 /** What makes two submits "the same": who sent it, under which key, and what was asked. */
 export interface IdempotentSubmit {
@@ -19,13 +19,13 @@ export interface IdempotentSubmit {
  * a job and the others find it.
  */
 export class IdempotencyKeys {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<FaxTables>) {}
 
   /**
    * The job an unexpired earlier submit with this key made, or undefined when there is none.
    * Throws idempotency_key_reused when that submit asked for something else.
    */
-  async jobOf(submit: IdempotentSubmit, now = Date.now(), db: Kysely<Database> = this.db): Promise<string | undefined> {
+  async jobOf(submit: IdempotentSubmit, now = Date.now(), db: Kysely<FaxTables> = this.db): Promise<string | undefined> {
     const row = await db.selectFrom('fax_idempotency_keys').selectAll().where('scope', '=', submit.scope).where('key', '=', submit.key).where('expires_at', '>', now).executeTakeFirst();
     if (!row) return undefined;
     const differs = [
@@ -33,7 +33,7 @@ export class IdempotencyKeys {
       row.to_number !== submit.to ? 'destination number' : undefined,
       row.options_sha256 !== submit.optionsSha256 ? 'cover page or retry options' : undefined,
     ].filter(Boolean);
-    if (differs.length) throw httpError('idempotency_key_reused', { differs: differs.join(' and ') });
+    if (differs.length) throw faxErrors.error('idempotency_key_reused', { differs: differs.join(' and ') });
     return row.job_id;
   }
 
@@ -41,7 +41,7 @@ export class IdempotencyKeys {
    * Records the key for `jobId` within the caller's transaction; false when another submit holds
    * it (the caller rolls back and answers that submit's job). An expired record is replaced.
    */
-  async claim(trx: Kysely<Database>, submit: IdempotentSubmit, jobId: string, ttlMs: number, now = Date.now()): Promise<boolean> {
+  async claim(trx: Kysely<FaxTables>, submit: IdempotentSubmit, jobId: string, ttlMs: number, now = Date.now()): Promise<boolean> {
     await trx.deleteFrom('fax_idempotency_keys').where('scope', '=', submit.scope).where('key', '=', submit.key).where('expires_at', '<=', now).execute();
     const r = await trx
       .insertInto('fax_idempotency_keys')

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { maskNumbers } from '../../../../core/sdk/index.js';
-import type { Database, FaxJobAttemptTable } from '../../../platform/db/schema.js';
+import type { FaxTables, FaxJobAttemptTable } from '../fax-tables.js';
 
 export type FaxJobAttemptRow = Selectable<FaxJobAttemptTable>;
 
@@ -19,9 +19,9 @@ export interface AttemptEnd {
  * transaction of the job store), so an attempt moves with its job or not at all.
  */
 export class FaxJobAttempts {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<FaxTables>) {}
 
-  with(db: Kysely<Database>): FaxJobAttempts {
+  with(db: Kysely<FaxTables>): FaxJobAttempts {
     return new FaxJobAttempts(db);
   }
 

@@ -1,4 +1,4 @@
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { FaxConfig } from '../fax-settings.js';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { FaxDocument, StorageProvider } from '../../../../core/sdk/index.js';
 import { publicBaseUrl } from '../../../platform/http/public-url.js';
@@ -16,7 +16,7 @@ export const jobPrefix = (id: string) => `fax/${id}`;
  * tokenized URL a provider downloads the PDF from, and the FaxDocument a provider sees.
  */
 export class JobDocuments {
-  constructor(private readonly deps: { kernel: Kernel; config: ConfigRegistry; tokens: DocumentTokens }) {}
+  constructor(private readonly deps: { kernel: Kernel; config: FaxConfig; tokens: DocumentTokens }) {}
 
   get storageId(): string {
     return this.deps.config.get('STORAGE_BACKEND');

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { maskNumbers, type FaxLineFailure, type FaxStatus } from '../../../../core/sdk/index.js';
-import type { Database, FaxJobTable } from '../../../platform/db/schema.js';
+import type { FaxTables, FaxJobTable } from '../fax-tables.js';
 import type { Dialect } from '../../../platform/db/database.js';
 import { leaseFree, renewLeases, takeLeases } from '../../../platform/db/leases.js';
 import { PreparedQuery } from '../../../platform/db/prepared-query.js';
@@ -56,11 +56,11 @@ const CLAIMABLE: DispatchState[] = ['pending', 'uncertain', 'sending'];
 
 // POST /fax and GET /fax/{id}: compiled once, not on every request.
 const insertJob = new PreparedQuery(
-  (db: Kysely<Database>, row: FaxJobTable) => db.insertInto('fax_jobs').values(row),
+  (db: Kysely<FaxTables>, row: FaxJobTable) => db.insertInto('fax_jobs').values(row),
   (row) => Object.values(row),
 );
 const jobById = new PreparedQuery(
-  (db: Kysely<Database>, id: string) => db.selectFrom('fax_jobs').selectAll().where('id', '=', id),
+  (db: Kysely<FaxTables>, id: string) => db.selectFrom('fax_jobs').selectAll().where('id', '=', id),
   (id) => [id],
 );
 
@@ -79,7 +79,7 @@ export class FaxJobStore {
   readonly attempts: FaxJobAttempts;
 
   constructor(
-    readonly db: Kysely<Database>,
+    readonly db: Kysely<FaxTables>,
     readonly dialect: Dialect,
   ) {
     this.attempts = new FaxJobAttempts(db);
@@ -90,7 +90,7 @@ export class FaxJobStore {
     return this.db.transaction().execute((trx) => work(new FaxJobStore(trx, this.dialect)));
   }
 
-  async insert(job: NewFaxJob, now = new Date(), db: Kysely<Database> = this.db): Promise<FaxJobRow> {
+  async insert(job: NewFaxJob, now = new Date(), db: Kysely<FaxTables> = this.db): Promise<FaxJobRow> {
     const iso = now.toISOString();
     const row: FaxJobTable = {
       id: job.id,

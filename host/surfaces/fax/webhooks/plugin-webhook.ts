@@ -1,7 +1,9 @@
 import { PluginNotAvailableError, type Kernel } from '../../../../core/kernel/kernel.js';
 import { WebhookRejectedError, type FaxProvider, type FaxWebhookRequest } from '../../../../core/sdk/index.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
-import { httpError, httpErrorWithStatus, invalid } from '../../../platform/http/error-catalogue.js';
+import { invalid } from '../../../platform/http/error-catalogue.js';
+import { faxErrors } from '../fax-errors.js';
+import { invalidInput, malformedInput, platformErrors } from '../../../platform/errors/platform-errors.js';
 
 /** Audit events of refused webhooks, per kind. */
 const REJECTED_EVENT = { callback: 'callback_rejected', inbound: 'inbound_rejected' } as const;
@@ -21,12 +23,12 @@ export async function callPluginWebhook<T>(
 ): Promise<T> {
   const reject = (status: number, reason: string, detail: string): never => {
     deps.audit.record(REJECTED_EVENT[webhook.kind], { provider: pluginId, reason, ...context });
-    throw httpErrorWithStatus('webhook_rejected', status, { reason: detail });
+    throw faxErrors.errorWithHint('webhook_rejected', status, { reason: detail });
   };
   try {
     return await deps.kernel.withProvider('fax', pluginId, async (fax) => {
       const parse = parser(fax);
-      if (!fax.verifyWebhook || !parse) throw httpError('webhook_not_taken', { pluginId, kind: webhook.kind === 'callback' ? 'callbacks' : 'inbound faxes' });
+      if (!fax.verifyWebhook || !parse) throw faxErrors.error('webhook_not_taken', { pluginId, kind: webhook.kind === 'callback' ? 'callbacks' : 'inbound faxes' });
       try {
         if (!(await fax.verifyWebhook(webhook))) reject(401, 'signature', 'invalid or missing signature');
       } catch (err) {
@@ -37,14 +39,14 @@ export async function callPluginWebhook<T>(
         return await parse.call(fax, webhook);
       } catch (err) {
         if (err instanceof WebhookRejectedError) reject(err.status, err.reason, err.message);
-        throw invalid(malformed.prefix, (err as Error).message, malformed.status);
+        throw (malformed.status === 400 ? malformedInput : invalidInput)(malformed.prefix, (err as Error).message);
       }
     });
   } catch (err) {
     if (err instanceof PluginNotAvailableError) {
       // Unknown, or active without a fax provider: nothing here takes webhooks. Otherwise it may come back.
-      if (err.state === 'unknown' || err.state === 'active') throw httpError('webhook_not_taken', { pluginId });
-      throw httpError('plugin_not_available', { reason: err.message });
+      if (err.state === 'unknown' || err.state === 'active') throw faxErrors.error('webhook_not_taken', { pluginId });
+      throw platformErrors.error('plugin_not_available', { reason: err.message });
     }
     throw err;
   }

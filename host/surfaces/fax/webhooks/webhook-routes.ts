@@ -2,12 +2,12 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import type { FaxWebhookKind } from '../../../../core/sdk/index.js';
 import type { HttpApi, ResponseSpec } from '../../../platform/http/api.js';
-import { httpError } from '../../../platform/http/error-catalogue.js';
 import type { InboundReceiver } from '../inbound/inbound-receiver.js';
 import type { CallbackReceiver } from './callback-receiver.js';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import { declaredWebhookAliases } from './webhook-aliases.js';
 import { webhookRequest } from './webhook-request.js';
+import { faxErrors } from '../fax-errors.js';
 
 const PluginParams = z.object({ pluginId: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'plugin ids are lowercase letters, digits and dashes') });
 const CallbackAnswer = z.object({ ok: z.boolean(), status: z.string().describe("The job's status after the callback") });
@@ -102,7 +102,7 @@ export function registerWebhookAliasRoutes(api: HttpApi, deps: WebhookDeps & { k
       },
       ({ req }) => {
         const current = declaredWebhookAliases(deps.kernel).find((a) => a.path.toLowerCase() === alias.path.toLowerCase() && a.kind === alias.kind);
-        if (!current) throw httpError('webhook_not_taken', { pluginId: alias.pluginId, kind: alias.kind === 'callback' ? 'callbacks' : 'inbound faxes' });
+        if (!current) throw faxErrors.error('webhook_not_taken', { pluginId: alias.pluginId, kind: alias.kind === 'callback' ? 'callbacks' : 'inbound faxes' });
         return handle(req, current.pluginId, current.kind);
       },
     );

@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { SearchConfig } from '../search-settings.js';
 import type { OutboundGuard } from '../../../../core/kernel/egress.js';
 import { llmGatewayEndpoint } from '../../../platform/llm/gateway-endpoint.js';
 import { LlmGatewayClient, runIdentity, type CensusSink, type ChatMessage, type ChatResult } from '../../../platform/llm/gateway-client.js';
 import type { CodeSearch, SearchOutcome, SearchResult } from '../retrieval/code-search.js';
 import type { Repositories } from '../repositories/repositories.js';
 import type { TraceRecorder, TraceStore } from '../traces/trace-store.js';
-import { httpError } from '../../../platform/http/error-catalogue.js';
 import type { AnswerAccounting } from '../../../platform/ports/run-accounting.js';
 import { AnswerCache, type CachedAnswer } from './answer-cache.js';
 import { AnswerGraph, type GraphState } from './answer-graph.js';
 import { markStale } from '../retrieval/freshness.js';
 import { answerMessages, citationsOf, condenseMessages, contentTerms, extractiveAnswer, relevance, rewriteMessages, type Citation } from './answer-prompt.js';
+import { platformErrors } from '../../../platform/errors/platform-errors.js';
 
 export type AnswerMode = 'graph' | 'simple' | 'extractive';
 
@@ -101,7 +101,7 @@ export class AnswerService {
 
   constructor(
     private readonly deps: {
-      config: ConfigRegistry;
+      config: SearchConfig;
       search: CodeSearch;
       repositories: Repositories;
       traces: TraceStore;
@@ -131,7 +131,7 @@ export class AnswerService {
     const { config } = this.deps;
     const repository = this.deps.repositories.resolve(request.repo);
     const repo = repository.name;
-    if (await this.deps.isDeleted?.(repo)) throw httpError('corpus_deleted', { corpus: repo, hint: 'index it again with POST /api/index/start' });
+    if (await this.deps.isDeleted?.(repo)) throw platformErrors.error('corpus_deleted', { corpus: repo, hint: 'index it again with POST /api/index/start' });
     const runId = randomUUID();
     const model = config.get('GEN_MODEL') ?? '';
     const topK = request.topK ?? config.get('LANGGRAPH_FINAL_K');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../platform/db/schema.js';
+import type { SearchTables } from '../search-tables.js';
 import type { EvalSummary } from './metrics.js';
 
 /** The figures a regression is judged on. */
@@ -19,7 +19,7 @@ export interface CanaryRun {
  * against; the alert engine compares the latest run with it.
  */
 export class EvalCanaries {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<SearchTables>) {}
 
   async record(name: string, summary: EvalSummary, asBaseline: boolean, now = Date.now()): Promise<void> {
     await this.db.insertInto('eval_runs').values({ id: randomUUID(), name, summary: JSON.stringify(summary), baseline: asBaseline ? 1 : 0, created_at: now }).execute();

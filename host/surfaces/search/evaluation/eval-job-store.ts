@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, EvaluationJobTable } from '../../../platform/db/schema.js';
+import type { SearchTables, EvaluationJobTable } from '../search-tables.js';
 import type { Dialect } from '../../../platform/db/database.js';
 import { interruptOrphansAtStart, interruptStale } from '../run-heartbeat.js';
 import type { EvalReport } from './eval-runner.js';
@@ -13,7 +13,7 @@ export type EvalJob = Selectable<EvaluationJobTable>;
  */
 export class EvalJobStore {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Kysely<SearchTables>,
     private readonly dialect: Dialect,
   ) {}
 

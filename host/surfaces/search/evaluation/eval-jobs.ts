@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
-import { httpError } from '../../../platform/http/error-catalogue.js';
 import type { TraceStore } from '../traces/trace-store.js';
 import type { EvalCanaries } from './eval-canaries.js';
 import type { EvalJob, EvalJobStore } from './eval-job-store.js';
 import { runEvaluation, type EvalReport, type EvalSearch } from './eval-runner.js';
 import type { GoldenQuestion } from './golden-set.js';
+import { searchErrors } from '../search-errors.js';
+import { platformErrors } from '../../../platform/errors/platform-errors.js';
 
 /** Row writes of a run's progress (also its heartbeat). */
 const PROGRESS_MS = 1000;
@@ -46,9 +47,9 @@ export class EvalJobs {
   constructor(private readonly deps: EvalJobsDeps) {}
 
   async start(input: EvalJobInput): Promise<{ job: EvalJob; report: Promise<EvalReport> }> {
-    if (this.stopping) throw httpError('shutting_down');
+    if (this.stopping) throw platformErrors.error('shutting_down');
     const limit = this.deps.maxRunning();
-    if (this.active.size >= limit) throw httpError('evaluation_runs_busy', { limit });
+    if (this.active.size >= limit) throw searchErrors.error('evaluation_runs_busy', { limit });
     const job = await this.deps.store.create(input.questions, input.name, input.saveAsBaseline);
     const abort = new AbortController();
     const report = this.run(job, input, abort.signal);

@@ -5,11 +5,12 @@ import { goldenScope } from './golden-scope.js';
 import type { EvalJobs } from './eval-jobs.js';
 import type { EvalJob, EvalJobStore } from './eval-job-store.js';
 import type { HttpApi } from '../../../platform/http/api.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { SearchConfig } from '../search-settings.js';
 import type { RepositoryResolver } from '../repositories/repo-query.js';
 import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
 import { principalOf } from '../../../platform/auth/access-guard.js';
 import { grants } from '../../../platform/auth/scopes.js';
+import { searchErrors } from '../search-errors.js';
 
 const EvalRunBody = z
   .object({
@@ -62,7 +63,7 @@ export interface EvalRouteDeps {
   jobs: EvalJobs;
   store: EvalJobStore;
   repositories: RepositoryResolver;
-  config: ConfigRegistry;
+  config: SearchConfig;
 }
 
 /** A job row as the API shows it. */
@@ -169,7 +170,7 @@ export function registerEvalRoutes(api: HttpApi, deps: EvalRouteDeps): void {
     },
     async ({ params }) => {
       const job = await deps.store.get(params.id);
-      if (!job) throw httpError('evaluation_run_not_found', { id: params.id });
+      if (!job) throw searchErrors.error('evaluation_run_not_found', { id: params.id });
       return jobView(job);
     },
   );

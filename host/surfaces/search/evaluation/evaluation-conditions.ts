@@ -1,4 +1,4 @@
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { SearchConfig } from '../search-settings.js';
 import { CANARY_METRICS, type EvalCanaries } from './eval-canaries.js';
 import type { ConditionSource, FiringCondition } from '../../../platform/ports/alert-conditions.js';
 
@@ -8,7 +8,7 @@ import type { ConditionSource, FiringCondition } from '../../../platform/ports/a
  * ALERT_EVAL_DROP. It clears when a later run is back within the threshold or a new baseline
  * is saved.
  */
-export function evaluationConditions(deps: { canaries: EvalCanaries; config: ConfigRegistry }): ConditionSource {
+export function evaluationConditions(deps: { canaries: EvalCanaries; config: SearchConfig }): ConditionSource {
   return {
     name: 'evaluation',
     async evaluate() {

@@ -1,7 +1,7 @@
 import type { GoldenQuestion } from './golden-set.js';
 import { selectQuestions } from './eval-runner.js';
-import { invalid } from '../../../platform/http/error-catalogue.js';
 import type { RepositoryResolver } from '../repositories/repo-query.js';
+import { invalidInput } from '../../../platform/errors/platform-errors.js';
 
 /**
  * The repositories a golden set runs against, checked before the first question runs so a typo
@@ -16,7 +16,7 @@ export async function goldenScope(
   const defaultRepo = deps.repositories.resolve(undefined).name;
   const only = repo === undefined ? undefined : deps.repositories.resolve(repo).name;
   const selected = selectQuestions(golden, defaultRepo, only);
-  if (!selected.length) throw invalid('repo', `no question of the golden set is about "${only}"`);
+  if (!selected.length) throw invalidInput('repo', `no question of the golden set is about "${only}"`);
   const repos = new Set(selected.map((g) => g.repo));
   for (const name of repos) deps.repositories.resolve(name);
   for (const name of repos) await deps.prepare?.(name);

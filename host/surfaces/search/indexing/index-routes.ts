@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { HttpApi } from '../../../platform/http/api.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { SearchConfig } from '../search-settings.js';
 import type { IndexRunStore } from './index-run-store.js';
 import type { IndexRuns } from './index-runs.js';
 import { statusLines } from './index-status.js';
@@ -43,7 +43,7 @@ const StatusBody = z.object({
   run: RunBody.nullable().describe('The durable row of the latest run (beyond the spec).'),
 });
 
-export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store: IndexRunStore; repositories: Repositories; config: ConfigRegistry; audit: AuditLog; accounts?: RunLedger }): void {
+export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store: IndexRunStore; repositories: Repositories; config: SearchConfig; audit: AuditLog; accounts?: RunLedger }): void {
   api.route(
     {
       method: 'post',

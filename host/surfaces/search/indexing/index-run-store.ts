@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, IndexRunTable } from '../../../platform/db/schema.js';
+import type { SearchTables, IndexRunTable } from '../search-tables.js';
 import type { Dialect } from '../../../platform/db/database.js';
 import { interruptOrphansAtStart, interruptStale } from '../run-heartbeat.js';
 
@@ -17,7 +17,7 @@ export class RunAlreadyRunningError extends Error {
 /** Indexing runs as durable rows, so a restart mid-run shows the run interrupted, never finished. */
 export class IndexRunStore {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Kysely<SearchTables>,
     private readonly dialect: Dialect,
   ) {}
 

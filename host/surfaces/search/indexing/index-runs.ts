@@ -4,22 +4,23 @@ import type { Logger } from 'pino';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import { outboundAllowHosts } from '../../../../core/kernel/egress.js';
 import { llmGatewayEndpoint } from '../../../platform/llm/gateway-endpoint.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { SearchConfig } from '../search-settings.js';
 import { type IndexRun, type IndexRunStore, type RunCounts } from './index-run-store.js';
 import type { IndexJob, IndexerMessage } from './indexer/protocol.js';
 import type { Repositories, Repository } from '../repositories/repositories.js';
 import { assertCanIndex, retrievalBackendId } from '../retrieval/retrieval-backend.js';
 import type { WorkerInput } from './indexer-worker.js';
-import { httpError } from '../../../platform/http/error-catalogue.js';
 import type { RunAccountingPort } from '../../../platform/ports/run-accounting.js';
 import type { CensusParentMessage } from '../../../platform/llm/ipc-census.js';
 import { walkRepository } from './indexer/file-walk.js';
+import { searchErrors } from '../search-errors.js';
+import { platformErrors } from '../../../platform/errors/platform-errors.js';
 
 export interface IndexRunsDeps {
   store: IndexRunStore;
   repositories: Repositories;
   kernel: Kernel;
-  config: ConfigRegistry;
+  config: SearchConfig;
   logger: Logger;
   dataDir: string;
   packageRoot: string;
@@ -50,7 +51,7 @@ export class IndexRuns {
   constructor(private readonly deps: IndexRunsDeps) {}
 
   async start(repoName: string | undefined, enrich: boolean, options: { includeDependencies?: boolean } = {}): Promise<IndexRun> {
-    if (this.stopping) throw httpError('shutting_down');
+    if (this.stopping) throw platformErrors.error('shutting_down');
     const repo = this.deps.repositories.resolve(repoName);
     const job = this.jobFor(repo, enrich, options.includeDependencies);
     // A backend without write sessions would take the run and fail it in the child: refuse now.
@@ -125,7 +126,7 @@ export class IndexRuns {
     const pluginId = retrievalBackendId(config);
     const view = kernel.get(pluginId);
     if (!view?.manifest_path || !kernel.isActive('retrieval', pluginId)) {
-      throw httpError('retrieval_backend_unavailable', { backend: pluginId, reason: `not active (state: ${kernel.stateOf(pluginId)})` });
+      throw searchErrors.error('retrieval_backend_unavailable', { backend: pluginId, reason: `not active (state: ${kernel.stateOf(pluginId)})` });
     }
     const model = config.get('EMBEDDING_MODEL');
     return {

@@ -1,14 +1,14 @@
 import type { Kernel } from '../../../../core/kernel/kernel.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
-import { httpError } from '../../../platform/http/error-catalogue.js';
+import type { SearchConfig } from '../search-settings.js';
 import type { CodeSearchPort, RepositoryRef } from '../../../platform/ports/code-search.js';
 import type { IndexRunStore } from '../indexing/index-run-store.js';
 import { walkRepository } from '../indexing/indexer/file-walk.js';
 import { retrievalBackendId } from '../retrieval/retrieval-backend.js';
 import type { Repositories } from './repositories.js';
+import { searchErrors } from '../search-errors.js';
 
 /** Code search as the workbench's run accounting sees it (platform/ports/code-search.ts). */
-export function codeSearchPort(deps: { repositories: Repositories; runs: IndexRunStore; kernel: Kernel; config: ConfigRegistry }): CodeSearchPort {
+export function codeSearchPort(deps: { repositories: Repositories; runs: IndexRunStore; kernel: Kernel; config: SearchConfig }): CodeSearchPort {
   const { repositories, runs, kernel, config } = deps;
   return {
     resolve: (name) => repositories.resolve(name),
@@ -23,9 +23,9 @@ export function codeSearchPort(deps: { repositories: Repositories; runs: IndexRu
     },
     async dropIndex(repo: RepositoryRef) {
       const running = await runs.running(repo.name);
-      if (running) throw httpError('index_run_running', { reason: `run ${running.id} of "${repo.name}" is running; delete after it ends` });
+      if (running) throw searchErrors.error('index_run_running', { reason: `run ${running.id} of "${repo.name}" is running; delete after it ends` });
       const backend = retrievalBackendId(config);
-      if (!kernel.isActive('retrieval', backend)) throw httpError('retrieval_backend_unavailable', { backend, reason: `state ${kernel.stateOf(backend)}` });
+      if (!kernel.isActive('retrieval', backend)) throw searchErrors.error('retrieval_backend_unavailable', { backend, reason: `state ${kernel.stateOf(backend)}` });
       await kernel.withProvider('retrieval', backend, async (p) => {
         if (!p.openSession) return;
         const session = await p.openSession(repo.name);

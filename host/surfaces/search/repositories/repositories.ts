@@ -1,7 +1,8 @@
 import path from 'node:path';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { SearchConfig } from '../search-settings.js';
 import { isRepoName } from '../../../platform/ports/code-search.js';
-import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
+import { searchErrors } from '../search-errors.js';
+import { invalidInput } from '../../../platform/errors/platform-errors.js';
 
 export interface Repository {
   name: string;
@@ -15,7 +16,7 @@ export interface Repository {
  */
 export class Repositories {
   constructor(
-    private readonly config: ConfigRegistry,
+    private readonly config: SearchConfig,
     private readonly packageRoot: string,
     private readonly cwd: string,
   ) {}
@@ -29,9 +30,9 @@ export class Repositories {
   /** The named repository (REPO when absent): 422 for a name that is not a plain name, 404 for an unknown one. */
   resolve(name: string | undefined): Repository {
     const wanted = name ?? this.config.get('REPO');
-    if (!isRepoName(wanted)) throw invalid('repo', `"${wanted.slice(0, 100)}" is not a repository name (letters, digits, ".", "_", "-")`);
+    if (!isRepoName(wanted)) throw invalidInput('repo', `"${wanted.slice(0, 100)}" is not a repository name (letters, digits, ".", "_", "-")`);
     const repo = this.all().find((r) => r.name === wanted);
-    if (!repo) throw httpError('repository_not_found', { name: wanted, configured: this.all().map((r) => r.name) });
+    if (!repo) throw searchErrors.error('repository_not_found', { name: wanted, configured: this.all().map((r) => r.name) });
     return repo;
   }
 }

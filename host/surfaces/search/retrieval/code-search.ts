@@ -4,13 +4,13 @@ import type { Logger } from 'pino';
 import { PluginNotAvailableError, type Kernel } from '../../../../core/kernel/kernel.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import type { RetrievalHit, RetrievalSearchOptions } from '../../../../core/sdk/index.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { SearchConfig } from '../search-settings.js';
 import { randomUUID } from 'node:crypto';
 import { LlmGatewayClient, runIdentity, type RunIdentity } from '../../../platform/llm/gateway-client.js';
 import type { Repositories } from '../repositories/repositories.js';
 import { assertCanIndex, retrievalBackendId } from './retrieval-backend.js';
-import { httpError } from '../../../platform/http/error-catalogue.js';
 import { markStale, stampOf, type FileStamp } from './freshness.js';
+import { searchErrors } from '../search-errors.js';
 
 export interface SearchResult {
   score: number;
@@ -72,7 +72,7 @@ const SNIPPET_CHARS = 1200;
 export class CodeSearch {
   private client?: { key: string; client: LlmGatewayClient };
 
-  constructor(private readonly deps: { kernel: Kernel; config: ConfigRegistry; repositories: Repositories; logger: Logger; keywords?: KeywordSource; outbound?: OutboundGuard }) {}
+  constructor(private readonly deps: { kernel: Kernel; config: SearchConfig; repositories: Repositories; logger: Logger; keywords?: KeywordSource; outbound?: OutboundGuard }) {}
 
   async search(q: string, repoName: string | undefined, topK: number | undefined, options: SearchOptions = {}): Promise<SearchOutcome> {
     const started = performance.now();
@@ -111,12 +111,12 @@ export class CodeSearch {
         return p.search(repo.name, q, k, searchOptions);
       });
     } catch (err) {
-      if (err instanceof PluginNotAvailableError) throw httpError('retrieval_backend_unavailable', { backend, reason: err.message });
+      if (err instanceof PluginNotAvailableError) throw searchErrors.error('retrieval_backend_unavailable', { backend, reason: err.message });
       if (err instanceof HttpError) throw err;
       // A backend failure (a locked or damaged index file, say) is the backend's state, not a bug
       // of the request: 503 with the reason, never a 500.
       this.deps.logger.error({ err: (err as Error).message, repo: repo.name, backend }, 'retrieval backend search failed');
-      throw httpError('retrieval_backend_failed', { backend, reason: (err as Error).message });
+      throw searchErrors.error('retrieval_backend_failed', { backend, reason: (err as Error).message });
     }
     // A stat per result file: a hit whose file changed since the run that indexed it says so.
     const results = await markStale(repo.dir, hits.slice(0, k).map(toResult));

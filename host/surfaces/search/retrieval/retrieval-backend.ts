@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { RetrievalProvider } from '../../../../core/sdk/index.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
-import { httpError } from '../../../platform/http/error-catalogue.js';
+import type { SearchConfig } from '../search-settings.js';
+import { searchErrors } from '../search-errors.js';
 
 /** The retrieval plugin in force: RETRIEVAL_BACKEND, whose default is the built-in manifest marked default. */
-export function retrievalBackendId(config: ConfigRegistry): string {
+export function retrievalBackendId(config: SearchConfig): string {
   return config.get('RETRIEVAL_BACKEND');
 }
 
@@ -15,14 +15,14 @@ export function retrievalBackendId(config: ConfigRegistry): string {
  * retrieval_backend_cannot_index instead of a run that fails later or an empty list.
  */
 export function assertCanIndex(backend: string, provider: RetrievalProvider): void {
-  if (typeof provider.openSession !== 'function') throw httpError('retrieval_backend_cannot_index', { backend });
+  if (typeof provider.openSession !== 'function') throw searchErrors.error('retrieval_backend_cannot_index', { backend });
 }
 
 /**
  * Warns once per generation when the selected retrieval backend becomes active without write
  * sessions, and when RETRIEVAL_BACKEND is changed to such a backend: selecting it is never silent.
  */
-export function warnWhenBackendCannotIndex(kernel: Kernel, config: ConfigRegistry, logger: Logger): () => void {
+export function warnWhenBackendCannotIndex(kernel: Kernel, config: SearchConfig, logger: Logger): () => void {
   const warned = new Set<string>();
   const check = async () => {
     const backend = retrievalBackendId(config);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { TraceStore } from './trace-store.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import { repositoryRoutes, type RepositoryResolver } from '../repositories/repo-query.js';
-import { httpError } from '../../../platform/http/error-catalogue.js';
+import { searchErrors } from '../search-errors.js';
 
 const TraceListing = z.object({
   repo: z.string(),
@@ -52,7 +52,7 @@ export function registerTraceRoutes(api: HttpApi, deps: TraceRouteDeps): void {
     async (repo) => {
       const latest = await deps.traces.latest(repo);
       if (latest.ok) return latest.trace;
-      throw httpError('trace_not_found', { repo });
+      throw searchErrors.error('trace_not_found', { repo });
     },
   );
 
@@ -71,7 +71,7 @@ export function registerTraceRoutes(api: HttpApi, deps: TraceRouteDeps): void {
     async (repo, { params }) => {
       const trace = await deps.traces.read(repo, (params as { name: string }).name);
       if (trace) return trace;
-      throw httpError('trace_not_found', { repo });
+      throw searchErrors.error('trace_not_found', { repo });
     },
   );
 }

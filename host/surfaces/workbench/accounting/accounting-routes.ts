@@ -1,3 +1,4 @@
+import type { WorkbenchConfig } from '../workbench-settings.js';
 import { z } from 'zod';
 import type { HttpApi } from '../../../platform/http/api.js';
 import type { Request } from 'express';
@@ -73,7 +74,7 @@ function runRecordAnswers(found: string, missing: string) {
 
 export function registerAccountingRoutes(
   api: HttpApi,
-  deps: { accounting: RunAccounting; proposals: SchemaProposals; codeSearch: () => CodeSearchPort; audit: AuditLog },
+  deps: { accounting: RunAccounting; proposals: SchemaProposals; codeSearch: () => CodeSearchPort; audit: AuditLog; config: WorkbenchConfig },
 ): void {
   api.route(
     {
@@ -134,7 +135,7 @@ export function registerAccountingRoutes(
       access: { scope: 'search:index' },
       params: CorpusParams,
       body: ProposalBody,
-      rateLimit: 'schema_proposal',
+      rateLimit: { bucket: 'schema_proposal', perMinute: () => deps.config.get('SCHEMA_PROPOSAL_RPM') },
       responses: {
         201: { description: 'The saved proposal run (state finished or failed)', schema: RunRecordBody },
         404: { description: 'Unknown or deleted corpus' },

@@ -1,4 +1,4 @@
-import type { ModelPrice } from '../../../platform/config/model/embedding.js';
+import type { ModelPrice } from '../../../platform/config/model/llm.js';
 
 /** What one lane of a run is expected to cost, under the prices the run started with. */
 export interface LaneEstimate {

@@ -1,4 +1,4 @@
-import type { ModelPrice } from '../../../platform/config/model/embedding.js';
+import type { ModelPrice } from '../../../platform/config/model/llm.js';
 import { priceOf } from './estimate.js';
 import type { LedgerRow } from './spend-ledger-client.js';
 import type { OwnerState, RunRequestRow } from './run-account-store.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { AttemptOutcome, CensusSink } from '../../../platform/llm/gateway-client.js';
-import type { Database, RunAccountTable, RunRequestTable } from '../../../platform/db/schema.js';
+import type { WorkbenchTables, RunAccountTable, RunRequestTable } from '../workbench-tables.js';
 import type { Estimate } from './estimate.js';
 import type { NativeRunCosts } from './reconcile.js';
 
@@ -27,7 +27,7 @@ export interface NewRunAccount {
  * reopens.
  */
 export class RunAccountStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<WorkbenchTables>) {}
 
   async create(run: NewRunAccount): Promise<void> {
     await this.db

@@ -2,14 +2,14 @@ import type { OutboundGuard } from '../../../../core/kernel/egress.js';
 import { llmGatewayEndpoint } from '../../../platform/llm/gateway-endpoint.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
-import { httpError } from '../../../platform/http/error-catalogue.js';
+import type { WorkbenchConfig } from '../workbench-settings.js';
 import type { CodeSearchPort } from '../../../platform/ports/code-search.js';
 import type { CensusSink } from '../../../platform/llm/gateway-client.js';
 import { buildEstimate, tokensOf, type Estimate } from './estimate.js';
 import { censusOf, reconcile, type LaneCensus, type NativeRunCosts } from './reconcile.js';
 import type { OwnerState, RunAccountRow, RunAccountStore, RunKind } from './run-account-store.js';
 import { LedgerReadError, readSpendLedger } from './spend-ledger-client.js';
+import { platformErrors } from '../../../platform/errors/platform-errors.js';
 
 /** The UI words of the spec for a run's costs. */
 export type CostsLabel = 'Pending' | 'Complete' | 'Incomplete' | 'Incomplete · Interrupted' | 'Check failed' | 'Unavailable';
@@ -41,7 +41,7 @@ export interface RunRecordView {
  */
 export class RunAccounting {
   constructor(
-    private readonly deps: { store: RunAccountStore; indexRuns: CodeSearchPort['indexRuns']; config: ConfigRegistry; logger: Logger; outbound?: OutboundGuard },
+    private readonly deps: { store: RunAccountStore; indexRuns: CodeSearchPort['indexRuns']; config: WorkbenchConfig; logger: Logger; outbound?: OutboundGuard },
   ) {}
 
   get store(): RunAccountStore {
@@ -123,16 +123,16 @@ export class RunAccounting {
     if (row && row.corpus_id === corpusId) return this.toView(row);
     const legacy = await this.deps.indexRuns.get(runId);
     if (legacy && legacy.repo === corpusId) return this.unavailable(legacy);
-    throw httpError('run_not_found', { reason: `no run ${runId} of corpus "${corpusId}"` });
+    throw platformErrors.error('run_not_found', { reason: `no run ${runId} of corpus "${corpusId}"` });
   }
 
   async latest(corpusId: string, runKind: RunKind, finalize: boolean): Promise<RunRecordView> {
-    if (await this.deps.store.isDeleted(corpusId)) throw httpError('corpus_deleted', { corpus: corpusId, hint: 'its runs stay readable by id' });
+    if (await this.deps.store.isDeleted(corpusId)) throw platformErrors.error('corpus_deleted', { corpus: corpusId, hint: 'its runs stay readable by id' });
     const row = await this.deps.store.latest(corpusId, runKind);
     if (!row) {
       const legacy = runKind === 'index' ? await this.deps.indexRuns.latest(corpusId) : undefined;
       if (legacy) return this.unavailable(legacy);
-      throw httpError('run_not_found', { reason: `corpus "${corpusId}" has no ${runKind} run` });
+      throw platformErrors.error('run_not_found', { reason: `corpus "${corpusId}" has no ${runKind} run` });
     }
     return finalize ? this.reconcile(corpusId, row.run_id) : this.toView(row);
   }

@@ -1,6 +1,6 @@
 import type { OutboundGuard } from '../../../../core/kernel/egress.js';
 import { llmGatewayEndpoint } from '../../../platform/llm/gateway-endpoint.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { WorkbenchConfig } from '../workbench-settings.js';
 import { LlmGatewayClient, runIdentity } from '../../../platform/llm/gateway-client.js';
 import type { CodeSearchPort, RepositoryRef } from '../../../platform/ports/code-search.js';
 import { tokensOf } from './estimate.js';
@@ -16,7 +16,7 @@ const MAX_PATHS = 200;
 export class SchemaProposals {
   private readonly running = new Map<string, Promise<RunRecordView>>();
 
-  constructor(private readonly deps: { accounting: RunAccounting; config: ConfigRegistry; codeSearch: () => CodeSearchPort; outbound?: OutboundGuard }) {}
+  constructor(private readonly deps: { accounting: RunAccounting; config: WorkbenchConfig; codeSearch: () => CodeSearchPort; outbound?: OutboundGuard }) {}
 
   /** A proposal of the corpus, or the one already being made: concurrent callers share one run and one LLM call. */
   proposeOrJoin(repo: RepositoryRef): { view: Promise<RunRecordView>; joined: boolean } {

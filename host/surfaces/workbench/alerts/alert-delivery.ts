@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import { alertOfNotice, type AlertDelivery as DeliveryOutcome } from '../../../../core/sdk/contracts/alert-sink.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
-import { parseWebhookTargets, type WebhookTarget } from '../../../platform/config/model/webhook-targets.js';
+import type { WorkbenchConfig } from '../workbench-settings.js';
+import { parseWebhookTargets, type WebhookTarget } from './webhook-targets.js';
 import type { AlertNotice } from './alert-notice.js';
 import type { AlertOutbox, DeliveryRow } from './alert-outbox.js';
 import type { WebhookReceivers } from './alert-targets.js';
@@ -14,13 +14,13 @@ const POLL_MS = 500;
 const MAX_BACKOFF_MS = 5 * 60_000;
 
 /** Every target a notice goes to now: WEBHOOK_TARGETS, and each active alert-sink plugin. */
-export function currentTargets(config: ConfigRegistry, kernel: Kernel): { webhooks: WebhookTarget[]; plugins: string[]; problems: string[] } {
+export function currentTargets(config: WorkbenchConfig, kernel: Kernel): { webhooks: WebhookTarget[]; plugins: string[]; problems: string[] } {
   const { targets, problems } = parseWebhookTargets(config.get('WEBHOOK_TARGETS'), config.get('ALERT_ALLOW_HTTP_LOOPBACK'));
   const plugins = kernel.providersOf('alert-sink').filter((id) => kernel.isActive('alert-sink', id));
   return { webhooks: targets, plugins, problems };
 }
 
-export function targetIds(config: ConfigRegistry, kernel: Kernel): string[] {
+export function targetIds(config: WorkbenchConfig, kernel: Kernel): string[] {
   const { webhooks, plugins } = currentTargets(config, kernel);
   return [...webhooks.map((t) => t.id), ...plugins.map((id) => `plugin:${id}`)];
 }
@@ -42,7 +42,7 @@ export class AlertDelivery {
   private readonly outcomes: Counter<'outcome'>;
 
   constructor(
-    private readonly deps: { outbox: AlertOutbox; receivers: WebhookReceivers; config: ConfigRegistry; kernel: Kernel; logger: Logger; metrics: Registry },
+    private readonly deps: { outbox: AlertOutbox; receivers: WebhookReceivers; config: WorkbenchConfig; kernel: Kernel; logger: Logger; metrics: Registry },
   ) {
     this.outcomes = new Counter({ name: 'switchboard_alert_deliveries_total', help: 'Alert delivery attempts by outcome (delivered, retry, failed).', labelNames: ['outcome'], registers: [deps.metrics] });
   }

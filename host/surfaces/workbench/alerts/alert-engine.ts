@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { WorkbenchConfig } from '../workbench-settings.js';
 import type { ClusterLeases } from '../../../platform/db/cluster-leases.js';
 import { RepeatingTask } from '../../../platform/runtime/repeating-task.js';
-import type { Database, AlertActiveTable } from '../../../platform/db/schema.js';
+import type { WorkbenchTables, AlertActiveTable } from '../workbench-tables.js';
 import { SEVERITY_LABELS, alertIdOf, type AlertNotice, type FiringCondition } from './alert-notice.js';
 import type { AlertOutbox } from './alert-outbox.js';
 import type { ConditionSource } from '../../../platform/ports/alert-conditions.js';
@@ -32,9 +32,9 @@ export class AlertEngine {
 
   constructor(
     private readonly deps: {
-      db: Kysely<Database>;
+      db: Kysely<WorkbenchTables>;
       outbox: AlertOutbox;
-      config: ConfigRegistry;
+      config: WorkbenchConfig;
       logger: Logger;
       metrics: Registry;
       leases: ClusterLeases;

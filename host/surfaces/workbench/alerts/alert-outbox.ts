@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { AlertDeliveryTable, Database } from '../../../platform/db/schema.js';
+import type { AlertDeliveryTable, WorkbenchTables } from '../workbench-tables.js';
 import { leaseFree, takeLeases } from '../../../platform/db/leases.js';
 import type { AlertNotice } from './alert-notice.js';
 
@@ -14,7 +14,7 @@ export type DeliveryRow = AlertDeliveryTable;
  */
 export class AlertOutbox {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Kysely<WorkbenchTables>,
     private readonly dialect: 'sqlite' | 'postgres',
   ) {}
 

@@ -3,15 +3,16 @@ import { z } from 'zod';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { WorkbenchConfig } from '../workbench-settings.js';
 import { principalOf } from '../../../platform/auth/access-guard.js';
 import type { AlertEngine } from './alert-engine.js';
 import type { AlertOutbox } from './alert-outbox.js';
 import { currentTargets } from './alert-delivery.js';
 import { maskTargetUrl } from './alert-targets.js';
-import { parseWebhookTargets, webhookTargetId } from '../../../platform/config/model/webhook-targets.js';
+import { parseWebhookTargets, webhookTargetId } from './webhook-targets.js';
 import { SEVERITY_LABELS, type AlertNotice } from './alert-notice.js';
-import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
+import { invalid } from '../../../platform/http/error-catalogue.js';
+import { workbenchErrors } from '../workbench-errors.js';
 
 const ADMIN = { scope: 'admin', administrative: true } as const;
 const ActiveAlert = z.object({ id: z.string(), type: z.string(), severity: z.string(), title: z.string(), labels: z.record(z.string(), z.string()), fired_at: z.string(), context: z.record(z.string(), z.unknown()) });
@@ -32,7 +33,7 @@ const Target = z.object({ id: z.string(), kind: z.enum(['webhook', 'plugin']), r
 const Targets = z.object({ targets: z.array(Target), problems: z.array(z.string()) });
 
 /** Alerts for operators: active alerts, recent deliveries, a test alert, and the webhook targets. */
-export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; outbox: AlertOutbox; config: ConfigRegistry; kernel: Kernel; audit: AuditLog; wake: () => void }): void {
+export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; outbox: AlertOutbox; config: WorkbenchConfig; kernel: Kernel; audit: AuditLog; wake: () => void }): void {
   const targetsView = () => {
     const { webhooks, plugins, problems } = currentTargets(deps.config, deps.kernel);
     return {
@@ -104,7 +105,7 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
       },
     },
     async ({ body, res }) => {
-      if (!targetsView().targets.some((t) => t.id === body.target)) throw httpError('alert_target_not_found', { target: body.target });
+      if (!targetsView().targets.some((t) => t.id === body.target)) throw workbenchErrors.error('alert_target_not_found', { target: body.target });
       const now = new Date();
       const key = `test:${randomUUID()}`;
       const severity = body.severity ?? 'info';
@@ -187,7 +188,7 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
     async ({ params, res }) => {
       const current = storedUrls();
       const kept = current.filter((u) => webhookTargetId(u) !== params.id);
-      if (kept.length === current.length) throw httpError('alert_target_not_found', { target: params.id });
+      if (kept.length === current.length) throw workbenchErrors.error('alert_target_not_found', { target: params.id });
       return store(kept, res);
     },
   );

@@ -5,7 +5,7 @@ import { CONTRACT_VERSIONS } from '../../../../core/sdk/index.js';
 import { parseManifestText, type Manifest } from '../../../../core/manifest/index.js';
 import { alertReceiver, type AlertReceiver } from '../../../../core/declarative/alert-sink.js';
 import { createEgressClient, resolveEgress, type OutboundConnectOptions, type OutboundGuard } from '../../../../core/kernel/egress.js';
-import type { WebhookTarget } from '../../../platform/config/model/webhook-targets.js';
+import type { WebhookTarget } from './webhook-targets.js';
 import { builtInDefaultOf } from '../../../platform/plugins/built-in-manifests.js';
 
 /**

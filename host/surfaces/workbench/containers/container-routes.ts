@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { HttpApi } from '../../../platform/http/api.js';
 import { ErrorBody, HttpError } from '../../../platform/http/errors.js';
-import { workbenchErrorToHttp } from '../workbench-errors.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { WorkbenchConfig } from '../workbench-settings.js';
 import { ContainerControls, type ContainerAction } from './container-controls.js';
 
 const ServiceParam = z.object({ service: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, 'must be a service key ([a-z0-9_.-])') });
@@ -44,7 +43,7 @@ const refusals = {
   403: { description: 'Not a loopback caller, or DOCKER_HOST names a remote engine' },
 };
 
-export function containerSettingsOf(config: ConfigRegistry) {
+export function containerSettingsOf(config: WorkbenchConfig) {
   return () => ({
     dockerHost: config.get('DOCKER_HOST'),
     project: config.get('docker.project'),
@@ -57,7 +56,7 @@ export function containerSettingsOf(config: ConfigRegistry) {
 }
 
 /** GET /api/docker/status, /api/docker/services, POST .../{service}/{action}, GET .../{service}/logs. Loopback callers only. */
-export function registerContainerRoutes(api: HttpApi, deps: { config: ConfigRegistry; audit: AuditLog }): void {
+export function registerContainerRoutes(api: HttpApi, deps: { config: WorkbenchConfig; audit: AuditLog }): void {
   const controls = new ContainerControls(containerSettingsOf(deps.config));
 
   const routes = api.group({ tags: ['workbench: containers'], access: 'loopback' });
@@ -109,7 +108,7 @@ export function registerContainerRoutes(api: HttpApi, deps: { config: ConfigRegi
         deps.audit.record('container_action', { service: params.service, action, result: 'ok', by });
         return result;
       } catch (err) {
-        const status = (err instanceof HttpError ? err : workbenchErrorToHttp(err))?.status ?? 500;
+        const status = api.errors.toHttp(err)?.status ?? 500;
         deps.audit.record('container_action', { service: params.service, action, result: status === 409 || status === 404 || status === 403 ? 'refused' : 'failed', status, by });
         throw err;
       }

@@ -8,8 +8,11 @@ import { SystemOneRequestBody } from '../../../../core/sdk/judge/index.js';
 import { CHECKPOINT_NAMES, CheckpointMissingError, isCheckpointName, locateCheckpoint, type CheckpointName } from './checkpoints.js';
 import type { WorkerReply, WorkerRequest } from './inference-worker.js';
 import { detectLanguage } from './language.js';
-import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import { ErrorCatalogue, httpError } from '../../../platform/http/error-catalogue.js';
+import { PLATFORM_HTTP_ERRORS } from '../../../platform/http/platform-http-errors.js';
+import { WORKBENCH_HTTP_ERRORS } from '../http/workbench-http-errors.js';
+import { workbenchErrors } from '../workbench-errors.js';
+import { invalidInput, malformedInput, platformErrors } from '../../../platform/errors/platform-errors.js';
 
 /** The most questions one request may ask. */
 export const MAX_QUESTIONS = 8;
@@ -123,19 +126,19 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
 
   async function answer(body: unknown) {
     // Checked before validation and stringify, which both recurse.
-    if (nestingOf(body, MAX_STATE_DEPTH + 2) > MAX_STATE_DEPTH + 2) throw invalid('state', `nested deeper than ${MAX_STATE_DEPTH} levels`);
+    if (nestingOf(body, MAX_STATE_DEPTH + 2) > MAX_STATE_DEPTH + 2) throw invalidInput('state', `nested deeper than ${MAX_STATE_DEPTH} levels`);
     const parsed = SystemOneRequestBody.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw invalid(issue?.path.join('.') || 'body', issue?.message ?? 'invalid request', 400);
+      throw malformedInput(issue?.path.join('.') || 'body', issue?.message ?? 'invalid request');
     }
     const request = parsed.data;
     const questions = Object.entries(request.questions);
-    if (questions.length > MAX_QUESTIONS) throw httpError('payload_too_large', { what: `${questions.length} questions in one request`, limit: `${MAX_QUESTIONS} questions` });
+    if (questions.length > MAX_QUESTIONS) throw platformErrors.error('payload_too_large', { what: `${questions.length} questions in one request`, limit: `${MAX_QUESTIONS} questions` });
     const stateText = typeof request.state === 'string' ? request.state : JSON.stringify(request.state);
     let name: CheckpointName;
     if (options.pinned) {
-      if (request.model !== options.pinned) throw httpError('judge_model_not_served', { model: request.model, pinned: options.pinned });
+      if (request.model !== options.pinned) throw workbenchErrors.error('judge_model_not_served', { model: request.model, pinned: options.pinned });
       name = options.pinned;
     } else {
       name = isCheckpointName(request.model) ? request.model : (await detectLanguage(stateText)) === 'en' ? 'english' : 'multilingual';
@@ -158,15 +161,18 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
       };
     } catch (err) {
       inference.observe({ checkpoint: name, outcome: 'error' }, Number(process.hrtime.bigint() - started) / 1e9);
-      if (err instanceof CheckpointMissingError) throw httpError('judge_checkpoint_missing', { reason: err.message });
+      if (err instanceof CheckpointMissingError) throw workbenchErrors.error('judge_checkpoint_missing', { reason: err.message });
       throw err;
     }
   }
 
+  // The answers of the gateway's own codes: the platform's and the workbench's judge codes.
+  const catalogue = new ErrorCatalogue([PLATFORM_HTTP_ERRORS, WORKBENCH_HTTP_ERRORS]);
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (!(err instanceof HttpError)) log({ level: 'error', msg: 'request failed', err: (err as Error)?.message });
-      const failure = err instanceof HttpError ? err : httpError('internal_error');
+      const known = catalogue.toHttp(err);
+      if (!known) log({ level: 'error', msg: 'request failed', err: (err as Error)?.message });
+      const failure = known ?? httpError('internal_error');
       send(res, failure.status, { detail: failure.detail, code: failure.code });
     });
   });
@@ -183,18 +189,18 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
       return;
     }
     if (url.pathname === '/v1/systemone') {
-      if (req.method !== 'POST') throw httpError('method_not_allowed', { allowed: 'POST' });
-      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw httpError('json_body_required');
+      if (req.method !== 'POST') throw platformErrors.error('method_not_allowed', { allowed: 'POST' });
+      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw platformErrors.error('json_body_required');
       const text = await readBody(req);
       let body: unknown;
       try {
         body = JSON.parse(text);
       } catch {
-        throw invalid('body', 'not valid JSON', 400);
+        throw malformedInput('body', 'not valid JSON');
       }
       return send(res, 200, await answer(body));
     }
-    throw httpError('route_not_found', { method: req.method ?? 'GET', path: url.pathname });
+    throw platformErrors.error('route_not_found', { method: req.method ?? 'GET', path: url.pathname });
   }
 
   const host = options.host ?? '127.0.0.1';
@@ -246,7 +252,7 @@ function readBody(req: IncomingMessage): Promise<string> {
       else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on('end', () => {
-      if (size > MAX_BODY_BYTES) reject(httpError('payload_too_large', { what: 'body', limit: `${MAX_BODY_BYTES} bytes` }));
+      if (size > MAX_BODY_BYTES) reject(platformErrors.error('payload_too_large', { what: 'body', limit: `${MAX_BODY_BYTES} bytes` }));
       else resolve(Buffer.concat(chunks).toString('utf8'));
     });
     req.on('error', reject);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { Manifest } from '../../../../core/manifest/schema.js';
 import type { HttpApi } from '../../../platform/http/api.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { WorkbenchConfig } from '../workbench-settings.js';
 import { isLoopbackUrl } from '../status/dev-status.js';
 import type { JudgeService } from './judge-service.js';
 
@@ -36,7 +36,7 @@ function hostingOf(manifest: Pick<Manifest, 'egress'>): 'hosted' | 'self-hosted'
 }
 
 /** GET /api/judges: the judges system_one.provider can select (POST /api/config switches it). */
-export function registerJudgeRoutes(api: HttpApi, deps: { judge: JudgeService; kernel: Kernel; config: ConfigRegistry }): void {
+export function registerJudgeRoutes(api: HttpApi, deps: { judge: JudgeService; kernel: Kernel; config: WorkbenchConfig }): void {
   api.route(
     {
       method: 'get',

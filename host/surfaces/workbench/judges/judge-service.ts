@@ -3,7 +3,7 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { JudgeAnswer, JudgeRequest } from '../../../../core/sdk/contracts/judge.js';
 import { SystemOneError, isSystemOneError } from '../../../../core/sdk/judge/index.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { WorkbenchConfig } from '../workbench-settings.js';
 
 /**
  * Typed judgment for the host's consumers (the synthetic-data lab, the reranker harness): the
@@ -19,7 +19,7 @@ export class JudgeService {
   private readonly latency: Histogram<'provider'>;
 
   constructor(
-    private readonly deps: { kernel: Kernel; config: ConfigRegistry; metrics: Registry },
+    private readonly deps: { kernel: Kernel; config: WorkbenchConfig; metrics: Registry },
   ) {
     this.requests = new Counter({
       name: 'switchboard_system_one_requests_total',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { HttpApi } from '../../../platform/http/api.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { WorkbenchConfig } from '../workbench-settings.js';
 import type { LabRuns } from './lab-runs.js';
-import { httpError } from '../../../platform/http/error-catalogue.js';
+import { workbenchErrors } from '../workbench-errors.js';
 
 const LAB = { scope: 'judge:run' } as const;
 export const MAX_LAB_ROWS = 200;
@@ -30,7 +30,7 @@ export const LabRun = z.object({
 const IdParam = z.object({ id: z.uuid('must be a run id') });
 
 /** The synthetic-data lab over HTTP: judge grounded rows, read a run, retry a failed run. */
-export function registerLabRoutes(api: HttpApi, deps: { runs: LabRuns; config: ConfigRegistry }): void {
+export function registerLabRoutes(api: HttpApi, deps: { runs: LabRuns; config: WorkbenchConfig }): void {
   const routes = api.group({ tags: ['workbench: judgment'], access: LAB });
 
   routes.route(
@@ -62,7 +62,7 @@ export function registerLabRoutes(api: HttpApi, deps: { runs: LabRuns; config: C
     },
     async ({ params }) => {
       const run = await deps.runs.get(params.id);
-      if (!run) throw httpError('lab_run_not_found', { id: params.id });
+      if (!run) throw workbenchErrors.error('lab_run_not_found', { id: params.id });
       return run;
     },
   );
@@ -80,8 +80,8 @@ export function registerLabRoutes(api: HttpApi, deps: { runs: LabRuns; config: C
     },
     async ({ params }) => {
       const run = await deps.runs.retry(params.id);
-      if (run === 'not_found') throw httpError('lab_run_not_found', { id: params.id });
-      if (run === 'not_failed') throw httpError('lab_run_not_failed', { id: params.id });
+      if (run === 'not_found') throw workbenchErrors.error('lab_run_not_found', { id: params.id });
+      if (run === 'not_failed') throw workbenchErrors.error('lab_run_not_failed', { id: params.id });
       return run;
     },
   );

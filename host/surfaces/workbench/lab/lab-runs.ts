@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database, LabRunTable } from '../../../platform/db/schema.js';
+import type { WorkbenchTables, LabRunTable } from '../workbench-tables.js';
 import { isSystemOneError } from '../../../../core/sdk/judge/index.js';
 import type { JudgeService } from '../judges/judge-service.js';
 import { GATING_QUESTIONS, LAB_QUESTIONS, type LabRow } from './lab-questions.js';
@@ -33,7 +33,7 @@ export interface LabRunRecord {
 
 /** The synthetic-data lab: judges grounded rows; a judge failure fails the run with its typed reason. */
 export class LabRuns {
-  constructor(private readonly deps: { db: Kysely<Database>; judge: JudgeService }) {}
+  constructor(private readonly deps: { db: Kysely<WorkbenchTables>; judge: JudgeService }) {}
 
   async start(request: LabRequest): Promise<LabRunRecord> {
     const now = new Date().toISOString();

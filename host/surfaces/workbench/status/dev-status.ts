@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { refusedAddressReason } from '../../../../core/kernel/outbound-address.js';
 import type { HttpApi } from '../../../platform/http/api.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { WorkbenchConfig } from '../workbench-settings.js';
 
 const PROBE_TIMEOUT_MS = 1000;
 
@@ -45,7 +45,7 @@ async function devServerAnswers(raw: string): Promise<boolean> {
 }
 
 /** GET /api/dev/status: the two host processes, backend (this one) and the web frontend. */
-export function registerDevStatusRoute(api: HttpApi, deps: { config: ConfigRegistry; packageRoot: string }): void {
+export function registerDevStatusRoute(api: HttpApi, deps: { config: WorkbenchConfig; packageRoot: string }): void {
   api.route(
     {
       method: 'get',

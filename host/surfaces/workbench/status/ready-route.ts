@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { HttpApi } from '../../../platform/http/api.js';
-import type { ConfigRegistry } from '../../../platform/config/registry.js';
+import type { WorkbenchConfig } from '../workbench-settings.js';
 
 const Dependency = z.object({ name: z.string(), ready: z.boolean(), detail: z.string().optional(), hint: z.string().optional(), info: z.record(z.string(), z.unknown()).optional() });
 const ReadyBody = z.object({ ready: z.boolean(), dependencies: z.array(Dependency), missing: z.array(z.string()) });
@@ -10,7 +10,7 @@ const ReadyBody = z.object({ ready: z.boolean(), dependencies: z.array(Dependenc
  * GET /api/ready: the workbench's dependencies. The data store always; the self-hosted judge
  * only while system_one.provider is selfhosted (its /health: ready once a checkpoint is resident).
  */
-export function registerWorkbenchReadyRoute(api: HttpApi, deps: { kernel: Kernel; config: ConfigRegistry; pingDatabase: () => Promise<void> }): void {
+export function registerWorkbenchReadyRoute(api: HttpApi, deps: { kernel: Kernel; config: WorkbenchConfig; pingDatabase: () => Promise<void> }): void {
   api.route(
     {
       method: 'get',

@@ -1,5 +1,5 @@
 import type { Kernel } from '../../../../../core/kernel/kernel.js';
-import type { ConfigRegistry } from '../../../../platform/config/registry.js';
+import type { WorkbenchConfig } from '../../workbench-settings.js';
 import type { JudgeService } from '../../judges/judge-service.js';
 import type { ConditionSource } from '../alert-engine.js';
 import type { FiringCondition } from '../alert-notice.js';
@@ -11,7 +11,7 @@ const ERROR_WINDOW_MS = 15 * 60_000;
  * unscrapable for ALERT_SELFHOSTED_UNSCRAPABLE_MINUTES while it had traffic in the last
  * ALERT_SELFHOSTED_TRAFFIC_MINUTES (critical), the workbench spec's rule.
  */
-export function judgeConditions(deps: { judge: JudgeService; kernel: Kernel; config: ConfigRegistry }): ConditionSource {
+export function judgeConditions(deps: { judge: JudgeService; kernel: Kernel; config: WorkbenchConfig }): ConditionSource {
   let unscrapableSince: number | undefined;
   return {
     name: 'judge',

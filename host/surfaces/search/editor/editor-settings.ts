@@ -1,4 +1,4 @@
-import { integer, flag, text } from './field-kinds.js';
+import { integer, flag, text } from '../../../platform/config/model/field-kinds.js';
 
 /** Configuration keys of the embedded code editor (GET /api/editor/settings). */
 export const EditorKeys = {

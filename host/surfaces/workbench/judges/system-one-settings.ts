@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { backendId, decimal, emptyAsUnset, integer, text } from './field-kinds.js';
+import { backendId, decimal, emptyAsUnset, integer, text, visibleToPlugins } from '../../../platform/config/model/field-kinds.js';
 
 /** Configuration keys of the typed-judgment seam (section `system_one`, env `SYSTEM_ONE__*`). */
 export const SystemOneKeys = {
@@ -12,7 +12,7 @@ export const SystemOneKeys = {
   'system_one.timeout_s': decimal(0.1, 3600).default(30).describe('Seconds one judgment call may take in all, retries and backoff included.'),
   'system_one.max_concurrency': integer(1, 1024).default(16).describe('Judgment requests in flight per caller.'),
   'system_one.max_retries': integer(0, 20).default(3).describe('Retries after 408, 429, 5xx or a connection failure; 0 disables retries.'),
-  'system_one.hosted_url': z
+  'system_one.hosted_url': visibleToPlugins(z
     .preprocess(emptyAsUnset, z.url().optional())
-    .describe('Base URL of the hosted judgment backend (the client posts to {hosted_url}/v1/systemone).'),
+    .describe('Base URL of the hosted judgment backend (the client posts to {hosted_url}/v1/systemone).')),
 };

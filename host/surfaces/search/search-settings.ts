@@ -1,8 +1,15 @@
+import { envOnly } from '../../../core/sdk/settings.js';
 import { z } from 'zod';
-import { backendId, integer, decimal, flag, pluginId, emptyAsUnset } from './field-kinds.js';
+import { backendId, integer, decimal, flag, pluginId, emptyAsUnset } from '../../platform/config/model/field-kinds.js';
+import type { PlatformConfig } from '../../platform/config/model/index.js';
+import type { ConfigRegistry } from '../../platform/config/registry.js';
+import { settingsSection, type SectionValues } from '../../platform/config/settings-section.js';
+import { ModelsKeys } from './answers/answer-settings.js';
+import { EditorKeys } from './editor/editor-settings.js';
 
-/** A repository name: what requests and REPO use; never a path. */
-export const REPO_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+import { REPO_NAME } from '../../platform/ports/code-search.js';
+
+export { REPO_NAME };
 
 // REPOS arrives as JSON text from the environment (an object when a test passes one).
 const jsonObjectFromText = (value: unknown) => {
@@ -22,7 +29,7 @@ export const SearchKeys = {
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be a repository name (letters, digits, ".", "_", "-")')
     .default('switchboard')
     .describe('Repository searched and indexed when a request names none; also names out/<REPO>/.'),
-  REPOS: z
+  REPOS: envOnly(z
     .preprocess(
       jsonObjectFromText,
       z.record(
@@ -34,7 +41,7 @@ export const SearchKeys = {
     .describe(
       'Repositories that can be indexed and searched: a JSON object mapping a name to a directory, e.g. {"billing":"/srv/billing"}. ' +
         'Empty (the default) maps "switchboard" to the gateway\'s own package root. Environment (or the env file) only: it names server paths, so the API refuses it and the JSON config file cannot set it.',
-    ),
+    )),
   RETRIEVAL_BACKEND: backendId('retrieval', 'Plugin id of the retrieval provider used by search, indexing and answers.'),
   INDEX_MAX_FILE_BYTES: integer(1).default(1048576).describe('Files larger than this many bytes are skipped by indexing.'),
   FINAL_K: integer(1, 1000).default(10).describe('Results returned by search when top_k is not given.'),
@@ -56,4 +63,11 @@ export const SearchKeys = {
   KEYWORDS_MIN_FREQ: integer(1).default(3).describe('Files a term must appear in to become a keyword.'),
   KEYWORDS_BOOST: decimal(0).default(1.3).describe('Score multiplier of a result that matches a keyword.'),
   KEYWORDS_REFRESH_HOURS: decimal(0).default(24).describe('Hours before cached keywords are regenerated.'),
+  ALERT_EVAL_DROP: decimal(0, 1).default(0.05).describe('Evaluation regression alert (warning): fires when MRR@10, nDCG@10 or MAP of the latest run of a named evaluation is this much below its saved baseline.'),
 };
+
+/** Every configuration key of code search: repositories, indexing and retrieval, answers and their models, the editor, the evaluation alert. */
+export const SEARCH_SETTINGS = settingsSection('search', { ...SearchKeys, ...ModelsKeys, ...EditorKeys });
+
+/** The configuration as the code-search surface reads it: the platform's keys and its own. */
+export type SearchConfig = ConfigRegistry<PlatformConfig & SectionValues<typeof SEARCH_SETTINGS>>;

@@ -1,12 +1,15 @@
 import { z } from 'zod';
-import { backendId, integer, flag } from './field-kinds.js';
+import { backendId, decimal, integer, flag } from '../../platform/config/model/field-kinds.js';
+import type { ConfigRegistry } from '../../platform/config/registry.js';
+import type { PlatformConfig } from '../../platform/config/model/index.js';
+import { settingsSection, type SectionValues } from '../../platform/config/settings-section.js';
 
 /** The cover page text when FAX_COVER_TEMPLATE is not set: a setting is one line, so a backslash-n breaks lines. */
 export const DEFAULT_COVER_TEMPLATE = 'FAX\\n\\nTo: {to}\\nFrom: {from}\\nDate: {date}\\nPages: {pages} (including this cover page)\\nSubject: {subject}\\n\\n{message}';
 
-/** Configuration keys of outbound and inbound fax. */
-export const FaxKeys = {
-  FAX_BACKEND: backendId('fax', 'Plugin id of the fax provider outbound faxes are sent with.'),
+/** Configuration keys of outbound and inbound fax, fax approvals and the fax alert conditions. */
+export const FAX_SETTINGS = settingsSection('fax', {
+  FAX_BACKEND: backendId('fax', 'Plugin id of the fax provider outbound faxes are sent with.', { startOnValidate: true }),
   FAX_DISABLED: flag().default(false).describe('Accept and store faxes without sending them: new jobs get status "disabled".'),
   FAX_DISPATCH_CONCURRENCY: integer(1, 256).default(4).describe('Fax jobs dispatched to the provider at the same time.'),
   FAX_PAPER_SIZE: z
@@ -44,4 +47,14 @@ export const FaxKeys = {
   INBOUND_RETENTION_DAYS: integer(0).default(30).describe('Days inbound faxes are kept; 0 keeps them forever.'),
   INBOUND_TOKEN_TTL_MINUTES: integer(1).default(60).describe('Minutes a download token of an inbound fax stays valid.'),
   INBOUND_MEDIA_TIMEOUT_SECONDS: integer(1, 600).default(30).describe('Seconds a download of an inbound fax document from the provider may take.'),
-};
+  ARTIFACT_TTL_DAYS: integer(0).default(0).describe('Days stored artifacts (PDF, TIFF) are kept; 0 turns expiry off.'),
+  CLEANUP_INTERVAL_MINUTES: integer(1).default(1440).describe('Minutes between runs of the cleanup of expired artifacts and inbound faxes, and of spent or expired fax approvals.'),
+  MCP_APPROVAL_TTL_SECONDS: integer(1, 86400).default(600).describe('Seconds a fax approval (POST /fax/prepare, MCP prepare_fax) stays usable by POST /fax/approvals/{id}/send and MCP send_fax.'),
+  ALERT_FAX_FAILURE_RATE: decimal(0, 1).default(0.5).describe('Fax failure-rate alert (critical): fires when the share of jobs finished FAILED in the window reaches this.'),
+  ALERT_FAX_FAILURE_WINDOW_MINUTES: decimal(0.01).default(15).describe('Window of the fax failure-rate alert.'),
+  ALERT_FAX_FAILURE_MIN_JOBS: integer(1).default(5).describe('Finished jobs the window needs before the fax failure-rate alert can fire.'),
+  ALERT_FAX_BACKLOG_MINUTES: decimal(0.01).default(10).describe('Dispatch backlog alert (warning): fires when the oldest job waiting to be sent is older than this.'),
+});
+
+/** The configuration as the fax surface reads it: the platform's keys and its own. */
+export type FaxConfig = ConfigRegistry<PlatformConfig & SectionValues<typeof FAX_SETTINGS>>;

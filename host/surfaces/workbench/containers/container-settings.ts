@@ -1,5 +1,6 @@
+import { envOnly } from '../../../../core/sdk/settings.js';
 import { z } from 'zod';
-import { integer, optionalText, text } from './field-kinds.js';
+import { integer, optionalText, text } from '../../../platform/config/model/field-kinds.js';
 
 // A list arrives as a comma-separated string from the environment and as an array from the
 // JSON file or the API.
@@ -11,9 +12,9 @@ const serviceKeys = () =>
 
 /** Configuration keys of the container controls and host process status (section `docker`, env `DOCKER__*`). */
 export const DockerKeys = {
-  DOCKER_HOST: optionalText().describe(
+  DOCKER_HOST: envOnly(optionalText().describe(
     'Docker Engine API of the container controls: a local unix socket (unix:///run/podman/podman.sock); unset means unix:///var/run/docker.sock. A remote engine (tcp://, ssh://) is refused with 403.',
-  ),
+  )),
   'docker.project': z
     .string()
     .regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a compose project name ([a-z0-9_-])')
@@ -33,5 +34,4 @@ export const DockerKeys = {
   FRONTEND_DEV_URL: text()
     .default('http://127.0.0.1:5173')
     .describe('Dev server of the web frontend probed by GET /api/dev/status (loopback URLs only; others count as not answering).'),
-  WEB_DIST_DIR: optionalText().describe("Directory of the built console (web/dist): served at / and probed by GET /api/dev/status (its index.html); unset means the package's web/dist."),
 };

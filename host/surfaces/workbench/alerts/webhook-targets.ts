@@ -49,9 +49,9 @@ export function checkWebhookTargets(raw: unknown, ctx: z.RefinementCtx): void {
 }
 
 /** The check across keys: loopback http targets only with ALERT_ALLOW_HTTP_LOOPBACK. */
-export function checkWebhookLoopback(config: { WEBHOOK_TARGETS?: string | undefined; ALERT_ALLOW_HTTP_LOOPBACK?: boolean }, ctx: z.RefinementCtx): void {
+export function checkWebhookLoopback(config: Record<string, unknown>, ctx: z.RefinementCtx): void {
   const raw = config.WEBHOOK_TARGETS;
-  if (!raw || parseWebhookTargets(raw, true).problems.length) return;
+  if (typeof raw !== 'string' || !raw || parseWebhookTargets(raw, true).problems.length) return;
   const { problems } = parseWebhookTargets(raw, config.ALERT_ALLOW_HTTP_LOOPBACK === true);
   if (problems.length) ctx.addIssue({ code: 'custom', path: ['WEBHOOK_TARGETS'], message: `refused: ${problems.join('; ')}` });
 }

@@ -1,5 +1,5 @@
-import { secret } from '../../../../core/sdk/settings.js';
-import { decimal, flag, integer, optionalText, text } from './field-kinds.js';
+import { envOnly, secret } from '../../../../core/sdk/settings.js';
+import { decimal, flag, integer, optionalText, text } from '../../../platform/config/model/field-kinds.js';
 import { checkWebhookTargets } from './webhook-targets.js';
 
 /** Configuration keys of alerts: conditions, the severity filter, and webhook delivery. */
@@ -16,17 +16,11 @@ export const AlertKeys = {
         'Comma-separated HTTPS URLs every delivered alert is POSTed to (the generic JSON notice, through the runtime of the default alert sink). Secret: masked everywhere. A plain http URL is refused (422 on every write path) unless ALERT_ALLOW_HTTP_LOOPBACK allows a loopback target.',
       ),
   ),
-  ALERT_ALLOW_HTTP_LOOPBACK: flag().default(false).describe('Development only, environment only: allow http:// targets on 127.0.0.1, ::1 or localhost in WEBHOOK_TARGETS.'),
-  ALERT_WEBHOOK_CA_FILE: optionalText().describe('PEM file of extra certificate authorities trusted for HTTPS alert receivers (besides the system ones).'),
+  ALERT_WEBHOOK_CA_FILE: envOnly(optionalText().describe('PEM file of extra certificate authorities trusted for HTTPS alert receivers (besides the system ones).')),
   ALERT_EVAL_INTERVAL_SECONDS: decimal(0.05, 3600).default(30).describe('Seconds between evaluations of the alert conditions.'),
   ALERT_REPEAT_MINUTES: decimal(0.01).default(60).describe('A firing alert is sent again every this many minutes until it clears.'),
   ALERT_DELIVERY_MAX_ATTEMPTS: integer(1, 100).default(6).describe('Delivery attempts of one notice to one target before it is marked failed (transient failures only; a 4xx fails at once).'),
   ALERT_RETRY_BASE_MS: integer(10).default(2000).describe('First retry delay of a failed delivery; doubles each attempt, at most 5 minutes.'),
-  ALERT_FAX_FAILURE_RATE: decimal(0, 1).default(0.5).describe('Fax failure-rate alert (critical): fires when the share of jobs finished FAILED in the window reaches this.'),
-  ALERT_FAX_FAILURE_WINDOW_MINUTES: decimal(0.01).default(15).describe('Window of the fax failure-rate alert.'),
-  ALERT_FAX_FAILURE_MIN_JOBS: integer(1).default(5).describe('Finished jobs the window needs before the fax failure-rate alert can fire.'),
-  ALERT_FAX_BACKLOG_MINUTES: decimal(0.01).default(10).describe('Dispatch backlog alert (warning): fires when the oldest job waiting to be sent is older than this.'),
-  ALERT_EVAL_DROP: decimal(0, 1).default(0.05).describe('Evaluation regression alert (warning): fires when MRR@10, nDCG@10 or MAP of the latest run of a named evaluation is this much below its saved baseline.'),
   ALERT_RUN_COSTS_MINUTES: decimal(0.01).default(60).describe('Run-accounting alert (warning): fires when an index or schema-proposal run ended this long ago and its costs are still pending or incomplete.'),
   ALERT_JUDGE_ERROR_RATE: decimal(0, 1).default(0.2).describe('Hosted judge error-rate alert (warning): share of failed calls in the last 15 minutes.'),
   ALERT_JUDGE_MIN_CALLS: integer(1).default(10).describe('Calls the hosted judge needs in the window before its error-rate alert can fire.'),

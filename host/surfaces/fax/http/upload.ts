@@ -6,6 +6,7 @@ import busboy from 'busboy';
 import type { Request } from 'express';
 import { HttpError } from '../../../platform/http/errors.js';
 import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
+import { faxErrors } from '../fax-errors.js';
 
 export interface ReceivedUpload {
   fields: Record<string, string>;
@@ -30,7 +31,7 @@ export const SPILL_BYTES = 256 * 1024;
  */
 export async function receiveUpload(req: Request, options: { maxBytes: number; tmpDir: string; fileField: string }): Promise<ReceivedUpload> {
   const contentType = req.headers['content-type'] ?? '';
-  if (!/^multipart\/form-data/i.test(contentType)) throw httpError('multipart_required');
+  if (!/^multipart\/form-data/i.test(contentType)) throw faxErrors.error('multipart_required');
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > options.maxBytes + 64 * 1024) {
     req.resume();
@@ -66,10 +67,10 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
       // file of exactly maxBytes is allowed.
       bb = busboy({ headers: req.headers, limits: { fileSize: options.maxBytes + 1, files: 1, fields: 20, fieldSize: 4096, parts: 25 } });
     } catch (err) {
-      reject(httpError('malformed_multipart', { reason: (err as Error).message }));
+      reject(faxErrors.error('malformed_multipart', { reason: (err as Error).message }));
       return;
     }
-    const malformed = (err: unknown) => fail(httpError('malformed_multipart', { reason: (err as Error).message }));
+    const malformed = (err: unknown) => fail(faxErrors.error('malformed_multipart', { reason: (err as Error).message }));
     const fields: Record<string, string> = {};
     let file: ReceivedUpload['file'];
     let writing: Promise<void> | undefined;
@@ -99,7 +100,7 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
           target.on('error', rej);
         });
         // A disk error is the server's fault, not the caller's (after `fail`, this is a no-op).
-        writing.catch(() => fail(httpError('upload_not_stored')));
+        writing.catch(() => fail(faxErrors.error('upload_not_stored')));
         for (const chunk of held.splice(0)) target.write(chunk);
       };
       stream.on('data', (chunk: Buffer) => {
@@ -111,7 +112,7 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
             if (size > SPILL_BYTES) spill();
           } catch {
             // The temp dir cannot be made (permissions, a full disk): the server's fault.
-            fail(httpError('upload_not_stored'));
+            fail(faxErrors.error('upload_not_stored'));
           }
         } else if (!out.write(chunk)) {
           // Back-pressure: the sender waits for the disk rather than the gateway buffering.
@@ -136,9 +137,9 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
         }
       });
     });
-    bb.on('filesLimit', () => fail(httpError('malformed_multipart', { reason: 'only one file may be uploaded' })));
-    bb.on('partsLimit', () => fail(httpError('malformed_multipart', { reason: 'too many parts in the multipart request' })));
-    bb.on('fieldsLimit', () => fail(httpError('malformed_multipart', { reason: 'too many fields in the multipart request' })));
+    bb.on('filesLimit', () => fail(faxErrors.error('malformed_multipart', { reason: 'only one file may be uploaded' })));
+    bb.on('partsLimit', () => fail(faxErrors.error('malformed_multipart', { reason: 'too many parts in the multipart request' })));
+    bb.on('fieldsLimit', () => fail(faxErrors.error('malformed_multipart', { reason: 'too many fields in the multipart request' })));
     bb.on('error', malformed);
     bb.on('close', () => {
       if (settled) return;
@@ -150,8 +151,8 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
         })
         .catch(fail);
     });
-    req.on('aborted', () => fail(httpError('malformed_multipart', { reason: 'upload aborted' })));
-    req.on('error', () => fail(httpError('malformed_multipart', { reason: 'upload aborted' })));
+    req.on('aborted', () => fail(faxErrors.error('malformed_multipart', { reason: 'upload aborted' })));
+    req.on('error', () => fail(faxErrors.error('malformed_multipart', { reason: 'upload aborted' })));
     req.pipe(bb);
   });
 }

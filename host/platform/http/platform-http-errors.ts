@@ -1,0 +1,64 @@
+import { PluginNotAvailableError, SettingsValidationError } from '../../../core/kernel/kernel.js';
+import { ConfigFileUnreadableError, ConfigValidationError } from '../config/registry.js';
+import type { DomainError } from '../errors/domain-error.js';
+import { platformErrors } from '../errors/platform-errors.js';
+import { httpErrorMapping } from './error-mapping.js';
+
+/** The statuses of the platform's codes, and the kernel's and the configuration's errors as codes. */
+export const PLATFORM_HTTP_ERRORS = httpErrorMapping(
+  platformErrors,
+  {
+    validation_error: { status: 422, statuses: [422, 400] },
+    route_not_found: 404,
+    payload_too_large: 413,
+    headers_too_large: 431,
+    malformed_request: { status: 400, statuses: [400, 408] },
+    method_not_allowed: 405,
+    json_body_required: 415,
+    unauthorized: 401,
+    loopback_only: 403,
+    host_not_allowed: 421,
+    cross_site_request: 403,
+    unsupported_media_type: 415,
+    insufficient_scope: 403,
+    scope_beyond_caller: 403,
+    would_lock_out: 409,
+    rate_limited: 429,
+    api_key_not_found: 404,
+    api_key_revoked: 409,
+    restart_not_allowed: 403,
+    settings_persist_disabled: 403,
+    config_file_unreadable: 409,
+    plugin_not_found: 404,
+    plugin_not_available: 503,
+    plugin_builtin: 409,
+    manifest_invalid: 422,
+    plugin_already_installed: 409,
+    plugin_not_installed: 404,
+    plugin_not_from_registry: 409,
+    plugin_load_timeout: 504,
+    plugin_unload_timeout: 504,
+    registry_entry_not_found: 404,
+    registry_entry_invalid: 409,
+    registry_busy: 409,
+    corpus_deleted: 404,
+    run_not_found: 404,
+    shutting_down: 503,
+    internal_error: 500,
+  },
+  translatePlatformError,
+);
+
+/**
+ * Errors of the kernel and the configuration registry as the platform's codes. A route maps
+ * one itself only when it knows more than the error does (the plugin in its path is the
+ * resource, so "not installed" is its 404).
+ */
+function translatePlatformError(err: unknown): DomainError | undefined {
+  if (err instanceof PluginNotAvailableError) return platformErrors.error('plugin_not_available', { reason: err.message });
+  // a plugin settings write is validated against the plugin's schema; its routes document 400
+  if (err instanceof SettingsValidationError) return platformErrors.errorWithHint('validation_error', 400, { issues: [{ field: err.field, problem: err.message }] });
+  if (err instanceof ConfigValidationError) return platformErrors.error('validation_error', { issues: err.issues.map((i) => ({ field: i.key, problem: i.message })) });
+  if (err instanceof ConfigFileUnreadableError) return platformErrors.error('config_file_unreadable', { reason: err.message });
+  return undefined;
+}

@@ -1,0 +1,115 @@
+// Times are ISO 8601 text where clients see them, epoch milliseconds where the code compares.
+
+export interface FaxJobTable {
+  id: string;
+  to_number: string;
+  status: string;
+  error: string | null;
+  pages: number | null;
+  backend: string;
+  provider_sid: string | null;
+  pdf_key: string;
+  source_type: string;
+  size_bytes: number;
+  created_at: string;
+  updated_at: string;
+  /** pending | sending | accepted | uncertain | done: where the send stands, for the dispatcher. */
+  dispatch_state: string;
+  attempts: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  sent_at: number | null;
+  last_checked_at: number | null;
+  finished_at: string | null;
+  /** ISO time cleanup removed the job's artifacts (ARTIFACT_TTL_DAYS); null while they exist. */
+  artifacts_removed_at: string | null;
+  /** Per-job overrides of FAX_RETRY_MAX_ATTEMPTS and FAX_RETRY_DELAY_SECONDS; null follows the settings. */
+  retry_max_attempts: number | null;
+  retry_delay_seconds: number | null;
+  /** SHA-256 (hex) of the stored PDF, the document sent (cover page included); null for jobs stored before it was kept. */
+  document_sha256: string | null;
+  /** 1 when a cover page was rendered and prepended to the document. */
+  cover_page: number;
+}
+
+/** An Idempotency-Key of POST /fax, per caller scope (API key id, or caller kind without one). */
+export interface FaxIdempotencyKeyTable {
+  scope: string;
+  key: string;
+  job_id: string;
+  document_sha256: string;
+  to_number: string;
+  /** SHA-256 of the other submit fields (cover, retry policy), so any difference is noticed. */
+  options_sha256: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** One send of a fax job, from the dispatcher's claim to the provider's final word. */
+export interface FaxJobAttemptTable {
+  job_id: string;
+  attempt: number;
+  started_at: string;
+  ended_at: string | null;
+  /** SUCCESS | FAILED | not_accepted; null while the attempt is under way. */
+  outcome: string | null;
+  /** busy | no_answer | line_failure: the provider's word that the line, not the fax, failed. */
+  line_failure: string | null;
+  error: string | null;
+  provider_sid: string | null;
+}
+
+/**
+ * A fax prepared for sending by approval (POST /fax/prepare), shared by every instance: the
+ * document is in storage under `document_key`; POST /fax/approvals/{id}/send claims the row
+ * (`ready` to `sending`, one UPDATE) and marks it `sent` with its job.
+ */
+export interface FaxApprovalTable {
+  id: string;
+  /** The API key id (or caller kind) that prepared it: nobody else may send it. */
+  caller: string;
+  to_number: string;
+  document_sha256: string;
+  document_key: string;
+  size_bytes: number;
+  pages: number;
+  /** ready | sending | sent */
+  state: string;
+  /** While `sending`: until when the claim holds; an instance that died mid-send leaves it to lapse. */
+  claimed_until: number | null;
+  job_id: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface HostKvTable {
+  key: string;
+  value: string;
+}
+
+export interface InboundFaxTable {
+  id: string;
+  provider: string;
+  provider_id: string;
+  from_number: string | null;
+  to_number: string | null;
+  status: string;
+  pages: number | null;
+  pdf_key: string | null;
+  received_at: string;
+  created_at: number;
+  /** `pdf` or `tiff`: what the provider delivered (stored as PDF either way). */
+  source_type: string | null;
+  size_bytes: number | null;
+}
+
+/** The fax surface's tables (fax-migrations.ts creates them). */
+export type FaxTables = {
+  fax_jobs: FaxJobTable;
+  fax_idempotency_keys: FaxIdempotencyKeyTable;
+  fax_job_attempts: FaxJobAttemptTable;
+  fax_approvals: FaxApprovalTable;
+  host_kv: HostKvTable;
+  inbound_faxes: InboundFaxTable;
+};
