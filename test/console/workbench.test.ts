@@ -8,7 +8,7 @@ import { json, removeDir, startGateway, until, writeFixturePlugin, type TestGate
 import { createContainer, startPodman, type PodmanEngine } from '../support/podman.js';
 import { smallRepo, startRun, waitForRun } from '../host/surfaces/search/search-repo-fixture.js';
 import { startLlmGatewayFake, type LlmGatewayFake } from '../fakes/llm-gateway-fake.js';
-import { webhookTargetId } from '../../host/platform/config/model/webhook-targets.js';
+import { webhookTargetId } from '../../host/surfaces/workbench/alerts/webhook-targets.js';
 
 // The Workbench page in Chromium against a real gateway on the podman engine: the judge backend
 // switch, a core service stopped only once its key is typed, a plain service confirmed by name,

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { DockerKeys } from '../../host/platform/config/model/docker.js';
+import { DockerKeys } from '../../host/surfaces/workbench/containers/container-settings.js';
 import { ROOT, json, startGateway } from '../support/gateway.js';
 import { createContainer, startPodman } from '../support/podman.js';
 

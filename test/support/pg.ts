@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
-import { openDatabase, type OpenedDatabase } from '../../host/platform/db/database.js';
+import { openGatewayDatabase, type GatewayDatabase } from './database.js';
 import { removeDir, tempDir } from './gateway.js';
 
 /**
@@ -39,11 +39,11 @@ export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Pr
  * Two gateway instances on one fresh PostgreSQL database, each with its own pool and data
  * directory, as two machines of a cluster have. `close` closes both and drops the database.
  */
-async function twoInstancesOnPostgres(): Promise<{ a: OpenedDatabase; b: OpenedDatabase; close(): Promise<void> }> {
+async function twoInstancesOnPostgres(): Promise<{ a: GatewayDatabase; b: GatewayDatabase; close(): Promise<void> }> {
   const pgdb = await freshPostgresDatabase();
   const dirs = [tempDir(), tempDir()];
-  const a = await openDatabase({ url: pgdb.url, dataDir: dirs[0]! });
-  const b = await openDatabase({ url: pgdb.url, dataDir: dirs[1]! });
+  const a = await openGatewayDatabase({ url: pgdb.url, dataDir: dirs[0]! });
+  const b = await openGatewayDatabase({ url: pgdb.url, dataDir: dirs[1]! });
   return {
     a,
     b,
@@ -60,7 +60,7 @@ async function twoInstancesOnPostgres(): Promise<{ a: OpenedDatabase; b: OpenedD
  * The same pair for a whole test file: opened in the suite's `before`, closed in its `after`.
  * Read `a` and `b` inside the tests (they exist from `before` on).
  */
-export function twoInstancesForSuite(suite: { before(fn: () => unknown): void; after(fn: () => unknown): void }): { readonly a: OpenedDatabase; readonly b: OpenedDatabase } {
+export function twoInstancesForSuite(suite: { before(fn: () => unknown): void; after(fn: () => unknown): void }): { readonly a: GatewayDatabase; readonly b: GatewayDatabase } {
   let pair: Awaited<ReturnType<typeof twoInstancesOnPostgres>> | undefined;
   suite.before(async () => {
     pair = await twoInstancesOnPostgres();

@@ -566,7 +566,7 @@ export interface paths {
         put?: never;
         /**
          * Check candidate settings without changing anything
-         * @description Validates each key against the configuration model, then starts the fax backend (FAX_BACKEND, candidate or current) and every plugin named in `plugins` on the candidate settings, runs its health check and stops it.
+         * @description Validates each key against the configuration model, then starts the backend each backend key marked for it names (the fax backend; candidate or current value) and every plugin named in `plugins` on the candidate settings, runs its health check and stops it.
          *
          *     Access: API key with scope `admin` once any key exists; loopback callers only before that. An admin route: refused to other sites for every method.
          */
@@ -4684,7 +4684,7 @@ export interface operations {
                         source: {
                             [key: string]: string;
                         };
-                        /** @description What the stored values will not do as expected, e.g. a RETRIEVAL_BACKEND without write sessions that code search cannot index with. The write stands. */
+                        /** @description What the stored values will not do as expected (a selected backend that lacks what a surface needs of it, say). The write stands. */
                         warnings: string[];
                         /** @description Posted keys stored in the config file (or removed from it, for null). */
                         written: string[];

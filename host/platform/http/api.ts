@@ -29,6 +29,8 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   description?: string;
   tags: string[];
   access: RouteAccess;
+  /** Who may call it, where the handler accepts more than `access` says (a token; a scope some fields need): for the scope table. */
+  accessNote?: string;
   params?: P;
   query?: Q;
   /** Request headers the route reads, by their canonical name (`Idempotency-Key`): validated (400) and documented. */
@@ -60,6 +62,7 @@ export interface GuardedRoute {
   method: HttpMethod;
   path: string;
   access: RouteAccess;
+  accessNote?: string;
   rateLimit?: RateLimit;
 }
 
@@ -130,7 +133,7 @@ export class HttpApi {
     spec: RouteSpec<P, Q, B>,
     handler: (input: RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>) => unknown | Promise<unknown>,
   ): void {
-    const guarded: GuardedRoute = { method: spec.method, path: spec.path, access: spec.access, ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}) };
+    const guarded: GuardedRoute = { method: spec.method, path: spec.path, access: spec.access, ...(spec.accessNote ? { accessNote: spec.accessNote } : {}), ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}) };
     this.routes.push(guarded);
     this.register(spec);
     const run = async (req: Request, res: Response) => {

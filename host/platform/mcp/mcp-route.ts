@@ -102,6 +102,7 @@ export function registerMcpRoute(platform: Platform): void {
     {
       method: 'post',
       path: '/mcp',
+      accessNote: 'any API key or `MCP_API_KEY` (each tool then needs its route\'s scope); loopback callers only while no key exists',
       summary: 'The MCP endpoint (Model Context Protocol, Streamable HTTP, stateless)',
       description:
         'JSON-RPC messages of the Model Context Protocol: initialize, tools/list, tools/call. Each tool is a request to a route of this API with the caller\'s key, ' +

@@ -55,7 +55,7 @@ export function createMcpServer(deps: McpToolDeps): McpServer {
   const id = z.string().min(1).max(200);
   const limit = z.number().int().min(1).max(100).optional();
   const cursor = z.string().max(500).optional();
-  const repo = z.string().max(200).optional().describe('Repository name; defaults to REPO');
+  const repo = z.string().max(200).optional().describe('Repository name; defaults to the gateway\'s default repository');
 
   tool('get_fax_status', 'A sent fax job by id (GET /fax/{id}; scope fax:read).', { job_id: id }, READ, ({ job_id }) => api.call('GET', `/fax/${encodeURIComponent(job_id)}`));
   tool('list_faxes', 'Sent fax jobs, newest first, numbers masked (GET /admin/fax-jobs; scope admin).', { status: z.string().max(40).optional(), limit, cursor }, READ, (q) => api.call('GET', '/admin/fax-jobs', { query: q }));
@@ -126,7 +126,7 @@ export function createMcpServer(deps: McpToolDeps): McpServer {
 
   tool(
     'prepare_fax',
-    'Stage a fax for sending (POST /fax/prepare; scope fax:send): answers a preview (pages, masked number, SHA-256) and an approval id that send_fax needs (valid MCP_APPROVAL_TTL_SECONDS). Sends nothing.',
+    'Stage a fax for sending (POST /fax/prepare; scope fax:send): answers a preview (pages, masked number, SHA-256) and an approval id that send_fax needs (valid for the approval\'s lifetime). Sends nothing.',
     documentInput,
     { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async (args) => api.call('POST', '/fax/prepare', { form: faxForm(args.to, await documentOf(args)) }),

@@ -3,7 +3,9 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { renderConfigTable, withConfigTable, TABLE_START, TABLE_END } from '../../../host/cli/config-docs.js';
-import { CONFIG_KEYS, SECRET_FIELDS } from '../../../host/platform/config/model/index.js';
+import { gatewayConfigModel } from '../../support/gateway-config.js';
+
+const model = gatewayConfigModel();
 
 // dist/test/host/cli/ -> the project root, where docs/ lives (docs are not compiled).
 const docsFile = fileURLToPath(new URL('../../../../docs/platform/configuration.md', import.meta.url));
@@ -11,12 +13,12 @@ const docsFile = fileURLToPath(new URL('../../../../docs/platform/configuration.
 test('the table has one row per key, with its secret flag', () => {
   const table = renderConfigTable();
   const rows = table.trim().split('\n').slice(2);
-  assert.is(rows.length, CONFIG_KEYS.length);
-  for (const [i, key] of CONFIG_KEYS.entries()) {
+  assert.is(rows.length, model.keys.length);
+  for (const [i, key] of model.keys.entries()) {
     assert.ok(rows[i]?.startsWith(`| \`${key}\``), key);
-    assert.match(rows[i] ?? '', SECRET_FIELDS.has(key) ? /\| yes \|/ : /\| no \|/);
+    assert.match(rows[i] ?? '', model.secretKeys.has(key) ? /\| yes \|/ : /\| no \|/);
   }
-  assert.match(table, /\| `FINAL_K` \| integer \(1\.\.1000\) \| `10` \| no \|/);
+  assert.match(table, /\| `FINAL_K` \| integer \(1\.\.1000\) \| `10` \| no \| search \|/);
 });
 
 test('docs/platform/configuration.md holds exactly the table the model produces', () => {

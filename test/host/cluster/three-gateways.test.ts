@@ -2,7 +2,6 @@ import { createHash, createHmac } from 'node:crypto';
 import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openDatabase, type OpenedDatabase } from '../../../host/platform/db/database.js';
 import { DocumentTokens } from '../../../host/surfaces/fax/jobs/document-tokens.js';
 import { FAX_TOKEN_SCOPE } from '../../../host/surfaces/fax/jobs/job-documents.js';
 import { startAlertReceiver, type AlertReceiver } from '../../fakes/alert-receiver.js';
@@ -13,6 +12,7 @@ import { json, postFax, removeDir, tempDir, until } from '../../support/gateway.
 import { freshPostgresDatabase } from '../../support/pg.js';
 import { smallRepo, writeRepoFile } from '../surfaces/search/search-repo-fixture.js';
 import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, startS3Server, type S3Server } from '../../support/s3-server.js';
+import { openGatewayDatabase, type GatewayDatabase } from '../../support/database.js';
 
 /**
  * The cluster proof: three gateway processes on one PostgreSQL database and one S3 server (s3rver),
@@ -26,7 +26,7 @@ let pgdb: Awaited<ReturnType<typeof freshPostgresDatabase>>;
 let s3: S3Server;
 let fake: ProviderAFake;
 let receiver: AlertReceiver;
-let db: OpenedDatabase;
+let db: GatewayDatabase;
 let gateways: ChildGateway[] = [];
 const dirs: string[] = [];
 /** The three, in a fixed order; the proof's requests cycle through them. */
@@ -93,7 +93,7 @@ test.before(async () => {
   for (let i = 0; i < 3; i++) dirs.push(tempDir());
   gateways = await Promise.all(dirs.map((d) => startChildGateway(env(d))));
   at = (i) => gateways[i % 3]!;
-  db = await openDatabase({ url: pgdb.url, dataDir: dirs[0]! });
+  db = await openGatewayDatabase({ url: pgdb.url, dataDir: dirs[0]! });
   faxKey = (await mintKey(at(0), { name: 'cluster-sender', scopes: ['fax:send', 'fax:read', 'inbound:list', 'inbound:read'] })).token;
 });
 

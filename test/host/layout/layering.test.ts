@@ -3,6 +3,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ROOT } from '../../support/gateway.js';
+import { importsOf } from '../../support/source-code.js';
 
 // The layering of design.md, read from the sources: host -> core <- plugins; inside host/,
 // platform/ imports no surface and a surface imports no other surface (they meet through
@@ -14,19 +15,6 @@ function sourcesUnder(dir: string): string[] {
     const rel = path.posix.join(dir, entry);
     if (statSync(path.join(ROOT, rel)).isDirectory()) out.push(...sourcesUnder(rel));
     else if (/\.(ts|mts)$/.test(entry) && !entry.endsWith('.d.ts')) out.push(rel);
-  }
-  return out;
-}
-
-const SPECIFIER = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'"`;]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-
-/** Every module a file imports: repository-relative paths for relative imports, package names otherwise. */
-export function importsOf(file: string, source: string): string[] {
-  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-  const out: string[] = [];
-  for (const m of code.matchAll(SPECIFIER)) {
-    const spec = (m[1] ?? m[2])!;
-    out.push(spec.startsWith('.') ? path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)) : spec);
   }
   return out;
 }

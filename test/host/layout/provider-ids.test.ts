@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourcesUnder, withoutComments } from '../../support/source-code.js';
 
 // dist/test/host/layout -> the package root
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -15,68 +16,14 @@ function builtInIds(): string[] {
     .map((name) => (JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as { id: string }).id);
 }
 
-function sourcesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourcesUnder(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
-
-/**
- * The code of a TypeScript file with its comments blanked out (strings, template literals and
- * regular expressions kept), so a comment may name a provider but code may not.
- */
-function withoutComments(text: string): string {
-  let out = '';
-  let i = 0;
-  let previous = '';
-  const regexMayStart = () => previous === '' || /[(,=:[!&|?{};+\-*%<>~^]$/.test(previous) || /\b(return|typeof|case|in|of)$/.test(previous);
-  while (i < text.length) {
-    const c = text[i]!;
-    const next = text[i + 1];
-    if (c === '/' && next === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-      continue;
-    }
-    if (c === '/' && next === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 2;
-      out += ' ';
-      continue;
-    }
-    if (c === "'" || c === '"' || c === '`' || (c === '/' && regexMayStart())) {
-      let j = i + 1;
-      let inClass = false;
-      while (j < text.length) {
-        const d = text[j]!;
-        if (d === '\\') j += 2;
-        else if (c === '/' && d === '[') (inClass = true), j++;
-        else if (c === '/' && d === ']') (inClass = false), j++;
-        else if (d === c && !inClass) break;
-        else if (c !== '`' && d === '\n') break;
-        else j++;
-      }
-      out += text.slice(i, j + 1);
-      previous = c;
-      i = j + 1;
-      continue;
-    }
-    out += c;
-    if (!/\s/.test(c)) previous = (previous + c).slice(-8);
-    i++;
-  }
-  return out;
-}
-
 /**
  * Names in host/ that are equal to a built-in plugin id but are not one, each with its reason.
  * Anything else naming a built-in plugin in host/ code is a seam leak.
  */
 const NOT_PLUGIN_REFERENCES: Array<{ file: string; id: string; why: string }> = [
-  { file: 'host/platform/config/model/docker.ts', id: 'judge-selfhosted', why: 'the compose service key of the judge server container, not the plugin' },
+  { file: 'host/surfaces/workbench/containers/container-settings.ts', id: 'judge-selfhosted', why: 'the compose service key of the judge server container, not the plugin' },
   {
-    file: 'host/platform/db/migrations.ts',
+    file: 'host/surfaces/fax/fax-migrations.ts',
     id: 'sip',
     why: 'migration 0004 renamed stored rows to the id the plugin had then; a migration that ran must keep its meaning',
   },

@@ -5,6 +5,7 @@ import storageS3 from '../../../plugins/storage-s3/index.js';
 import { makePdf } from '../../fakes/fax-document-server.js';
 import { json, postFax, startGateway, until, type TestGateway } from '../../support/gateway.js';
 import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, startDroppingProxy, startS3Server, type DroppingProxy, type S3Server } from '../../support/s3-server.js';
+import { gatewayDb } from '../../support/database.js';
 
 /**
  * A gateway with STORAGE_BACKEND=storage-s3 against s3rver (through a proxy that can be told to
@@ -18,7 +19,7 @@ let reader: StartedPlugin;
 let failing = false;
 
 const bucketKeys = async () => (await reader.instance.providers.storage!.list()).map((e) => e.key);
-const jobCount = async () => (await gw.gateway.database.db.selectFrom('fax_jobs').select('id').execute()).length;
+const jobCount = async () => (await gatewayDb(gw.gateway).selectFrom('fax_jobs').select('id').execute()).length;
 
 test.before(async () => {
   s3 = await startS3Server(['artifacts']);

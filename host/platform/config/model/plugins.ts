@@ -17,5 +17,5 @@ export const PluginsKeys = {
   PLUGIN_RETRY_INITIAL_MS: integer(1).default(500).describe('Milliseconds before the first retry of a plugin whose start said it is not ready yet; each further retry waits twice as long.'),
   PLUGIN_RETRY_MAX_MS: integer(1).default(30000).describe('Longest wait between start retries of a plugin that is not ready yet.'),
   PLUGIN_DRAIN_TIMEOUT_MS: integer(1).default(30000).describe('Milliseconds an old plugin generation may keep serving leased requests after a reload.'),
-  ALERT_ALLOW_HTTP_LOOPBACK: envOnly(flag().default(false).describe('Development only, environment only: allow http:// alert receivers on 127.0.0.1, ::1 or localhost (alert-sink plugins\' URLs and WEBHOOK_TARGETS).')),
+  ALERT_ALLOW_HTTP_LOOPBACK: envOnly(flag().default(false).describe('Development only, environment only: allow http:// alert receivers (alert-sink plugins and alert targets) on 127.0.0.1, ::1 or localhost.')),
 };

@@ -116,6 +116,7 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
     {
       method: 'get',
       path: '/inbound/:id/pdf',
+      accessNote: '`inbound:read` or a `?token=` (INBOUND_TOKEN_TTL_MINUTES)',
       summary: 'The PDF of an inbound fax, by `?token=` or by an API key with inbound:read',
       description: 'Access: a token from GET /inbound/{id} (valid INBOUND_TOKEN_TTL_MINUTES), or header X-API-Key with scope `inbound:read`.',
       tags: ['inbound'],

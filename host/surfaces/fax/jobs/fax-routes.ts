@@ -173,6 +173,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
     {
       method: 'get',
       path: '/fax/:id/pdf',
+      accessNote: 'a `?token=` (PDF_TOKEN_TTL_MINUTES)',
       summary: "The job's original PDF, by short-lived token (for cloud providers to fetch)",
       tags: ['fax'],
       access: 'public',

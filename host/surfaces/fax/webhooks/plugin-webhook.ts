@@ -1,7 +1,6 @@
 import { PluginNotAvailableError, type Kernel } from '../../../../core/kernel/kernel.js';
 import { WebhookRejectedError, type FaxProvider, type FaxWebhookRequest } from '../../../../core/sdk/index.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
-import { invalid } from '../../../platform/http/error-catalogue.js';
 import { faxErrors } from '../fax-errors.js';
 import { invalidInput, malformedInput, platformErrors } from '../../../platform/errors/platform-errors.js';
 

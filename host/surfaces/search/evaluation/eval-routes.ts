@@ -122,6 +122,7 @@ export function registerEvalRoutes(api: HttpApi, deps: EvalRouteDeps): void {
     {
       method: 'post',
       path: '/api/eval/run',
+      accessNote: '`search:read`; with `name` or `save_as_baseline` also `search:evaluate`',
       summary: 'Evaluate search against a golden set (hit@1/5/10, MRR@10, nDCG@10, MAP, p50/p95 latency)',
       description:
         'The same figures `switchboard eval --golden <file>` prints; a trace per repository is written under out/<repo>/traces/. ' +
@@ -147,6 +148,7 @@ export function registerEvalRoutes(api: HttpApi, deps: EvalRouteDeps): void {
     {
       method: 'post',
       path: '/api/eval/runs',
+      accessNote: '`search:read`; with `name` or `save_as_baseline` also `search:evaluate`',
       summary: 'Start an evaluation run in the background',
       description: 'The body of POST /api/eval/run; answers 202 at once with the run. GET /api/eval/runs/{id} gives its progress and, once finished, the report.',
       tags: ['code-search'],

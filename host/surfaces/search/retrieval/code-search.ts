@@ -2,7 +2,7 @@ import type { OutboundGuard } from '../../../../core/kernel/egress.js';
 import { llmGatewayEndpoint } from '../../../platform/llm/gateway-endpoint.js';
 import type { Logger } from 'pino';
 import { PluginNotAvailableError, type Kernel } from '../../../../core/kernel/kernel.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import { DomainError } from '../../../platform/errors/domain-error.js';
 import type { RetrievalHit, RetrievalSearchOptions } from '../../../../core/sdk/index.js';
 import type { SearchConfig } from '../search-settings.js';
 import { randomUUID } from 'node:crypto';
@@ -112,7 +112,7 @@ export class CodeSearch {
       });
     } catch (err) {
       if (err instanceof PluginNotAvailableError) throw searchErrors.error('retrieval_backend_unavailable', { backend, reason: err.message });
-      if (err instanceof HttpError) throw err;
+      if (err instanceof DomainError) throw err;
       // A backend failure (a locked or damaged index file, say) is the backend's state, not a bug
       // of the request: 503 with the reason, never a 500.
       this.deps.logger.error({ err: (err as Error).message, repo: repo.name, backend }, 'retrieval backend search failed');

@@ -9,6 +9,7 @@ import { ConfigRegistry } from '../../../../host/platform/config/registry.js';
 import { openDatabase, type OpenedDatabase } from '../../../../host/platform/db/database.js';
 import { freshPostgresDatabase } from '../../../support/pg.js';
 import { removeDir, tempDir } from '../../../support/gateway.js';
+import { gatewayConfig, gatewayConfigModel } from '../../../support/gateway-config.js';
 
 /** Instances on one PostgreSQL database, each with its own data directory and config file. */
 let pgdb: Awaited<ReturnType<typeof freshPostgresDatabase>>;
@@ -21,7 +22,7 @@ async function instance(fileText?: string) {
   dirs.push(dir);
   const configFile = path.join(dir, 'switchboard.config.json');
   if (fileText !== undefined) (await import('node:fs')).writeFileSync(configFile, fileText);
-  const config = new ConfigRegistry({ env: {}, configFile, envFile: path.join(dir, 'none.env') });
+  const config = gatewayConfig(new ConfigRegistry({ model: gatewayConfigModel(), env: {}, configFile, envFile: path.join(dir, 'none.env') }));
   const db = await openDatabase({ url: pgdb.url, dataDir: dir });
   opened.push(db);
   const logger = pino({ level: 'silent' });

@@ -10,7 +10,8 @@ import { HttpApi } from '../../../../host/platform/http/api.js';
 import { errorHandler, notFoundHandler } from '../../../../host/platform/http/error-handler.js';
 import { registerConfigRoutes } from '../../../../host/platform/config/config-routes.js';
 import { ConfigRegistry } from '../../../../host/platform/config/registry.js';
-import { SECRET_FIELDS } from '../../../../host/platform/config/model/index.js';
+import { registerEditorRoutes } from '../../../../host/surfaces/search/editor/editor-routes.js';
+import { gatewayConfig, gatewayConfigModel } from '../../../support/gateway-config.js';
 
 interface Harness {
   url: string;
@@ -42,10 +43,11 @@ async function start(options: { env?: NodeJS.ProcessEnv; envFile?: string; json?
     writeFileSync(legacyFile, options.legacy);
   }
   const env = { ...options.env };
-  const registry = new ConfigRegistry({ env, envFile, configFile });
+  const registry = new ConfigRegistry({ model: gatewayConfigModel(), env, envFile, configFile });
 
   const api = new HttpApi();
-  registerConfigRoutes(api, { registry, legacyEditorSettingsFile: legacyFile });
+  registerConfigRoutes(api, { registry });
+  registerEditorRoutes(api, { config: gatewayConfig(registry), legacyEditorSettingsFile: legacyFile });
   const app = express();
   app.use(api.router);
   app.use(notFoundHandler);
@@ -80,7 +82,7 @@ async function start(options: { env?: NodeJS.ProcessEnv; envFile?: string; json?
 
 // WEBHOOK_TARGETS is checked as a list of https URLs, so its secret is one.
 const secretValue = (prefix: string, key: string) => (key === 'WEBHOOK_TARGETS' ? 'https://hooks.example.com/' : '') + `${prefix}-${key.toLowerCase()}-value`;
-const allSecrets = (prefix: string) => Object.fromEntries([...SECRET_FIELDS].map((key) => [key, secretValue(prefix, key)]));
+const allSecrets = (prefix: string) => Object.fromEntries([...gatewayConfigModel().secretKeys].map((key) => [key, secretValue(prefix, key)]));
 
 test('GET /api/config returns every key with its source and every secret masked', async () => {
   const fromEnv = allSecrets('env');
@@ -92,7 +94,7 @@ test('GET /api/config returns every key with its source and every secret masked'
   });
   const { status, json } = await h.get('/api/config');
   assert.is(status, 200);
-  for (const key of SECRET_FIELDS) assert.is(json.config[key], '***', key);
+  for (const key of gatewayConfigModel().secretKeys) assert.is(json.config[key], '***', key);
   assert.is(json.config.FINAL_K, 11);
   assert.is(json.source.FINAL_K, 'env');
   assert.is(json.config.LANGGRAPH_FINAL_K, 25);
@@ -267,10 +269,9 @@ test('the three routes always need admin access (loopback when no key exists) an
   const api = new HttpApi();
   const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-config-routes-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  registerConfigRoutes(api, {
-    registry: new ConfigRegistry({ env: {}, envFile: path.join(dir, '.env'), configFile: path.join(dir, 'c.json') }),
-    legacyEditorSettingsFile: path.join(dir, 'settings.json'),
-  });
+  const registry = new ConfigRegistry({ model: gatewayConfigModel(), env: {}, envFile: path.join(dir, '.env'), configFile: path.join(dir, 'c.json') });
+  registerConfigRoutes(api, { registry });
+  registerEditorRoutes(api, { config: gatewayConfig(registry), legacyEditorSettingsFile: path.join(dir, 'settings.json') });
   assert.equal(
     api.routes.map((r) => [r.method, r.path, r.access]),
     [

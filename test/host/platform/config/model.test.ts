@@ -1,9 +1,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigModel, SECRET_FIELDS, KEY_DOCS, CONFIG_KEYS, keySchema } from '../../../../host/platform/config/model/index.js';
+import { z } from 'zod';
+import { ConfigModel } from '../../../../host/platform/config/config-model.js';
+import { settingsSection } from '../../../../host/platform/config/settings-section.js';
+import { gatewayConfigModel } from '../../../support/gateway-config.js';
+
+const model = gatewayConfigModel();
+const keySchema = (key: string) => model.keySchema(key);
 
 test('defaults follow the reference engine and the host', () => {
-  const config = ConfigModel.parse({});
+  const config = model.defaults();
   assert.is(config.FINAL_K, 10);
   assert.is(config.LANGGRAPH_FINAL_K, 20);
   assert.is(config.RRF_K_DIV, 60);
@@ -65,11 +71,21 @@ test('optional keys treat an empty string as unset; enums and names are checked'
 });
 
 test('unknown keys are refused by the root model', () => {
-  const result = ConfigModel.safeParse({ FINAL_KK: 3 });
+  const result = model.schema.safeParse({ FINAL_KK: 3 });
   assert.not.ok(result.success);
 });
 
-test('SECRET_FIELDS holds every secret of the reference and the host, and nothing else', () => {
+test('a key declared by two sections is refused when the model is built, naming both owners', () => {
+  const a = settingsSection('one', { SHARED_KEY: z.string().default('a') });
+  const b = settingsSection('two', { SHARED_KEY: z.string().default('b') });
+  assert.throws(() => new ConfigModel([a, b]), /SHARED_KEY of two is declared by one already/);
+});
+
+test('environment-only keys are the ones their sections mark, wherever they are declared', () => {
+  assert.equal([...model.envOnlyKeys].sort(), ['ADMIN_SETTINGS_PERSIST_PATH', 'ALERT_ALLOW_HTTP_LOOPBACK', 'ALERT_WEBHOOK_CA_FILE', 'ALLOWED_HOSTS', 'AUDIT_LOG_FILE', 'DATA_DIR', 'DOCKER_HOST', 'MANIFESTS_DIR', 'MCP_OUTBOX_DIR', 'OUTBOUND_ALLOW_HOSTS', 'PLUGINS_PATH', 'PLUGIN_PATHS_ALLOW', 'REPOS', 'SELFHOSTED_CHECKPOINTS_DIR', 'SERVICE_CONFIG_PATH', 'WEB_DIST_DIR']);
+});
+
+test('the secret keys are every secret of the reference and the host, and nothing else', () => {
   const expected = [
     'OPENAI_API_KEY',
     'ANTHROPIC_API_KEY',
@@ -91,23 +107,25 @@ test('SECRET_FIELDS holds every secret of the reference and the host, and nothin
     'WEBHOOK_TARGETS',
     // inbound webhook credentials are the provider plugins' own settings, never the host's
   ];
-  assert.equal([...SECRET_FIELDS].sort(), expected.sort());
+  assert.equal([...model.secretKeys].sort(), expected.sort());
 });
 
-test('KEY_DOCS documents every key with a type and a description', () => {
-  assert.equal(Object.keys(KEY_DOCS), CONFIG_KEYS);
-  for (const key of CONFIG_KEYS) {
-    const doc = KEY_DOCS[key];
+test('every key is documented with a type, a description and its owner', () => {
+  for (const key of model.keys) {
+    const doc = model.keyDoc(key);
     assert.ok(doc.description.length > 10, `${key} has a description`);
     assert.ok(doc.type.length > 0, `${key} has a type`);
-    assert.is(doc.secret, SECRET_FIELDS.has(key), `${key} secret flag`);
+    assert.is(doc.secret, model.secretKeys.has(key), `${key} secret flag`);
+    assert.ok(['platform', 'fax', 'search', 'workbench'].includes(doc.owner), `${key} owner`);
   }
-  assert.is(KEY_DOCS.FINAL_K.type, 'integer (1..1000)');
-  assert.is(KEY_DOCS.FINAL_K.default, 10);
-  assert.is(KEY_DOCS.EDITOR_ENABLED.type, 'boolean');
-  assert.is(KEY_DOCS.FAX_PAPER_SIZE.type, 'one of: letter, a4');
-  assert.is(KEY_DOCS.OPENAI_API_KEY.optional, true);
-  assert.is(KEY_DOCS.OPENAI_API_KEY.default, undefined);
+  assert.is(model.keyDoc('FINAL_K').type, 'integer (1..1000)');
+  assert.is(model.keyDoc('FINAL_K').default, 10);
+  assert.is(model.keyDoc('EDITOR_ENABLED').type, 'boolean');
+  assert.is(model.keyDoc('FAX_PAPER_SIZE').type, 'one of: letter, a4');
+  assert.is(model.keyDoc('OPENAI_API_KEY').optional, true);
+  assert.is(model.keyDoc('OPENAI_API_KEY').default, undefined);
+  assert.is(model.keyDoc('FAX_BACKEND').owner, 'fax');
+  assert.is(model.keyDoc('PORT').owner, 'platform');
 });
 
 test.run();

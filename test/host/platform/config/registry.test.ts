@@ -8,7 +8,7 @@ import {
   ConfigValidationError,
   ConfigFileUnreadableError,
 } from '../../../../host/platform/config/registry.js';
-import { SECRET_FIELDS } from '../../../../host/platform/config/model/index.js';
+import { gatewayConfig, gatewayConfigModel } from '../../../support/gateway-config.js';
 
 const dirs: string[] = [];
 test.after(() => {
@@ -23,7 +23,7 @@ function setup(files: { env?: string; json?: unknown } = {}) {
   if (files.env !== undefined) writeFileSync(envFile, files.env);
   if (files.json !== undefined) writeFileSync(configFile, typeof files.json === 'string' ? files.json : JSON.stringify(files.json));
   const env: NodeJS.ProcessEnv = {};
-  const registry = new ConfigRegistry({ env, envFile, configFile });
+  const registry = gatewayConfig(new ConfigRegistry({ model: gatewayConfigModel(), env, envFile, configFile }));
   return { dir, env, envFile, configFile, registry };
 }
 
@@ -89,7 +89,7 @@ test('masked() hides every secret that is set and shows null for unset keys; eff
   env.OPENAI_API_KEY = 'sk-openai-env';
   registry.reload();
   const masked = registry.masked();
-  for (const key of SECRET_FIELDS) {
+  for (const key of registry.model.secretKeys) {
     const expected = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'COHERE_API_KEY'].includes(key) ? '***' : null;
     assert.is(masked.config[key], expected, key);
   }
@@ -211,7 +211,7 @@ test('a write whose rename fails with EIO leaves the file, the registry and the 
   dirs.push(dir);
   const configFile = path.join(dir, 'config.json');
   writeFileSync(configFile, '{"FINAL_K": 8}');
-  const registry = new ConfigRegistry({
+  const registry = new ConfigRegistry({ model: gatewayConfigModel(),
     env: {},
     envFile: path.join(dir, '.env'),
     configFile,
@@ -223,7 +223,7 @@ test('a write whose rename fails with EIO leaves the file, the registry and the 
   assert.is((err as NodeJS.ErrnoException).code, 'EIO');
   assert.is(readFileSync(configFile, 'utf8'), '{"FINAL_K": 8}');
   assert.equal(readdirSync(dir), ['config.json']);
-  assert.is(registry.get('FINAL_K'), 8);
+  assert.is(gatewayConfig(registry).get('FINAL_K'), 8);
 });
 
 test('update keeps keys edited by hand since the last load, and concurrent updates lose nothing', async () => {
@@ -251,7 +251,7 @@ test('a throwing listener does not stop the write or the other listeners', async
   const errors: unknown[] = [];
   const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-registry-'));
   dirs.push(dir);
-  const registry = new ConfigRegistry({ env: {}, envFile: path.join(dir, '.env'), configFile: path.join(dir, 'c.json'), onListenerError: (e) => errors.push(e) });
+  const registry = gatewayConfig(new ConfigRegistry({ model: gatewayConfigModel(), env: {}, envFile: path.join(dir, '.env'), configFile: path.join(dir, 'c.json'), onListenerError: (e) => errors.push(e) }));
   let told = false;
   registry.onChange(() => {
     throw new Error('listener bug');
@@ -267,15 +267,15 @@ test('fromEnvironment: ENV_FILE and CONFIG_FILE choose the files; CONFIG_FILE de
   const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-registry-'));
   dirs.push(dir);
   writeFileSync(path.join(dir, 'custom.env'), 'CONFIG_FILE=settings/app.json\nFINAL_K=21\n');
-  const a = ConfigRegistry.fromEnvironment({ ENV_FILE: 'custom.env' }, dir);
+  const a = ConfigRegistry.fromEnvironment(gatewayConfigModel(), { ENV_FILE: 'custom.env' }, dir);
   assert.is(a.envFile, path.join(dir, 'custom.env'));
   assert.is(a.configFile, path.join(dir, 'settings/app.json'));
-  assert.is(a.get('FINAL_K'), 21);
+  assert.is(gatewayConfig(a).get('FINAL_K'), 21);
 
-  const b = ConfigRegistry.fromEnvironment({ DATA_DIR: 'var' }, dir);
+  const b = ConfigRegistry.fromEnvironment(gatewayConfigModel(), { DATA_DIR: 'var' }, dir);
   assert.is(b.envFile, path.join(dir, '.env'));
   assert.is(b.configFile, path.join(dir, 'var', 'switchboard.config.json'));
-  const c = ConfigRegistry.fromEnvironment({}, dir);
+  const c = ConfigRegistry.fromEnvironment(gatewayConfigModel(), {}, dir);
   assert.is(c.configFile, path.join(dir, 'data', 'switchboard.config.json'));
 });
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { ConfigRegistry, ConfigValidationError } from '../../../../host/platform/config/registry.js';
 import { renderEnvSnippet } from '../../../../host/platform/admin/env-snippet.js';
 import { renderConfigTable } from '../../../../host/cli/config-docs.js';
+import { gatewayConfig, gatewayConfigModel } from '../../../support/gateway-config.js';
 
 const dirs: string[] = [];
 test.after(() => {
@@ -20,7 +21,7 @@ function setup(json?: unknown, envFileText?: string) {
   if (json !== undefined) writeFileSync(configFile, JSON.stringify(json));
   if (envFileText !== undefined) writeFileSync(envFile, envFileText);
   const env: NodeJS.ProcessEnv = {};
-  return { env, configFile, registry: new ConfigRegistry({ env, envFile, configFile }) };
+  return { env, configFile, registry: gatewayConfig(new ConfigRegistry({ model: gatewayConfigModel(), env, envFile, configFile })) };
 }
 
 test('a nested section is read from the JSON file as an object and reported under dotted keys', () => {

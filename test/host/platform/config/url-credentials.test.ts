@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startGateway, json, type TestGateway } from '../../../support/gateway.js';
 import { maskUrlCredentials } from '../../../../core/config/url-credentials.js';
+import { gatewayConfig } from '../../../support/gateway-config.js';
 
 let gw: TestGateway;
 test.before(async () => {
@@ -39,9 +40,9 @@ test('credentials inside a URL setting never show: /api/config, /admin/settings,
 
 test('sending the shown (masked) URL back keeps the stored credentials; a new URL replaces them', async () => {
   assert.is((await send('POST', '/api/config', { system_one: { hosted_url: 'https://***@judge.example.com/base' } })).status, 200);
-  assert.is(gw.gateway.config.get('system_one.hosted_url'), URL_WITH_CREDENTIALS);
+  assert.is(gatewayConfig(gw.gateway.config).get('system_one.hosted_url'), URL_WITH_CREDENTIALS);
   assert.is((await send('POST', '/api/config', { system_one: { hosted_url: 'https://judge.example.com/other' } })).status, 200);
-  assert.is(gw.gateway.config.get('system_one.hosted_url'), 'https://judge.example.com/other');
+  assert.is(gatewayConfig(gw.gateway.config).get('system_one.hosted_url'), 'https://judge.example.com/other');
   await send('POST', '/api/config', { system_one: { hosted_url: null } });
 });
 

@@ -1,18 +1,17 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Kysely } from 'kysely';
-import { openDatabase } from '../../../../host/platform/db/database.js';
 import { PreparedQuery } from '../../../../host/platform/db/prepared-query.js';
-import type { Database } from '../../../../host/platform/db/schema.js';
 import { freshPostgresDatabase } from '../../../support/pg.js';
 import { removeDir, tempDir } from '../../../support/gateway.js';
+import { openGatewayDatabase, type GatewayTables } from '../../../support/database.js';
 
 const valueOf = new PreparedQuery(
-  (db: Kysely<Database>, key: string) => db.selectFrom('host_kv').select('value').where('key', '=', key),
+  (db: Kysely<GatewayTables>, key: string) => db.selectFrom('host_kv').select('value').where('key', '=', key),
   (key) => [key],
 );
 const put = new PreparedQuery(
-  (db: Kysely<Database>, row: { key: string; value: string }) => db.insertInto('host_kv').values(row),
+  (db: Kysely<GatewayTables>, row: { key: string; value: string }) => db.insertInto('host_kv').values(row),
   (row) => [row.key, row.value],
 );
 
@@ -20,7 +19,7 @@ for (const dialect of ['postgres', 'sqlite'] as const) {
   test(`${dialect}: a prepared query compiled once binds each run's own values, in a transaction too`, async () => {
     const dir = tempDir();
     const pg = dialect === 'postgres' ? await freshPostgresDatabase() : undefined;
-    const opened = await openDatabase({ url: pg?.url ?? `sqlite:${dir}/db.sqlite`, dataDir: dir });
+    const opened = await openGatewayDatabase({ url: pg?.url ?? `sqlite:${dir}/db.sqlite`, dataDir: dir });
     try {
       await put.execute(opened.db, { key: 'a', value: 'one' });
       await put.execute(opened.db, { key: 'b', value: 'two' });
@@ -39,10 +38,10 @@ for (const dialect of ['postgres', 'sqlite'] as const) {
 
 test('values listed in another order than the compiled SQL binds them are refused at the first run', async () => {
   const dir = tempDir();
-  const opened = await openDatabase({ dataDir: dir });
+  const opened = await openGatewayDatabase({ dataDir: dir });
   try {
     const swapped = new PreparedQuery(
-      (db: Kysely<Database>, row: { key: string; value: string }) => db.insertInto('host_kv').values(row),
+      (db: Kysely<GatewayTables>, row: { key: string; value: string }) => db.insertInto('host_kv').values(row),
       (row) => [row.value, row.key],
     );
     const err = await swapped.execute(opened.db, { key: 'k', value: 'v' }).catch((e: unknown) => e);

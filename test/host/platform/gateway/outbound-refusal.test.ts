@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { startGateway, json, until, type TestGateway } from '../../../support/gateway.js';
 import { startSystemOneFake } from '../../../fakes/system-one-fake.js';
 import { startAlertReceiver, type AlertReceiver } from '../../../fakes/alert-receiver.js';
-import { webhookTargetId } from '../../../../host/platform/config/model/webhook-targets.js';
+import { webhookTargetId } from '../../../../host/surfaces/workbench/alerts/webhook-targets.js';
 
 // A gateway WITHOUT OUTBOUND_ALLOW_HOSTS: the loopback fakes below stand for what an attacker
 // with a settings scope would point the gateway at.

@@ -9,6 +9,7 @@ import { LlmGatewayClient } from '../../../../host/platform/llm/gateway-client.j
 import { llmGatewayEndpoint } from '../../../../host/platform/llm/gateway-endpoint.js';
 import { LedgerReadError, readSpendLedger } from '../../../../host/surfaces/workbench/accounting/spend-ledger-client.js';
 import { startLlmGatewayFake, type LlmGatewayFake } from '../../../fakes/llm-gateway-fake.js';
+import { gatewayConfigModel } from '../../../support/gateway-config.js';
 
 let fake: LlmGatewayFake;
 const dirs: string[] = [];
@@ -29,7 +30,7 @@ function registry(env: Record<string, string>, file: Record<string, unknown> = {
   dirs.push(dir);
   const configFile = path.join(dir, 'switchboard.config.json');
   writeFileSync(configFile, JSON.stringify(file));
-  return new ConfigRegistry({ env, envFile: path.join(dir, 'no.env'), configFile });
+  return new ConfigRegistry({ model: gatewayConfigModel(), env, envFile: path.join(dir, 'no.env'), configFile });
 }
 
 const chat = (client: LlmGatewayClient) => client.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }).then(

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ConfigRegistry } from '../../../../host/platform/config/registry.js';
 import { pluginEnvironment } from '../../../../host/platform/plugins/plugin-environment.js';
 import { removeDir, tempDir } from '../../../support/gateway.js';
+import { gatewayConfigModel } from '../../../support/gateway-config.js';
 
 const dir = tempDir();
 test.after(() => removeDir(dir));
@@ -12,7 +13,7 @@ test.after(() => removeDir(dir));
 const registry = (env: NodeJS.ProcessEnv, envFileText: string) => {
   const envFile = path.join(dir, `${Math.random().toString(36).slice(2)}.env`);
   writeFileSync(envFile, envFileText);
-  return new ConfigRegistry({ env, envFile, configFile: path.join(dir, 'none.json') });
+  return new ConfigRegistry({ model: gatewayConfigModel(), env, envFile, configFile: path.join(dir, 'none.json') });
 };
 
 test('DATABASE_URL from the env file reaches plugins that declare it, as the gateway uses it', () => {

@@ -6,6 +6,7 @@ import { PROCESS_STARTED_AT } from '../../../../../host/platform/cleanup/temp-sw
 import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { StorageProvider } from '../../../../../core/sdk/index.js';
+import { gatewayDb } from '../../../../support/database.js';
 
 const DAY = 86_400_000;
 let gw: TestGateway;
@@ -29,7 +30,7 @@ test.after(async () => {
 });
 
 test('cleanup removes exactly the expired artifacts: old finished jobs, old inbound faxes, orphans', async () => {
-  const db = gw.gateway.database.db;
+  const db = gatewayDb(gw.gateway);
   const [oldJob, newJob, unfinished] = [await submit(), await submit(), await submit()];
   const now = Date.now();
   await db.updateTable('fax_jobs').set({ finished_at: new Date(now - 8 * DAY).toISOString() }).where('id', '=', oldJob).execute();

@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import { json, startGateway, tempDir, removeDir, type TestGateway } from '../../../../support/gateway.js';
 import { makePdf } from '../../../../fakes/fax-document-server.js';
 import { AmiFake } from '../../../../fakes/ami-fake.js';
+import { gatewayDb } from '../../../../support/database.js';
 
 const BOOTSTRAP = 'bootstrap-inbound-0c4e8d1f';
 const A_SECRET = 'pa-inbound-secret-5e2a7b90';
@@ -150,7 +151,7 @@ for (const r of ROUTES) {
     assert.is(second.id, first.id);
     assert.is(second.duplicate, true);
     assert.is(media.requests.length, fetched);
-    const rows = await gw.gateway.database.db.selectFrom('inbound_faxes').selectAll().where('provider_id', '=', String(202 + r.offset)).execute();
+    const rows = await gatewayDb(gw.gateway).selectFrom('inbound_faxes').selectAll().where('provider_id', '=', String(202 + r.offset)).execute();
     assert.is(rows.length, 1);
   });
 
@@ -161,7 +162,7 @@ for (const r of ROUTES) {
       assert.is(res.status, 422, url);
     }
     assert.is(otherMedia.requests.length, 0);
-    const count = await gw.gateway.database.db.selectFrom('inbound_faxes').select((eb) => eb.fn.countAll<number>().as('n')).where('provider_id', 'like', `${3 + r.offset / 1000}%`).executeTakeFirst();
+    const count = await gatewayDb(gw.gateway).selectFrom('inbound_faxes').select((eb) => eb.fn.countAll<number>().as('n')).where('provider_id', 'like', `${3 + r.offset / 1000}%`).executeTakeFirst();
     assert.is(Number(count?.n), 0);
   });
 
@@ -295,7 +296,7 @@ test('with INBOUND_ENABLED off every inbound route answers 404 "inbound is disab
 
 test('audit and log lines hold no full number, no document text and no secret', async () => {
   await gw.gateway.audit.flush();
-  const events = (await gw.gateway.database.db.selectFrom('audit_events').select('event').execute()).map((r) => r.event);
+  const events = (await gatewayDb(gw.gateway).selectFrom('audit_events').select('event').execute()).map((r) => r.event);
   for (const e of ['inbound_received', 'inbound_read', 'inbound_pdf_served', 'inbound_rejected']) assert.ok(events.includes(e), e);
   const file = readFileSync(path.join((globalThis as { workDir?: string }).workDir!, 'audit.log'), 'utf8');
   const everything = [file, ...gw.logs].join('\n');

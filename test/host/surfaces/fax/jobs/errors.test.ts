@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { makePdf } from '../../../../fakes/fax-document-server.js';
 import { DocumentTokens } from '../../../../../host/surfaces/fax/jobs/document-tokens.js';
 import { json, postFax, startGateway, type TestGateway } from '../../../../support/gateway.js';
+import { gatewayDb } from '../../../../support/database.js';
 
 /** Every status code of the spec's Errors table (and the 503 of an unusable backend), from real requests. */
 let gw: TestGateway;
@@ -85,7 +86,7 @@ test('GET /fax/{id} 404 for an unknown job', async () => {
 
 test('GET /fax/{id}/pdf: 200 with a valid token, 403 invalid or expired, 404 unknown', async () => {
   const { id } = await json(await postFax(gw.url, '+15550101010', await makePdf(2)));
-  const tokens = await DocumentTokens.load(gw.gateway.database.db);
+  const tokens = await DocumentTokens.load(gatewayDb(gw.gateway));
   const good = await fetch(`${gw.url}/fax/${id}/pdf?token=${tokens.issue('fax', id, 60_000)}`);
   assert.is(good.status, 200);
   assert.is(good.headers.get('content-type'), 'application/pdf');

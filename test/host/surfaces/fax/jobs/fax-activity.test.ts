@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { makePdf } from '../../../../fakes/fax-document-server.js';
 import { freshPostgresDatabase } from '../../../../support/pg.js';
 import { json, postFax, startGateway, until, type TestGateway } from '../../../../support/gateway.js';
+import { gatewayDb } from '../../../../support/database.js';
 
 // GET /admin/fax-activity: the overview chart's data, counted per hour by each job's status now.
 let gw: TestGateway;
@@ -27,7 +28,7 @@ test('jobs are counted in the current hour as sent, failed or queued', async () 
     return jobs.every((s) => s === 'SUCCESS' || s === 'FAILED');
   }, 15000, 50);
   // One more, stored in the past: an hour outside the window is not counted.
-  await gw.gateway.database.db.updateTable('fax_jobs').set({ created_at: new Date(Date.now() - 30 * 3600_000).toISOString() }).where('id', '=', ids[0]!).execute();
+  await gatewayDb(gw.gateway).updateTable('fax_jobs').set({ created_at: new Date(Date.now() - 30 * 3600_000).toISOString() }).where('id', '=', ids[0]!).execute();
 
   const body = await json(await fetch(`${gw.url}/admin/fax-activity`));
   assert.is(body.buckets.length, 24);

@@ -2,7 +2,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { utimesSync } from 'node:fs';
 import path from 'node:path';
-import { openDatabase, type OpenedDatabase } from '../../../../../host/platform/db/database.js';
 import { databaseNow } from '../../../../../host/platform/db/database-clock.js';
 import { APPROVAL_SWEEP_GRACE_MS, approvalDocumentKey, FaxApprovals } from '../../../../../host/surfaces/fax/jobs/fax-approvals.js';
 import { createLocalStorage } from '../../../../../plugins/storage-local/index.js';
@@ -10,24 +9,25 @@ import type { StorageProvider } from '../../../../../core/sdk/index.js';
 import { removeDir, tempDir, until } from '../../../../support/gateway.js';
 import { withClockSkew } from '../../../../support/clock-skew.js';
 import { freshPostgresDatabase } from '../../../../support/pg.js';
+import { openGatewayDatabase, type GatewayDatabase } from '../../../../support/database.js';
 
 // Approvals in the shared database, as two instances of a cluster see them: each its own pool,
 // one storage. Single use holds when both claim at once; a claim whose sender died lapses; expiry
 // and claims go by the database's clock, whatever the instances' clocks say.
 let pgdb: Awaited<ReturnType<typeof freshPostgresDatabase>>;
-let a: OpenedDatabase;
-let b: OpenedDatabase;
+let a: GatewayDatabase;
+let b: GatewayDatabase;
 let storage: StorageProvider;
 const dirs = [tempDir(), tempDir(), tempDir()];
 const tenMinutes = 600_000;
-const on = (db: OpenedDatabase, opts: { ttlSeconds?: number; claimMs?: number } = {}) =>
+const on = (db: GatewayDatabase, opts: { ttlSeconds?: number; claimMs?: number } = {}) =>
   new FaxApprovals({ db: db.db, dialect: db.dialect, withStorage: (fn) => fn(storage), ttlSeconds: () => opts.ttlSeconds ?? 600, claimMs: opts.claimMs });
 const status = (fn: () => Promise<unknown>) => fn().then(() => 200, (err: { status?: number; code?: string }) => err.code ?? err.status ?? 500);
 
 test.before(async () => {
   pgdb = await freshPostgresDatabase();
-  a = await openDatabase({ url: pgdb.url, dataDir: dirs[0]! });
-  b = await openDatabase({ url: pgdb.url, dataDir: dirs[1]! });
+  a = await openGatewayDatabase({ url: pgdb.url, dataDir: dirs[0]! });
+  b = await openGatewayDatabase({ url: pgdb.url, dataDir: dirs[1]! });
   storage = createLocalStorage(dirs[2]!);
 });
 test.after(async () => {

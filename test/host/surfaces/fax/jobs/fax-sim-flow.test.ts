@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { makePdf } from '../../../../fakes/fax-document-server.js';
 import { json, postFax, startGateway, until, type TestGateway } from '../../../../support/gateway.js';
+import { gatewayDb } from '../../../../support/database.js';
 
 /**
  * FAX_BACKEND=fax-sim on a real gateway with no other setting: outcomes by number, results
@@ -31,7 +32,7 @@ async function finished(id: string): Promise<{ status: string; error?: string; p
 /** How the job's status changes were learned (callback, lookup, poll, ...), from the audit trail. */
 async function viaOf(id: string): Promise<string[]> {
   await gw.gateway.audit.flush();
-  const rows = await gw.gateway.database.db.selectFrom('audit_events').select('record').where('event', 'in', ['job_updated', 'job_failed']).execute();
+  const rows = await gatewayDb(gw.gateway).selectFrom('audit_events').select('record').where('event', 'in', ['job_updated', 'job_failed']).execute();
   return rows
     .map((r) => JSON.parse(r.record) as { job_id?: string; via?: string; details?: { job_id?: string; via?: string } })
     .map((r) => r.details ?? r)
@@ -106,7 +107,7 @@ test('a number ending 0004 (submit answer lost) is looked up, never resent, and 
   assert.is(job.status, 'SUCCESS');
   assert.ok(job.provider_sid?.startsWith('sim-'));
   assert.ok((await viaOf(id)).includes('lookup'));
-  const row = await gw.gateway.database.db.selectFrom('fax_jobs').select('attempts').where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await gatewayDb(gw.gateway).selectFrom('fax_jobs').select('attempts').where('id', '=', id).executeTakeFirstOrThrow();
   assert.is(Number(row.attempts), 1);
 });
 

@@ -3,19 +3,19 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from '../../../../../host/platform/db/kysely-runtime.js';
-import { openDatabase, type OpenedDatabase } from '../../../../../host/platform/db/database.js';
 import { FaxJobStore } from '../../../../../host/surfaces/fax/jobs/job-store.js';
 import { tempDir, until } from '../../../../support/gateway.js';
 import { withClockSkew } from '../../../../support/clock-skew.js';
 import { freshPostgresDatabase } from '../../../../support/pg.js';
+import { openGatewayDatabase, type GatewayDatabase } from '../../../../support/database.js';
 
 /** The same job-store specification, run on SQLite and on PostgreSQL. */
-const backends: Array<{ name: string; open(): Promise<{ db: OpenedDatabase; cleanup(): Promise<void> }> }> = [
+const backends: Array<{ name: string; open(): Promise<{ db: GatewayDatabase; cleanup(): Promise<void> }> }> = [
   {
     name: 'sqlite',
     async open() {
       const dir = tempDir();
-      const db = await openDatabase({ dataDir: dir });
+      const db = await openGatewayDatabase({ dataDir: dir });
       return { db, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
     },
   },
@@ -23,7 +23,7 @@ const backends: Array<{ name: string; open(): Promise<{ db: OpenedDatabase; clea
     name: 'postgres',
     async open() {
       const fresh = await freshPostgresDatabase();
-      const db = await openDatabase({ url: fresh.url, dataDir: tempDir() });
+      const db = await openGatewayDatabase({ url: fresh.url, dataDir: tempDir() });
       return { db, cleanup: () => fresh.drop() };
     },
   },
@@ -44,7 +44,7 @@ const newJob = (over: Partial<Parameters<FaxJobStore['insert']>[0]> = {}) => ({
 
 for (const backend of backends) {
   const test = suite(`job store on ${backend.name}`);
-  let opened: { db: OpenedDatabase; cleanup(): Promise<void> };
+  let opened: { db: GatewayDatabase; cleanup(): Promise<void> };
   let store: FaxJobStore;
 
   test.before(async () => {
@@ -89,7 +89,7 @@ for (const backend of backends) {
       await sql`CREATE OR REPLACE FUNCTION test_claim_pause() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(0.004); RETURN NEW; END $$ LANGUAGE plpgsql`.execute(db);
       await sql`CREATE TRIGGER test_claim_pause BEFORE UPDATE ON fax_jobs FOR EACH ROW EXECUTE FUNCTION test_claim_pause()`.execute(db);
     }
-    const extra = widen ? [] : await Promise.all(Array.from({ length: 3 }, () => openDatabase({ dataDir: path.dirname(opened.db.location) })));
+    const extra = widen ? [] : await Promise.all(Array.from({ length: 3 }, () => openGatewayDatabase({ dataDir: path.dirname(opened.db.location) })));
     const stores = [store, ...extra.map((o) => new FaxJobStore(o.db, o.dialect))];
     try {
       for (let round = 0; round < 4; round++) {

@@ -3,14 +3,14 @@ import pino from 'pino';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { AuditLog } from '../../../../../host/platform/audit/audit-log.js';
-import { openDatabase, type OpenedDatabase } from '../../../../../host/platform/db/database.js';
 import { FaxJobStore } from '../../../../../host/surfaces/fax/jobs/job-store.js';
 import { JobUpdates } from '../../../../../host/surfaces/fax/jobs/job-updates.js';
 import { tempDir } from '../../../../support/gateway.js';
+import { openGatewayDatabase, type GatewayDatabase } from '../../../../support/database.js';
 
 /** The one status-writing path: applied forward only, audited once per change, whoever reports it. */
 let dir: string;
-let opened: OpenedDatabase;
+let opened: GatewayDatabase;
 let store: FaxJobStore;
 let updates: JobUpdates;
 const records: Array<Record<string, unknown>> = [];
@@ -28,7 +28,7 @@ const of = (id: string) => records.filter((r) => r.job_id === id).map((r) => `${
 
 test.before(async () => {
   dir = tempDir();
-  opened = await openDatabase({ dataDir: dir });
+  opened = await openGatewayDatabase({ dataDir: dir });
   store = new FaxJobStore(opened.db, opened.dialect);
   const audit = new AuditLog({ enabled: () => true, file: () => undefined, logger: pino({ level: 'silent' }) });
   audit.subscribe((r) => records.push(r));

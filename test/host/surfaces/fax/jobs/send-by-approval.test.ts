@@ -6,6 +6,8 @@ import { json, startGateway, until, type TestGateway } from '../../../../support
 import { ArtifactCleanup } from '../../../../../host/surfaces/fax/cleanup/artifact-cleanup.js';
 import { APPROVAL_SWEEP_GRACE_MS } from '../../../../../host/surfaces/fax/jobs/fax-approvals.js';
 import type { ScheduleTimers } from '../../../../../host/platform/cleanup/cleanup-schedule.js';
+import { gatewayDb } from '../../../../support/database.js';
+import { gatewayConfig } from '../../../../support/gateway-config.js';
 
 // Sending by approval over plain HTTP: POST /fax/prepare, then POST /fax/approvals/{id}/send.
 const BOOT = 'approval-boot-key-5b1e';
@@ -128,7 +130,7 @@ test('scopes, bad input, and FAX_REQUIRE_APPROVAL refusing one-step POST /fax', 
 });
 
 test('the scheduled cleanup sweeps spent and long-expired approvals with their documents, with no retention set', async () => {
-  const db = gw.gateway.database.db;
+  const db = gatewayDb(gw.gateway);
   const spent = await json(await prepare(await makePdf(1)));
   assert.is((await send(spent.approval_id)).status, 202);
   const unsent = await json(await prepare(await makePdf(1)));
@@ -142,11 +144,12 @@ test('the scheduled cleanup sweeps spent and long-expired approvals with their d
   let due: Array<() => void> = [];
   const timers: ScheduleTimers = { now: () => clock, setTimeout: (fn) => due.push(fn), clearTimeout: () => {} };
   const { platform } = gw.gateway;
-  const cleanup = new ArtifactCleanup({ db, kernel: platform.kernel, config: platform.config, audit: platform.audit, logger: platform.logger, tmpDir: platform.tmpDir, leases: platform.leases, approvals: gw.gateway.surfaces.fax.approvals, timers });
-  const retention = { ARTIFACT_TTL_DAYS: platform.config.get('ARTIFACT_TTL_DAYS'), INBOUND_RETENTION_DAYS: platform.config.get('INBOUND_RETENTION_DAYS') };
+  const config = gatewayConfig(platform.config);
+  const cleanup = new ArtifactCleanup({ db, kernel: platform.kernel, config, audit: platform.audit, logger: platform.logger, tmpDir: platform.tmpDir, leases: platform.leases, approvals: gw.gateway.surfaces.fax.approvals, timers });
+  const retention = { ARTIFACT_TTL_DAYS: config.get('ARTIFACT_TTL_DAYS'), INBOUND_RETENTION_DAYS: config.get('INBOUND_RETENTION_DAYS') };
   await platform.config.update({ ARTIFACT_TTL_DAYS: 0, INBOUND_RETENTION_DAYS: 0 });
   cleanup.start();
-  clock += platform.config.get('CLEANUP_INTERVAL_MINUTES') * 60_000;
+  clock += config.get('CLEANUP_INTERVAL_MINUTES') * 60_000;
   // Expiry is in the database's clock, not the schedule's: set it relative to the time now.
   const now = Date.now();
   await db.updateTable('fax_approvals').set({ expires_at: now - 1 }).where('id', '=', spent.approval_id).execute();

@@ -6,6 +6,7 @@ import { json, removeDir, startGateway, until, type TestGateway } from '../../..
 import { startLlmGatewayFake, type LlmGatewayFake, type SeenRequest } from '../../../../fakes/llm-gateway-fake.js';
 import { smallRepo, startRun, waitForRun, writeRepoFile } from '../search-repo-fixture.js';
 import { AnswerService } from '../../../../../host/surfaces/search/answers/answer-service.js';
+import { gatewayConfig } from '../../../../support/gateway-config.js';
 
 const KEY = 'sk-answers-gateway-secret';
 const demo = smallRepo();
@@ -172,7 +173,8 @@ test('simple: a failing model call in the graph falls back to one generate call'
 });
 
 test('a graph that cannot be built: the simple path answers', async () => {
-  const { config, logger } = gw.gateway;
+  const { logger } = gw.gateway;
+  const config = gatewayConfig(gw.gateway.config);
   const { search, repositories, traces } = gw.gateway.surfaces.search;
   const service = new AnswerService({
     config, search, repositories, traces, logger,

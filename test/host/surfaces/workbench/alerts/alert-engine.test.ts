@@ -13,10 +13,12 @@ import { freshPostgresDatabase } from '../../../../support/pg.js';
 import { startGateway, postFax, json, until, type TestGateway } from '../../../../support/gateway.js';
 import { tempDir, removeDir } from '../../../../support/gateway.js';
 import { startAlertReceiver } from '../../../../fakes/alert-receiver.js';
+import { openGatewayDatabase, type GatewayDatabase } from '../../../../support/database.js';
+import { gatewayConfig, gatewayConfigModel } from '../../../../support/gateway-config.js';
 
-function engineOn(db: Awaited<ReturnType<typeof openDatabase>>, env: Record<string, string>, conditions: FiringCondition[], lines: string[]) {
+function engineOn(db: GatewayDatabase, env: Record<string, string>, conditions: FiringCondition[], lines: string[]) {
   const dir = tempDir();
-  const config = new ConfigRegistry({ env, configFile: path.join(dir, 'config.json'), envFile: path.join(dir, 'none.env') });
+  const config = gatewayConfig(new ConfigRegistry({ model: gatewayConfigModel(), env, configFile: path.join(dir, 'config.json'), envFile: path.join(dir, 'none.env') }));
   const metrics = new Registry();
   const outbox = new AlertOutbox(db.db, db.dialect);
   const engine = new AlertEngine({
@@ -37,7 +39,7 @@ const condition = (severity: string): FiringCondition => ({ type: 'scripted', ca
 
 test('a severity that is not a known label is never dropped silently: logged, counted, not delivered', async () => {
   const dataDir = tempDir();
-  const db = await openDatabase({ url: undefined, dataDir });
+  const db = await openGatewayDatabase({ url: undefined, dataDir });
   const lines: string[] = [];
   const { engine, outbox, metrics, dir } = engineOn(db, { ALERT_NOTIFY_SEVERITIES: 'crit,warning' }, [condition('sev-x')], lines);
   try {
@@ -56,7 +58,7 @@ test('a severity that is not a known label is never dropped silently: logged, co
 
 test('one notice per target, written once however many ticks see it', async () => {
   const dataDir = tempDir();
-  const db = await openDatabase({ url: undefined, dataDir });
+  const db = await openGatewayDatabase({ url: undefined, dataDir });
   const { engine, outbox, dir } = engineOn(db, {}, [condition('warning')], []);
   try {
     await engine.tick();

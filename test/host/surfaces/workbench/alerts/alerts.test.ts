@@ -4,7 +4,7 @@ import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, startGateway, json, until, tempDir, removeDir, type TestGateway } from '../../../../support/gateway.js';
 import { startAlertReceiver, type AlertReceiver } from '../../../../fakes/alert-receiver.js';
-import { webhookTargetId } from '../../../../../host/platform/config/model/webhook-targets.js';
+import { webhookTargetId } from '../../../../../host/surfaces/workbench/alerts/webhook-targets.js';
 import { startSystemOneFake } from '../../../../fakes/system-one-fake.js';
 
 const QUIET = { ALERT_EVAL_INTERVAL_SECONDS: '3600', ALERT_RETRY_BASE_MS: '50', ALERT_WEBHOOK_TIMEOUT: '0.5' };

@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startGateway, json, type TestGateway } from '../../../../support/gateway.js';
-import { webhookTargetId } from '../../../../../host/platform/config/model/webhook-targets.js';
+import { webhookTargetId } from '../../../../../host/surfaces/workbench/alerts/webhook-targets.js';
+import { gatewayConfig } from '../../../../support/gateway-config.js';
 
 // POST /admin/integrations/webhooks/targets and DELETE .../targets/{id}: one target at a time, for
 // clients that only ever see masked URLs. Keys are required here, so access is checked too. Where a
@@ -17,7 +18,7 @@ const call = (method: string, path: string, body?: unknown, key: string | null =
     headers: { ...(key ? { 'x-api-key': key } : {}), ...(body === undefined ? {} : { 'content-type': contentType }) },
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
-const stored = () => gw.gateway.config.get('WEBHOOK_TARGETS') ?? '';
+const stored = () => gatewayConfig(gw.gateway.config).get('WEBHOOK_TARGETS') ?? '';
 
 test.before(async () => {
   gw = await startGateway({ API_KEY: BOOT, AUDIT_LOG_ENABLED: 'true', ALERT_EVAL_INTERVAL_SECONDS: '3600', LOG_LEVEL: 'warn' });
