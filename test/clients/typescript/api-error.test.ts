@@ -2,20 +2,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import sharp from 'sharp';
 import { ApiError, createSwitchboardClient, unwrap } from '../../../clients/typescript/src/index.js';
-import { freePort, startGateway, type TestGateway } from '../../support/gateway.js';
+import { freePort } from '../../support/gateway.js';
+import { gatewayForSuite, noisePng, SUITE_KEY as KEY } from './client-suite.js';
 
-const KEY = 'client-errors-key-5d21';
 const NUMBER = '+15550107777';
-let gw: TestGateway;
-
-test.before(async () => {
-  gw = await startGateway({ FAX_DISABLED: 'true', API_KEY: KEY, MAX_FILE_SIZE_MB: '1', LOG_LEVEL: 'warn' }, { watch: false });
-});
-test.after(async () => {
-  await gw.close();
-});
+const suite = gatewayForSuite(test, { MAX_FILE_SIZE_MB: '1' });
 
 /** The ApiError a call rejects with (a call that resolves fails the test). */
 async function failure(call: Promise<unknown>): Promise<ApiError> {
@@ -28,11 +20,8 @@ async function failure(call: Promise<unknown>): Promise<ApiError> {
   return outcome.error as ApiError;
 }
 
-/** A PNG of random pixels: it does not compress, so its size is about width * height * 3 bytes. */
-const noisePng = (side: number) => sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
-
 test('a 404 is ApiError with the status and the API\'s detail and code, from typed calls and run-time requests alike', async () => {
-  const client = createSwitchboardClient({ baseUrl: gw.url, apiKey: KEY });
+  const client = suite.client();
   const typed = await failure(unwrap(client.GET('/fax/{id}', { params: { path: { id: 'no-such-job' } } })));
   assert.is(typed.status, 404);
   assert.is(typed.code, 'fax_job_not_found');
@@ -43,7 +32,7 @@ test('a 404 is ApiError with the status and the API\'s detail and code, from typ
 });
 
 test('a 422 names the failing field in its detail', async () => {
-  const client = createSwitchboardClient({ baseUrl: gw.url, apiKey: KEY });
+  const client = suite.client();
   const refused = await failure(unwrap(client.POST('/admin/api-keys', { body: { name: 'x', scopes: ['no-such-scope'] } })));
   assert.is(refused.status, 422);
   assert.is(refused.code, 'validation_error');
@@ -51,7 +40,7 @@ test('a 422 names the failing field in its detail', async () => {
 });
 
 test('an upload over MAX_FILE_SIZE_MB is ApiError 413 with the API\'s detail, with and without progress; a document of the wrong kind is 415', async () => {
-  const client = createSwitchboardClient({ baseUrl: gw.url, apiKey: KEY });
+  const client = suite.client();
   const big = await noisePng(800); // about 1.9 MB, over the 1 MB limit
   assert.ok(big.length > 1.5 * 1024 * 1024, `${big.length} bytes`);
   const plain = await failure(client.prepareFax({ to: NUMBER, file: big, filename: 'big.png' }));
@@ -99,7 +88,7 @@ test('no answer at all is ApiError status 0 network_error (the reason in the det
     assert.ok(down.cause, 'the fetch error is kept as the cause');
   }
 
-  const live = createSwitchboardClient({ baseUrl: gw.url, apiKey: KEY });
+  const live = suite.client();
   const aborted = AbortSignal.abort();
   for (const call of [live.request('GET', '/health', { signal: aborted }), live.prepareFax({ to: NUMBER, file: randomBytes(10), onProgress: () => {}, signal: aborted })]) {
     const error = await call.then(

@@ -1,22 +1,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiError, createSwitchboardClient, readEvents, unwrap, type ServerEvent } from '../../../clients/typescript/src/index.js';
-import { removeDir, startGateway, tempDir, until, type TestGateway } from '../../support/gateway.js';
+import { ApiError, readEvents, unwrap, type ServerEvent } from '../../../clients/typescript/src/index.js';
+import { removeDir, tempDir, until } from '../../support/gateway.js';
 import { writeRepoFile } from '../../host/surfaces/search/search-repo-fixture.js';
+import { gatewayForSuite } from './client-suite.js';
 
-const KEY = 'client-events-key-0b4e';
-let gw: TestGateway;
-let repo: string;
-
-test.before(async () => {
-  repo = tempDir('client-events-repo-');
-  writeRepoFile(repo, 'src/billing/invoice-total.ts', 'export function invoiceTotal(lines: number[]): number {\n  return lines.reduce((sum, line) => sum + line, 0);\n}\n');
-  gw = await startGateway({ FAX_DISABLED: 'true', API_KEY: KEY, AUDIT_LOG_ENABLED: 'true', REPOS: JSON.stringify({ billing: repo }), REPO: 'billing', LOG_LEVEL: 'warn' }, { watch: false });
-});
-test.after(async () => {
-  await gw.close();
-  removeDir(repo);
-});
+const repo = tempDir('client-events-repo-');
+writeRepoFile(repo, 'src/billing/invoice-total.ts', 'export function invoiceTotal(lines: number[]): number {\n  return lines.reduce((sum, line) => sum + line, 0);\n}\n');
+const suite = gatewayForSuite(test, { AUDIT_LOG_ENABLED: 'true', REPOS: JSON.stringify({ billing: repo }), REPO: 'billing' });
+test.after(() => removeDir(repo));
 
 /** A text/event-stream answer delivered in exactly these chunks. */
 function streamOf(chunks: string[]): Response {
@@ -64,7 +56,7 @@ test('events() of GET /admin/logs/tail: each new audit record as a parsed event,
     });
     return new Response(response.body!.pipeThrough(watch), { status: response.status, headers: response.headers });
   };
-  const client = createSwitchboardClient({ baseUrl: gw.url, apiKey: KEY, fetch: watchingFetch });
+  const client = suite.client({ fetch: watchingFetch });
   const abort = new AbortController();
   const tail = client.events('GET', '/admin/logs/tail', { query: { event: 'key_minted', heartbeat_seconds: 1 }, signal: abort.signal });
   const first = tail.next();
@@ -91,7 +83,7 @@ test('events() of GET /admin/logs/tail: each new audit record as a parsed event,
 });
 
 test('events() of POST /api/rag with stream: tokens, then the final answer; streamAnswer awaits its handlers', async () => {
-  const client = createSwitchboardClient({ baseUrl: gw.url, apiKey: KEY });
+  const client = suite.client();
   await unwrap(client.POST('/api/index/start', { body: { repo: 'billing' } }));
   await until(async () => (await unwrap(client.GET('/api/index/status', { params: { query: { repo: 'billing' } } }))).metadata.finished_at ?? undefined, 60_000, 100);
   const question = { question: 'how is an invoice total computed?', repo: 'billing' };

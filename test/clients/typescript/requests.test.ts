@@ -2,17 +2,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError, createSwitchboardClient, fillPath, queryString, unwrap } from '../../../clients/typescript/src/index.js';
 import { makePdf } from '../../fakes/fax-document-server.js';
-import { startGateway, type TestGateway } from '../../support/gateway.js';
+import { gatewayForSuite, SUITE_KEY as KEY } from './client-suite.js';
 
-const KEY = 'client-requests-key-77ae';
-let gw: TestGateway;
-
-test.before(async () => {
-  gw = await startGateway({ FAX_DISABLED: 'true', API_KEY: KEY, AUDIT_LOG_ENABLED: 'true', LOG_LEVEL: 'warn' }, { watch: false });
-});
-test.after(async () => {
-  await gw.close();
-});
+const suite = gatewayForSuite(test, { AUDIT_LOG_ENABLED: 'true' });
 
 /** The real fetch, with each request's URL and headers written down on the way out. */
 function recordingFetch() {
@@ -36,12 +28,12 @@ test('fillPath fills {name} and :name with URL-encoded values; a missing value t
 
 test('request() templates the path (both styles) and the query, and the gateway reads back exactly the values sent', async () => {
   const recorder = recordingFetch();
-  const client = createSwitchboardClient({ baseUrl: `${gw.url}/`, apiKey: KEY, fetch: recorder.fetch });
+  const client = createSwitchboardClient({ baseUrl: `${suite.gw.url}/`, apiKey: KEY, fetch: recorder.fetch });
   const odd = 'job/with space?and#hash%';
   const missing = await client.request('GET', '/fax/{id}', { params: { id: odd } }).catch((err: ApiError) => err);
   assert.instance(missing, ApiError);
   assert.is((missing as ApiError).detail, `fax job "${odd}" not found`, 'the id arrived whole, decoded by the gateway');
-  assert.is(recorder.seen.at(-1)!.url, `${gw.url}/fax/job%2Fwith%20space%3Fand%23hash%25`);
+  assert.is(recorder.seen.at(-1)!.url, `${suite.gw.url}/fax/job%2Fwith%20space%3Fand%23hash%25`);
 
   // The same 404 as an answer, not an error, when the caller accepts it.
   const accepted = await client.request<{ code: string }>('GET', '/fax/{id}', { params: { id: odd }, acceptStatus: [404] });
@@ -69,7 +61,7 @@ test('request() templates the path (both styles) and the query, and the gateway 
 test('the key may be a function read on every request; default headers go with every call, typed or not', async () => {
   const recorder = recordingFetch();
   let key: string | null = null;
-  const client = createSwitchboardClient({ baseUrl: gw.url, apiKey: () => key, headers: { 'x-client-name': 'requests-test' }, fetch: recorder.fetch });
+  const client = createSwitchboardClient({ baseUrl: suite.gw.url, apiKey: () => key, headers: { 'x-client-name': 'requests-test' }, fetch: recorder.fetch });
   const refused = await unwrap(client.GET('/admin/api-keys')).catch((err: ApiError) => err);
   assert.is((refused as ApiError).status, 401);
   assert.is((refused as ApiError).code, 'unauthorized');
@@ -88,7 +80,7 @@ test('the key may be a function read on every request; default headers go with e
 });
 
 test('download() gives a binary answer as a Blob; raw() gives the Response', async () => {
-  const client = createSwitchboardClient({ baseUrl: gw.url, apiKey: KEY });
+  const client = suite.client();
   const pdf = await makePdf(1);
   const job = await client.sendFax({ to: '+15550106666', file: pdf, filename: 'one.pdf' });
   const blob = await client.download('/admin/fax-jobs/{id}/pdf', { params: { id: job.id } });

@@ -3,24 +3,13 @@ import * as assert from 'uvu/assert';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
-import { ApiError, createSwitchboardClient, unwrap } from '../../../clients/typescript/src/index.js';
+import { ApiError, unwrap } from '../../../clients/typescript/src/index.js';
 import { openBrowser, type ConsoleBrowser } from '../../support/browser.js';
-import { ROOT, startGateway, type TestGateway } from '../../support/gateway.js';
+import { ROOT } from '../../support/gateway.js';
+import { gatewayForSuite, noisePng, SUITE_KEY as KEY } from './client-suite.js';
 
-const KEY = 'client-upload-key-3f90';
 const NUMBER = '+15550105555';
-let gw: TestGateway;
-
-test.before(async () => {
-  gw = await startGateway({ FAX_DISABLED: 'true', API_KEY: KEY, MAX_FILE_SIZE_MB: '1', LOG_LEVEL: 'warn' }, { watch: false });
-});
-test.after(async () => {
-  await gw.close();
-});
-
-/** A PNG of random pixels: it does not compress, so its size is about side * side * 3 bytes. */
-const noisePng = (side: number) => sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+const suite = gatewayForSuite(test, { MAX_FILE_SIZE_MB: '1' });
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -32,7 +21,7 @@ function assertRisingToOne(fractions: number[]): void {
 }
 
 test('sendFax and prepareFax report upload progress, increasing to 1, and answer as without it', async () => {
-  const client = createSwitchboardClient({ baseUrl: gw.url, apiKey: KEY });
+  const client = suite.client();
   const image = await noisePng(300); // about 270 KB: several 64 KB chunks
   const fractions: number[] = [];
   const preview = await client.prepareFax({ to: NUMBER, file: image, filename: 'scan.png', onProgress: (f) => fractions.push(f) });
@@ -49,7 +38,7 @@ test('sendFax and prepareFax report upload progress, increasing to 1, and answer
 });
 
 test('the approval flow: prepare, a send that expects another number or document is refused, the right one sends once', async () => {
-  const client = createSwitchboardClient({ baseUrl: gw.url, apiKey: KEY });
+  const client = suite.client();
   const image = await noisePng(120);
   const preview = await client.prepareFax({ to: NUMBER, file: image, filename: 'note.png' });
   assert.match(preview.to, /5555$/);
@@ -86,7 +75,7 @@ test('in a browser the upload goes by XMLHttpRequest: progress to 1, the key rea
   try {
     browser = await openBrowser();
     // The compiled client served from the gateway's origin, so its calls are same-origin (baseUrl '').
-    await browser.page.route(`${gw.url}/__client/**`, (route) => {
+    await browser.page.route(`${suite.gw.url}/__client/**`, (route) => {
       const name = new URL(route.request().url()).pathname.slice('/__client/'.length);
       if (name === 'index.html') return route.fulfill({ contentType: 'text/html', body: page });
       const body = files[name] ?? readFileSync(path.join(dist, path.basename(name)), 'utf8');
@@ -96,7 +85,7 @@ test('in a browser the upload goes by XMLHttpRequest: progress to 1, the key rea
     browser.page.on('request', (request) => {
       if (request.url().endsWith('/fax/prepare')) uploads.push(request.resourceType());
     });
-    await browser.page.goto(`${gw.url}/__client/index.html`);
+    await browser.page.goto(`${suite.gw.url}/__client/index.html`);
     const small = (await noisePng(300)).toString('base64');
     const big = (await noisePng(800)).toString('base64');
     const outcome = await browser.page.evaluate(
