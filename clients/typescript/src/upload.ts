@@ -63,7 +63,9 @@ function viaXhr({ method, url, form, headers, signal, onProgress }: ProgressUplo
     };
     xhr.onerror = () => reject(networkError(url, new Error('the upload failed (network error)')));
     xhr.onabort = () => reject(signal?.reason ?? new DOMException('The upload was aborted.', 'AbortError'));
-    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    const abort = () => xhr.abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    xhr.onloadend = () => signal?.removeEventListener('abort', abort);
     xhr.send(form);
   });
 }
