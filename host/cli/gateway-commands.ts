@@ -1,8 +1,8 @@
-import type { FaxJobOut } from '../surfaces/fax/jobs/fax-service.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { unwrap, type FaxJob } from '../../clients/typescript/src/index.js';
 import { parseCommandArgs, UsageError, type CliCommand } from './cli-command.js';
-import { withGateway, type GatewayClient } from './gateway-client.js';
+import { withGateway } from './gateway-connection.js';
 import type { CliOutput } from './main.js';
 
 const GATEWAY_NOTE = `The gateway is SWITCHBOARD_URL (default http://127.0.0.1:8080); the API key is read
@@ -14,12 +14,6 @@ const print = (io: CliOutput, json: boolean, body: unknown, lines: () => string[
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface IndexStatus {
-  status: string[];
-  metadata: { repo: string; started_at: string | null; finished_at: string | null };
-  run: { state?: string } | null;
-}
 
 export const INDEX_COMMAND: CliCommand = {
   name: 'index',
@@ -34,13 +28,13 @@ ${GATEWAY_NOTE}`,
     const { values, positionals } = parseCommandArgs(args, { repo: { type: 'string' }, wait: { type: 'boolean' }, json: { type: 'boolean' } });
     if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
     return withGateway(io, async (client) => {
-      const started = await client.json<{ id: string; repo: string }>('POST', '/api/index/start', values.repo ? { repo: values.repo } : {});
+      const started = await unwrap(client.POST('/api/index/start', { body: values.repo ? { repo: values.repo } : {} }));
       if (!values.wait) {
         print(io, !!values.json, started, () => [`indexing ${started.repo}: run ${started.id} started (switchboard index --wait follows it)`]);
         return 0;
       }
       for (;;) {
-        const status = await client.json<IndexStatus>('GET', `/api/index/status?repo=${encodeURIComponent(started.repo)}`);
+        const status = await unwrap(client.GET('/api/index/status', { params: { query: { repo: started.repo } } }));
         if (status.metadata.finished_at) {
           print(io, !!values.json, status, () => status.status);
           return status.run?.state === 'failed' ? 1 : 0;
@@ -50,11 +44,6 @@ ${GATEWAY_NOTE}`,
     });
   },
 };
-
-interface SearchAnswer {
-  repo: string;
-  results: Array<{ score: number; path: string; start_line: number; end_line: number; snippet: string }>;
-}
 
 export const SEARCH_COMMAND: CliCommand = {
   name: 'search',
@@ -69,9 +58,9 @@ ${GATEWAY_NOTE}`,
     if (positionals.length === 0) throw new UsageError('a query is required');
     const topK = values['top-k'];
     if (topK !== undefined && !/^\d+$/.test(topK)) throw new UsageError('--top-k needs a whole number');
-    const query = new URLSearchParams({ q: positionals.join(' '), ...(values.repo ? { repo: values.repo } : {}), ...(topK ? { top_k: topK } : {}) });
+    const query = { q: positionals.join(' '), ...(values.repo ? { repo: values.repo } : {}), ...(topK ? { top_k: topK } : {}) };
     return withGateway(io, async (client) => {
-      const answer = await client.json<SearchAnswer>('GET', `/api/search?${query}`);
+      const answer = await unwrap(client.GET('/api/search', { params: { query } }));
       print(io, !!values.json, answer, () =>
         answer.results.length === 0
           ? [`no results in ${answer.repo} (is it indexed? switchboard index --repo ${answer.repo} --wait)`]
@@ -81,14 +70,6 @@ ${GATEWAY_NOTE}`,
     });
   },
 };
-
-interface KeyMeta {
-  key_id: string;
-  name: string;
-  scopes: string[];
-  revoked_at?: string | null;
-  expires_at?: string | null;
-}
 
 export const KEYS_COMMAND: CliCommand = {
   name: 'keys',
@@ -107,9 +88,9 @@ ${GATEWAY_NOTE}`,
     const json = !!values.json;
     if (verb === 'mint') {
       if (positionals.length !== 1 || !values.scopes) throw new UsageError('keys mint needs a name and --scopes');
-      const body = { name: positionals[0], scopes: values.scopes.split(',').map((s) => s.trim()).filter(Boolean), ...(values['expires-at'] ? { expires_at: values['expires-at'] } : {}) };
+      const body = { name: positionals[0]!, scopes: values.scopes.split(',').map((s) => s.trim()).filter(Boolean), ...(values['expires-at'] ? { expires_at: values['expires-at'] } : {}) };
       return withGateway(io, async (client) => {
-        const minted = await client.json<KeyMeta & { token: string }>('POST', '/admin/api-keys', body);
+        const minted = await unwrap(client.POST('/admin/api-keys', { body }));
         print(io, json, minted, () => [`minted ${minted.key_id} (${minted.name}; scopes ${minted.scopes.join(' ')})`, `token (shown once): ${minted.token}`]);
         return 0;
       });
@@ -117,7 +98,7 @@ ${GATEWAY_NOTE}`,
     if (verb === 'list') {
       if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
       return withGateway(io, async (client) => {
-        const { keys } = await client.json<{ keys: KeyMeta[] }>('GET', '/admin/api-keys');
+        const { keys } = await unwrap(client.GET('/admin/api-keys'));
         print(io, json, { keys }, () =>
           keys.length === 0 ? ['no keys'] : keys.map((k) => `${k.key_id}  ${k.name}  ${k.scopes.join(' ')}${k.revoked_at ? '  revoked' : ''}${k.expires_at ? `  expires ${k.expires_at}` : ''}`),
         );
@@ -127,7 +108,7 @@ ${GATEWAY_NOTE}`,
     if (verb === 'revoke') {
       if (positionals.length !== 1) throw new UsageError('keys revoke needs a key id');
       return withGateway(io, async (client) => {
-        const meta = await client.json<KeyMeta>('DELETE', `/admin/api-keys/${encodeURIComponent(positionals[0]!)}`);
+        const meta = await unwrap(client.DELETE('/admin/api-keys/{keyId}', { params: { path: { keyId: positionals[0]! } } }));
         print(io, json, meta, () => [`revoked ${meta.key_id} (${meta.name})`]);
         return 0;
       });
@@ -135,9 +116,6 @@ ${GATEWAY_NOTE}`,
     throw new UsageError(verb === undefined ? 'keys needs mint, list or revoke' : `unknown keys command: ${verb}`);
   },
 };
-
-/** What the fax commands print of a job: the API's FaxJobOut. */
-type FaxJob = Pick<FaxJobOut, 'id' | 'to' | 'status' | 'error' | 'pages' | 'backend'>;
 
 const faxLine = (job: FaxJob) => `${job.id}  ${job.status}  to ${job.to}  via ${job.backend}${job.pages !== undefined ? `  ${job.pages} page(s)` : ''}${job.error ? `  error: ${job.error}` : ''}`;
 
@@ -166,10 +144,7 @@ ${GATEWAY_NOTE}`,
           io.err(`switchboard: cannot read ${file}: ${(err as Error).message}`);
           return 1;
         }
-        const form = new FormData();
-        form.set('to', to);
-        form.set('file', new Blob([new Uint8Array(bytes)]), path.basename(file));
-        const job = await client.json<FaxJob>('POST', '/fax', form);
+        const job = await client.sendFax({ to, file: bytes, filename: path.basename(file) });
         print(io, json, job, () => [faxLine(job), `follow it: switchboard fax status ${job.id}`]);
         return 0;
       });
@@ -177,7 +152,7 @@ ${GATEWAY_NOTE}`,
     if (verb === 'status') {
       if (positionals.length !== 1) throw new UsageError('fax status needs a job id');
       return withGateway(io, async (client) => {
-        const job = await client.json<FaxJob>('GET', `/fax/${encodeURIComponent(positionals[0]!)}`);
+        const job = await unwrap(client.GET('/fax/{id}', { params: { path: { id: positionals[0]! } } }));
         print(io, json, job, () => [faxLine(job)]);
         return job.status === 'FAILED' ? 1 : 0;
       });
@@ -186,20 +161,12 @@ ${GATEWAY_NOTE}`,
   },
 };
 
-interface PluginView {
-  id: string;
-  state: string;
-  version: string | null;
-  kinds: string[];
-  last_error: string | null;
-}
-
 /** `switchboard plugins list`: the plugins of a running gateway and their states. */
 export async function listPlugins(args: string[], io: CliOutput): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } });
   if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
-  return withGateway(io, async (client: GatewayClient) => {
-    const { plugins } = await client.json<{ plugins: PluginView[] }>('GET', '/plugins');
+  return withGateway(io, async (client) => {
+    const { plugins } = await unwrap(client.GET('/plugins'));
     print(io, !!values.json, { plugins }, () => plugins.map((p) => `${p.id}${p.version ? `@${p.version}` : ''}  ${p.kinds.join(',') || '-'}  ${p.state}${p.last_error ? `  ${p.last_error}` : ''}`));
     return 0;
   });

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { ApiError, createSwitchboardClient, unwrap, type ApiBody, type LabRun } from '../../clients/typescript/src/index.js';
 import type { CliOutput } from './main.js';
 
 export const LAB_USAGE = `usage: switchboard lab run <rows.json> [--gate-min N] [--url URL]
@@ -15,11 +16,10 @@ function option(args: string[], name: string): string | undefined {
 /** `switchboard lab run|retry`: the synthetic-data lab through a running gateway. Exit 0 when the run succeeded. */
 export async function runLab(args: string[], io: CliOutput, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [command, target] = args;
-  const base = (option(args, '--url') ?? `http://127.0.0.1:${env.PORT ?? 8080}`).replace(/\/+$/, '');
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(env.SWITCHBOARD_API_KEY ? { 'x-api-key': env.SWITCHBOARD_API_KEY } : {}) };
-  let res: Response;
+  const client = createSwitchboardClient({ baseUrl: option(args, '--url') ?? `http://127.0.0.1:${env.PORT ?? 8080}`, apiKey: env.SWITCHBOARD_API_KEY || undefined });
+  let call: Promise<LabRun>;
   if (command === 'run' && target) {
-    let rows: unknown;
+    let rows: ApiBody<'/api/lab/runs', 'post'>['rows'];
     try {
       rows = JSON.parse(await readFile(target, 'utf8'));
     } catch (err) {
@@ -27,28 +27,32 @@ export async function runLab(args: string[], io: CliOutput, env: NodeJS.ProcessE
       return 2;
     }
     const gate = option(args, '--gate-min');
-    res = await fetch(`${base}/api/lab/runs`, { method: 'POST', headers, body: JSON.stringify({ rows, ...(gate !== undefined ? { gate_min: Number(gate) } : {}) }) });
+    call = unwrap(client.POST('/api/lab/runs', { body: { rows, ...(gate !== undefined ? { gate_min: Number(gate) } : {}) } }));
   } else if (command === 'retry' && target) {
-    res = await fetch(`${base}/api/lab/runs/${encodeURIComponent(target)}/retry`, { method: 'POST', headers });
+    call = unwrap(client.POST('/api/lab/runs/{id}/retry', { params: { path: { id: target } } }));
   } else {
     io.err(LAB_USAGE);
     return 2;
   }
-  const body = (await res.json().catch(() => ({}))) as Record<string, any>;
-  if (!res.ok) {
-    io.err(`switchboard lab: ${res.status} ${body.detail ?? ''}`.trim());
-    return res.status >= 500 ? 1 : 2;
+  let run: LabRun;
+  try {
+    run = await call;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    // No answer (status 0) or the gateway's fault: the task failed; a refused request is a usage error.
+    io.err(`switchboard lab: ${err.status ? `${err.status} ` : ''}${err.detail}`.trim());
+    return err.status === 0 || err.status >= 500 ? 1 : 2;
   }
-  io.out(`run ${body.id}: ${body.state} (attempt ${body.attempts})`);
-  if (body.state === 'succeeded') {
-    for (const row of body.results) {
+  io.out(`run ${run.id}: ${run.state} (attempt ${run.attempts})`);
+  if (run.state === 'succeeded') {
+    for (const row of run.results ?? []) {
       const s = row.scores;
       io.out(`  row ${row.index}: ${row.passed ? 'pass' : 'fail'}  reader_question=${s.reader_question.toFixed(3)} answer_supported=${s.answer_supported.toFixed(3)} answer_cued_in_question=${s.answer_cued_in_question.toFixed(3)}`);
     }
-    io.out(`passed ${body.summary.passed} of ${body.summary.rows}; cued ${body.summary.cued}`);
+    io.out(`passed ${run.summary?.passed} of ${run.summary?.rows}; cued ${run.summary?.cued}`);
     return 0;
   }
-  io.out(`failed: ${body.error?.outcome}: ${body.error?.detail}`);
-  io.out(`retry with: switchboard lab retry ${body.id}`);
+  io.out(`failed: ${run.error?.outcome}: ${run.error?.detail}`);
+  io.out(`retry with: switchboard lab retry ${run.id}`);
   return 1;
 }

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createSwitchboardClient, SwitchboardApiError } from '../../../clients/typescript/src/index.js';
+import { createSwitchboardClient, ApiError } from '../../../clients/typescript/src/index.js';
 import { makePdf } from '../../fakes/fax-document-server.js';
 import { removeDir, ROOT, startGateway, tempDir, until, type TestGateway } from '../../support/gateway.js';
 import { writeRepoFile } from '../../host/surfaces/search/search-repo-fixture.js';
@@ -80,16 +80,16 @@ test('send a fax (multipart), read its status, prepare and send by approval', as
     await client.sendApproved(preview.approval_id);
     assert.unreachable('an approval sends once');
   } catch (err) {
-    assert.instance(err, SwitchboardApiError);
-    assert.is((err as SwitchboardApiError).code, 'approval_used');
-    assert.is((err as SwitchboardApiError).status, 409);
+    assert.instance(err, ApiError);
+    assert.is((err as ApiError).code, 'approval_used');
+    assert.is((err as ApiError).status, 409);
   }
   const anonymous = createSwitchboardClient({ baseUrl: gw.url });
   try {
     await anonymous.sendFax({ to: NUMBER, file: pdf });
     assert.unreachable('a key is needed');
   } catch (err) {
-    assert.is((err as SwitchboardApiError).status, 401);
+    assert.is((err as ApiError).status, 401);
   }
 });
 
@@ -114,8 +114,8 @@ test('index, search code and stream an answer', async () => {
     await client.streamAnswer({ question: 'x', repo: 'no-such-repo' });
     assert.unreachable('unknown repository');
   } catch (err) {
-    assert.is((err as SwitchboardApiError).status, 404);
-    assert.ok((err as SwitchboardApiError).detail);
+    assert.is((err as ApiError).status, 404);
+    assert.ok((err as ApiError).detail);
   }
 });
 

@@ -2,8 +2,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFile } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import path from 'node:path';
-import { ROOT, startGateway, tempDir, until, type TestGateway } from '../../support/gateway.js';
+import { freePort, ROOT, startGateway, tempDir, until, type TestGateway } from '../../support/gateway.js';
 
 const cli = path.join(ROOT, 'dist/host/cli/run.js');
 const hostVersion = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -116,9 +117,29 @@ test('gateway commands talk to SWITCHBOARD_URL with SWITCHBOARD_API_KEY and prin
 });
 
 test('without a gateway, a gateway command says where it looked and exits 1', async () => {
-  const down = await run(['search', 'dispatcher'], { SWITCHBOARD_URL: 'http://127.0.0.1:9' });
+  const closed = await freePort(); // listened on, then closed: nothing answers there
+  const down = await run(['search', 'dispatcher'], { SWITCHBOARD_URL: `http://127.0.0.1:${closed}` });
   assert.is(down.code, 1);
-  assert.match(down.stderr, /no gateway answers at http:\/\/127\.0\.0\.1:9 .*switchboard start/);
+  assert.match(down.stderr, new RegExp(`^switchboard: no gateway answers at http://127\\.0\\.0\\.1:${closed} \\(ECONNREFUSED\\): start one with \`switchboard start\``));
+});
+
+test('something other than the gateway at SWITCHBOARD_URL: its error page is shown short, a page that is not JSON is named, exit 1', async () => {
+  const other: Server = createServer((req, res) => {
+    if (req.url?.startsWith('/api/search')) res.writeHead(502, { 'content-type': 'text/html' }).end(`<html>${'Bad Gateway '.repeat(40)}</html>`);
+    else res.writeHead(200, { 'content-type': 'text/html' }).end('<html>a web site</html>');
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(other.address() as { port: number }).port}`;
+  try {
+    const page = await run(['search', 'dispatcher'], { SWITCHBOARD_URL: url });
+    assert.is(page.code, 1);
+    assert.is(page.stderr, `switchboard: HTTP 502: ${`<html>${'Bad Gateway '.repeat(40)}`.slice(0, 200)}\n`);
+    const site = await run(['plugins', 'list'], { SWITCHBOARD_URL: url });
+    assert.is(site.code, 1);
+    assert.is(site.stderr, `switchboard: the gateway at ${url} answered something other than JSON\n`);
+  } finally {
+    await new Promise((resolve) => other.close(resolve));
+  }
 });
 
 test.run();
