@@ -110,4 +110,16 @@ export const faxErrors = errorVocabulary('fax', {
     meaning: "The provider's media host did not deliver the inbound document.",
     message: ({ reason }) => `file_url: ${reason}`,
   }),
+  mailbox_not_found: defineError<{ name: string }>({
+    meaning: 'No mailbox has this name.',
+    message: ({ name }) => `no mailbox "${name}"`,
+  }),
+  mailbox_exists: defineError<{ name: string }>({
+    meaning: 'A mailbox of this name exists already.',
+    message: ({ name }) => `mailbox "${name}" exists already`,
+  }),
+  mailbox_number_taken: defineError<{ number: string; mailbox: string }>({
+    meaning: 'A called-number rule of the request routes to another mailbox already; a number goes to one mailbox.',
+    message: ({ number, mailbox }) => `${number} is routed to mailbox "${mailbox}" already`,
+  }),
 });

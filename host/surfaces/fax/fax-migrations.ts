@@ -138,5 +138,19 @@ export const FAX_MIGRATIONS: OwnedMigrations = {
         await db.schema.createIndex('fax_approvals_expiry').on('fax_approvals').column('expires_at').execute();
       },
     },
+    '0007_mailboxes': {
+      async up(db: Kysely<any>) {
+        // Additive only: an instance of the previous version ignores the column and the table.
+        await db.schema
+          .createTable('mailboxes')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('description', 'text')
+          .addColumn('numbers', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.alterTable('inbound_faxes').addColumn('mailbox', 'text').execute();
+      },
+    },
   } satisfies Record<string, DeclaredMigration>,
 };

@@ -46,6 +46,11 @@ export const FAX_SETTINGS = settingsSection('fax', {
   INBOUND_GET_RPM: integer(1).default(60).describe('Requests per minute allowed on inbound fax downloads.'),
   INBOUND_RETENTION_DAYS: integer(0).default(30).describe('Days inbound faxes are kept; 0 keeps them forever.'),
   INBOUND_TOKEN_TTL_MINUTES: integer(1).default(60).describe('Minutes a download token of an inbound fax stays valid.'),
+  INBOUND_DEFAULT_MAILBOX: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'a mailbox name is lowercase letters, digits, ".", "_" and "-"')
+    .default('default')
+    .describe('Mailbox of an inbound fax whose called number matches no rule of /admin/mailboxes (it need not be created).'),
   INBOUND_MEDIA_TIMEOUT_SECONDS: integer(1, 600).default(30).describe('Seconds a download of an inbound fax document from the provider may take.'),
   ARTIFACT_TTL_DAYS: integer(0).default(0).describe('Days stored artifacts (PDF, TIFF) are kept; 0 turns expiry off.'),
   CLEANUP_INTERVAL_MINUTES: integer(1).default(1440).describe('Minutes between runs of the cleanup of expired artifacts and inbound faxes, and of spent or expired fax approvals.'),

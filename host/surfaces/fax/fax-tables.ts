@@ -102,6 +102,17 @@ export interface InboundFaxTable {
   /** `pdf` or `tiff`: what the provider delivered (stored as PDF either way). */
   source_type: string | null;
   size_bytes: number | null;
+  /** The mailbox its called number was routed to; null for faxes received before mailboxes existed. */
+  mailbox: string | null;
+}
+
+/** A named mailbox and the called-number rules (JSON `[{match, number}]`) routed to it. */
+export interface MailboxTable {
+  name: string;
+  description: string | null;
+  numbers: string;
+  created_at: string;
+  updated_at: string;
 }
 
 /** The fax surface's tables (fax-migrations.ts creates them). */
@@ -112,4 +123,5 @@ export type FaxTables = {
   fax_approvals: FaxApprovalTable;
   host_kv: HostKvTable;
   inbound_faxes: InboundFaxTable;
+  mailboxes: MailboxTable;
 };

@@ -11,6 +11,8 @@ import { ghostscriptVersion } from './documents/index.js';
 import { pdfRendererCheck } from './dispatch/renderer-readiness.js';
 import { InboundReceiver } from './inbound/inbound-receiver.js';
 import { registerInboundRoutes } from './inbound/inbound-routes.js';
+import { registerMailboxRoutes } from './mailboxes/mailbox-routes.js';
+import { MailboxStore, mailboxFor } from './mailboxes/mailbox-store.js';
 import { InboundService } from './inbound/inbound-service.js';
 import { InboundStore } from './inbound/inbound-store.js';
 import { registerAdminJobRoutes } from './jobs/admin-job-routes.js';
@@ -61,7 +63,10 @@ export const faxSurface = {
     const approvals = new FaxApprovals({ db: database.db, dialect: database.dialect, withStorage: (fn) => documents.withStorage(fn), ttlSeconds: () => config.get('MCP_APPROVAL_TTL_SECONDS') });
     registerApprovalRoutes(api, { approvals, service, store, config, audit, tmpDir: platform.tmpDir });
     const inboundStore = new InboundStore(database.db);
-    const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger });
+    const mailboxes = new MailboxStore(database.db);
+    const mailboxOf = async (calledNumber: string | undefined) => mailboxFor(await mailboxes.list(), calledNumber, config.get('INBOUND_DEFAULT_MAILBOX'));
+    const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger, mailboxOf });
+    registerMailboxRoutes(api, { mailboxes, config, audit });
     registerInboundRoutes(api, { service: inbound, store: inboundStore, config, tokens, audit });
     const webhooks = {
       callbacks: new CallbackReceiver({ kernel, audit, store, updates }),

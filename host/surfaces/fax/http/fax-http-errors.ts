@@ -34,6 +34,9 @@ export const FAX_HTTP_ERRORS = httpErrorMapping(
     inbound_fax_not_found: 404,
     media_host_not_configured: 503,
     media_download_failed: 502,
+    mailbox_not_found: 404,
+    mailbox_exists: 409,
+    mailbox_number_taken: 409,
   },
   translateFaxError,
 );

@@ -25,6 +25,7 @@ export const InboundFaxSchema = z.object({
   source_type: z.string().nullable().describe('pdf | tiff: what the provider delivered'),
   size_bytes: z.number().int().nullable().describe('Size of the delivered document'),
   received_at: z.string().describe('ISO 8601'),
+  mailbox: z.string().nullable().describe('The mailbox its called number routed it to (GET /admin/mailboxes); null for faxes received before mailboxes existed'),
   pdf_url: z.string().optional().describe('GET /inbound/{id} only: a tokenized download link valid INBOUND_TOKEN_TTL_MINUTES'),
 });
 const Phone = z.string().trim().regex(/^\+?\d{1,20}$/, 'a number is an optional "+" and digits');
@@ -32,6 +33,7 @@ const ListQuery = z.object({
   to: Phone.optional(),
   from: Phone.optional(),
   status: z.string().max(50).optional(),
+  mailbox: z.string().max(64).optional().describe('Only faxes routed to this mailbox'),
   since: z.iso.datetime({ offset: true }).optional().describe('Received at or after (ISO 8601)'),
   ...PageQuery,
 });
@@ -62,6 +64,7 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
     source_type: row.source_type,
     size_bytes: row.size_bytes,
     received_at: row.received_at,
+    mailbox: row.mailbox,
   });
 
   api.route(
@@ -84,7 +87,7 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
       // Filtering by a number would confirm the number the masked listing hides.
       if ((query.to || query.from) && !full) throw httpError('insufficient_scope', { scope: 'inbound:read', use: 'filtering by number' });
       const cursor = decodeCursor<number>(query.cursor, 'number');
-      const rows = await store.list({ to: query.to, from: query.from, status: query.status, since: query.since ? Date.parse(query.since) : undefined }, query.limit + 1, cursor);
+      const rows = await store.list({ to: query.to, from: query.from, status: query.status, mailbox: query.mailbox, since: query.since ? Date.parse(query.since) : undefined }, query.limit + 1, cursor);
       const page = rows.slice(0, query.limit);
       const last = page[page.length - 1];
       return { faxes: page.map((r) => view(r, full)), next_cursor: rows.length > query.limit && last ? encodeCursor(last.created_at, last.id) : null };

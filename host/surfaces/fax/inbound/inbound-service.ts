@@ -31,7 +31,7 @@ export const INBOUND_TOKEN_SCOPE = 'inbound';
  */
 export class InboundService {
   constructor(
-    private readonly deps: { store: InboundStore; kernel: Kernel; config: FaxConfig; audit: AuditLog; logger: Logger },
+    private readonly deps: { store: InboundStore; kernel: Kernel; config: FaxConfig; audit: AuditLog; logger: Logger; mailboxOf: (calledNumber: string | undefined) => Promise<string> },
   ) {}
 
   withStorage<T>(fn: (storage: StorageProvider) => Promise<T>): Promise<T> {
@@ -48,6 +48,7 @@ export class InboundService {
     const pdfKey = `${inboundPrefix(id)}/fax.pdf`;
     await this.withStorage((s) => s.put(pdfKey, pdf));
     const now = new Date();
+    const mailbox = await this.deps.mailboxOf(notice.to);
     const row: InboundRow = {
       id,
       provider: notice.provider,
@@ -61,6 +62,7 @@ export class InboundService {
       created_at: now.getTime(),
       source_type: sourceType,
       size_bytes: bytes.length,
+      mailbox,
     };
     let inserted = false;
     try {
@@ -74,7 +76,7 @@ export class InboundService {
       if (winner) return { row: winner, duplicate: true };
       throw new Error('inbound fax insert lost without a winner');
     }
-    this.deps.audit.record('inbound_received', { inbound_id: id, provider: notice.provider, from: notice.from, to: notice.to, pages, status: notice.status, source_type: sourceType });
+    this.deps.audit.record('inbound_received', { inbound_id: id, provider: notice.provider, from: notice.from, to: notice.to, pages, status: notice.status, source_type: sourceType, mailbox });
     this.deps.logger.info({ inbound_id: id, provider: notice.provider, to: maskPhone(notice.to), pages }, 'inbound fax stored');
     return { row, duplicate: false };
   }

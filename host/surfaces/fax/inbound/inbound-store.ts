@@ -7,6 +7,7 @@ export interface InboundFilter {
   to?: string | undefined;
   from?: string | undefined;
   status?: string | undefined;
+  mailbox?: string | undefined;
   /** Epoch ms: created at or after. */
   since?: number | undefined;
 }
@@ -39,6 +40,7 @@ export class InboundStore {
     if (filter.to) q = q.where('to_number', '=', filter.to);
     if (filter.from) q = q.where('from_number', '=', filter.from);
     if (filter.status) q = q.where('status', '=', filter.status);
+    if (filter.mailbox) q = q.where('mailbox', '=', filter.mailbox);
     if (filter.since !== undefined) q = q.where('created_at', '>=', filter.since);
     if (cursor) q = q.where((eb) => eb.or([eb('created_at', '<', cursor.created), eb.and([eb('created_at', '=', cursor.created), eb('id', '<', cursor.id)])]));
     return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import type { AuditLog } from '../../../platform/audit/audit-log.js';
+import { actorOf } from '../../../platform/auth/access-guard.js';
+import type { HttpApi } from '../../../platform/http/api.js';
+import { faxErrors } from '../fax-errors.js';
+import type { FaxConfig } from '../fax-settings.js';
+import { ruleTakenBy, type MailboxStore } from './mailbox-store.js';
+
+const ADMIN = { scope: 'admin', administrative: true } as const;
+
+const Rule = z.object({
+  match: z.enum(['exact', 'prefix']).describe('`exact`: this called number; `prefix`: every called number starting with it (the longest prefix wins)'),
+  number: z.string().trim().regex(/^\+?\d{1,20}$/, 'a number is an optional "+" and digits').describe('A called number, E.164 as providers report it'),
+});
+const Numbers = z.array(Rule).max(200);
+const Mailbox = z
+  .object({
+    name: z.string(),
+    description: z.string().nullable(),
+    numbers: z.array(Rule),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Mailbox' });
+const NameParams = z.object({ name: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'a mailbox name is lowercase letters, digits, ".", "_" and "-"') });
+const Description = z.string().trim().max(500).nullable().optional();
+
+/** /admin/mailboxes: named mailboxes and the called numbers inbound faxes are routed to them by. */
+export function registerMailboxRoutes(api: HttpApi, deps: { mailboxes: MailboxStore; config: FaxConfig; audit: AuditLog }): void {
+  const { mailboxes, audit } = deps;
+  const routes = api.group({ tags: ['admin', 'inbound'], access: ADMIN });
+  const taken = async (name: string, numbers: z.infer<typeof Numbers>) => {
+    const clash = ruleTakenBy(await mailboxes.list(), name, numbers);
+    if (clash) throw faxErrors.error('mailbox_number_taken', { number: clash.rule.number, mailbox: clash.mailbox });
+  };
+
+  routes.route(
+    {
+      method: 'get',
+      path: '/admin/mailboxes',
+      summary: 'Mailboxes, with the called numbers routed to each and the mailbox of every other number',
+      responses: { 200: { description: 'Every mailbox', schema: z.object({ mailboxes: z.array(Mailbox), default_mailbox: z.string().describe('Where a fax whose called number matches no rule goes (INBOUND_DEFAULT_MAILBOX)') }) } },
+    },
+    async () => ({ mailboxes: await mailboxes.list(), default_mailbox: deps.config.get('INBOUND_DEFAULT_MAILBOX') }),
+  );
+
+  routes.route(
+    {
+      method: 'post',
+      path: '/admin/mailboxes',
+      summary: 'Create a mailbox and the called numbers routed to it',
+      body: z.object({ name: NameParams.shape.name, description: Description, numbers: Numbers.default([]) }),
+      responses: { 201: { description: 'Created', schema: Mailbox }, 409: { description: 'The name exists (`mailbox_exists`), or a number is routed to another mailbox (`mailbox_number_taken`)' } },
+    },
+    async ({ body, res }) => {
+      await taken(body.name, body.numbers);
+      if (!(await mailboxes.create(body.name, body.description ?? null, body.numbers))) throw faxErrors.error('mailbox_exists', { name: body.name });
+      audit.record('mailbox_created', { mailbox: body.name, numbers: body.numbers.length, by: actorOf(res) });
+      res.status(201);
+      return mailboxes.get(body.name);
+    },
+  );
+
+  routes.route(
+    {
+      method: 'get',
+      path: '/admin/mailboxes/:name',
+      summary: 'One mailbox',
+      params: NameParams,
+      responses: { 200: { description: 'The mailbox', schema: Mailbox }, 404: { description: 'No such mailbox (`mailbox_not_found`)' } },
+    },
+    async ({ params }) => (await mailboxes.get(params.name)) ?? Promise.reject(faxErrors.error('mailbox_not_found', { name: params.name })),
+  );
+
+  routes.route(
+    {
+      method: 'put',
+      path: '/admin/mailboxes/:name',
+      summary: "Replace a mailbox's description and numbers",
+      params: NameParams,
+      body: z.object({ description: Description, numbers: Numbers }),
+      responses: { 200: { description: 'Replaced', schema: Mailbox }, 404: { description: 'No such mailbox (`mailbox_not_found`)' }, 409: { description: 'A number is routed to another mailbox (`mailbox_number_taken`)' } },
+    },
+    async ({ params, body, res }) => {
+      await taken(params.name, body.numbers);
+      if (!(await mailboxes.update(params.name, body.description ?? null, body.numbers))) throw faxErrors.error('mailbox_not_found', { name: params.name });
+      audit.record('mailbox_updated', { mailbox: params.name, numbers: body.numbers.length, by: actorOf(res) });
+      return mailboxes.get(params.name);
+    },
+  );
+
+  routes.route(
+    {
+      method: 'delete',
+      path: '/admin/mailboxes/:name',
+      summary: 'Delete a mailbox (faxes already routed to it keep its name)',
+      params: NameParams,
+      responses: { 204: { description: 'Deleted' }, 404: { description: 'No such mailbox (`mailbox_not_found`)' } },
+    },
+    async ({ params, res }) => {
+      if (!(await mailboxes.remove(params.name))) throw faxErrors.error('mailbox_not_found', { name: params.name });
+      audit.record('mailbox_deleted', { mailbox: params.name, by: actorOf(res) });
+    },
+  );
+}
