@@ -49,6 +49,36 @@ function signal() {
 
 const noError = (err: unknown) => assert.unreachable(String(err));
 
+/**
+ * A task whose runs last until the test releases them, recording when each began (ms after the
+ * clock's start); two runs at once fail the test.
+ */
+function heldTask(clock: ReturnType<typeof steppedClock>) {
+  const start = clock.now();
+  const runs: number[] = [];
+  let active = 0;
+  let gate = signal();
+  return {
+    runs,
+    task: async () => {
+      assert.is(active++, 0, 'runs never overlap');
+      runs.push(clock.now() - start);
+      await gate.promise;
+      active--;
+    },
+    /** Ends the run under way; the next run is held again. */
+    release() {
+      const held = gate;
+      gate = signal();
+      held.resolve();
+    },
+    /** Ends the run under way and every later run at once. */
+    releaseAll() {
+      gate.resolve();
+    },
+  };
+}
+
 test('a grid: 90 minutes means every 90 minutes from start, not a cron rounding', async () => {
   const clock = steppedClock();
   const start = clock.now();
@@ -66,34 +96,19 @@ test('a grid: 90 minutes means every 90 minutes from start, not a cron rounding'
 
 test('a grid: a slow run does not drift it, a due time passing during a run is skipped, not queued or overlapped', async () => {
   const clock = steppedClock();
-  const start = clock.now();
-  const runs: number[] = [];
-  let active = 0;
-  let release = signal();
-  const loop = new RecurringTask({
-    cadence: { everyMs: () => 10 * MINUTE },
-    task: async () => {
-      assert.is(active++, 0, 'runs never overlap');
-      runs.push(clock.now() - start);
-      await release.promise;
-      active--;
-    },
-    onError: noError,
-    timers: clock.timers,
-  });
+  const held = heldTask(clock);
+  const loop = new RecurringTask({ cadence: { everyMs: () => 10 * MINUTE }, task: held.task, onError: noError, timers: clock.timers });
   loop.start();
   await clock.advance(10 * MINUTE);
-  assert.equal(runs, [10 * MINUTE]);
+  assert.equal(held.runs, [10 * MINUTE]);
   // the run lasts 15 minutes: the due time at 20 passes during it
   await clock.advance(15 * MINUTE);
-  assert.equal(runs, [10 * MINUTE]);
-  release.resolve();
-  release = signal();
-  release.resolve();
+  assert.equal(held.runs, [10 * MINUTE]);
+  held.releaseAll();
   await clock.advance(0);
-  assert.is(loop.nextDueAt(), start + 30 * MINUTE, 'back on the grid');
+  assert.is(loop.nextDueAt(), clock.now() + 5 * MINUTE, 'back on the grid');
   await clock.advance(5 * MINUTE);
-  assert.equal(runs, [10 * MINUTE, 30 * MINUTE]);
+  assert.equal(held.runs, [10 * MINUTE, 30 * MINUTE]);
   await loop.stop();
 });
 
@@ -115,75 +130,51 @@ test('a grid: due times missed while the process slept make one run, then it is 
 
 test('a pause: the next run comes a pause after the previous one ended, the pause read again after every run', async () => {
   const clock = steppedClock();
-  const start = clock.now();
-  const runs: number[] = [];
+  const held = heldTask(clock);
   let pause = 1000;
-  let release = signal();
-  const loop = new RecurringTask({
-    cadence: { pauseMs: () => pause },
-    task: async () => {
-      runs.push(clock.now() - start);
-      await release.promise;
-    },
-    onError: noError,
-    timers: clock.timers,
-  });
+  const loop = new RecurringTask({ cadence: { pauseMs: () => pause }, task: held.task, onError: noError, timers: clock.timers });
   loop.start();
   await clock.advance(1000);
-  assert.equal(runs, [1000]);
+  assert.equal(held.runs, [1000]);
   // the run takes 700 ms: the next is 1000 ms after its end, not on a grid
   await clock.advance(700);
-  release.resolve();
+  held.releaseAll();
   await clock.advance(999);
-  assert.equal(runs, [1000]);
+  assert.equal(held.runs, [1000]);
   pause = 5000;
   await clock.advance(1);
-  assert.equal(runs, [1000, 2700]);
+  assert.equal(held.runs, [1000, 2700]);
   await clock.advance(4999);
-  assert.equal(runs, [1000, 2700], 'the pause changed live applies after the next run');
+  assert.equal(held.runs, [1000, 2700], 'the pause changed live applies after the next run');
   await clock.advance(1);
-  assert.equal(runs, [1000, 2700, 7700]);
+  assert.equal(held.runs, [1000, 2700, 7700]);
   await loop.stop();
 });
 
 test('wake() runs now; wakes during a run make exactly one more run after it', async () => {
   const clock = steppedClock();
-  let runs = 0;
-  let active = 0;
-  let release = signal();
-  const loop = new RecurringTask({
-    cadence: { pauseMs: () => MINUTE },
-    task: async () => {
-      assert.is(active++, 0, 'runs never overlap');
-      runs++;
-      await release.promise;
-      active--;
-    },
-    onError: noError,
-    timers: clock.timers,
-  });
+  const held = heldTask(clock);
+  const loop = new RecurringTask({ cadence: { pauseMs: () => MINUTE }, task: held.task, onError: noError, timers: clock.timers });
   loop.wake();
   await clock.advance(0);
-  assert.is(runs, 0, 'a wake before start does nothing');
+  assert.is(held.runs.length, 0, 'a wake before start does nothing');
   loop.start();
   loop.wake();
   await clock.advance(0);
-  assert.is(runs, 1, 'woken at once, not after the pause');
+  assert.is(held.runs.length, 1, 'woken at once, not after the pause');
   loop.wake();
   loop.wake();
   loop.wake();
   await clock.advance(0);
-  assert.is(runs, 1, 'no second run while one is under way');
-  const first = release;
-  release = signal();
-  first.resolve();
+  assert.is(held.runs.length, 1, 'no second run while one is under way');
+  held.release();
   await clock.advance(0);
-  assert.is(runs, 2, 'the three wakes made one more run');
-  release.resolve();
+  assert.is(held.runs.length, 2, 'the three wakes made one more run');
+  held.releaseAll();
   await clock.advance(MINUTE - 1);
-  assert.is(runs, 2, 'then the pause, with no further run');
+  assert.is(held.runs.length, 2, 'then the pause, with no further run');
   await clock.advance(1);
-  assert.is(runs, 3);
+  assert.is(held.runs.length, 3);
   await loop.stop();
 });
 
@@ -203,32 +194,21 @@ test('a wake on a grid runs now and leaves the grid where it was', async () => {
 
 test('stop() during a run waits for it; no run starts after, woken or due', async () => {
   const clock = steppedClock();
-  const started = signal();
-  const release = signal();
-  let runs = 0;
-  const loop = new RecurringTask({
-    cadence: { pauseMs: () => 1 },
-    task: async () => {
-      runs++;
-      started.resolve();
-      await release.promise;
-    },
-    onError: noError,
-    timers: clock.timers,
-  });
+  const held = heldTask(clock);
+  const loop = new RecurringTask({ cadence: { pauseMs: () => 1 }, task: held.task, onError: noError, timers: clock.timers });
   loop.start();
   await clock.advance(1);
-  await started.promise;
+  assert.is(held.runs.length, 1);
   loop.wake();
   let stopped = false;
   const stopping = loop.stop().then(() => (stopped = true));
   await clock.advance(0);
   assert.is(stopped, false, 'stop() waits for the run under way');
-  release.resolve();
+  held.releaseAll();
   await stopping;
   loop.wake();
   await clock.advance(10_000);
-  assert.is(runs, 1);
+  assert.is(held.runs.length, 1);
   assert.is(clock.pending.size, 0, 'no timer left behind');
   assert.is(loop.nextDueAt(), undefined);
 });
