@@ -4584,7 +4584,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The config file cannot be read; left as it is */
+            /** @description The config file on disk cannot be read; it is left as it is */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4620,7 +4620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Invalid or unknown keys, each named */
+            /** @description Invalid or unknown keys, each named in detail; nothing was written */
             422: {
                 headers: {
                     [name: string]: unknown;

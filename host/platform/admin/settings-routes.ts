@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { ConfigRegistry } from '../config/registry.js';
 import { startedOnSettingsValidation } from '../config/model/field-kinds.js';
+import { CONFIG_WRITE_REFUSALS, ConfigWriter } from '../config/config-writer.js';
 import { writeFileAtomic } from '../../../core/config/atomic-file.js';
 import { SettingsValidationError, PluginNotAvailableError, type Kernel } from '../../../core/kernel/kernel.js';
 import type { AuditLog } from '../audit/audit-log.js';
-import { principalOf } from '../auth/access-guard.js';
+import { actorOf } from '../auth/access-guard.js';
 import type { HttpApi } from '../http/api.js';
 import { renderEnvSnippet, REVEAL_CONFIRMATION } from './env-snippet.js';
 import { httpError, invalid } from '../http/error-catalogue.js';
@@ -59,7 +60,7 @@ export interface SettingsRouteDeps {
 /** The admin settings surface: view, validate, apply, reload, export and persist. */
 export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDeps): void {
   const { config, kernel, audit } = deps;
-  const by = (res: Parameters<typeof principalOf>[0]) => principalOf(res).keyId ?? principalOf(res).kind;
+  const writer = new ConfigWriter({ config, audit });
 
   const routes = api.group({ tags: ['admin'], access: ADMIN });
 
@@ -83,18 +84,9 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
       responses: { 200: { description: 'The verdict', schema: ValidateResult } },
     },
     async ({ body }) => {
-      const problems: Array<{ key: string; message: string }> = [];
-      const { model } = config;
-      for (const [key, value] of Object.entries(body.settings)) {
-        if (!model.isKey(key)) {
-          problems.push({ key, message: 'unknown configuration key' });
-          continue;
-        }
-        if (value === null) continue;
-        const result = model.keySchema(key).safeParse(value);
-        if (!result.success) problems.push({ key, message: result.error.issues[0]?.message ?? 'invalid value' });
-      }
+      const problems = await writer.check(body.settings);
       // The backends a candidate would switch to (or the current ones) are started as they would run.
+      const { model } = config;
       const current = config.effective().config;
       const backends = model.keys.filter((key) => startedOnSettingsValidation(model.keySchema(key))).map((key) => {
         const candidate = body.settings[key];
@@ -123,27 +115,11 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
       summary: 'Apply settings live (stored in the JSON config file)',
       description: 'The whole candidate is validated first; nothing is stored when a key is bad. Keys set in the environment are stored but keep their environment value.',
       body: PutBody,
-      responses: {
-        200: { description: 'Applied', schema: PutResult },
-        409: { description: 'The config file cannot be read; left as it is' },
-        422: { description: 'Invalid or unknown keys, each named' },
-      },
+      responses: { 200: { description: 'Applied', schema: PutResult }, ...CONFIG_WRITE_REFUSALS },
     },
     async ({ body, res }) => {
-      const before = config.all();
-      // ConfigValidationError (422) and ConfigFileUnreadableError (409) answer through the domain mapping
-      const result = await config.update(body.settings);
-      const after = config.all();
-      const changed = config.model.keys.filter((k) => !Object.is(before[k as keyof typeof before], after[k as keyof typeof after]));
-      // Every accepted write is audited, a no-op one too: key names only, never values.
-      audit.record('settings_changed', {
-        keys: Object.keys(body.settings).sort().join(' '),
-        written: result.written.join(' '),
-        changed: changed.join(' '),
-        env_overridden: result.envOverridden.join(' '),
-        by: by(res),
-      });
-      return { changed, written: result.written, env_overridden: result.envOverridden, config: result.config, source: result.source };
+      const done = await writer.write(body.settings, { event: 'settings_changed', by: actorOf(res) });
+      return { changed: done.changed, written: done.written, env_overridden: done.envOverridden, config: done.config, source: done.source };
     },
   );
 
@@ -157,7 +133,7 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
     async ({ res }) => {
       const changed = config.reload();
       await kernel.rescan();
-      audit.record('settings_reloaded', { changed: changed.join(' '), by: by(res) });
+      audit.record('settings_reloaded', { changed: changed.join(' '), by: actorOf(res) });
       return { changed, problems: config.problems(), plugins: pluginStates(kernel) };
     },
   );
@@ -174,7 +150,7 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
     ({ query, res }) => {
       const reveal = query.reveal === 'true';
       if (reveal && query.confirm !== REVEAL_CONFIRMATION) throw invalid('confirm', `reveal=true needs confirm=${REVEAL_CONFIRMATION}`, 400);
-      if (reveal) audit.record('settings_exported', { revealed: true, by: by(res) });
+      if (reveal) audit.record('settings_exported', { revealed: true, by: actorOf(res) });
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       res.setHeader('Cache-Control', 'no-store');
       res.send(renderEnvSnippet(config, { reveal, all: query.all === 'true' }));
@@ -198,7 +174,7 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
       const text = renderEnvSnippet(config, { reveal: true, all: false });
       await writeFileAtomic(target, text, { private: true });
       const keys = text.split('\n').filter((l) => l && !l.startsWith('#')).length;
-      audit.record('settings_persisted', { keys, by: by(res) });
+      audit.record('settings_persisted', { keys, by: actorOf(res) });
       return { path: target, keys };
     },
   );

@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../../../core/config/atomic-file.js';
 import { sql } from '../db/kysely-runtime.js';
 import type { PlatformTables } from '../db/schema.js';
 import type { ConfigRegistry } from './registry.js';
+import { RecurringTask } from '../runtime/recurring-task.js';
 
 type Coordinator = <T>(write: () => Promise<T>) => Promise<T>;
 
@@ -71,11 +72,16 @@ export function pluginSettingsDocument(store: PluginConfigStore, applied: () => 
  */
 export class ClusterConfig {
   private readonly versions = new Map<number, number>();
-  private timer: NodeJS.Timeout | undefined;
   private checking: Promise<void> | undefined;
-  private stopped = false;
+  private readonly loop: RecurringTask;
 
-  constructor(private readonly deps: { config: ConfigRegistry; db: Kysely<PlatformTables>; logger: Logger; documents: SharedDocument[] }) {}
+  constructor(private readonly deps: { config: ConfigRegistry; db: Kysely<PlatformTables>; logger: Logger; documents: SharedDocument[] }) {
+    this.loop = new RecurringTask({
+      cadence: { pauseMs: () => deps.config.get('CONFIG_SYNC_SECONDS') * 1000 },
+      task: () => this.check(),
+      onError: (err) => deps.logger.warn({ err: (err as Error).message }, 'shared configuration check failed; next check retries'),
+    });
+  }
 
   /** Seeds or pulls the shared copies, takes over the files' writes and starts checking. */
   async start(): Promise<void> {
@@ -88,12 +94,11 @@ export class ClusterConfig {
     }
     await this.check();
     for (const doc of this.deps.documents) doc.coordinateWrites((write) => this.write(doc, write));
-    this.arm();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
+    await this.loop.stop();
     await this.checking;
   }
 
@@ -131,16 +136,5 @@ export class ClusterConfig {
       }
       return result;
     });
-  }
-
-  private arm(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      void this.check()
-        .catch((err) => this.deps.logger.warn({ err: (err as Error).message }, 'shared configuration check failed; next check retries'))
-        .finally(() => this.arm());
-    }, this.deps.config.get('CONFIG_SYNC_SECONDS') * 1000);
-    // the check never keeps the process alive on its own
-    this.timer.unref();
   }
 }

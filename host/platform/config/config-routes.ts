@@ -3,6 +3,7 @@ import type { HttpApi } from '../http/api.js';
 import type { ConfigRegistry } from './registry.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { actorOf } from '../auth/access-guard.js';
+import { CONFIG_WRITE_REFUSALS, ConfigWriter } from './config-writer.js';
 
 export interface ConfigRouteDeps {
   registry: ConfigRegistry;
@@ -41,6 +42,7 @@ const ADMIN = { scope: 'admin', administrative: true } as const;
 
 export function registerConfigRoutes(api: HttpApi, deps: ConfigRouteDeps): void {
   const { registry } = deps;
+  const writer = new ConfigWriter({ config: registry, audit: deps.audit });
 
   api.route(
     {
@@ -67,23 +69,11 @@ export function registerConfigRoutes(api: HttpApi, deps: ConfigRouteDeps): void 
       tags: ['config'],
       access: ADMIN,
       body: ConfigPatch,
-      responses: {
-        200: { description: 'Stored; the new effective configuration, secrets masked', schema: ConfigUpdateBody },
-        409: { description: 'The config file on disk cannot be read; it is left as it is' },
-        422: { description: 'Invalid or unknown keys, each named in detail; nothing was written' },
-      },
+      responses: { 200: { description: 'Stored; the new effective configuration, secrets masked', schema: ConfigUpdateBody }, ...CONFIG_WRITE_REFUSALS },
     },
     async ({ body, res }) => {
-      // ConfigValidationError (422) and ConfigFileUnreadableError (409) answer through the domain mapping
-      const result = await registry.update(body);
-      deps.audit?.record('config_changed', {
-        keys: Object.keys(body).sort().join(' '),
-        written: result.written.join(' '),
-        env_overridden: result.envOverridden.join(' '),
-        by: actorOf(res),
-      });
-      const warnings = await registry.advise(result.written);
-      return { config: result.config, source: result.source, env_overridden: result.envOverridden, written: result.written, warnings };
+      const done = await writer.write(body, { event: 'config_changed', by: actorOf(res) });
+      return { config: done.config, source: done.source, env_overridden: done.envOverridden, written: done.written, warnings: done.warnings };
     },
   );
 }

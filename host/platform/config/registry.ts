@@ -221,7 +221,48 @@ export class ConfigRegistry<out V extends ConfigValues = PlatformConfig> {
     return this.reload();
   }
 
+  /**
+   * What a write of `patch` would be refused for, each key named in the order sent (a bad value
+   * already in the file too); none when update() would store it. Nothing is written.
+   */
+  async check(patch: Record<string, unknown>): Promise<ConfigIssue[]> {
+    try {
+      await this.candidate(patch);
+      return [];
+    } catch (err) {
+      if (err instanceof ConfigValidationError) return err.issues;
+      if (err instanceof ConfigFileUnreadableError) return [{ key: path.basename(this.configFile), message: err.message }];
+      throw err;
+    }
+  }
+
   private async applyUpdate(patch: Record<string, unknown>): Promise<ConfigUpdateResult> {
+    const { next, written, values } = await this.candidate(patch);
+    if (!written.length) return { ...this.masked(), envOverridden: [], written: [] };
+
+    // The file keeps its key order and any keys this version does not know; values are
+    // stored typed (as the model parsed them), never as the posted strings.
+    const output: Record<string, unknown> = {};
+    for (const key of Object.keys(next)) {
+      // An environment-only key found in the file stays as it was written (it is ignored on load).
+      const value = this.model.isKey(key) && !this.model.envOnlyKeys.has(key) ? values[key] : next[key];
+      if (value !== undefined) output[key] = value;
+    }
+    await writeFileAtomic(this.configFile, `${JSON.stringify(this.model.nest(output), null, 2)}\n`, {
+      private: true,
+      ...(this.rename ? { rename: this.rename } : {}),
+    });
+
+    this.replaceState(this.load());
+    const envOverridden = written.filter((key) => this.state.source[key] === 'env');
+    return { ...this.masked(), envOverridden, written };
+  }
+
+  /**
+   * The file content `patch` makes of the stored file, validated whole against the root model
+   * (every key, cross-key rules included); a refusal throws ConfigValidationError naming every bad key.
+   */
+  private async candidate(patch: Record<string, unknown>): Promise<{ next: Record<string, unknown>; written: string[]; values: Record<string, unknown> }> {
     if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
       throw new ConfigValidationError([{ key: 'body', message: 'must be an object of configuration keys' }]);
     }
@@ -263,24 +304,7 @@ export class ConfigRegistry<out V extends ConfigValues = PlatformConfig> {
       const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
       throw new ConfigValidationError(issues.sort((a, b) => rank(a.key) - rank(b.key)));
     }
-    if (!written.length) return { ...this.masked(), envOverridden: [], written: [] };
-
-    // The file keeps its key order and any keys this version does not know; values are
-    // stored typed (as the model parsed them), never as the posted strings.
-    const output: Record<string, unknown> = {};
-    for (const key of Object.keys(next)) {
-      // An environment-only key found in the file stays as it was written (it is ignored on load).
-      const value = model.isKey(key) && !model.envOnlyKeys.has(key) ? parsed.data[key] : next[key];
-      if (value !== undefined) output[key] = value;
-    }
-    await writeFileAtomic(this.configFile, `${JSON.stringify(model.nest(output), null, 2)}\n`, {
-      private: true,
-      ...(this.rename ? { rename: this.rename } : {}),
-    });
-
-    this.replaceState(this.load());
-    const envOverridden = written.filter((key) => this.state.source[key] === 'env');
-    return { ...this.masked(), envOverridden, written };
+    return { next, written, values: parsed.data };
   }
 
   // The file as it is on disk now (it may have been edited since the last load).

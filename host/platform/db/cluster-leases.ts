@@ -4,6 +4,7 @@ import type { Kysely, RawBuilder } from 'kysely';
 import type { PlatformTables } from './schema.js';
 import type { Dialect } from './database.js';
 import { databaseNow, databaseNowPlus } from './database-clock.js';
+import { RecurringTask } from '../runtime/recurring-task.js';
 
 /**
  * Named leases in the `cluster_leases` table, so work that must run once per cluster (cleanup,
@@ -20,8 +21,9 @@ export class ClusterLeases {
   /** This process, as lease rows name it. */
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly held = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Renews the held leases each third of the ttl (read live); started by the first lease taken. */
+  private readonly renewal: RecurringTask;
 
   /** Shared on PostgreSQL only: SQLite is one process, nothing to share. */
   private readonly shared: boolean;
@@ -35,6 +37,8 @@ export class ClusterLeases {
   ) {
     this.shared = dialect === 'postgres';
     this.dbNow = databaseNow(dialect);
+    // A plain loop, not a leased one: leased loops depend on this renewal.
+    this.renewal = new RecurringTask({ cadence: { pauseMs: () => Math.max(50, Math.floor(this.ttlMs() / 3)) }, task: () => this.renew(), onError });
   }
 
   /**
@@ -59,7 +63,7 @@ export class ClusterLeases {
     const holds = row?.owner === this.owner;
     if (holds) {
       this.held.add(name);
-      this.armRenewal();
+      if (!this.stopped) this.renewal.start();
     } else this.held.delete(name);
     return holds;
   }
@@ -90,23 +94,11 @@ export class ClusterLeases {
   /** Renews nothing more and hands every held lease back, so another instance takes over at once. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    // a renewal under way ends first, so it cannot write a lease after the release below
+    await this.renewal.stop();
     const names = [...this.held];
     this.held.clear();
     if (names.length) await this.db.updateTable('cluster_leases').set({ lease_until: 0 }).where('owner', '=', this.owner).where('name', 'in', names).execute();
-  }
-
-  private armRenewal(): void {
-    if (this.timer || this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.renew().finally(() => {
-        if (this.held.size) this.armRenewal();
-      });
-    }, Math.max(50, Math.floor(this.ttlMs() / 3)));
-    // renewal never keeps the process alive on its own
-    this.timer.unref();
   }
 
   private async renew(): Promise<void> {

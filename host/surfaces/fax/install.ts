@@ -25,7 +25,7 @@ import { JobDocuments } from './jobs/job-documents.js';
 import { FaxJobStore } from './jobs/job-store.js';
 import { JobUpdates } from './jobs/job-updates.js';
 import { IdempotencyKeys } from './jobs/idempotency-keys.js';
-import { IntervalSchedule } from '../../platform/cleanup/cleanup-schedule.js';
+import { RecurringTask } from '../../platform/runtime/recurring-task.js';
 import { CallbackReceiver } from './webhooks/callback-receiver.js';
 import { registerWebhookAliasRoutes, registerWebhookRoutes } from './webhooks/webhook-routes.js';
 import { FAX_HTTP_ERRORS } from './http/fax-http-errors.js';
@@ -84,15 +84,16 @@ export const faxSurface = {
     platform.ports.addAlertConditions(faxConditions({ db: database.db, config }), providerLeftActiveCondition({ kernel }));
     const cleanup = new ArtifactCleanup({ db: database.db, kernel, config, audit, logger, tmpDir: platform.tmpDir, leases: platform.leases, approvals });
     // Expired Idempotency-Keys go on the cleanup's schedule, whether or not artifacts expire; one instance of a cluster sweeps.
-    const keySweep = new IntervalSchedule(config.get('CLEANUP_INTERVAL_MINUTES') * 60_000, platform.leases.exclusive('fax.idempotency-key-sweep', async () => {
-      const removed = await idempotencyKeys.sweepExpired().catch((err) => {
-        logger.warn({ err: (err as Error).message }, 'idempotency key sweep failed; next run retries');
-        return 0;
-      });
-      if (removed) logger.info({ removed }, 'expired idempotency keys removed');
-    }));
+    const keySweep = new RecurringTask({
+      cadence: { everyMs: () => config.get('CLEANUP_INTERVAL_MINUTES') * 60_000 },
+      task: platform.leases.exclusive('fax.idempotency-key-sweep', async () => {
+        const removed = await idempotencyKeys.sweepExpired();
+        if (removed) logger.info({ removed }, 'expired idempotency keys removed');
+      }),
+      onError: (err) => logger.warn({ err: (err as Error).message }, 'idempotency key sweep failed; next run retries'),
+    });
     config.onChange((keys) => {
-      if (keys.includes('CLEANUP_INTERVAL_MINUTES')) keySweep.reschedule(config.get('CLEANUP_INTERVAL_MINUTES') * 60_000);
+      if (keys.includes('CLEANUP_INTERVAL_MINUTES')) keySweep.reschedule();
     });
     platform.onStart(() => {
       // Alias paths come from the manifests the kernel's first scan loaded.
@@ -110,7 +111,7 @@ export const faxSurface = {
     platform.onStop('dispatcher', () => dispatcher.stop());
     platform.onStop('reconciler', () => reconciler.stop());
     platform.onStop('cleanup', () => cleanup.stop());
-    platform.onStop('idempotency-key-sweep', async () => keySweep.stop());
+    platform.onStop('idempotency-key-sweep', () => keySweep.stop());
     return { store, service, approvals, documents, dispatcher, reconciler, cleanup, idempotencyKeys, inbound: { store: inboundStore, service: inbound } };
   },
 } satisfies Surface<unknown>;

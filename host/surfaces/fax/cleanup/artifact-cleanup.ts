@@ -9,7 +9,7 @@ import type { ClusterLeases } from '../../../platform/db/cluster-leases.js';
 import { jobPrefix } from '../jobs/job-documents.js';
 import type { FaxApprovals } from '../jobs/fax-approvals.js';
 import { inboundPrefix } from '../inbound/inbound-service.js';
-import { IntervalSchedule, type ScheduleTimers } from '../../../platform/cleanup/cleanup-schedule.js';
+import { RecurringTask, type ScheduleTimers } from '../../../platform/runtime/recurring-task.js';
 import { sweepTempFiles } from '../../../platform/cleanup/temp-sweep.js';
 
 const DAY_MS = 86_400_000;
@@ -41,7 +41,7 @@ export interface CleanupCounts {
  * whether or not those retention settings are set.
  */
 export class ArtifactCleanup {
-  private schedule?: IntervalSchedule;
+  private schedule?: RecurringTask;
   private running?: Promise<CleanupCounts>;
   private unsubscribe?: () => void;
 
@@ -53,22 +53,29 @@ export class ArtifactCleanup {
     const { config } = this.deps;
     // runOnce shares a pass under way, so a run still going when the next is due is not doubled
     const retains = () => config.get('ARTIFACT_TTL_DAYS') > 0 || config.get('INBOUND_RETENTION_DAYS') > 0;
+    // both parts log their own failure (pass, sweepApprovals)
     const exclusive = this.deps.leases.exclusive('fax.artifact-cleanup', async () => {
-      if (retains()) await this.runOnce(this.deps.timers?.now());
+      if (retains()) await this.runOnce(this.deps.timers?.now()).catch(() => undefined);
       else await this.sweepApprovals(this.deps.timers?.now() ?? Date.now()).catch(() => 0);
     });
-    this.schedule = new IntervalSchedule(config.get('CLEANUP_INTERVAL_MINUTES') * 60_000, async () => {
-      if (!(await exclusive()) && retains()) await sweepTempFiles(this.deps.tmpDir);
-    }, this.deps.timers);
+    this.schedule = new RecurringTask({
+      cadence: { everyMs: () => config.get('CLEANUP_INTERVAL_MINUTES') * 60_000 },
+      task: async () => {
+        if (!(await exclusive()) && retains()) await sweepTempFiles(this.deps.tmpDir);
+      },
+      onError: (err) => this.deps.logger.warn({ err: (err as Error).message }, 'scheduled artifact cleanup failed; next run retries'),
+      timers: this.deps.timers,
+    });
     this.unsubscribe = config.onChange((keys) => {
-      if (keys.includes('CLEANUP_INTERVAL_MINUTES')) this.schedule?.reschedule(config.get('CLEANUP_INTERVAL_MINUTES') * 60_000);
+      if (keys.includes('CLEANUP_INTERVAL_MINUTES')) this.schedule?.reschedule();
     });
     this.schedule.start();
   }
 
   async stop(): Promise<void> {
     this.unsubscribe?.();
-    this.schedule?.stop();
+    await this.schedule?.stop();
+    // a pass asked for through the API (runOnce) may still be under way
     await this.running?.catch(() => undefined);
   }
 

@@ -10,6 +10,7 @@ import type { FaxJobRow, FaxJobStore } from '../jobs/job-store.js';
 import type { JobUpdates } from '../jobs/job-updates.js';
 import { publicBaseUrl } from '../../../platform/http/public-url.js';
 import { callbackUrlFor } from '../webhooks/webhook-aliases.js';
+import { RecurringTask } from '../../../platform/runtime/recurring-task.js';
 
 /**
  * Sends due jobs. A job is a row claimed with a lease (renewed while worked on), so a crashed
@@ -19,12 +20,11 @@ import { callbackUrlFor } from '../webhooks/webhook-aliases.js';
 export class FaxDispatcher {
   /** Names the process in the jobs' lease_owner, so an operator sees which instance holds a job. */
   readonly owner = `dispatcher-${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private timer: NodeJS.Timeout | undefined;
-  private running = false;
-  private ticking = false;
-  private wakeAgain = false;
   private readonly inFlight = new Map<string, Promise<void>>();
-  private renewTimer: NodeJS.Timeout | undefined;
+  /** Claims due jobs every FAX_DISPATCH_POLL_MS (read live), at once when woken. */
+  private readonly poll: RecurringTask;
+  /** Renews the leases of the jobs being worked on. */
+  private readonly renewal: RecurringTask;
 
   constructor(
     private readonly deps: {
@@ -36,70 +36,53 @@ export class FaxDispatcher {
       audit: AuditLog;
       logger: Logger;
     },
-  ) {}
+  ) {
+    const { config, store, logger } = deps;
+    this.poll = new RecurringTask({
+      cadence: { pauseMs: () => config.get('FAX_DISPATCH_POLL_MS') },
+      task: () => this.tick(),
+      onError: (err) => logger.warn({ err: (err as Error).message }, 'fax dispatch claim failed'),
+    });
+    // The lease length is read at each renewal (a live change applies); the period is set at start.
+    this.renewal = new RecurringTask({
+      cadence: { everyMs: () => Math.max(100, Math.floor(config.get('FAX_LEASE_MS') / 3)) },
+      task: () => store.renew(this.owner, [...this.inFlight.keys()], config.get('FAX_LEASE_MS')),
+      // a failed renewal is retried at the next; past the lease another instance may take the job
+      onError: () => {},
+    });
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    const lease = this.deps.config.get('FAX_LEASE_MS');
-    // The lease length is read at each renewal (a live change applies); the period is set here.
-    this.renewTimer = setInterval(() => {
-      void this.deps.store.renew(this.owner, [...this.inFlight.keys()], this.deps.config.get('FAX_LEASE_MS')).catch(() => {});
-    }, Math.max(100, Math.floor(lease / 3)));
-    this.renewTimer.unref();
-    this.schedule(0);
+    this.renewal.start();
+    this.poll.start();
+    this.poll.wake();
   }
 
-  /** Stops claiming; waits for sends under way (they finish on their own). */
+  /** Stops claiming; waits for the claim and the sends under way (they finish on their own). */
   async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
+    await this.poll.stop();
     await Promise.allSettled([...this.inFlight.values()]);
-    if (this.renewTimer) clearInterval(this.renewTimer);
+    await this.renewal.stop();
   }
 
-  /** Looks for work now (a job was just submitted). */
+  /** Looks for work now (a job was just submitted, or a send ended). */
   wake(): void {
-    if (!this.running) return;
-    if (this.ticking) {
-      this.wakeAgain = true;
-      return;
-    }
-    this.schedule(0);
+    this.poll.wake();
   }
 
-  private schedule(ms: number): void {
-    if (!this.running) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), ms);
-    this.timer.unref?.();
-  }
-
+  /** Claims as many due jobs as there are free slots; more may be due when any were claimed. */
   private async tick(): Promise<void> {
-    if (!this.running || this.ticking) return;
-    this.ticking = true;
-    let claimed = 0;
-    try {
-      const free = this.deps.config.get('FAX_DISPATCH_CONCURRENCY') - this.inFlight.size;
-      if (free > 0) {
-        const jobs = await this.deps.store.claim(this.owner, free, this.deps.config.get('FAX_LEASE_MS'));
-        claimed = jobs.length;
-        for (const job of jobs) {
-          const work = this.work(job).finally(() => {
-            this.inFlight.delete(job.id);
-            this.wake();
-          });
-          this.inFlight.set(job.id, work);
-        }
-      }
-    } catch (err) {
-      this.deps.logger.warn({ err: (err as Error).message }, 'fax dispatch claim failed');
-    } finally {
-      this.ticking = false;
-      const again = this.wakeAgain || claimed > 0;
-      this.wakeAgain = false;
-      this.schedule(again ? 0 : this.deps.config.get('FAX_DISPATCH_POLL_MS'));
+    const free = this.deps.config.get('FAX_DISPATCH_CONCURRENCY') - this.inFlight.size;
+    if (free <= 0) return;
+    const jobs = await this.deps.store.claim(this.owner, free, this.deps.config.get('FAX_LEASE_MS'));
+    for (const job of jobs) {
+      const work = this.work(job).finally(() => {
+        this.inFlight.delete(job.id);
+        this.wake();
+      });
+      this.inFlight.set(job.id, work);
     }
+    if (jobs.length) this.wake();
   }
 
   private async work(job: FaxJobRow): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { FaxConfig } from '../fax-settings.js';
 import type { ClusterLeases } from '../../../platform/db/cluster-leases.js';
-import { RepeatingTask } from '../../../platform/runtime/repeating-task.js';
+import { RecurringTask } from '../../../platform/runtime/recurring-task.js';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { FaxJobRow, FaxJobStore } from '../jobs/job-store.js';
 import type { JobUpdates } from '../jobs/job-updates.js';
@@ -12,14 +12,14 @@ import type { JobUpdates } from '../jobs/job-updates.js';
  * cluster runs the passes (lease `fax.reconcile`).
  */
 export class FaxReconciler {
-  private readonly loop: RepeatingTask;
+  private readonly loop: RecurringTask;
 
   constructor(private readonly deps: { store: FaxJobStore; kernel: Kernel; config: FaxConfig; updates: JobUpdates; logger: Logger; leases: ClusterLeases }) {
-    this.loop = new RepeatingTask(
-      () => deps.config.get('FAX_RECONCILE_INTERVAL_MS'),
-      deps.leases.exclusive('fax.reconcile', () => this.runOnce()),
-      (err) => deps.logger.error({ err: (err as Error).message }, 'fax reconcile pass failed'),
-    );
+    this.loop = new RecurringTask({
+      cadence: { pauseMs: () => deps.config.get('FAX_RECONCILE_INTERVAL_MS') },
+      task: deps.leases.exclusive('fax.reconcile', () => this.runOnce()),
+      onError: (err) => deps.logger.error({ err: (err as Error).message }, 'fax reconcile pass failed'),
+    });
   }
 
   start(): void {

@@ -4,6 +4,7 @@ import { Counter, type Registry } from 'prom-client';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import { alertOfNotice, type AlertDelivery as DeliveryOutcome } from '../../../../core/sdk/contracts/alert-sink.js';
 import type { WorkbenchConfig } from '../workbench-settings.js';
+import { RecurringTask } from '../../../platform/runtime/recurring-task.js';
 import { parseWebhookTargets, type WebhookTarget } from './webhook-targets.js';
 import type { AlertNotice } from './alert-notice.js';
 import type { AlertOutbox, DeliveryRow } from './alert-outbox.js';
@@ -35,46 +36,36 @@ export function targetIds(config: WorkbenchConfig, kernel: Kernel): string[] {
  */
 export class AlertDelivery {
   readonly owner = `alerts-${randomUUID()}`;
-  private timer: NodeJS.Timeout | undefined;
   private running = false;
-  private ticking: Promise<void> | undefined;
-  private again = false;
+  /** Drains every POLL_MS, at once when woken (a notice was written, a redelivery asked). */
+  private readonly loop: RecurringTask;
   private readonly outcomes: Counter<'outcome'>;
 
   constructor(
     private readonly deps: { outbox: AlertOutbox; receivers: WebhookReceivers; config: WorkbenchConfig; kernel: Kernel; logger: Logger; metrics: Registry },
   ) {
     this.outcomes = new Counter({ name: 'switchboard_alert_deliveries_total', help: 'Alert delivery attempts by outcome (delivered, retry, failed).', labelNames: ['outcome'], registers: [deps.metrics] });
+    this.loop = new RecurringTask({
+      cadence: { everyMs: () => POLL_MS },
+      task: () => this.drain(),
+      onError: (err) => this.deps.logger.error({ err: (err as Error).message }, 'alert delivery failed'),
+    });
   }
 
   start(): void {
     this.running = true;
-    this.timer = setInterval(() => this.wake(), POLL_MS);
-    this.timer.unref();
-    this.wake();
+    this.loop.start();
+    this.loop.wake();
   }
 
   async stop(): Promise<void> {
+    // a drain under way ends after the batch in hand
     this.running = false;
-    if (this.timer) clearInterval(this.timer);
-    await this.ticking;
+    await this.loop.stop();
   }
 
   wake(): void {
-    if (!this.running) return;
-    if (this.ticking) {
-      this.again = true;
-      return;
-    }
-    this.ticking = this.drain()
-      .catch((err) => this.deps.logger.error({ err: (err as Error).message }, 'alert delivery failed'))
-      .finally(() => {
-        this.ticking = undefined;
-        if (this.again && this.running) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.loop.wake();
   }
 
   private async drain(): Promise<void> {

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { WorkbenchConfig } from '../workbench-settings.js';
 import type { ClusterLeases } from '../../../platform/db/cluster-leases.js';
-import { RepeatingTask } from '../../../platform/runtime/repeating-task.js';
+import { RecurringTask } from '../../../platform/runtime/recurring-task.js';
 import type { WorkbenchTables, AlertActiveTable } from '../workbench-tables.js';
 import { SEVERITY_LABELS, alertIdOf, type AlertNotice, type FiringCondition } from './alert-notice.js';
 import type { AlertOutbox } from './alert-outbox.js';
@@ -20,11 +20,11 @@ export type { ConditionSource };
  * evaluation runs on one instance of a cluster at a time (lease `alerts.evaluate`).
  */
 export class AlertEngine {
-  private readonly loop = new RepeatingTask(
-    () => this.deps.config.get('ALERT_EVAL_INTERVAL_SECONDS') * 1000,
-    () => this.deps.leases.exclusive('alerts.evaluate', () => this.tick())(),
-    (err) => this.deps.logger.error({ err: (err as Error).message }, 'alert evaluation failed'),
-  );
+  private readonly loop = new RecurringTask({
+    cadence: { pauseMs: () => this.deps.config.get('ALERT_EVAL_INTERVAL_SECONDS') * 1000 },
+    task: () => this.deps.leases.exclusive('alerts.evaluate', () => this.tick())(),
+    onError: (err) => this.deps.logger.error({ err: (err as Error).message }, 'alert evaluation failed'),
+  });
   private ticking: Promise<void> | undefined;
   private readonly filtered: Counter<'severity' | 'reason'>;
   private readonly notices: Counter<'type' | 'status'>;

@@ -69,6 +69,18 @@ test('POST /admin/settings/validate names bad keys, checks the fax backend and c
   assert.is((await send('POST', '/admin/settings/validate', { settings: 'x' })).status, 422);
 });
 
+test('POST /admin/settings/validate names what PUT /admin/settings would refuse, and passes what it would store', async () => {
+  const envOnly = { settings: { DATA_DIR: '/elsewhere' } };
+  const verdict = await json(await send('POST', '/admin/settings/validate', envOnly));
+  assert.equal(verdict.problems.map((p: { key: string }) => p.key), ['DATA_DIR']);
+  const put = await send('PUT', '/admin/settings', envOnly);
+  assert.is(put.status, 422);
+  assert.match((await json(put)).detail, /DATA_DIR/);
+  // a nested section, as PUT takes it
+  const nested = await json(await send('POST', '/admin/settings/validate', { settings: { system_one: { timeout_s: 12 } } }));
+  assert.equal(nested.problems, []);
+});
+
 test('PUT /admin/settings applies live and reports changes and env overrides', async () => {
   let res = await send('PUT', '/admin/settings', { settings: { MAX_FILE_SIZE_MB: 12, API_KEY: 'other' } });
   assert.is(res.status, 200);

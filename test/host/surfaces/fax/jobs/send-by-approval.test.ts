@@ -5,7 +5,7 @@ import { makePdf } from '../../../../fakes/fax-document-server.js';
 import { json, startGateway, until, type TestGateway } from '../../../../support/gateway.js';
 import { ArtifactCleanup } from '../../../../../host/surfaces/fax/cleanup/artifact-cleanup.js';
 import { APPROVAL_SWEEP_GRACE_MS } from '../../../../../host/surfaces/fax/jobs/fax-approvals.js';
-import type { ScheduleTimers } from '../../../../../host/platform/cleanup/cleanup-schedule.js';
+import type { ScheduleTimers } from '../../../../../host/platform/runtime/recurring-task.js';
 import { gatewayDb } from '../../../../support/database.js';
 import { gatewayConfig } from '../../../../support/gateway-config.js';
 
