@@ -57,7 +57,7 @@ test('a test alert reaches an HTTPS receiver trusted through ALERT_WEBHOOK_CA_FI
   const row = (await gw.gateway.surfaces.workbench.alerts.outbox.recent(10)).find((r) => r.target_id === id);
   assert.is(JSON.stringify(got.body), row?.notice, 'the receiver gets the notice exactly as the outbox stores it');
   await until(async () => (await deliveries(gw))[0]?.state === 'delivered');
-  assert.is((await admin(gw, 'POST', '/admin/alerts/test', { target: 'webhook:nope' })).status, 404);
+  assert.is((await admin(gw, 'POST', '/admin/alerts/test', { target: 'plugin:nope' })).status, 404);
 });
 
 test('a provider leaving active fires once, is not repeated within the interval, and resolves once', async () => {
@@ -210,7 +210,7 @@ test('every write path refuses a plain http target with 422 naming the field; th
   const refused = async (res: Response, field: string) => {
     assert.is(res.status, 422);
     const body = await json(res);
-    assert.match(body.detail, new RegExp(`${field}: refused: webhook:[0-9a-f]{12}: plain http is refused`));
+    assert.match(body.detail, new RegExp(`${field}: refused: plugin:alert-webhook-[0-9a-f]{12}: plain http is refused`));
     assert.not.match(JSON.stringify(body), /example\.com/, 'the URL is a secret: named by its id only');
   };
   await refused(await admin(gw, 'POST', '/api/config', { WEBHOOK_TARGETS: 'http://example.com/hook' }), 'WEBHOOK_TARGETS');
