@@ -8,6 +8,13 @@ import { sql } from './kysely-runtime.js';
  */
 const MIGRATION_0004 = { storedAs: 'pbx', pluginId: 'sip' } as const;
 
+/**
+ * History too: migration 0014 moved the outbox rows of WEBHOOK_TARGETS URLs, stored for target
+ * `webhook:<hash>`, to the instance of the default alert sink that delivers to that URL since,
+ * target `plugin:<sink>-<hash>` (the same hash), with the sink the package had then.
+ */
+const MIGRATION_0014 = { storedAs: 'webhook:', instanceOf: 'alert-webhook' } as const;
+
 /** Migrations in code, run at start by every instance (Kysely's migrator locks). */
 const migrations: Record<string, Migration> = {
   '0001_fax_jobs': {
@@ -339,6 +346,17 @@ const migrations: Record<string, Migration> = {
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('fax_approvals_expiry').on('fax_approvals').column('expires_at').execute();
+    },
+  },
+  '0014_alert_targets_are_plugins': {
+    async up(db: Kysely<any>) {
+      // Pending deliveries keep their place in the outbox and go to the URL's instance; past ones keep their history under its id.
+      const { storedAs, instanceOf } = MIGRATION_0014;
+      await db
+        .updateTable('alert_deliveries')
+        .set({ target_id: sql`${sql.lit(`plugin:${instanceOf}-`)} || substr(target_id, ${sql.lit(storedAs.length + 1)})` })
+        .where('target_id', 'like', `${storedAs}%`)
+        .execute();
     },
   },
 };
