@@ -67,10 +67,14 @@ export class PluginInstances {
     return undefined;
   }
 
-  /** How generations of instance `id` start: the source of its settings, and its connections (looked up live, so a new declaration applies at once). */
-  runInputs(id: string): InstanceRunInputs | undefined {
-    const declared = this.get(id);
-    return declared && { storedSource: declared.source, connect: () => this.get(id)?.connect?.() ?? {} };
+  /**
+   * How generations of a plugin start when it is an instance: the source of its settings, and its
+   * connections (looked up live, so a new declaration applies at once). Undefined for any other plugin.
+   */
+  runInputs(record: { id: string; instanceOf?: string }): InstanceRunInputs | undefined {
+    const declared = this.get(record.id);
+    if (!declared || declared.of !== record.instanceOf) return undefined;
+    return { storedSource: declared.source, connect: () => this.get(record.id)?.connect?.() ?? {} };
   }
 
   /** The declared instances of `manifestId`, in declaration order. */

@@ -65,7 +65,7 @@ export class PluginSettingsEditor {
     let effective: Record<string, unknown> = { ...stored.settings };
     try {
       // Paths shown as stored (not resolved): a bad one must not hide the others.
-      const storedSource = this.options.instances.runInputs(id)?.storedSource;
+      const storedSource = this.options.instances.runInputs(record)?.storedSource;
       const resolved = resolveSettings(schema, stored.settings, envMap, this.options.env, { ...this.options.settingsContext?.(), paths: undefined, ...(storedSource ? { storedSource } : {}) });
       effective = resolved.values;
       sources = resolved.sources;
@@ -106,7 +106,7 @@ export class PluginSettingsEditor {
     const candidate = await this.candidateSettings(record, settings);
     try {
       const resolved = await this.resolvedOf(record);
-      const { generation } = await this.options.factory.build(record.id, record.manifest, resolved, candidate, -1, this.options.instances.runInputs(record.id));
+      const { generation } = await this.options.factory.build(record.id, record.manifest, resolved, candidate, -1, this.options.instances.runInputs(record));
       try {
         const health = await generation.health(this.options.healthMs);
         return { ...health, state: health.ok ? 'active' : 'failed' };

@@ -187,7 +187,7 @@ export class Reconciler {
       if (!record.active) records.setState(record, 'validated');
       if (!record.active) records.setState(record, 'starting');
       const number = ++record.counter;
-      const { generation, sources } = await this.options.factory.build(record.id, record.manifest, resolved, config.settings, number, this.options.instances.runInputs(record.id));
+      const { generation, sources } = await this.options.factory.build(record.id, record.manifest, resolved, config.settings, number, this.options.instances.runInputs(record));
       const old = record.active;
       record.active = generation;
       record.settingSources = sources;
