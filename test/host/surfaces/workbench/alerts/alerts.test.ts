@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, startGateway, json, until, tempDir, removeDir, type TestGateway } from '../../../../support/gateway.js';
+import { ROOT, startGateway, json, until, tempDir, removeDir, writeFixturePlugin, type TestGateway } from '../../../../support/gateway.js';
 import { startAlertReceiver, type AlertReceiver } from '../../../../fakes/alert-receiver.js';
 import { webhookTargetId } from '../../../../../host/platform/config/model/webhook-targets.js';
 import { startSystemOneFake } from '../../../../fakes/system-one-fake.js';
@@ -253,6 +253,28 @@ test('a chat receiver dropped as a declarative alert manifest gets {text}', asyn
   } finally {
     await g.close();
     await chat.close();
+  }
+});
+
+test('a code sink written for alert-sink@^1, dropped on PLUGINS_PATH, loads and is handed the v1 Alert through the adapter', async () => {
+  const v1 = await startAlertReceiver({ tls: false });
+  const folder = path.join(gw.pluginsDir, 'v1-sink');
+  try {
+    writeFixturePlugin(gw.pluginsDir, 'v1-sink', 'v1-alert-sink', { provides: [{ kind: 'alert-sink', contract: 'alert-sink@^1' }], egress: ['settings:url'] });
+    await until(async () => (await json(await fetch(`${gw.url}/plugins`))).plugins.some((p: any) => p.id === 'v1-sink'));
+    assert.is((await admin(gw, 'PUT', '/plugins/v1-sink/config', { settings: { url: v1.url } })).status, 200);
+    await until(async () => (await json(await fetch(`${gw.url}/plugins/v1-sink`))).state === 'active');
+    const { event_id } = await json(await admin(gw, 'POST', '/admin/alerts/test', { target: 'plugin:v1-sink' }));
+    await until(() => v1.received.length === 1);
+    const { handed, title } = v1.received[0]!.body;
+    assert.equal([handed.id, handed.eventId, handed.type, handed.status, handed.startsAt], ['test:switchboard', event_id, 'test', 'firing', handed.notice.starts_at]);
+    assert.is(handed.starts_at, undefined, 'the v1 shape, not the notice');
+    assert.is(title, `info since ${handed.notice.starts_at}`);
+    await until(async () => (await deliveries(gw)).find((d) => d.event_id === event_id)?.state === 'delivered');
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+    await until(async () => !(await json(await fetch(`${gw.url}/plugins`))).plugins.some((p: any) => p.id === 'v1-sink'));
+    await v1.close();
   }
 });
 
