@@ -54,18 +54,18 @@ export function alertReceiverUrlProblem(url: URL, allowHttpLoopback: boolean): s
 }
 
 /** One receiver of an `alert` block: its URL, headers and body filled in from a stored notice. */
-export interface AlertReceiver {
+interface AlertReceiver {
   /** The receiver masked after its host (the URL authorises posting). */
   readonly receiver: string;
   deliver(notice: AlertNotice, signal?: AbortSignal): Promise<AlertDelivery>;
 }
 
 /**
- * The delivery of the `alert` block (every instance of a template sink): a POST rendered from the notice through an egress-checked client, the notice's event_id as
- * Idempotency-Key; 2xx delivered, 4xx (but 408 and 429) refused for good, 408, 429, 5xx, no
- * answer or a broken connection transient.
+ * The delivery of the `alert` block: a POST rendered from the notice through an egress-checked
+ * client, the notice's event_id as Idempotency-Key; 2xx delivered, 4xx (but 408 and 429) refused
+ * for good, 408, 429, 5xx, no answer or a broken connection transient.
  */
-export function alertReceiver(manifest: Manifest, settings: Readonly<Record<string, unknown>>, http: EgressHttpClient, options: AlertReceiverOptions = {}): AlertReceiver {
+function alertReceiver(manifest: Manifest, settings: Readonly<Record<string, unknown>>, http: EgressHttpClient, options: AlertReceiverOptions = {}): AlertReceiver {
   const { id, alert: block } = manifest;
   if (!block) throw new TypeError(`manifest ${id} has no "alert" block`);
   const secrets = new Set(secretFields(settingsSchemaFromManifest(manifest.settings)));
