@@ -56,6 +56,8 @@ export class Reconciler {
   /** The manifest files the last scan went by, by path. */
   private filesByPath = new Map<string, ManifestFile>();
   private readonly cancels = new Map<string, Cancel>();
+  /** Declared instance ids another plugin holds (warned about once). */
+  private readonly takenIds = new Set<string>();
 
   constructor(private readonly options: ReconcilerOptions) {}
 
@@ -102,9 +104,12 @@ export class Reconciler {
       for (const instance of declared) {
         const existing = records.get(instance.id);
         if (existing && existing.instanceOf !== base) {
-          this.options.logger.warn({ plugin: instance.id, instanceOf: base }, 'an instance id is taken by another plugin; the instance is not started');
+          // Said once per id, not on every scan.
+          if (!this.takenIds.has(instance.id)) this.options.logger.warn({ plugin: instance.id, instanceOf: base }, 'an instance id is taken by another plugin; the instance is not started');
+          this.takenIds.add(instance.id);
           continue;
         }
+        this.takenIds.delete(instance.id);
         const record = records.ensure(instance.id);
         record.instanceOf = base;
         work.push(this.reconcile(record));
@@ -138,8 +143,9 @@ export class Reconciler {
       if (record.instanceOf) invalid = !this.followBase(record);
       const config = this.configOf(record);
       if (!config) return; // an instance no longer declared: reconcileInstances removes it
+      if (record.instanceOf && !record.file) return await this.orphan(record);
       if (invalid || !record.manifest || !record.file) {
-        const message = record.instanceOf && !record.file ? `an instance of ${record.instanceOf}, whose manifest is not found` : `manifest rejected: ${record.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code).join(', ')}`;
+        const message = `manifest rejected: ${record.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code).join(', ')}`;
         // Logged when the rejection changes, not on every scan.
         if (record.lastError !== message && !record.lastError?.endsWith(`(${message})`)) {
           this.options.logger.warn({ plugin: record.id, file: record.file, diagnostics: record.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`) }, 'manifest rejected');
@@ -264,15 +270,30 @@ export class Reconciler {
     return declared && { enabled: true, settings: declared.settings, source: declared.source };
   }
 
-  /** An instance takes the manifest, file and diagnostics of the plugin it is an instance of; true when that manifest is valid. */
+  /**
+   * An instance takes the manifest, file and diagnostics of the plugin it is an instance of; true
+   * when that manifest is valid (an invalid edit leaves the instance's generation serving, as any plugin's).
+   */
   private followBase(record: PluginRecord): boolean {
     const base = this.options.records.get(record.instanceOf!);
     const valid = !!base?.manifest && !!base.file && !base.diagnostics.some((d) => d.severity === 'error');
     record.file = base?.file;
     record.diagnostics = base?.diagnostics ?? [];
     if (valid) record.manifest = base.manifest;
-    else if (!record.active) record.manifest = undefined;
+    else if (!record.active || !base) record.manifest = undefined;
     return valid;
+  }
+
+  /** The manifest an instance runs is gone: like its plugin, the instance drains and stops; still declared, it waits (rejected) for the manifest's return. */
+  private async orphan(record: PluginRecord): Promise<void> {
+    this.cancelRetry(record);
+    const old = record.active;
+    record.active = undefined;
+    if (old) await this.retire(record, old, 'manifest removed');
+    record.fingerprint = undefined;
+    record.failedFingerprint = undefined;
+    record.lastError = `an instance of ${record.instanceOf}, whose manifest is not found`;
+    this.options.records.setState(record, 'rejected');
   }
 
   /** Drains a replaced, disabled or removed generation, then stops it. */
@@ -290,7 +311,7 @@ export class Reconciler {
     record.active = undefined;
     if (gen) {
       this.options.records.setState(record, 'draining');
-      await this.retire(record, gen, 'manifest removed');
+      await this.retire(record, gen, record.instanceOf ? 'instance no longer declared' : 'manifest removed');
     }
     this.options.records.delete(record.id);
     this.options.logger.info({ plugin: record.id }, record.instanceOf ? 'instance no longer declared; plugin stopped' : 'manifest removed; plugin stopped');

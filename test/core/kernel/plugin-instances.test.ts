@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
@@ -24,7 +24,7 @@ test.before(async () => {
   receiver = await startAlertReceiver({ tls: false });
   dir = tempDir('switchboard-instances-');
   const manifests = path.join(dir, 'manifests');
-  (await import('node:fs')).mkdirSync(manifests);
+  mkdirSync(manifests);
   for (const id of ['alert-webhook', 'alert-slack']) copyFileSync(path.join(ROOT, 'manifests', `${id}.json`), path.join(manifests, `${id}.json`));
   kernel = new Kernel({
     hostVersion: '0.1.0',
@@ -133,6 +133,22 @@ test('an edit of the manifest reloads its instances; a manifest that turns inval
   writeFileSync(manifestFile(), JSON.stringify(manifest));
   await kernel.rescan();
   assert.is(kernel.get('alert-webhook-one')!.last_error, null);
+  await kernel.setInstances('alert-webhook', []);
+});
+
+test('when the manifest is removed its instances drain and stop (listed while declared); when it is back they start again', async () => {
+  await kernel.setInstances('alert-webhook', [{ id: 'alert-webhook-one', settings: { url: receiver.url }, source: 'env' }]);
+  const text = readFileSync(manifestFile(), 'utf8');
+  rmSync(manifestFile());
+  await kernel.rescan();
+  assert.is(kernel.get('alert-webhook'), undefined);
+  const orphan = kernel.get('alert-webhook-one')!;
+  assert.equal([orphan.state, orphan.generation, orphan.last_error], ['rejected', null, 'an instance of alert-webhook, whose manifest is not found']);
+  assert.not.ok(kernel.isActive('alert-sink', 'alert-webhook-one'));
+  writeFileSync(manifestFile(), text);
+  await kernel.rescan();
+  assert.equal([kernel.get('alert-webhook-one')!.state, kernel.get('alert-webhook-one')!.last_error], ['active', null]);
+  assert.equal(await deliver('alert-webhook-one'), { ok: true, status: 200 });
   await kernel.setInstances('alert-webhook', []);
 });
 
