@@ -50,7 +50,8 @@ export class PluginInstances {
     const next = new Map<string, DeclaredInstance>();
     for (const spec of specs) {
       if (!isPluginId(spec.id) || spec.id === manifestId) throw new TypeError(`instance id "${spec.id}" of ${manifestId}: ${PLUGIN_ID_RULE}, other than the manifest's own`);
-      if (next.has(spec.id) || this.ownerOf(spec.id, manifestId)) throw new TypeError(`instance id "${spec.id}" is declared twice`);
+      const owner = next.has(spec.id) ? manifestId : this.ownerOf(spec.id, manifestId);
+      if (owner) throw new TypeError(`instance id "${spec.id}" is declared twice (already an instance of ${owner})`);
       next.set(spec.id, { ...options, of: manifestId, id: spec.id, settings: { ...spec.settings }, source: spec.source });
     }
     const previous = this.sets.get(manifestId) ?? new Map<string, DeclaredInstance>();
