@@ -1,9 +1,7 @@
-import { ConfigError, EgressDeniedError, definePlugin, noticeOfAlert, secretFields, type Alert, type AlertDelivery, type AlertNotice, type EgressHttpClient, type PluginDefinition } from '../sdk/index.js';
+import { ALERT_SINK_CONTRACT_V1, ALERT_V1_FIELD_NAMES, ConfigError, EgressDeniedError, definePlugin, secretFields, type AlertDelivery, type AlertNotice, type AlertSinkProvider, type EgressHttpClient, type PluginDefinition } from '../sdk/index.js';
 import { envMapFromManifest, settingsSchemaFromManifest, type Manifest } from '../manifest/index.js';
+import { providesAt } from '../manifest/contract-serving.js';
 import { asText, renderJson, renderTemplate, renderUrlText, type TemplateLookup } from './template/template-render.js';
-
-// The template names of contract 1.1, read from the notice's fields.
-const CONTRACT_NAMES: Record<string, keyof AlertNotice> = { eventId: 'event_id', startsAt: 'starts_at', endsAt: 'ends_at', sentAt: 'sent_at' };
 
 // CR, LF, NUL and the other controls (tab aside) would split or end a header line.
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
@@ -14,15 +12,17 @@ function own(value: unknown, key: string): unknown {
 
 /**
  * What a placeholder of an `alert` block names: `alert` (the whole notice), `alert.<field>`,
- * `alert.context.<key>`, `alert.labels.<key>`, `settings.<field>`, `secrets.<field>`.
+ * `alert.context.<key>`, `alert.labels.<key>`, `settings.<field>`, `secrets.<field>`;
+ * `names` maps the camelCase names of major 1 for a manifest declared `alert-sink@^1`.
  */
-function alertLookup(notice: AlertNotice, settings: Readonly<Record<string, unknown>>, secrets: ReadonlySet<string>): TemplateLookup {
+function alertLookup(notice: AlertNotice, settings: Readonly<Record<string, unknown>>, secrets: ReadonlySet<string>, names: Readonly<Record<string, string>>): TemplateLookup {
   return (expression) => {
     const [root, field, ...rest] = expression.split('.');
     if (root === 'settings' || root === 'secrets') return (root === 'secrets') === secrets.has(field!) ? own(settings, field!) : undefined;
     if (root !== 'alert') return undefined;
     if (field === undefined) return notice;
-    let current = own(notice, CONTRACT_NAMES[field] ?? field);
+    const name = own(names, field);
+    let current = own(notice, typeof name === 'string' ? name : field);
     for (const key of rest) current = own(current, key);
     return current;
   };
@@ -41,7 +41,7 @@ function isLoopbackHost(url: URL): boolean {
 }
 
 /**
- * The one rule for every alert receiver URL (alert-sink plugins, WEBHOOK_TARGETS): https only,
+ * The one rule for every alert receiver URL (alert-sink plugins, WEBHOOK_TARGETS instances): https only,
  * or http to a loopback host when ALERT_ALLOW_HTTP_LOOPBACK allows it. Undefined when the URL
  * passes, else why not (never quoting the URL: it authorises posting). The address rule
  * (no private or metadata address) is the outbound guard's, at delivery.
@@ -54,26 +54,26 @@ export function alertReceiverUrlProblem(url: URL, allowHttpLoopback: boolean): s
 }
 
 /** One receiver of an `alert` block: its URL, headers and body filled in from a stored notice. */
-export interface AlertReceiver {
+interface AlertReceiver {
   /** The receiver masked after its host (the URL authorises posting). */
   readonly receiver: string;
   deliver(notice: AlertNotice, signal?: AbortSignal): Promise<AlertDelivery>;
 }
 
 /**
- * The delivery of the `alert` block, for an alert-sink plugin and for each WEBHOOK_TARGETS URL:
- * a POST rendered from the notice through an egress-checked client, the notice's event_id as
- * Idempotency-Key; 2xx delivered, 4xx (but 408 and 429) refused for good, 408, 429, 5xx, no
- * answer or a broken connection transient.
+ * The delivery of the `alert` block: a POST rendered from the notice through an egress-checked
+ * client, the notice's event_id as Idempotency-Key; 2xx delivered, 4xx (but 408 and 429) refused
+ * for good, 408, 429, 5xx, no answer or a broken connection transient.
  */
-export function alertReceiver(manifest: Manifest, settings: Readonly<Record<string, unknown>>, http: EgressHttpClient, options: AlertReceiverOptions = {}): AlertReceiver {
+function alertReceiver(manifest: Manifest, settings: Readonly<Record<string, unknown>>, http: EgressHttpClient, options: AlertReceiverOptions = {}): AlertReceiver {
   const { id, alert: block } = manifest;
   if (!block) throw new TypeError(`manifest ${id} has no "alert" block`);
   const secrets = new Set(secretFields(settingsSchemaFromManifest(manifest.settings)));
+  const names = providesAt(manifest, 'alert-sink', ALERT_SINK_CONTRACT_V1) ? ALERT_V1_FIELD_NAMES : {};
   const probe: AlertNotice = { id: 'probe', event_id: 'probe', type: 'probe', category: 'probe', severity: 'info', status: 'firing', title: 'probe', labels: {}, starts_at: new Date(0).toISOString(), ends_at: null, sent_at: new Date(0).toISOString(), context: {} };
   let target: URL;
   try {
-    target = new URL(renderUrlText(block.url, alertLookup(probe, settings, secrets), { whole: true }));
+    target = new URL(renderUrlText(block.url, alertLookup(probe, settings, secrets, names), { whole: true }));
   } catch {
     throw new ConfigError(`${id}: the receiver URL is not set or not a URL; set the settings it names`);
   }
@@ -82,7 +82,7 @@ export function alertReceiver(manifest: Manifest, settings: Readonly<Record<stri
   return {
     receiver: `${target.protocol}//${target.host}/***`,
     async deliver(notice, signal) {
-      const find = alertLookup(notice, settings, secrets);
+      const find = alertLookup(notice, settings, secrets, names);
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       try {
         for (const [name, template] of Object.entries(block.headers ?? {})) {
@@ -117,7 +117,10 @@ function failureOf(err: unknown): string {
   return `connection failed: ${(err as Error)?.message ?? String(err)}`;
 }
 
-/** The runtime of the manifest `alert` block as an alert-sink plugin: one receiver, its settings, its egress. */
+/**
+ * The runtime of the manifest `alert` block as an alert-sink plugin: one receiver, its settings,
+ * its egress. It serves the current contract whatever major the manifest declares (the host's own runtime).
+ */
 export function createAlertSinkPlugin(manifest: Manifest, options: AlertReceiverOptions = {}): PluginDefinition {
   if (!manifest.alert) throw new TypeError(`manifest ${manifest.id} has no "alert" block`);
   return definePlugin({
@@ -125,7 +128,7 @@ export function createAlertSinkPlugin(manifest: Manifest, options: AlertReceiver
     env: envMapFromManifest(manifest.settings),
     start(ctx) {
       const receiver = alertReceiver(manifest, ctx.settings as Record<string, unknown>, ctx.http, options);
-      const sink = { deliver: (alert: Alert, signal?: AbortSignal) => receiver.deliver(noticeOfAlert(alert), signal) };
+      const sink: AlertSinkProvider = { deliver: (notice, signal) => receiver.deliver(notice, signal) };
       return { providers: { 'alert-sink': sink }, health: () => ({ ok: true, info: { receiver: receiver.receiver } }) };
     },
   });

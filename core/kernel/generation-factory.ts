@@ -8,6 +8,7 @@ import type { KernelEvents } from './kernel-events.js';
 import { startGeneration } from './plugin-runner.js';
 import type { SettingSource } from './settings-resolver.js';
 import type { OutboundGuard } from './egress.js';
+import type { InstanceRunInputs } from './plugin-instances.js';
 
 export interface GenerationFactoryOptions {
   env: NodeJS.ProcessEnv;
@@ -28,8 +29,11 @@ export interface GenerationFactoryOptions {
 export class GenerationFactory {
   constructor(private readonly options: GenerationFactoryOptions) {}
 
-  /** Starts generation `number` of a plugin with `stored` settings; throws what start threw. */
-  async build(pluginId: string, manifest: Manifest, resolved: ResolvedPlugin, stored: Record<string, unknown>, number: number): Promise<{ generation: Generation; sources: Record<string, SettingSource> }> {
+  /**
+   * Starts generation `number` of a plugin with `stored` settings (an instance's: given by the
+   * host, from `instance`); throws what start threw.
+   */
+  async build(pluginId: string, manifest: Manifest, resolved: ResolvedPlugin, stored: Record<string, unknown>, number: number, instance?: InstanceRunInputs): Promise<{ generation: Generation; sources: Record<string, SettingSource> }> {
     const run = await startGeneration({
       pluginId,
       generation: number,
@@ -37,8 +41,11 @@ export class GenerationFactory {
       schema: resolved.schema,
       envMap: resolved.envMap,
       stored,
+      ...(instance ? { storedSource: instance.storedSource, connect: instance.connect } : {}),
       env: this.options.env,
       egress: manifest.egress ?? [],
+      // A declarative runtime is the host's own and serves the current contracts already.
+      ...(resolved.block ? {} : { contracts: manifest.provides.map((p) => p.contract) }),
       dataDir: this.options.dataDir,
       ...(this.options.pathsAllow ? { pathsAllow: this.options.pathsAllow() } : {}),
       ...(this.options.runtimeVariable ? { runtimeVariable: this.options.runtimeVariable } : {}),

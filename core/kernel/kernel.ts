@@ -20,6 +20,7 @@ import { LeaseRegistry } from './lease-registry.js';
 import { ManifestWatcher } from './manifest-watcher.js';
 import { PluginCodeWatcher } from './plugin-code-watcher.js';
 import { DefinitionResolver } from './plugin-definition.js';
+import { PluginInstances, type InstanceSetOptions, type PluginInstanceSpec } from './plugin-instances.js';
 import { PluginMetricsFactory } from './plugin-metrics.js';
 import { PluginRecords, type PluginState } from './plugin-record.js';
 import { PluginSettingsEditor, type PluginConfigView } from './plugin-settings-editor.js';
@@ -32,6 +33,7 @@ export type { PluginView } from './plugin-views.js';
 export type { PluginConfigView } from './plugin-settings-editor.js';
 export type { KernelEventMap } from './kernel-events.js';
 export type { DeclarativeFactory } from './declarative-runtimes.js';
+export type { PluginInstanceSpec, InstanceSetOptions } from './plugin-instances.js';
 export { DeclarativeRuntimes } from './declarative-runtimes.js';
 export { PluginNotAvailableError } from './lease-registry.js';
 export { SettingsValidationError } from './plugin-settings-editor.js';
@@ -72,6 +74,7 @@ export class Kernel {
   readonly events = new KernelEvents();
   readonly declarative: DeclarativeRuntimes;
   private readonly records = new PluginRecords(this.events);
+  private readonly instances = new PluginInstances();
   private readonly queue = new ReloadQueue((key) => this.process(key));
   private readonly leases = new LeaseRegistry(this.records);
   private readonly views: PluginViews;
@@ -80,6 +83,7 @@ export class Kernel {
   private readonly healthMs: number;
   private watcher?: ManifestWatcher;
   private codeWatcher?: PluginCodeWatcher;
+  private started = false;
   private stopped = false;
 
   constructor(private readonly options: KernelOptions) {
@@ -107,6 +111,7 @@ export class Kernel {
       resolver,
       factory,
       configStore: options.configStore,
+      instances: this.instances,
       searchPaths: options.searchPaths,
       facts: () => ({ hostVersion: options.hostVersion, contracts: CONTRACT_VERSIONS, declarativeBlocks: this.declarative.blocks() }),
       env,
@@ -130,6 +135,7 @@ export class Kernel {
       resolver,
       factory,
       configStore: options.configStore,
+      instances: this.instances,
       env,
       settingsContext: () => ({
         paths: { dataDir: options.dataDir, ...(options.pathsAllow ? { allow: options.pathsAllow() } : {}) },
@@ -146,6 +152,7 @@ export class Kernel {
     // The SDK resolve hooks are registered by the entry loader when the first plugin from outside
     // the package is imported, not here: with hooks registered every later import of the process
     // crosses to the hooks thread, and that thread is a second V8 heap (about 8 MB resident).
+    this.started = true;
     await this.queue.request('scan');
     if (this.options.watch !== false) {
       this.watcher = new ManifestWatcher(this.options.searchPaths, [this.options.configStore.file], () => {
@@ -180,6 +187,28 @@ export class Kernel {
     if (key === 'scan') return this.reconciler.scan();
     if (key === 'rescan') return this.reconciler.scan({ retryFailed: true });
     if (key.startsWith('plugin:')) return this.reconciler.reconcileId(key.slice('plugin:'.length));
+    if (key.startsWith('instances:')) return this.reconciler.reconcileInstances(key.slice('instances:'.length));
+  }
+
+  // ---- instances ----
+
+  /**
+   * Declares the instances of manifest `manifestId` the host wants running: each an ordinary
+   * plugin with its own id and host-given settings (never written to the config store; secret
+   * where the manifest says so). New ones start, changed ones reload, ones left out drain and
+   * stop, through the reload queue; resolves when applied (before start: at the first scan).
+   */
+  setInstances(manifestId: string, instances: readonly PluginInstanceSpec[], options: InstanceSetOptions = {}): Promise<void> {
+    const changed = this.instances.set(manifestId, instances, options);
+    // Listed at once (discovered), so a caller can name a new instance before its start.
+    for (const { id } of instances) if (!this.records.get(id)) this.records.ensure(id).instanceOf = manifestId;
+    if (!changed || !this.started || this.stopped) return Promise.resolve();
+    return this.queue.request(`instances:${manifestId}`);
+  }
+
+  /** Ids of the instances declared of `manifestId`, whatever their state. */
+  instancesOf(manifestId: string): string[] {
+    return this.instances.of(manifestId).map((i) => i.id);
   }
 
   // ---- leases ----
@@ -221,8 +250,9 @@ export class Kernel {
   }
 
   /**
-   * Every plugin secret in clear (what the config store holds for secret fields, and what their
-   * environment variables hold), so the host can mask them wherever they could appear.
+   * Every plugin secret in clear (what the config store holds for secret fields, what their
+   * environment variables hold, an instance's host-given secrets), so the host can mask them
+   * wherever they could appear.
    */
   secretValues(): string[] {
     const env = this.options.env ?? process.env;
@@ -230,7 +260,7 @@ export class Kernel {
     for (const record of this.records.all()) {
       const resolved = record.resolved;
       if (!resolved) continue;
-      const stored = this.options.configStore.get(record.id).settings;
+      const stored = record.instanceOf ? (this.instances.get(record.id)?.settings ?? {}) : this.options.configStore.get(record.id).settings;
       for (const field of secretFields(resolved.schema)) {
         const variable = resolved.envMap[field];
         for (const value of [Object.hasOwn(stored, field) ? stored[field] : undefined, variable ? env[variable] : undefined]) {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
 import { Tokens, type PluginContext } from '../sdk/plugin.js';
-import { createEgressClient, type OutboundGuard } from './egress.js';
+import { createEgressClient, type OutboundConnectOptions, type OutboundGuard } from './egress.js';
 import { createPluginLogger } from './plugin-logger.js';
 import type { PluginMetricsSource } from './plugin-metrics.js';
 
@@ -15,6 +15,8 @@ export interface ContextOptions {
   /** The entries of `egress` from settings written at run time: their addresses are checked. */
   runtimeEgress?: readonly string[];
   outbound?: OutboundGuard;
+  /** TLS and timeouts of checked connections (an instance's extra CAs). */
+  connect?: () => OutboundConnectOptions;
   logger: Logger;
   metrics: PluginMetricsSource;
   emit: (topic: string, payload: unknown) => void;
@@ -39,6 +41,7 @@ export function createPluginContext(options: ContextOptions): OwnedContext {
     egress: options.egress,
     ...(options.runtimeEgress ? { runtime: options.runtimeEgress } : {}),
     ...(options.outbound ? { guard: options.outbound } : {}),
+    ...(options.connect ? { connect: options.connect } : {}),
     signal: abort.signal,
     ...(options.onEgressDenied ? { onDenied: options.onEgressDenied } : {}),
   });

@@ -21,6 +21,8 @@ export type PluginState =
 /** Everything the kernel knows of one plugin id. */
 export interface PluginRecord {
   id: string;
+  /** For a kernel-managed instance: the id of the manifest it runs (its settings come from the host). */
+  instanceOf?: string;
   file?: ManifestFile;
   manifest?: Manifest;
   /** The manifest's own diagnostics (from the last scan). */

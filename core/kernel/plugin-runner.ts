@@ -2,11 +2,12 @@ import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
 import type { z } from 'zod';
 import type { PluginContext, PluginDefinition, PluginInstance } from '../sdk/plugin.js';
-import { resolveEgress, runtimeEgress, type OutboundGuard } from './egress.js';
+import { resolveEgress, runtimeEgress, type OutboundConnectOptions, type OutboundGuard } from './egress.js';
 import { withTimeout } from './generation.js';
+import { servedAtCurrentContracts } from './contract-adapters.js';
 import { createPluginContext } from './plugin-context.js';
 import type { PluginMetricsSource } from './plugin-metrics.js';
-import { isOperatorSource, resolveSettings, secretValues, type ResolvedSettings } from './settings-resolver.js';
+import { isOperatorSource, resolveSettings, secretValues, type ResolvedSettings, type SettingSource } from './settings-resolver.js';
 
 /** The kernel's deadlines for a plugin's start and stop, also used by every other runner caller. */
 export const DEFAULT_RUN_TIMEOUTS = { startMs: 10_000, stopMs: 5_000 };
@@ -23,6 +24,16 @@ export interface GenerationRequest {
   env: NodeJS.ProcessEnv;
   /** The manifest's egress list; `settings:<field>` entries become the host of that setting's URL. */
   egress: readonly string[];
+  /**
+   * The contracts a code plugin declares (`kind@range`, its manifest's `provides`): a provider
+   * written for an older major is served at the current one through that major's adapter.
+   * Declarative runtimes are the host's own and serve the current contracts: leave it out.
+   */
+  contracts?: readonly string[];
+  /** Where `stored` settings came from (default `store`): `env` and `config` for an instance's host-given settings. */
+  storedSource?: SettingSource;
+  /** TLS and timeouts of the outbound connections of URLs set at run time (an instance's extra CAs), read per request. */
+  connect?: () => OutboundConnectOptions;
   dataDir: string;
   /** PLUGIN_PATHS_ALLOW: directories besides DATA_DIR that path settings may name. */
   pathsAllow?: readonly string[];
@@ -68,6 +79,7 @@ export async function startGeneration(request: GenerationRequest): Promise<Start
   const settings = resolveSettings(request.schema ?? definition.settings, request.stored, envMap, request.env, {
     paths: { dataDir: request.dataDir, ...(request.pathsAllow ? { allow: request.pathsAllow } : {}) },
     ...(request.runtimeVariable ? { runtimeVariable: request.runtimeVariable } : {}),
+    ...(request.storedSource ? { storedSource: request.storedSource } : {}),
   });
   const owned = createPluginContext({
     pluginId,
@@ -77,6 +89,7 @@ export async function startGeneration(request: GenerationRequest): Promise<Start
     egress: resolveEgress(request.egress, settings.values),
     runtimeEgress: runtimeEgress(request.egress, settings.values, (field) => isOperatorSource(settings.sources[field])),
     ...(request.outbound ? { outbound: request.outbound } : {}),
+    ...(request.connect ? { connect: request.connect } : {}),
     logger: request.logger,
     metrics: request.metrics,
     emit: request.emit,
@@ -86,7 +99,7 @@ export async function startGeneration(request: GenerationRequest): Promise<Start
   });
   let instance: PluginInstance;
   try {
-    instance = await withTimeout(Promise.resolve(definition.start(owned.ctx as never)), timeouts.startMs, `start of ${pluginId}`);
+    instance = servedAtCurrentContracts(await withTimeout(Promise.resolve(definition.start(owned.ctx as never)), timeouts.startMs, `start of ${pluginId}`), request.contracts ?? []);
   } catch (err) {
     await owned.dispose().catch(() => {});
     throw err;

@@ -7,6 +7,7 @@ import type { GenerationFactory } from './generation-factory.js';
 import { describeError } from './generation-factory.js';
 import { PluginNotAvailableError } from './lease-registry.js';
 import type { DefinitionResolver, ResolvedPlugin } from './plugin-definition.js';
+import type { PluginInstances } from './plugin-instances.js';
 import type { PluginRecord, PluginRecords, PluginState } from './plugin-record.js';
 import { nextStateFor } from './reconciler.js';
 import { describeSettingFields, type SettingField } from './settings-fields.js';
@@ -37,6 +38,8 @@ export interface PluginSettingsEditorOptions {
   resolver: DefinitionResolver;
   factory: GenerationFactory;
   configStore: PluginConfigStore;
+  /** Instances take their settings from the host: shown, tested, never written here. */
+  instances: PluginInstances;
   env: NodeJS.ProcessEnv;
   /** Where path settings may point and which variables are run-time values, as at start. */
   settingsContext?: () => SettingsContext;
@@ -52,7 +55,7 @@ export class PluginSettingsEditor {
   async configView(id: string): Promise<PluginConfigView | undefined> {
     const record = this.options.records.get(id);
     if (!record) return undefined;
-    const stored = this.options.configStore.get(id);
+    const stored = this.storedOf(record);
     // A plugin whose code does not load shows what is stored; its error is in last_error.
     const { schema, envMap } = record.manifest ? await this.resolvedOf(record).catch(() => ({ schema: undefined, envMap: {} })) : { schema: undefined, envMap: {} };
     const secrets = new Set(secretFields(schema));
@@ -62,7 +65,8 @@ export class PluginSettingsEditor {
     let effective: Record<string, unknown> = { ...stored.settings };
     try {
       // Paths shown as stored (not resolved): a bad one must not hide the others.
-      const resolved = resolveSettings(schema, stored.settings, envMap, this.options.env, { ...this.options.settingsContext?.(), paths: undefined });
+      const storedSource = this.options.instances.runInputs(record)?.storedSource;
+      const resolved = resolveSettings(schema, stored.settings, envMap, this.options.env, { ...this.options.settingsContext?.(), paths: undefined, ...(storedSource ? { storedSource } : {}) });
       effective = resolved.values;
       sources = resolved.sources;
     } catch {
@@ -87,6 +91,7 @@ export class PluginSettingsEditor {
   async updateConfig(id: string, update: { enabled?: boolean; settings?: Record<string, unknown> }): Promise<PluginConfigView> {
     const record = this.options.records.get(id);
     if (!record) throw new PluginNotAvailableError(id, 'config', 'unknown');
+    this.refuseInstanceWrite(record, update.enabled === undefined ? 'settings' : 'enabled');
     const candidate = await this.candidateSettings(record, update.settings);
     const stored = this.options.configStore.get(id);
     await this.options.configStore.put(id, { enabled: update.enabled ?? stored.enabled, settings: candidate });
@@ -101,7 +106,7 @@ export class PluginSettingsEditor {
     const candidate = await this.candidateSettings(record, settings);
     try {
       const resolved = await this.resolvedOf(record);
-      const { generation } = await this.options.factory.build(record.id, record.manifest, resolved, candidate, -1);
+      const { generation } = await this.options.factory.build(record.id, record.manifest, resolved, candidate, -1, this.options.instances.runInputs(record));
       try {
         const health = await generation.health(this.options.healthMs);
         return { ...health, state: health.ok ? 'active' : 'failed' };
@@ -121,9 +126,22 @@ export class PluginSettingsEditor {
     return this.options.resolver.resolve(record.manifest, located);
   }
 
+  /** The config store's entry, or an instance's host-given settings (always enabled). */
+  private storedOf(record: PluginRecord): { enabled: boolean; settings: Record<string, unknown> } {
+    if (!record.instanceOf) return this.options.configStore.get(record.id);
+    return { enabled: true, settings: this.options.instances.get(record.id)?.settings ?? {} };
+  }
+
+  private refuseInstanceWrite(record: PluginRecord, field: string): void {
+    if (!record.instanceOf) return;
+    const origin = this.options.instances.get(record.id)?.origin;
+    throw new SettingsValidationError(field, `plugin "${record.id}" is an instance of ${record.instanceOf}: its settings come from the host${origin ? ` (${origin})` : ''} and are changed there`);
+  }
+
   private async candidateSettings(record: PluginRecord, settings: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
-    const stored = this.options.configStore.get(record.id).settings;
+    const stored = this.storedOf(record).settings;
     if (!settings) return stored;
+    this.refuseInstanceWrite(record, 'settings');
     const { schema, envMap } = await this.resolvedOf(record).catch((err: unknown) => {
       if (err instanceof PluginNotAvailableError) throw err;
       throw new SettingsValidationError('settings', `settings cannot be checked while the plugin's code does not load: ${describeError(err)}`);

@@ -6,6 +6,8 @@ import type { PluginRecord, PluginRecords, PluginState } from './plugin-record.j
 
 export interface PluginView {
   id: string;
+  /** For a kernel-managed instance: the manifest it is an instance of; null for a plugin of its own. */
+  instance_of: string | null;
   name: string | null;
   version: string | null;
   description: string | null;
@@ -48,12 +50,14 @@ export class PluginViews {
     const gens = [...(r.active ? [r.active] : []), ...r.draining];
     return {
       id: r.id,
+      instance_of: r.instanceOf ?? null,
       name: m?.name ?? null,
       version: m?.version ?? null,
       description: m?.description ?? null,
       kinds: (m?.provides ?? []).map((p) => p.kind as ProviderKind),
       state: r.state,
-      enabled: this.configStore.get(r.id).enabled,
+      // An instance runs while the host declares it; the config store has no say.
+      enabled: r.instanceOf ? true : this.configStore.get(r.id).enabled,
       generation: r.active?.number ?? null,
       generations: gens.map((g) => ({ number: g.number, state: g.state, leases: g.activeLeases, started_at: g.startedAt.toISOString() })),
       health: r.health ?? null,

@@ -9,19 +9,25 @@ import type { Generation } from './generation.js';
 import { describeError, type GenerationFactory } from './generation-factory.js';
 import { admitManifests, type WriteGate } from './manifest-admission.js';
 import { findManifests, type ManifestFile } from './manifest-source.js';
-import { scanManifests } from './manifest-scan.js';
+import { scanManifests, type ScannedManifest } from './manifest-scan.js';
 import type { DefinitionResolver, LocatedPlugin } from './plugin-definition.js';
+import type { PluginInstances } from './plugin-instances.js';
 import type { PluginRecord, PluginRecords, PluginState } from './plugin-record.js';
 import { retryDelay, type RetryBackoff } from './retry-backoff.js';
 
 /** Cancels a scheduled retry. */
 export type Cancel = () => void;
 
+/** The inputs of a plugin's settings: its config store entry, or an instance's declaration (with the settings' source). */
+type PluginConfigInputs = { enabled: boolean; settings: Record<string, unknown>; source?: 'env' | 'config' };
+
 export interface ReconcilerOptions {
   records: PluginRecords;
   resolver: DefinitionResolver;
   factory: GenerationFactory;
   configStore: PluginConfigStore;
+  /** The instances of manifests the host declared (kernel-managed plugins with host-given settings). */
+  instances: PluginInstances;
   searchPaths: readonly string[];
   /** What manifests are validated against (host version, contracts, declarative blocks). */
   facts: () => ValidateManifestOptions;
@@ -50,6 +56,8 @@ export class Reconciler {
   /** The manifest files the last scan went by, by path. */
   private filesByPath = new Map<string, ManifestFile>();
   private readonly cancels = new Map<string, Cancel>();
+  /** Declared instance ids another plugin holds (warned about once). */
+  private readonly takenIds = new Set<string>();
 
   constructor(private readonly options: ReconcilerOptions) {}
 
@@ -67,7 +75,7 @@ export class Reconciler {
     const found = findManifests(searchPaths);
     const files = writes ? admitManifests(found, this.filesByPath, writes, searchPaths) : found;
     this.filesByPath = new Map(files.map((f) => [f.path, f]));
-    const scanned = scanManifests(files, this.options.facts(), this.idByPath);
+    const scanned = scanManifests(files, this.options.facts(), this.idByPath).map((p) => this.unlessInstanceId(p));
     this.idByPath = new Map(scanned.map((p) => [p.file.path, p.id]));
     for (const p of scanned) {
       const record = records.ensure(p.id);
@@ -78,7 +86,45 @@ export class Reconciler {
     }
     await Promise.all(scanned.map((p) => this.reconcile(records.get(p.id)!, !p.manifest)));
     const present = new Set(scanned.map((p) => p.id));
-    for (const record of records.all()) if (!present.has(record.id)) await this.remove(record);
+    for (const record of records.all()) if (!present.has(record.id) && !record.instanceOf) await this.remove(record);
+    // After the manifests: an instance follows the manifest it runs (an edit reloads it too).
+    await this.reconcileInstances();
+  }
+
+  /**
+   * Brings the instances of `manifestId` (default: of every manifest) to the host's declared set:
+   * new ones start, changed ones reload on a new generation, ones left out drain and go.
+   */
+  async reconcileInstances(manifestId?: string): Promise<void> {
+    const { records, instances } = this.options;
+    const of = manifestId ? [manifestId] : [...new Set([...instances.manifests(), ...records.all().flatMap((r) => (r.instanceOf ? [r.instanceOf] : []))])];
+    for (const base of of) {
+      const declared = instances.of(base);
+      const work: Promise<void>[] = [];
+      for (const instance of declared) {
+        const existing = records.get(instance.id);
+        if (existing && existing.instanceOf !== base) {
+          // Said once per id, not on every scan.
+          if (!this.takenIds.has(instance.id)) this.options.logger.warn({ plugin: instance.id, instanceOf: base }, 'an instance id is taken by another plugin; the instance is not started');
+          this.takenIds.add(instance.id);
+          continue;
+        }
+        this.takenIds.delete(instance.id);
+        const record = records.ensure(instance.id);
+        record.instanceOf = base;
+        work.push(this.reconcile(record));
+      }
+      await Promise.all(work);
+      const kept = new Set(declared.map((i) => i.id));
+      for (const record of records.all()) if (record.instanceOf === base && !kept.has(record.id)) await this.remove(record);
+    }
+  }
+
+  /** A manifest whose id is a declared instance's is refused like a duplicate: the instance keeps its id. */
+  private unlessInstanceId(p: ScannedManifest): ScannedManifest {
+    const instance = this.options.instances.get(p.id);
+    if (!instance || this.options.records.get(p.id)?.instanceOf === undefined) return p;
+    return { file: p.file, id: `duplicate:${p.file.path}`, diagnostics: [{ severity: 'error', code: 'duplicate-id', path: 'id', message: `id "${p.id}" is already an instance of ${instance.of}` }] };
   }
 
   /** Reconciles one plugin by id, if it is known. */
@@ -90,10 +136,14 @@ export class Reconciler {
 
   /** Brings one plugin to what its manifest and config say. Never throws. */
   async reconcile(record: PluginRecord, invalid = false): Promise<void> {
-    const { records, configStore } = this.options;
+    const { records } = this.options;
     let fingerprint: string | undefined;
     let codeRoot: string | undefined | null = null;
     try {
+      if (record.instanceOf) invalid = !this.followBase(record);
+      const config = this.configOf(record);
+      if (!config) return; // an instance no longer declared: reconcileInstances removes it
+      if (record.instanceOf && !record.file) return await this.orphan(record);
       if (invalid || !record.manifest || !record.file) {
         const message = `manifest rejected: ${record.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code).join(', ')}`;
         // Logged when the rejection changes, not on every scan.
@@ -108,7 +158,6 @@ export class Reconciler {
         }
         return;
       }
-      const config = configStore.get(record.id);
       if (!config.enabled) {
         this.cancelRetry(record);
         if (record.active) {
@@ -132,17 +181,19 @@ export class Reconciler {
       record.loadDiagnostics = located.code?.diagnostics ?? [];
       codeRoot = located.code && !located.code.builtin ? located.code.root : undefined;
       const known = record.resolved?.key === located.key ? record.resolved : undefined;
-      fingerprint = this.fingerprintOf(record.id, located.key, known?.envMap ?? {});
+      fingerprint = this.fingerprintOf(config, located.key, known?.envMap ?? {});
       if (known && this.unchanged(record, fingerprint)) return;
-      const resolved = await this.options.resolver.resolve(record.manifest, located, record.resolved);
+      let resolved = await this.options.resolver.resolve(record.manifest, located, record.resolved);
+      // An instance's settings come from the host only: the manifest's variables are its own plugin's.
+      if (record.instanceOf) resolved = { ...resolved, envMap: {} };
       record.resolved = resolved;
-      fingerprint = this.fingerprintOf(record.id, located.key, resolved.envMap);
+      fingerprint = this.fingerprintOf(config, located.key, resolved.envMap);
       if (this.unchanged(record, fingerprint)) return;
       this.cancelRetry(record);
       if (!record.active) records.setState(record, 'validated');
       if (!record.active) records.setState(record, 'starting');
       const number = ++record.counter;
-      const { generation, sources } = await this.options.factory.build(record.id, record.manifest, resolved, config.settings, number);
+      const { generation, sources } = await this.options.factory.build(record.id, record.manifest, resolved, config.settings, number, this.options.instances.runInputs(record));
       const old = record.active;
       record.active = generation;
       record.settingSources = sources;
@@ -207,10 +258,42 @@ export class Reconciler {
     this.cancels.delete(record.id);
   }
 
-  private fingerprintOf(id: string, key: string, envMap: Record<string, string | undefined>): string {
-    const cfg = this.options.configStore.get(id);
+  private fingerprintOf(config: PluginConfigInputs, key: string, envMap: Record<string, string | undefined>): string {
     const env = Object.values(envMap).map((v) => (v ? `${v}=${this.options.env[v] ?? ''}` : ''));
-    return createHash('sha256').update(key).update(JSON.stringify(cfg)).update(env.join('\n')).digest('hex');
+    return createHash('sha256').update(key).update(JSON.stringify(config)).update(env.join('\n')).digest('hex');
+  }
+
+  /** What a plugin runs with: the config store's entry, or an instance's host-given settings (undefined: no longer declared). */
+  private configOf(record: PluginRecord): PluginConfigInputs | undefined {
+    if (!record.instanceOf) return this.options.configStore.get(record.id);
+    const declared = this.options.instances.get(record.id);
+    return declared && { enabled: true, settings: declared.settings, source: declared.source };
+  }
+
+  /**
+   * An instance takes the manifest, file and diagnostics of the plugin it is an instance of; true
+   * when that manifest is valid (an invalid edit leaves the instance's generation serving, as any plugin's).
+   */
+  private followBase(record: PluginRecord): boolean {
+    const base = this.options.records.get(record.instanceOf!);
+    const valid = !!base?.manifest && !!base.file && !base.diagnostics.some((d) => d.severity === 'error');
+    record.file = base?.file;
+    record.diagnostics = base?.diagnostics ?? [];
+    if (valid) record.manifest = base.manifest;
+    else if (!record.active || !base) record.manifest = undefined;
+    return valid;
+  }
+
+  /** The manifest an instance runs is gone: like its plugin, the instance drains and stops; still declared, it waits (rejected) for the manifest's return. */
+  private async orphan(record: PluginRecord): Promise<void> {
+    this.cancelRetry(record);
+    const old = record.active;
+    record.active = undefined;
+    if (old) await this.retire(record, old, 'manifest removed');
+    record.fingerprint = undefined;
+    record.failedFingerprint = undefined;
+    record.lastError = `an instance of ${record.instanceOf}, whose manifest is not found`;
+    this.options.records.setState(record, 'rejected');
   }
 
   /** Drains a replaced, disabled or removed generation, then stops it. */
@@ -228,10 +311,10 @@ export class Reconciler {
     record.active = undefined;
     if (gen) {
       this.options.records.setState(record, 'draining');
-      await this.retire(record, gen, 'manifest removed');
+      await this.retire(record, gen, record.instanceOf ? 'instance no longer declared' : 'manifest removed');
     }
     this.options.records.delete(record.id);
-    this.options.logger.info({ plugin: record.id }, 'manifest removed; plugin stopped');
+    this.options.logger.info({ plugin: record.id }, record.instanceOf ? 'instance no longer declared; plugin stopped' : 'manifest removed; plugin stopped');
     this.options.onCodeRoot?.(record.id, undefined);
     this.options.records.events.emit('removed', { pluginId: record.id });
   }

@@ -16,6 +16,8 @@ export interface SettingsContext {
   paths?: PluginPathRoots;
   /** True for a variable whose value comes from the host's run-time configuration, not the environment. */
   runtimeVariable?: (name: string) => boolean;
+  /** The source of the stored settings (default `store`); an instance's settings come from the host (`env` or `config`). */
+  storedSource?: SettingSource;
 }
 
 /** True when the operator chose the value (environment or the plugin's default), not a run-time write. */
@@ -48,7 +50,7 @@ export function resolveSettings(
   for (const [k, v] of Object.entries(stored)) {
     if (v !== undefined && v !== null) {
       setOwn(merged, k, v);
-      setOwn(sources, k, 'store');
+      setOwn(sources, k, context.storedSource ?? 'store');
     }
   }
   for (const [field, variable] of Object.entries(envMap)) {

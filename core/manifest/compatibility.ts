@@ -1,4 +1,5 @@
-import type { ProviderKind } from '../sdk/contracts/index.js';
+import { CONTRACT_ADAPTERS, type ProviderKind } from '../sdk/contracts/index.js';
+import { servingVersion } from './contract-serving.js';
 import { manifestDiagnostic, quoted, type ManifestDiagnostic } from './diagnostics.js';
 import { pinsMajor, satisfiesRange, splitContract, validRange } from './ranges.js';
 
@@ -37,8 +38,10 @@ export function compatibilityDiagnostics(input: unknown, host: HostFacts): Manif
     const parts = typeof contract === 'string' ? splitContract(contract) : null;
     if (!parts || validRange(parts.range) === null || !Object.hasOwn(host.contracts, parts.kind)) return;
     const implemented = host.contracts[parts.kind as ProviderKind];
-    if (typeof implemented === 'string' && !satisfiesRange(implemented, parts.range)) {
-      out.push(manifestDiagnostic('contract-range-unmet', `provides.${i}.contract`, parts.kind, implemented, quoted(parts.range)));
+    // An older major still served through its adapter satisfies it too.
+    const older = (CONTRACT_ADAPTERS[parts.kind as ProviderKind] ?? []).map((a) => a.version);
+    if (typeof implemented === 'string' && servingVersion(contract as string, host.contracts) === undefined) {
+      out.push(manifestDiagnostic('contract-range-unmet', `provides.${i}.contract`, parts.kind, older.length ? `${implemented} (and ${older.join(', ')} through an adapter)` : implemented, quoted(parts.range)));
     }
   });
   if (host.declarativeBlocks) {

@@ -1,4 +1,5 @@
-import { PROVIDER_KINDS } from '../sdk/contracts/index.js';
+import { ALERT_SINK_CONTRACT_V1, PROVIDER_KINDS } from '../sdk/contracts/index.js';
+import { providesAt } from './contract-serving.js';
 import { egressAllows } from '../kernel/egress.js';
 import type { ManifestDiagnosticCode } from './diagnostics.js';
 import { checkPlaceholder, parseTemplate, templateSites, urlHostOf, type TemplateScope } from './templates.js';
@@ -57,6 +58,7 @@ export function crossFieldFindings(input: unknown): CrossFieldFinding[] {
   });
 
   const settings = isRecord(input.settings) ? input.settings : {};
+  const alertV1 = providesAt(input, 'alert-sink', ALERT_SINK_CONTRACT_V1);
   const egress = Array.isArray(input.egress) ? input.egress.filter((e): e is string => typeof e === 'string') : [];
   for (const block of blocks) {
     if (!Array.isArray(input.egress) || input.egress.length === 0) add('egress-required', ['egress'], block);
@@ -67,7 +69,7 @@ export function crossFieldFindings(input: unknown): CrossFieldFinding[] {
         continue;
       }
       for (const expression of parsed.placeholders) {
-        const check = checkPlaceholder(expression, block);
+        const check = checkPlaceholder(expression, block, { alertV1 });
         if (!check.ok) add('invalid-template', site.path, check.reason);
         else if (check.setting) {
           const field = Object.hasOwn(settings, check.setting.field) ? settings[check.setting.field] : undefined;

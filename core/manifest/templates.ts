@@ -1,3 +1,5 @@
+import { ALERT_V1_FIELD_NAMES } from '../sdk/contracts/alert-sink-v1.js';
+
 /**
  * Templates of declarative blocks: strings with `{{ name }}` placeholders. This module only
  * parses them and names what they refer to; filling them in is the job of the block's runtime.
@@ -10,10 +12,10 @@ export const HTTP_TEMPLATE_ROOTS = ['to', 'from', 'document_url', 'job_id', 'pro
 
 /**
  * Fields of the notice (see the alert-sink contract) an `alert` block can use as
- * `alert.<field>`; `{{ alert }}` alone is the whole notice. The camelCase names of contract 1.1
- * stay accepted and read the same fields.
+ * `alert.<field>`; `{{ alert }}` alone is the whole notice. A manifest declared `alert-sink@^1`
+ * may also use the camelCase names of major 1 (ALERT_V1_FIELD_NAMES), which read the same fields.
  */
-export const ALERT_TEMPLATE_FIELDS = ['id', 'event_id', 'type', 'category', 'severity', 'status', 'title', 'starts_at', 'ends_at', 'sent_at', 'labels', 'context', 'eventId', 'startsAt', 'endsAt', 'sentAt'] as const;
+export const ALERT_TEMPLATE_FIELDS = ['id', 'event_id', 'type', 'category', 'severity', 'status', 'title', 'starts_at', 'ends_at', 'sent_at', 'labels', 'context'] as const;
 
 /** A template cut into literal text and placeholders. */
 export type TemplatePart = { kind: 'text'; text: string } | { kind: 'placeholder'; expression: string };
@@ -64,8 +66,8 @@ export interface SettingReference {
 
 export type PlaceholderCheck = { ok: true; setting?: SettingReference } | { ok: false; reason: string };
 
-/** Checks that a placeholder expression names something the scope provides. */
-export function checkPlaceholder(expression: string, scope: TemplateScope): PlaceholderCheck {
+/** Checks that a placeholder expression names something the scope provides (`alertV1`: the manifest is declared `alert-sink@^1`). */
+export function checkPlaceholder(expression: string, scope: TemplateScope, options: { alertV1?: boolean } = {}): PlaceholderCheck {
   const parts = expression.split('.');
   const root = parts[0]!;
   if (root === 'settings' || root === 'secrets') {
@@ -83,6 +85,7 @@ export function checkPlaceholder(expression: string, scope: TemplateScope): Plac
     const field = parts[1];
     if (parts.length === 1) return { ok: true };
     if (parts.length === 2 && (ALERT_TEMPLATE_FIELDS as readonly string[]).includes(field!)) return { ok: true };
+    if (parts.length === 2 && options.alertV1 && Object.hasOwn(ALERT_V1_FIELD_NAMES, field!)) return { ok: true };
     if ((field === 'context' || field === 'labels') && parts.length >= 3) return { ok: true };
   }
   return {

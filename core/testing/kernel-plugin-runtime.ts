@@ -18,6 +18,7 @@ export const kernelPluginRuntime: PluginRuntime = {
       stored: options.settings,
       env: options.env,
       egress: options.egress,
+      ...(options.contracts ? { contracts: options.contracts } : {}),
       outbound,
       dataDir: options.dataDir,
       logger: pino({ level: 'debug' }, { write: options.log }),

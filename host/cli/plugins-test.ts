@@ -45,7 +45,9 @@ export async function testPluginFolder(options: PluginsTestOptions): Promise<Plu
   if (!manifest) throw new Error(`${manifestFile} is not a valid manifest`);
   const plugin = await definitionOf(manifest, manifestFile, options.roots, runtimes);
   const dataDir = mkdtempSync(path.join(tmpdir(), `switchboard-plugins-test-${manifest.id}-`));
-  const common = { plugin, pluginId: manifest.id, settings: options.settings ?? {}, dataDir };
+  // A code plugin declared for an older contract major is tested through its adapter, as the gateway serves it.
+  const contracts = declarativeBlockOf(manifest) ? [] : manifest.provides.map((p) => p.contract);
+  const common = { plugin, pluginId: manifest.id, settings: options.settings ?? {}, dataDir, contracts };
   const cases: ConformanceCase[] = [];
   for (const { kind } of manifest.provides) cases.push(...suiteFor(kind as ProviderKind, common, dataDir));
   let passed = 0;
@@ -129,7 +131,7 @@ async function definitionOf(manifest: Manifest, manifestFile: string, roots: Ent
   return factory(manifest);
 }
 
-function suiteFor(kind: ProviderKind, common: { plugin: PluginDefinition; pluginId: string; settings: Record<string, unknown>; dataDir: string }, dataDir: string): ConformanceCase[] {
+function suiteFor(kind: ProviderKind, common: { plugin: PluginDefinition; pluginId: string; settings: Record<string, unknown>; dataDir: string; contracts: string[] }, dataDir: string): ConformanceCase[] {
   if (kind === 'fax') return conformance.fax({ ...common, sample: () => sampleFax(dataDir) });
   return conformance[kind](common);
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CONTRACT_VERSIONS } from '../../core/sdk/index.js';
-import type { AlertSinkProvider } from '../../core/sdk/contracts/alert-sink.js';
+import type { AlertNotice, AlertSinkProvider } from '../../core/sdk/contracts/alert-sink.js';
 import { startPlugin, type StartedPlugin } from '../../core/testing/index.js';
 import { parseManifestText, type Manifest } from '../../core/manifest/index.js';
 import { createAlertSinkPlugin } from '../../core/declarative/alert-sink.js';
@@ -30,4 +30,10 @@ export async function startManifestAlertSink(
   const allowHttpLoopback = options.allowHttpLoopback ?? true;
   const plugin = await startPlugin(createAlertSinkPlugin(manifest, { allowHttpLoopback: () => allowHttpLoopback }), { pluginId: id, settings, egress: resolveEgress(manifest.egress ?? [], settings) });
   return { plugin, sink: plugin.instance.providers['alert-sink'] as AlertSinkProvider };
+}
+
+/** A stored notice as the host writes it, with `fields` over a firing info notice. */
+export function alertNotice(fields: Partial<AlertNotice> & Pick<AlertNotice, 'id' | 'type' | 'title'>): AlertNotice {
+  const at = fields.starts_at ?? '2025-01-01T00:00:00.000Z';
+  return { event_id: `${fields.id}/firing:1`, category: 'test', severity: 'info', status: 'firing', labels: {}, starts_at: at, ends_at: null, sent_at: at, context: {}, ...fields };
 }

@@ -3525,9 +3525,13 @@ export interface operations {
                     "application/json": {
                         problems: string[];
                         targets: {
+                            /** @description plugin:<plugin id>, the one kind of alert target */
                             id: string;
-                            /** @enum {string} */
-                            kind: "webhook" | "plugin";
+                            /** @description A WEBHOOK_TARGETS URL: the default sink it is an instance of (removable here); null for a plugin configured on its own */
+                            instance_of: string | null;
+                            /** @description The alert-sink plugin that delivers */
+                            plugin: string;
+                            /** @description A WEBHOOK_TARGETS URL masked after its host, or the plugin id */
                             receiver: string;
                         }[];
                     };
@@ -3587,9 +3591,13 @@ export interface operations {
                         env_overridden: boolean;
                         problems: string[];
                         targets: {
+                            /** @description plugin:<plugin id>, the one kind of alert target */
                             id: string;
-                            /** @enum {string} */
-                            kind: "webhook" | "plugin";
+                            /** @description A WEBHOOK_TARGETS URL: the default sink it is an instance of (removable here); null for a plugin configured on its own */
+                            instance_of: string | null;
+                            /** @description The alert-sink plugin that delivers */
+                            plugin: string;
+                            /** @description A WEBHOOK_TARGETS URL masked after its host, or the plugin id */
                             receiver: string;
                         }[];
                     };
@@ -3687,9 +3695,13 @@ export interface operations {
                         id: string;
                         problems: string[];
                         targets: {
+                            /** @description plugin:<plugin id>, the one kind of alert target */
                             id: string;
-                            /** @enum {string} */
-                            kind: "webhook" | "plugin";
+                            /** @description A WEBHOOK_TARGETS URL: the default sink it is an instance of (removable here); null for a plugin configured on its own */
+                            instance_of: string | null;
+                            /** @description The alert-sink plugin that delivers */
+                            plugin: string;
+                            /** @description A WEBHOOK_TARGETS URL masked after its host, or the plugin id */
                             receiver: string;
                         }[];
                     };
@@ -3781,9 +3793,13 @@ export interface operations {
                         env_overridden: boolean;
                         problems: string[];
                         targets: {
+                            /** @description plugin:<plugin id>, the one kind of alert target */
                             id: string;
-                            /** @enum {string} */
-                            kind: "webhook" | "plugin";
+                            /** @description A WEBHOOK_TARGETS URL: the default sink it is an instance of (removable here); null for a plugin configured on its own */
+                            instance_of: string | null;
+                            /** @description The alert-sink plugin that delivers */
+                            plugin: string;
+                            /** @description A WEBHOOK_TARGETS URL masked after its host, or the plugin id */
                             receiver: string;
                         }[];
                     };
@@ -3816,7 +3832,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No webhook target has this id */
+            /** @description No WEBHOOK_TARGETS URL has this target id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10057,6 +10073,8 @@ export interface operations {
                             ok: boolean;
                         } | null;
                         id: string;
+                        /** @description A kernel-managed instance (its settings given by the host, e.g. a WEBHOOK_TARGETS URL): the manifest it is an instance of; null for a plugin of its own */
+                        instance_of: string | null;
                         kinds: string[];
                         last_error: string | null;
                         manifest_path: string | null;
@@ -10206,6 +10224,8 @@ export interface operations {
                                 ok: boolean;
                             } | null;
                             id: string;
+                            /** @description A kernel-managed instance (its settings given by the host, e.g. a WEBHOOK_TARGETS URL): the manifest it is an instance of; null for a plugin of its own */
+                            instance_of: string | null;
                             kinds: string[];
                             last_error: string | null;
                             manifest_path: string | null;
@@ -10245,6 +10265,8 @@ export interface operations {
                                 ok: boolean;
                             } | null;
                             id: string;
+                            /** @description A kernel-managed instance (its settings given by the host, e.g. a WEBHOOK_TARGETS URL): the manifest it is an instance of; null for a plugin of its own */
+                            instance_of: string | null;
                             kinds: string[];
                             last_error: string | null;
                             manifest_path: string | null;
@@ -10333,6 +10355,8 @@ export interface operations {
                             ok: boolean;
                         } | null;
                         id: string;
+                        /** @description A kernel-managed instance (its settings given by the host, e.g. a WEBHOOK_TARGETS URL): the manifest it is an instance of; null for a plugin of its own */
+                        instance_of: string | null;
                         kinds: string[];
                         last_error: string | null;
                         manifest_path: string | null;
@@ -10440,8 +10464,9 @@ export interface operations {
                         settings: {
                             [key: string]: unknown;
                         };
+                        /** @description config: the host configuration written at run time (a bridged key, an instance's settings) */
                         sources: {
-                            [key: string]: "env" | "store" | "default";
+                            [key: string]: "env" | "config" | "store" | "default";
                         };
                     };
                 };
@@ -10582,6 +10607,8 @@ export interface operations {
                                 ok: boolean;
                             } | null;
                             id: string;
+                            /** @description A kernel-managed instance (its settings given by the host, e.g. a WEBHOOK_TARGETS URL): the manifest it is an instance of; null for a plugin of its own */
+                            instance_of: string | null;
                             kinds: string[];
                             last_error: string | null;
                             manifest_path: string | null;
@@ -10600,8 +10627,9 @@ export interface operations {
                         settings: {
                             [key: string]: unknown;
                         };
+                        /** @description config: the host configuration written at run time (a bridged key, an instance's settings) */
                         sources: {
-                            [key: string]: "env" | "store" | "default";
+                            [key: string]: "env" | "config" | "store" | "default";
                         };
                     };
                 };
@@ -10827,6 +10855,8 @@ export interface operations {
                             ok: boolean;
                         } | null;
                         id: string;
+                        /** @description A kernel-managed instance (its settings given by the host, e.g. a WEBHOOK_TARGETS URL): the manifest it is an instance of; null for a plugin of its own */
+                        instance_of: string | null;
                         kinds: string[];
                         last_error: string | null;
                         manifest_path: string | null;

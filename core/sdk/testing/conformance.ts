@@ -1,5 +1,5 @@
 import type { PluginDefinition } from '../plugin.js';
-import { FAX_STATUSES, StorageNotFoundError, type FaxSendRequest, type ProviderKind, type ProviderMap, type JudgeRequest, type Alert } from '../contracts/index.js';
+import { FAX_STATUSES, StorageNotFoundError, type FaxSendRequest, type ProviderKind, type ProviderMap, type JudgeRequest, type AlertNotice } from '../contracts/index.js';
 import type { StartPlugin, StartPluginOptions, StartedPlugin } from './start-plugin.js';
 
 /** One check of a conformance suite; register each with your test runner. */
@@ -213,14 +213,45 @@ function judgeConformance(startPlugin: StartPlugin, options: ConformanceOptions 
   ]);
 }
 
-function alertSinkConformance(startPlugin: StartPlugin, options: ConformanceOptions & { alert?: Alert }): ConformanceCase[] {
+function alertSinkConformance(startPlugin: StartPlugin, options: ConformanceOptions & { notice?: AlertNotice }): ConformanceCase[] {
   const use = (fn: (p: ProviderMap['alert-sink']) => Promise<void>) => () => withProvider(startPlugin, 'alert-sink', options, fn);
-  const alert: Alert = options.alert ?? { id: 'conformance-1', type: 'canary', severity: 'warning', status: 'firing', title: 'conformance alert', startsAt: new Date().toISOString() };
+  const now = new Date().toISOString();
+  const notice: AlertNotice = options.notice ?? {
+    id: 'conformance:1',
+    event_id: `conformance:1/firing:${Date.now()}`,
+    type: 'conformance',
+    category: 'test',
+    severity: 'warning',
+    status: 'firing',
+    title: 'conformance alert',
+    labels: { suite: 'conformance' },
+    starts_at: now,
+    ends_at: null,
+    sent_at: now,
+    context: {},
+  };
+  const typed = (d: Awaited<ReturnType<ProviderMap['alert-sink']['deliver']>>) => {
+    check(typeof d.ok === 'boolean', 'ok is a boolean');
+    check(d.permanent === undefined || typeof d.permanent === 'boolean', 'permanent is a boolean when set');
+    check(d.status === undefined || Number.isInteger(d.status), 'status is an HTTP status when set');
+    check(d.ok || typeof d.detail === 'string', 'a failure says why (detail)');
+  };
   return cases('alert-sink', [
-    ['deliver answers ok or a typed failure', use(async (a) => {
-      const d = await a.deliver(alert);
-      check(typeof d.ok === 'boolean', 'ok is a boolean');
-      if (!d.ok) check(typeof d.permanent === 'boolean' || d.permanent === undefined, 'permanent is a boolean when set');
+    ['deliver takes the stored notice and answers ok or a typed failure', use(async (a) => typed(await a.deliver(notice)))],
+    ['a resolved notice is delivered like a firing one', use(async (a) => typed(await a.deliver({ ...notice, event_id: `${notice.id}/resolved:${Date.now()}`, status: 'resolved', ends_at: new Date().toISOString() })))],
+    ['an aborted signal ends the delivery: a failure (or a throw), never a success or a hang', use(async (a) => {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), 5_000)));
+      const settled = a.deliver(notice, AbortSignal.abort()).then(
+        (d) => d,
+        () => 'threw' as const,
+      );
+      const outcome = await Promise.race([settled, deadline]).finally(() => clearTimeout(timer));
+      check(outcome !== 'hung', 'deliver settles within 5 s of its signal aborting (the host stops waiting at ALERT_WEBHOOK_TIMEOUT)');
+      if (outcome !== 'threw') {
+        typed(outcome);
+        check(!outcome.ok, 'a delivery aborted before it started is not delivered');
+      }
     })],
   ]);
 }
@@ -251,7 +282,7 @@ export function conformanceSuites(startPlugin: StartPlugin) {
     storage: (options: ConformanceOptions) => storageConformance(startPlugin, options),
     judge: (options: ConformanceOptions & { request?: JudgeRequest }) => judgeConformance(startPlugin, options),
     retrieval: (options: RetrievalConformanceOptions) => retrievalConformance(startPlugin, options),
-    'alert-sink': (options: ConformanceOptions & { alert?: Alert }) => alertSinkConformance(startPlugin, options),
+    'alert-sink': (options: ConformanceOptions & { notice?: AlertNotice }) => alertSinkConformance(startPlugin, options),
   };
 }
 

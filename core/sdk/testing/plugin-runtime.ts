@@ -17,6 +17,8 @@ export interface RuntimeStartOptions {
   env: NodeJS.ProcessEnv;
   /** The egress list, as a manifest's (`settings:<field>` entries allowed). */
   egress: readonly string[];
+  /** The contracts the plugin declares (`kind@range`): older majors are served through their adapters. */
+  contracts?: readonly string[];
   /** OUTBOUND_ALLOW_HOSTS of the run. */
   outboundAllowHosts: readonly string[];
   dataDir: string;

@@ -13,6 +13,12 @@ export interface StartPluginOptions {
   /** Hosts the plugin may call, as a manifest's egress (default: loopback only). */
   egress?: string[];
   /**
+   * The contracts the plugin declares, as its manifest's `provides` (`['alert-sink@^1']`): a
+   * provider written for an older major is served through that major's adapter, as the host
+   * serves it (default: none, the providers are used as they are).
+   */
+  contracts?: string[];
+  /**
    * OUTBOUND_ALLOW_HOSTS of the run: hosts that settings (written at run time, as here) may
    * reach on a private address (default: loopback, for the test's own fakes; [] tests the refusal).
    */
@@ -51,6 +57,7 @@ export function pluginStarter(runtime: PluginRuntime): StartPlugin {
       settings: options.settings ?? {},
       env: options.env ?? {},
       egress: options.egress ?? ['127.0.0.1', 'localhost', '[::1]'],
+      ...(options.contracts ? { contracts: options.contracts } : {}),
       outboundAllowHosts: options.outboundAllowHosts ?? ['127.0.0.1', 'localhost', '::1'],
       dataDir: options.dataDir ?? mkdtempSync(path.join(tmpdir(), `${pluginId}-`)),
       log: (line) => void lines?.push(line),

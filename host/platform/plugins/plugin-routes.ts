@@ -11,6 +11,7 @@ const Diagnostic = z.object({ severity: z.enum(['error', 'warning']), code: z.st
 const Health = z.object({ ok: z.boolean(), detail: z.string().optional(), info: z.record(z.string(), z.unknown()).optional(), checkedAt: z.string() });
 export const PluginEntry = z.object({
   id: z.string(),
+  instance_of: z.string().nullable().describe('A kernel-managed instance (its settings given by the host, e.g. a WEBHOOK_TARGETS URL): the manifest it is an instance of; null for a plugin of its own'),
   name: z.string().nullable(),
   version: z.string().nullable(),
   description: z.string().nullable(),
@@ -35,7 +36,7 @@ export const PluginConfig = z.object({
   enabled: z.boolean(),
   settings: z.record(z.string(), z.unknown()).describe('Effective settings; secret fields show "***" when set, null when not'),
   secrets: z.record(z.string(), z.object({ set: z.boolean() })),
-  sources: z.record(z.string(), z.enum(['env', 'store', 'default'])),
+  sources: z.record(z.string(), z.enum(['env', 'config', 'store', 'default'])).describe('config: the host configuration written at run time (a bridged key, an instance\'s settings)'),
   fields: z
     .array(
       z.object({

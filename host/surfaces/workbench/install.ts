@@ -7,11 +7,12 @@ import { accountingConditions } from './alerts/conditions/accounting-conditions.
 import { RunAccountStore } from './accounting/run-account-store.js';
 import { RunAccounting } from './accounting/run-accounting.js';
 import { SchemaProposals } from './accounting/schema-proposal.js';
-import { AlertDelivery, targetIds } from './alerts/alert-delivery.js';
+import { AlertDelivery } from './alerts/alert-delivery.js';
 import { AlertEngine } from './alerts/alert-engine.js';
 import { AlertOutbox } from './alerts/alert-outbox.js';
 import { registerAlertRoutes } from './alerts/alert-routes.js';
-import { WebhookReceivers, genericSinkManifest } from './alerts/alert-targets.js';
+import { AlertTargets } from './alerts/alert-targets.js';
+import { builtInDefaultOf } from '../../platform/plugins/built-in-manifests.js';
 import { judgeConditions } from './alerts/conditions/judge-conditions.js';
 import { registerContainerRoutes } from './containers/container-routes.js';
 import { registerJudgeRoutes } from './judges/judge-routes.js';
@@ -58,17 +59,13 @@ export const workbenchSurface = {
     registerWorkbenchReadyRoute(api, { kernel, config, pingDatabase: () => pingDatabase(database.db) });
     ports.addAlertConditions(judgeConditions({ judge, kernel, config }), accountingConditions({ db: database.db, config }));
     const outbox = new AlertOutbox(database.db, database.dialect);
-    const receivers = new WebhookReceivers(
-      genericSinkManifest(platform.root, platform.version),
-      () => ({
-        timeoutMs: config.get('ALERT_WEBHOOK_TIMEOUT') * 1000,
-        caFile: config.get('ALERT_WEBHOOK_CA_FILE'),
-        fromEnvironment: config.effective().source.WEBHOOK_TARGETS === 'env',
-        allowHttpLoopback: config.get('ALERT_ALLOW_HTTP_LOOPBACK'),
-      }),
-      platform.outbound,
-    );
-    const delivery = new AlertDelivery({ outbox, receivers, config, kernel, logger, metrics });
+    // Each WEBHOOK_TARGETS URL is a kernel-managed instance of the default alert sink, declared now and on every change.
+    const targets = new AlertTargets({ config, kernel, sinkId: builtInDefaultOf('alert-sink') });
+    void targets.sync();
+    const offTargets = config.onChange((keys) => {
+      if (keys.includes('WEBHOOK_TARGETS')) void targets.sync();
+    });
+    const delivery = new AlertDelivery({ outbox, config, kernel, logger, metrics });
     const engine = new AlertEngine({
       db: database.db,
       outbox,
@@ -77,17 +74,18 @@ export const workbenchSurface = {
       metrics,
       leases: platform.leases,
       sources: ports.alertConditions(),
-      targets: () => targetIds(config, kernel),
+      targets: () => targets.ids(),
       onEnqueued: () => delivery.wake(),
     });
-    registerAlertRoutes(api, { engine, outbox, config, kernel, audit, wake: () => delivery.wake() });
+    registerAlertRoutes(api, { engine, outbox, targets, config, audit, wake: () => delivery.wake() });
     platform.onStart(() => {
       delivery.start();
       engine.start();
     });
     platform.onStop('alert engine', () => engine.stop());
     platform.onStop('alert delivery', () => delivery.stop());
-    return { judge, accounting, alerts: { engine, delivery, outbox } };
+    platform.onStop('alert targets', offTargets);
+    return { judge, accounting, alerts: { engine, delivery, outbox, targets } };
   },
 } satisfies Surface<unknown>;
 

@@ -1,5 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { DeclaredMigration, OwnedMigrations } from '../../platform/db/migrations.js';
+import { sql } from '../../platform/db/kysely-runtime.js';
+
+/**
+ * History, not configuration: migration 0004 moved the outbox rows of WEBHOOK_TARGETS URLs,
+ * stored for target `webhook:<hash>`, to the instance of the default alert sink that delivers to
+ * that URL since, target `plugin:<sink>-<hash>` (the same hash), with the sink the package had then.
+ */
+const MIGRATION_0004 = { storedAs: 'webhook:', instanceOf: 'alert-webhook' } as const;
 
 /** The workbench's tables: lab runs, alerts and their deliveries, run accounting. */
 export const WORKBENCH_MIGRATIONS: OwnedMigrations = {
@@ -106,6 +114,17 @@ export const WORKBENCH_MIGRATIONS: OwnedMigrations = {
           .createTable('corpus_deletions')
           .addColumn('corpus_id', 'text', (c) => c.primaryKey())
           .addColumn('deleted_at', 'text', (c) => c.notNull())
+          .execute();
+      },
+    },
+    '0004_alert_targets_are_plugins': {
+      async up(db: Kysely<any>) {
+        // Pending deliveries keep their place in the outbox and go to the URL's instance; past ones keep their history under its id.
+        const { storedAs, instanceOf } = MIGRATION_0004;
+        await db
+          .updateTable('alert_deliveries')
+          .set({ target_id: sql`${sql.lit(`plugin:${instanceOf}-`)} || substr(target_id, ${sql.lit(storedAs.length + 1)})` })
+          .where('target_id', 'like', `${storedAs}%`)
           .execute();
       },
     },

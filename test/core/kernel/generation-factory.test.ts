@@ -39,7 +39,7 @@ const definition = definePlugin({
   }),
 });
 const resolved: ResolvedPlugin = { key: 'k', block: undefined, definition, schema: definition.settings, envMap: {} };
-const manifest = { id: 'drainer', egress: [] } as unknown as Manifest;
+const manifest = { id: 'drainer', provides: [{ kind: 'retrieval', contract: 'retrieval@^1' }], egress: [] } as unknown as Manifest;
 
 // The drain timer is unref'd (it must not hold a host open); this keeps the test process up.
 const keepAlive = setInterval(() => {}, 1000);

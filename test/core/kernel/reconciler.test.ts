@@ -15,6 +15,7 @@ import { KernelEvents } from '../../../core/kernel/kernel-events.js';
 import { PluginMetricsFactory } from '../../../core/kernel/plugin-metrics.js';
 import { DefinitionResolver } from '../../../core/kernel/plugin-definition.js';
 import { PluginRecords } from '../../../core/kernel/plugin-record.js';
+import { PluginInstances } from '../../../core/kernel/plugin-instances.js';
 import { Reconciler } from '../../../core/kernel/reconciler.js';
 import { retryDelay } from '../../../core/kernel/retry-backoff.js';
 import { tempDir } from '../../support/gateway.js';
@@ -49,6 +50,7 @@ function setup() {
     resolver: new DefinitionResolver(roots, new DeclarativeRuntimes()),
     factory,
     configStore: store,
+    instances: new PluginInstances(),
     searchPaths: [searchDir],
     facts: () => ({ hostVersion: '0.1.0', contracts: CONTRACT_VERSIONS, declarativeBlocks: [] }),
     env: {},

@@ -446,7 +446,7 @@ interface Delivery {
   created_at: string;
 }
 interface Targets {
-  targets: { id: string; kind: 'webhook' | 'plugin'; receiver: string }[];
+  targets: { id: string; plugin: string; instance_of: string | null; receiver: string }[];
   problems: string[];
 }
 
@@ -561,7 +561,7 @@ function Webhooks({ onSent }: { onSent: () => void }) {
                         <button type="button" class="quiet" disabled={busy} onClick={() => test(t.id)} aria-label={`Send test to ${t.id}`}>
                           Send test
                         </button>
-                        {t.kind === 'webhook' && (
+                        {t.instance_of !== null && (
                           <button type="button" class="quiet" disabled={busy} onClick={() => remove(t.id)} aria-label={`Remove ${t.id}`}>
                             Remove
                           </button>

@@ -2,35 +2,22 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
-import { alertOfNotice, type AlertDelivery as DeliveryOutcome } from '../../../../core/sdk/contracts/alert-sink.js';
+import type { AlertDelivery as DeliveryOutcome } from '../../../../core/sdk/contracts/alert-sink.js';
 import type { WorkbenchConfig } from '../workbench-settings.js';
 import { RecurringTask } from '../../../platform/runtime/recurring-task.js';
-import { parseWebhookTargets, type WebhookTarget } from './webhook-targets.js';
 import type { AlertNotice } from './alert-notice.js';
 import type { AlertOutbox, DeliveryRow } from './alert-outbox.js';
-import type { WebhookReceivers } from './alert-targets.js';
 
 const LEASE_MS = 60_000;
 const POLL_MS = 500;
 const MAX_BACKOFF_MS = 5 * 60_000;
-
-/** Every target a notice goes to now: WEBHOOK_TARGETS, and each active alert-sink plugin. */
-export function currentTargets(config: WorkbenchConfig, kernel: Kernel): { webhooks: WebhookTarget[]; plugins: string[]; problems: string[] } {
-  const { targets, problems } = parseWebhookTargets(config.get('WEBHOOK_TARGETS'), config.get('ALERT_ALLOW_HTTP_LOOPBACK'));
-  const plugins = kernel.providersOf('alert-sink').filter((id) => kernel.isActive('alert-sink', id));
-  return { webhooks: targets, plugins, problems };
-}
-
-export function targetIds(config: WorkbenchConfig, kernel: Kernel): string[] {
-  const { webhooks, plugins } = currentTargets(config, kernel);
-  return [...webhooks.map((t) => t.id), ...plugins.map((id) => `plugin:${id}`)];
-}
+const TARGET_PREFIX = 'plugin:';
 
 /**
- * Delivers the outbox: claims due rows with a lease and hands each stored notice to its target,
- * a WEBHOOK_TARGETS receiver or an alert-sink plugin. Both post through the declarative
- * alert-sink runtime, which classifies the answer; here a permanent failure fails the row at
- * once and a transient one is retried with backoff up to ALERT_DELIVERY_MAX_ATTEMPTS.
+ * Delivers the outbox: claims due rows with a lease and hands each stored notice, as stored, to
+ * its target `plugin:<id>`, an alert-sink plugin (a WEBHOOK_TARGETS URL is one too: an instance
+ * of the default sink). The sink classifies the answer; here a permanent failure fails the row
+ * at once and a transient one is retried with backoff up to ALERT_DELIVERY_MAX_ATTEMPTS.
  * Rows of one target are sent one after the other in the order they were written; a retry
  * waiting for its backoff lets newer notices of that target pass (documented).
  */
@@ -42,7 +29,7 @@ export class AlertDelivery {
   private readonly outcomes: Counter<'outcome'>;
 
   constructor(
-    private readonly deps: { outbox: AlertOutbox; receivers: WebhookReceivers; config: WorkbenchConfig; kernel: Kernel; logger: Logger; metrics: Registry },
+    private readonly deps: { outbox: AlertOutbox; config: WorkbenchConfig; kernel: Kernel; logger: Logger; metrics: Registry },
   ) {
     this.outcomes = new Counter({ name: 'switchboard_alert_deliveries_total', help: 'Alert delivery attempts by outcome (delivered, retry, failed).', labelNames: ['outcome'], registers: [deps.metrics] });
     this.loop = new RecurringTask({
@@ -115,16 +102,15 @@ export class AlertDelivery {
   }
 
   private async attempt(targetId: string, notice: AlertNotice, signal: AbortSignal): Promise<DeliveryOutcome> {
-    const { config, kernel, receivers } = this.deps;
-    if (targetId.startsWith('webhook:')) {
-      const target = currentTargets(config, kernel).webhooks.find((t) => t.id === targetId);
-      if (!target) return { ok: false, permanent: true, detail: 'the target is no longer in WEBHOOK_TARGETS' };
-      return receivers.of(target).deliver(notice, signal);
-    }
-    const pluginId = targetId.slice('plugin:'.length);
-    if (!kernel.isActive('alert-sink', pluginId)) return { ok: false, detail: `alert-sink plugin ${pluginId} is ${kernel.stateOf(pluginId)}` };
+    const { kernel } = this.deps;
+    if (!targetId.startsWith(TARGET_PREFIX)) return { ok: false, permanent: true, detail: `"${targetId}" is not an alert target (${TARGET_PREFIX}<id>)` };
+    const pluginId = targetId.slice(TARGET_PREFIX.length);
+    const state = kernel.stateOf(pluginId);
+    // Removed for good (a manifest deleted, a URL taken out of WEBHOOK_TARGETS): no retry can help.
+    if (state === 'unknown') return { ok: false, permanent: true, detail: `no plugin ${pluginId}: it was removed (or its WEBHOOK_TARGETS URL was)` };
+    if (!kernel.isActive('alert-sink', pluginId)) return { ok: false, detail: `alert-sink plugin ${pluginId} is ${state}` };
     try {
-      return await kernel.withProvider('alert-sink', pluginId, (sink) => sink.deliver(alertOfNotice(notice), signal));
+      return await kernel.withProvider('alert-sink', pluginId, (sink) => sink.deliver(notice, signal));
     } catch (err) {
       return { ok: false, detail: (err as Error)?.message ?? String(err) };
     }

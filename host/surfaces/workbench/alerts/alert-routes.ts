@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import type { WorkbenchConfig } from '../workbench-settings.js';
 import { principalOf } from '../../../platform/auth/access-guard.js';
 import type { AlertEngine } from './alert-engine.js';
 import type { AlertOutbox } from './alert-outbox.js';
-import { currentTargets } from './alert-delivery.js';
-import { maskTargetUrl } from './alert-targets.js';
+import type { AlertTargets } from './alert-targets.js';
 import { parseWebhookTargets, webhookTargetId } from './webhook-targets.js';
 import { SEVERITY_LABELS, type AlertNotice } from './alert-notice.js';
-import { invalid } from '../../../platform/http/error-catalogue.js';
+import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
+import { PLUGIN_ID_PATTERN } from '../../../../core/manifest/plugin-id.js';
 import { workbenchErrors } from '../workbench-errors.js';
 
 const ADMIN = { scope: 'admin', administrative: true } as const;
+const TARGET_ID = new RegExp(`^plugin:${PLUGIN_ID_PATTERN.source.slice(1)}`);
 const ActiveAlert = z.object({ id: z.string(), type: z.string(), severity: z.string(), title: z.string(), labels: z.record(z.string(), z.string()), fired_at: z.string(), context: z.record(z.string(), z.unknown()) });
 const Delivery = z.object({
   id: z.string(),
@@ -29,21 +29,17 @@ const Delivery = z.object({
   created_at: z.string(),
   finished_at: z.string().nullable(),
 });
-const Target = z.object({ id: z.string(), kind: z.enum(['webhook', 'plugin']), receiver: z.string() });
+const Target = z.object({
+  id: z.string().describe('plugin:<plugin id>, the one kind of alert target'),
+  plugin: z.string().describe('The alert-sink plugin that delivers'),
+  instance_of: z.string().nullable().describe('A WEBHOOK_TARGETS URL: the default sink it is an instance of (removable here); null for a plugin configured on its own'),
+  receiver: z.string().describe('A WEBHOOK_TARGETS URL masked after its host, or the plugin id'),
+});
 const Targets = z.object({ targets: z.array(Target), problems: z.array(z.string()) });
 
 /** Alerts for operators: active alerts, recent deliveries, a test alert, and the webhook targets. */
-export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; outbox: AlertOutbox; config: WorkbenchConfig; kernel: Kernel; audit: AuditLog; wake: () => void }): void {
-  const targetsView = () => {
-    const { webhooks, plugins, problems } = currentTargets(deps.config, deps.kernel);
-    return {
-      targets: [
-        ...webhooks.map((t) => ({ id: t.id, kind: 'webhook' as const, receiver: maskTargetUrl(t.url) })),
-        ...plugins.map((id) => ({ id: `plugin:${id}`, kind: 'plugin' as const, receiver: id })),
-      ],
-      problems,
-    };
-  };
+export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; outbox: AlertOutbox; targets: AlertTargets; config: WorkbenchConfig; audit: AuditLog; wake: () => void }): void {
+  const targetsView = () => deps.targets.view();
 
   const routes = api.group({ tags: ['admin: alerts'], access: ADMIN });
 
@@ -182,8 +178,8 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
       method: 'delete',
       path: '/admin/integrations/webhooks/targets/:id',
       summary: 'Remove one URL from WEBHOOK_TARGETS, by its target id',
-      params: z.object({ id: z.string().regex(/^webhook:[0-9a-f]{12}$/, 'id must be a webhook target id (webhook:<12 hex>)') }),
-      responses: { 200: { description: 'Removed', schema: Targets.extend({ env_overridden: z.boolean() }) }, 404: { description: 'No webhook target has this id' } },
+      params: z.object({ id: z.string().regex(TARGET_ID, 'id must be a target id (plugin:<plugin id>)') }),
+      responses: { 200: { description: 'Removed', schema: Targets.extend({ env_overridden: z.boolean() }) }, 404: { description: 'No WEBHOOK_TARGETS URL has this target id' } },
     },
     async ({ params, res }) => {
       const current = storedUrls();

@@ -13,7 +13,7 @@ export const AlertKeys = {
     optionalText()
       .superRefine(checkWebhookTargets)
       .describe(
-        'Comma-separated HTTPS URLs every delivered alert is POSTed to (the generic JSON notice, through the runtime of the default alert sink). Secret: masked everywhere. A plain http URL is refused (422 on every write path) unless ALERT_ALLOW_HTTP_LOOPBACK allows a loopback target.',
+        'Comma-separated HTTPS URLs every delivered alert is POSTed to (the generic JSON notice). Each URL runs as an instance of the default alert sink, a plugin of its own (target plugin:<sink>-<12 hex of the URL hash>). Secret: masked everywhere. A plain http URL is refused (422 on every write path) unless ALERT_ALLOW_HTTP_LOOPBACK allows a loopback target.',
       ),
   ),
   ALERT_WEBHOOK_CA_FILE: envOnly(optionalText().describe('PEM file of extra certificate authorities trusted for HTTPS alert receivers (besides the system ones).')),

@@ -1,22 +1,17 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { rootCertificates } from 'node:tls';
-import { CONTRACT_VERSIONS } from '../../../../core/sdk/index.js';
-import { parseManifestText, type Manifest } from '../../../../core/manifest/index.js';
-import { alertReceiver, type AlertReceiver } from '../../../../core/declarative/alert-sink.js';
-import { createEgressClient, resolveEgress, type OutboundConnectOptions, type OutboundGuard } from '../../../../core/kernel/egress.js';
-import type { WebhookTarget } from './webhook-targets.js';
-import { builtInDefaultOf } from '../../../platform/plugins/built-in-manifests.js';
+import type { Kernel } from '../../../../core/kernel/kernel.js';
+import type { OutboundConnectOptions } from '../../../../core/kernel/egress.js';
+import type { WorkbenchConfig } from '../workbench-settings.js';
+import { parseWebhookTargets, type WebhookTarget } from './webhook-targets.js';
 
-/**
- * The generic sink's manifest: the built-in alert sink marked `default` (it sends the notice as
- * it is stored), whose runtime every WEBHOOK_TARGETS URL is a receiver of.
- */
-export function genericSinkManifest(packageRoot: string, hostVersion: string): Manifest {
-  const file = path.join(packageRoot, 'manifests', `${builtInDefaultOf('alert-sink')}.json`);
-  const { manifest, diagnostics } = parseManifestText(readFileSync(file, 'utf8'), { hostVersion, contracts: CONTRACT_VERSIONS, declarativeBlocks: ['alert'] });
-  if (!manifest?.alert) throw new Error(`${file}: not a usable alert manifest (${JSON.stringify(diagnostics)})`);
-  return manifest;
+/** A target as operators see it: `plugin:<id>`, and whose instance it is (WEBHOOK_TARGETS URLs). */
+export interface TargetView {
+  id: string;
+  plugin: string;
+  instance_of: string | null;
+  /** A WEBHOOK_TARGETS URL masked after its host, or the plugin's id. */
+  receiver: string;
 }
 
 /** A URL with everything after the host hidden, for an operator to recognise a target. */
@@ -25,45 +20,61 @@ export function maskTargetUrl(url: URL): string {
 }
 
 /**
- * The receivers of WEBHOOK_TARGETS: each URL is the `url` setting of a receiver of the generic
- * sink's runtime, with the egress its manifest declares, reached over the system CAs plus
- * ALERT_WEBHOOK_CA_FILE. A URL written at run time (the config file) goes through the outbound
- * guard (no private or metadata address unless OUTBOUND_ALLOW_HOSTS names the host); one
- * from the environment is the operator's.
+ * The alert targets, all `plugin:<id>`: every active alert-sink plugin, and one kernel-managed
+ * instance of the default sink (`sinkId`, the built-in marked `default`) per WEBHOOK_TARGETS
+ * URL, with the URL as its `url` setting. A URL from the environment is the operator's; one
+ * written at run time (the config file) reaches its host only through the outbound guard. The
+ * instances trust the system CAs plus ALERT_WEBHOOK_CA_FILE.
  */
-export class WebhookReceivers {
-  private readonly receivers = new Map<string, AlertReceiver>();
-  private connectOptions?: { caFile: string | undefined; timeoutMs: number; options: OutboundConnectOptions };
+export class AlertTargets {
+  private readonly connections = new ReceiverConnections(() => ({ caFile: this.deps.config.get('ALERT_WEBHOOK_CA_FILE'), timeoutMs: this.deps.config.get('ALERT_WEBHOOK_TIMEOUT') * 1000 }));
 
-  constructor(
-    private readonly manifest: Manifest,
-    private readonly settings: () => { timeoutMs: number; caFile: string | undefined; fromEnvironment: boolean; allowHttpLoopback: boolean },
-    private readonly guard: OutboundGuard,
-  ) {}
+  constructor(private readonly deps: { config: WorkbenchConfig; kernel: Kernel; sinkId: string }) {}
 
-  of(target: WebhookTarget): AlertReceiver {
-    const url = target.url.href;
-    const operator = this.settings().fromEnvironment;
-    const key = `${operator ? 'env' : 'runtime'} ${url}`;
-    let receiver = this.receivers.get(key);
-    if (!receiver) {
-      const settings = { url };
-      const egress = resolveEgress(this.manifest.egress ?? [], settings);
-      const http = createEgressClient({ egress, runtime: operator ? [] : egress, guard: this.guard, connect: () => this.connect() });
-      receiver = alertReceiver(this.manifest, settings, http, { allowHttpLoopback: () => this.settings().allowHttpLoopback });
-      this.receivers.set(key, receiver);
-    }
-    return receiver;
+  /** The WEBHOOK_TARGETS URLs the rule accepts, and the refused ones named by id. */
+  webhooks(): { targets: WebhookTarget[]; problems: string[] } {
+    return parseWebhookTargets(this.deps.config.get('WEBHOOK_TARGETS'), this.deps.config.get('ALERT_ALLOW_HTTP_LOOPBACK'));
   }
 
-  // Rebuilt when ALERT_WEBHOOK_CA_FILE or the timeout changes; the guard keeps one agent per options object.
-  private connect(): OutboundConnectOptions {
+  /** Declares one instance per WEBHOOK_TARGETS URL now; the kernel starts, reloads and stops them. */
+  sync(): Promise<void> {
+    const { config, kernel, sinkId } = this.deps;
+    const source = config.effective().source.WEBHOOK_TARGETS === 'env' ? 'env' : 'config';
+    const instances = this.webhooks().targets.map((t) => ({ id: t.pluginId, settings: { url: t.url.href }, source }) as const);
+    return kernel.setInstances(sinkId, instances, { connect: () => this.connections.options(), origin: 'WEBHOOK_TARGETS' });
+  }
+
+  /** Every target a notice goes to now: the declared instances (a starting one too), then the other active alert-sink plugins. */
+  ids(): string[] {
+    return this.view().targets.map((t) => t.id);
+  }
+
+  view(): { targets: TargetView[]; problems: string[] } {
+    const { kernel, sinkId } = this.deps;
+    const { targets, problems } = this.webhooks();
+    const webhooks = targets.map((t) => ({ id: t.id, plugin: t.pluginId, instance_of: sinkId, receiver: maskTargetUrl(t.url) }));
+    const listed = new Set(webhooks.map((t) => t.plugin));
+    // An instance of the sink whose URL left WEBHOOK_TARGETS is on its way out (draining), not a target.
+    const plugins = kernel
+      .providersOf('alert-sink')
+      .map((id) => ({ id: `plugin:${id}`, plugin: id, instance_of: kernel.get(id)?.instance_of ?? null, receiver: id }))
+      .filter((t) => !listed.has(t.plugin) && t.instance_of !== sinkId);
+    return { targets: [...webhooks, ...plugins], problems };
+  }
+}
+
+/** The connection options of WEBHOOK_TARGETS receivers, rebuilt when ALERT_WEBHOOK_CA_FILE or the timeout changes (the guard keeps one agent per options object). */
+class ReceiverConnections {
+  private cached?: { caFile: string | undefined; timeoutMs: number; options: OutboundConnectOptions };
+
+  constructor(private readonly settings: () => { caFile: string | undefined; timeoutMs: number }) {}
+
+  options(): OutboundConnectOptions {
     const { caFile, timeoutMs } = this.settings();
-    const cached = this.connectOptions;
-    if (cached && cached.caFile === caFile && cached.timeoutMs === timeoutMs) return cached.options;
+    if (this.cached && this.cached.caFile === caFile && this.cached.timeoutMs === timeoutMs) return this.cached.options;
     const ca = [...rootCertificates, ...(caFile ? [readFileSync(caFile, 'utf8')] : [])];
     // A second beyond the delivery's own deadline (its abort signal), which names the timeout.
-    this.connectOptions = { caFile, timeoutMs, options: { ca, timeoutMs: timeoutMs + 1000 } };
-    return this.connectOptions.options;
+    this.cached = { caFile, timeoutMs, options: { ca, timeoutMs: timeoutMs + 1000 } };
+    return this.cached.options;
   }
 }

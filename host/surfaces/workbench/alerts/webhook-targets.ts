@@ -1,17 +1,25 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { alertReceiverUrlProblem } from '../../../../core/declarative/alert-sink.js';
+import { builtInDefaultOf } from '../../../platform/plugins/built-in-manifests.js';
 
-/** A WEBHOOK_TARGETS URL as an alert target. */
+/** A WEBHOOK_TARGETS URL: an instance of the default alert sink, with the URL as its `url` setting. */
 export interface WebhookTarget {
-  /** `webhook:<hash>`: names the URL without revealing it (URLs are secrets). */
+  /** The instance's plugin id, `<default sink>-<12 hex of sha256(url)>`: names the URL without revealing it (URLs are secrets). */
+  pluginId: string;
+  /** Its alert target id, `plugin:<pluginId>`, as in the outbox, logs and responses. */
   id: string;
   url: URL;
 }
 
-/** The id a webhook URL is known by in the outbox, logs and responses. */
+/** The plugin id of the instance that delivers to a WEBHOOK_TARGETS URL (the hash the `webhook:<hash>` ids of earlier versions had). */
+export function webhookInstanceId(url: string): string {
+  return `${builtInDefaultOf('alert-sink')}-${createHash('sha256').update(url).digest('hex').slice(0, 12)}`;
+}
+
+/** The alert target id of a WEBHOOK_TARGETS URL: `plugin:` and its instance's id. */
 export function webhookTargetId(url: string): string {
-  return `webhook:${createHash('sha256').update(url).digest('hex').slice(0, 12)}`;
+  return `plugin:${webhookInstanceId(url)}`;
 }
 
 /**
@@ -23,7 +31,8 @@ export function parseWebhookTargets(raw: string | undefined, allowHttpLoopback: 
   const targets: WebhookTarget[] = [];
   const problems: string[] = [];
   for (const entry of (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
-    const id = webhookTargetId(entry);
+    const pluginId = webhookInstanceId(entry);
+    const id = `plugin:${pluginId}`;
     let url: URL;
     try {
       url = new URL(entry);
@@ -36,7 +45,7 @@ export function parseWebhookTargets(raw: string | undefined, allowHttpLoopback: 
       problems.push(`${id}: ${problem}`);
       continue;
     }
-    if (!targets.some((t) => t.id === id)) targets.push({ id, url });
+    if (!targets.some((t) => t.id === id)) targets.push({ pluginId, id, url });
   }
   return { targets, problems };
 }

@@ -29,7 +29,7 @@ function engineOn(db: GatewayDatabase, env: Record<string, string>, conditions: 
     metrics,
     leases: new ClusterLeases(db.db, db.dialect, () => 30_000),
     sources: [{ name: 'scripted', evaluate: () => conditions }],
-    targets: () => ['webhook:a', 'webhook:b'],
+    targets: () => ['plugin:a', 'plugin:b'],
     onEnqueued: () => {},
   });
   return { engine, outbox, metrics, dir };
@@ -64,7 +64,7 @@ test('one notice per target, written once however many ticks see it', async () =
     await engine.tick();
     await engine.tick();
     const rows = await outbox.recent(10);
-    assert.equal(rows.map((r) => r.target_id).sort(), ['webhook:a', 'webhook:b']);
+    assert.equal(rows.map((r) => r.target_id).sort(), ['plugin:a', 'plugin:b']);
     assert.equal(new Set(rows.map((r) => r.event_key)).size, 1);
   } finally {
     await db.close();

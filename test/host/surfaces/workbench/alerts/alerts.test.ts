@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, startGateway, json, until, tempDir, removeDir, type TestGateway } from '../../../../support/gateway.js';
+import { ROOT, startGateway, json, until, tempDir, removeDir, writeFixturePlugin, type TestGateway } from '../../../../support/gateway.js';
 import { startAlertReceiver, type AlertReceiver } from '../../../../fakes/alert-receiver.js';
 import { webhookTargetId } from '../../../../../host/surfaces/workbench/alerts/webhook-targets.js';
 import { startSystemOneFake } from '../../../../fakes/system-one-fake.js';
@@ -57,7 +57,7 @@ test('a test alert reaches an HTTPS receiver trusted through ALERT_WEBHOOK_CA_FI
   const row = (await gw.gateway.surfaces.workbench.alerts.outbox.recent(10)).find((r) => r.target_id === id);
   assert.is(JSON.stringify(got.body), row?.notice, 'the receiver gets the notice exactly as the outbox stores it');
   await until(async () => (await deliveries(gw))[0]?.state === 'delivered');
-  assert.is((await admin(gw, 'POST', '/admin/alerts/test', { target: 'webhook:nope' })).status, 404);
+  assert.is((await admin(gw, 'POST', '/admin/alerts/test', { target: 'plugin:nope' })).status, 404);
 });
 
 test('a provider leaving active fires once, is not repeated within the interval, and resolves once', async () => {
@@ -210,7 +210,7 @@ test('every write path refuses a plain http target with 422 naming the field; th
   const refused = async (res: Response, field: string) => {
     assert.is(res.status, 422);
     const body = await json(res);
-    assert.match(body.detail, new RegExp(`${field}: refused: webhook:[0-9a-f]{12}: plain http is refused`));
+    assert.match(body.detail, new RegExp(`${field}: refused: plugin:alert-webhook-[0-9a-f]{12}: plain http is refused`));
     assert.not.match(JSON.stringify(body), /example\.com/, 'the URL is a secret: named by its id only');
   };
   await refused(await admin(gw, 'POST', '/api/config', { WEBHOOK_TARGETS: 'http://example.com/hook' }), 'WEBHOOK_TARGETS');
@@ -253,6 +253,28 @@ test('a chat receiver dropped as a declarative alert manifest gets {text}', asyn
   } finally {
     await g.close();
     await chat.close();
+  }
+});
+
+test('a code sink written for alert-sink@^1, dropped on PLUGINS_PATH, loads and is handed the v1 Alert through the adapter', async () => {
+  const v1 = await startAlertReceiver({ tls: false });
+  const folder = path.join(gw.pluginsDir, 'v1-sink');
+  try {
+    writeFixturePlugin(gw.pluginsDir, 'v1-sink', 'v1-alert-sink', { provides: [{ kind: 'alert-sink', contract: 'alert-sink@^1' }], egress: ['settings:url'] });
+    await until(async () => (await json(await fetch(`${gw.url}/plugins`))).plugins.some((p: any) => p.id === 'v1-sink'));
+    assert.is((await admin(gw, 'PUT', '/plugins/v1-sink/config', { settings: { url: v1.url } })).status, 200);
+    await until(async () => (await json(await fetch(`${gw.url}/plugins/v1-sink`))).state === 'active');
+    const { event_id } = await json(await admin(gw, 'POST', '/admin/alerts/test', { target: 'plugin:v1-sink' }));
+    await until(() => v1.received.length === 1);
+    const { handed, title } = v1.received[0]!.body;
+    assert.equal([handed.id, handed.eventId, handed.type, handed.status, handed.startsAt], ['test:switchboard', event_id, 'test', 'firing', handed.notice.starts_at]);
+    assert.is(handed.starts_at, undefined, 'the v1 shape, not the notice');
+    assert.is(title, `info since ${handed.notice.starts_at}`);
+    await until(async () => (await deliveries(gw)).find((d) => d.event_id === event_id)?.state === 'delivered');
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+    await until(async () => !(await json(await fetch(`${gw.url}/plugins`))).plugins.some((p: any) => p.id === 'v1-sink'));
+    await v1.close();
   }
 });
 

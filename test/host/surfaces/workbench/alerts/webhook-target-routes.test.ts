@@ -39,7 +39,7 @@ test('add is idempotent, remove of an unknown id is 404, every URL masked', asyn
   assert.is((await json(res)).targets.length, 1);
   res = await call('POST', TARGETS, { url: 'https://a.example.net/x,https://b.example.net/y' });
   assert.is(res.status, 422);
-  res = await call('DELETE', `${TARGETS}/webhook:000000000000`);
+  res = await call('DELETE', `${TARGETS}/plugin:alert-webhook-000000000000`);
   assert.is(res.status, 404);
   assert.is((await json(res)).code, 'alert_target_not_found');
   res = await call('DELETE', `${TARGETS}/${webhookTargetId(url)}`);
@@ -79,7 +79,7 @@ test('without a key 401, with a key lacking admin 403; nothing changes', async (
   assert.is(minted.status, 201);
   const reader = (await json(minted)).token as string;
   assert.is((await call('POST', TARGETS, { url: 'https://hooks.example.net/a' }, reader)).status, 403);
-  assert.is((await call('DELETE', `${TARGETS}/webhook:000000000000`, undefined, reader)).status, 403);
+  assert.is((await call('DELETE', `${TARGETS}/plugin:alert-webhook-000000000000`, undefined, reader)).status, 403);
   assert.is(stored(), '');
 });
 
