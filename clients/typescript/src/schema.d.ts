@@ -10073,7 +10073,7 @@ export interface operations {
                             ok: boolean;
                         } | null;
                         id: string;
-                        /** @description A kernel-managed instance (its settings given by the host, e.g. a WEBHOOK_TARGETS URL): the manifest it is an instance of; null for a plugin of its own */
+                        /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                         instance_of: string | null;
                         kinds: string[];
                         last_error: string | null;
@@ -10224,7 +10224,7 @@ export interface operations {
                                 ok: boolean;
                             } | null;
                             id: string;
-                            /** @description A kernel-managed instance (its settings given by the host, e.g. a WEBHOOK_TARGETS URL): the manifest it is an instance of; null for a plugin of its own */
+                            /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                             instance_of: string | null;
                             kinds: string[];
                             last_error: string | null;
@@ -10265,7 +10265,7 @@ export interface operations {
                                 ok: boolean;
                             } | null;
                             id: string;
-                            /** @description A kernel-managed instance (its settings given by the host, e.g. a WEBHOOK_TARGETS URL): the manifest it is an instance of; null for a plugin of its own */
+                            /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                             instance_of: string | null;
                             kinds: string[];
                             last_error: string | null;
@@ -10355,7 +10355,7 @@ export interface operations {
                             ok: boolean;
                         } | null;
                         id: string;
-                        /** @description A kernel-managed instance (its settings given by the host, e.g. a WEBHOOK_TARGETS URL): the manifest it is an instance of; null for a plugin of its own */
+                        /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                         instance_of: string | null;
                         kinds: string[];
                         last_error: string | null;
@@ -10607,7 +10607,7 @@ export interface operations {
                                 ok: boolean;
                             } | null;
                             id: string;
-                            /** @description A kernel-managed instance (its settings given by the host, e.g. a WEBHOOK_TARGETS URL): the manifest it is an instance of; null for a plugin of its own */
+                            /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                             instance_of: string | null;
                             kinds: string[];
                             last_error: string | null;
@@ -10855,7 +10855,7 @@ export interface operations {
                             ok: boolean;
                         } | null;
                         id: string;
-                        /** @description A kernel-managed instance (its settings given by the host, e.g. a WEBHOOK_TARGETS URL): the manifest it is an instance of; null for a plugin of its own */
+                        /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                         instance_of: string | null;
                         kinds: string[];
                         last_error: string | null;

@@ -11,7 +11,7 @@ const Diagnostic = z.object({ severity: z.enum(['error', 'warning']), code: z.st
 const Health = z.object({ ok: z.boolean(), detail: z.string().optional(), info: z.record(z.string(), z.unknown()).optional(), checkedAt: z.string() });
 export const PluginEntry = z.object({
   id: z.string(),
-  instance_of: z.string().nullable().describe('A kernel-managed instance (its settings given by the host, e.g. a WEBHOOK_TARGETS URL): the manifest it is an instance of; null for a plugin of its own'),
+  instance_of: z.string().nullable().describe('A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own'),
   name: z.string().nullable(),
   version: z.string().nullable(),
   description: z.string().nullable(),

@@ -63,7 +63,7 @@ test('a write answers the keys changed, written and still overridden by the envi
   config.addAdvisor((written) => (written.includes('FAX_PAPER_SIZE') ? ['paper size noted'] : []));
   const secret = 'llm-secret-value-4410';
   const done = await writer.write({ MAX_FILE_SIZE_MB: 12, FAX_PAPER_SIZE: 'a4', LLM_GATEWAY_API_KEY: secret }, { event: 'config_changed', by: 'key-1' });
-  assert.equal(done.changed.sort(), ['FAX_PAPER_SIZE', 'LLM_GATEWAY_API_KEY']);
+  assert.equal([...done.changed].sort(), ['FAX_PAPER_SIZE', 'LLM_GATEWAY_API_KEY']);
   assert.equal(done.written, ['MAX_FILE_SIZE_MB', 'FAX_PAPER_SIZE', 'LLM_GATEWAY_API_KEY']);
   assert.equal(done.envOverridden, ['MAX_FILE_SIZE_MB']);
   assert.equal(done.warnings, ['paper size noted']);
