@@ -1,5 +1,10 @@
-import type { SettingsSection } from '../config/settings-section.js';
+import type { Kysely } from 'kysely';
+import type { PlatformConfig } from '../config/model/index.js';
+import type { ConfigRegistry } from '../config/registry.js';
+import type { SectionValues, SettingsSection } from '../config/settings-section.js';
+import type { OpenedDatabase } from '../db/database.js';
 import type { OwnedMigrations } from '../db/migrations.js';
+import type { PlatformTables } from '../db/schema.js';
 import type { HttpErrorMapping } from '../http/error-mapping.js';
 import type { Platform } from './platform.js';
 
@@ -25,3 +30,27 @@ export interface Surface<Handles> extends SurfaceVocabulary {
 }
 
 export type SurfaceHandles<S extends Record<string, Surface<unknown>>> = { [K in keyof S]: Awaited<ReturnType<S[K]['install']>> };
+
+/** The platform as a surface sees it: the configuration typed with its own keys too, the database with its own tables. */
+export type SurfacePlatform<S extends SettingsSection, T> = Omit<Platform, 'config' | 'database'> & {
+  readonly config: ConfigRegistry<PlatformConfig & SectionValues<S>>;
+  readonly database: Omit<OpenedDatabase, 'db'> & { readonly db: Kysely<PlatformTables & T> };
+};
+
+/**
+ * Declares a surface whose install sees its own settings and tables (`T`, the surface's table
+ * types) typed: `defineSurface<FaxTables>()({ name, errors, settings, migrations, install })`.
+ */
+export function defineSurface<T extends Record<string, object>>() {
+  return <S extends SettingsSection, V extends Omit<SurfaceVocabulary, 'settings'>, H>(
+    surface: V & { readonly settings: S; install(platform: SurfacePlatform<S, T>): Promise<H> | H },
+  ): V & { readonly settings: S } & Surface<H> => ({
+    ...surface,
+    install: (platform: Platform) =>
+      surface.install({
+        ...platform,
+        config: platform.config.withSection(surface.settings),
+        database: { ...platform.database, db: platform.database.db.withTables<T>() },
+      }),
+  });
+}

@@ -1,6 +1,5 @@
 import { publicBaseUrl } from '../../platform/http/public-url.js';
-import type { Platform } from '../../platform/gateway/platform.js';
-import type { Surface } from '../../platform/gateway/surface.js';
+import { defineSurface } from '../../platform/gateway/surface.js';
 import { ArtifactCleanup } from './cleanup/artifact-cleanup.js';
 import { faxBackendCheck } from './dispatch/backend-readiness.js';
 import { FaxDispatcher } from './dispatch/dispatcher.js';
@@ -34,15 +33,13 @@ import { FAX_SETTINGS } from './fax-settings.js';
 import type { FaxTables } from './fax-tables.js';
 
 /** The fax gateway: jobs, dispatch, documents, inbound faxes, provider webhooks, artifact cleanup. */
-export const faxSurface = {
+export const faxSurface = defineSurface<FaxTables>()({
   name: 'fax',
   errors: FAX_HTTP_ERRORS,
   settings: FAX_SETTINGS,
   migrations: FAX_MIGRATIONS,
-  async install(platform: Platform) {
-    const { api, kernel, audit, logger, readiness } = platform;
-    const config = platform.config.withSection(FAX_SETTINGS);
-    const database = { ...platform.database, db: platform.database.db.withTables<FaxTables>() };
+  async install(platform) {
+    const { api, kernel, audit, logger, readiness, config, database } = platform;
     const tokens = await DocumentTokens.load(database.db);
     const store = new FaxJobStore(database.db, database.dialect);
     const documents = new JobDocuments({ kernel, config, tokens });
@@ -114,6 +111,6 @@ export const faxSurface = {
     platform.onStop('idempotency-key-sweep', () => keySweep.stop());
     return { store, service, approvals, documents, dispatcher, reconciler, cleanup, idempotencyKeys, inbound: { store: inboundStore, service: inbound } };
   },
-} satisfies Surface<unknown>;
+});
 
 export type FaxSurface = Awaited<ReturnType<typeof faxSurface.install>>;

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import type { Platform } from '../../platform/gateway/platform.js';
-import type { Surface } from '../../platform/gateway/surface.js';
+import { defineSurface } from '../../platform/gateway/surface.js';
 import type { AnswerAccounting, RunAccountingPort, RunLedger } from '../../platform/ports/run-accounting.js';
 import { registerAnswerRoutes } from './answers/answer-routes.js';
 import { AnswerService } from './answers/answer-service.js';
@@ -31,15 +30,13 @@ import { SEARCH_SETTINGS } from './search-settings.js';
 import type { SearchTables } from './search-tables.js';
 
 /** Code search: repositories, indexing runs, retrieval, keywords, traces, answers and evaluation. */
-export const searchSurface = {
+export const searchSurface = defineSurface<SearchTables>()({
   name: 'search',
   errors: SEARCH_HTTP_ERRORS,
   settings: SEARCH_SETTINGS,
   migrations: SEARCH_MIGRATIONS,
-  async install(platform: Platform) {
-    const { api, kernel, audit, logger, dataDir, ports } = platform;
-    const config = platform.config.withSection(SEARCH_SETTINGS);
-    const database = { ...platform.database, db: platform.database.db.withTables<SearchTables>() };
+  async install(platform) {
+    const { api, kernel, audit, logger, dataDir, ports, config, database } = platform;
     // Run accounting is the workbench's: reached through its port when a run records into it.
     const accounting: RunAccountingPort = {
       get store(): RunLedger {
@@ -110,6 +107,6 @@ export const searchSurface = {
     platform.onStop('keyword builds', () => keywords.drain());
     return { repositories, runs, runStore, search, keywords, traces, answers, canaries, evalJobs };
   },
-} satisfies Surface<unknown>;
+});
 
 export type SearchSurface = Awaited<ReturnType<typeof searchSurface.install>>;

@@ -1,6 +1,5 @@
 import { pingDatabase } from '../../platform/db/database.js';
-import type { Platform } from '../../platform/gateway/platform.js';
-import type { Surface } from '../../platform/gateway/surface.js';
+import { defineSurface } from '../../platform/gateway/surface.js';
 import type { CodeSearchPort } from '../../platform/ports/code-search.js';
 import { registerAccountingRoutes } from './accounting/accounting-routes.js';
 import { accountingConditions } from './alerts/conditions/accounting-conditions.js';
@@ -27,15 +26,13 @@ import { WORKBENCH_SETTINGS } from './workbench-settings.js';
 import type { WorkbenchTables } from './workbench-tables.js';
 
 /** The workbench: judges and the lab, containers, dev status and readiness, run accounting, alerts. */
-export const workbenchSurface = {
+export const workbenchSurface = defineSurface<WorkbenchTables>()({
   name: 'workbench',
   errors: WORKBENCH_HTTP_ERRORS,
   settings: WORKBENCH_SETTINGS,
   migrations: WORKBENCH_MIGRATIONS,
-  async install(platform: Platform) {
-    const { api, kernel, audit, logger, metrics, ports } = platform;
-    const config = platform.config.withSection(WORKBENCH_SETTINGS);
-    const database = { ...platform.database, db: platform.database.db.withTables<WorkbenchTables>() };
+  async install(platform) {
+    const { api, kernel, audit, logger, metrics, ports, config, database } = platform;
     // Code search is another surface: reached through its port when accounting reads a corpus.
     const codeSearch = (): CodeSearchPort => ports.require('codeSearch');
     const runAccounts = new RunAccountStore(database.db);
@@ -87,6 +84,6 @@ export const workbenchSurface = {
     platform.onStop('alert targets', offTargets);
     return { judge, accounting, alerts: { engine, delivery, outbox, targets } };
   },
-} satisfies Surface<unknown>;
+});
 
 export type WorkbenchSurface = Awaited<ReturnType<typeof workbenchSurface.install>>;

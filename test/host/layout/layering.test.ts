@@ -61,7 +61,7 @@ test('each surface exports one install and the composition root installs every s
   const root = readFileSync(path.join(ROOT, 'host/surfaces/gateway.ts'), 'utf8');
   for (const surface of ['fax', 'search', 'workbench']) {
     const install = readFileSync(path.join(ROOT, `host/surfaces/${surface}/install.ts`), 'utf8');
-    assert.match(install, /install\(platform: Platform\)/, surface);
+    assert.match(install, /defineSurface<\w+Tables>\(\)\(\{[\s\S]*async install\(platform\)/, surface);
     assert.ok(root.includes(`./${surface}/install.js`), `host/surfaces/gateway.ts installs ${surface}`);
   }
 });
