@@ -84,8 +84,8 @@ const COMMANDS: CliCommand[] = [
   serverCommand(
     'mcp',
     'the MCP server over stdio, its tools calling the gateway at SWITCHBOARD_URL (docs/mcp.md)',
-    'Serves the MCP tools over stdio for a desktop client. Each tool is a request to the gateway at\nSWITCHBOARD_URL (default http://127.0.0.1:8080) with the key in SWITCHBOARD_API_KEY (docs/mcp.md).',
-    async (io) => (await import('./mcp-stdio.js')).runMcpStdio(io),
+    'Serves the MCP tools over stdio for a desktop client, built from the /openapi.json of the gateway at\nSWITCHBOARD_URL (default http://127.0.0.1:8080) with the key in SWITCHBOARD_API_KEY (docs/mcp.md).',
+    async (io) => (await import('../mcp/mcp-stdio.js')).runMcpStdio(io),
   ),
   {
     name: 'lab',

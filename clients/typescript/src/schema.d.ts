@@ -1562,7 +1562,7 @@ export interface paths {
         put?: never;
         /**
          * The MCP endpoint (Model Context Protocol, Streamable HTTP, stateless)
-         * @description JSON-RPC messages of the Model Context Protocol: initialize, tools/list, tools/call. Each tool is a request to a route of this API with the caller's key, so it needs that route's scope (see docs/mcp.md). Stateless: GET and DELETE /mcp answer 405 `method_not_allowed`. Access: any API key, or MCP_API_KEY (X-API-Key or Authorization: Bearer); with no key configured, loopback callers only.
+         * @description JSON-RPC messages of the Model Context Protocol: initialize, tools/list, tools/call. Each tool is a request to a route of this API with the caller's key, so it needs that route's scope (see docs/mcp.md); the tools are the operations of this document that carry an `x-mcp-tool` extension (name, input schema, annotations). Stateless: GET and DELETE /mcp answer 405 `method_not_allowed`. Access: any API key, or MCP_API_KEY (X-API-Key or Authorization: Bearer); with no key configured, loopback callers only.
          *
          *     Access: public.
          */

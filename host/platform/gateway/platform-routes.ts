@@ -5,7 +5,6 @@ import { registerHealthRoutes } from '../health/health-routes.js';
 import { publicBaseUrl } from '../http/public-url.js';
 import { registerPluginRoutes } from '../plugins/plugin-routes.js';
 import { registerRegistryRoutes } from '../plugins/registry-routes.js';
-import { registerMcpRoute } from '../mcp/mcp-route.js';
 import type { Platform } from './platform.js';
 
 /** What POST /admin/restart drains and ends (the gateway, once it exists). */
@@ -29,7 +28,6 @@ export function registerPlatformRoutes(platform: Platform, gateway: () => Restar
   registerHealthRoutes(api, { kernel, readiness: platform.readiness, metrics: platform.metrics });
   registerRegistryRoutes(api, { kernel, catalogue, manifestsDir: platform.manifestsDir, audit, hostVersion: platform.version, publicBaseUrl: () => publicBaseUrl(config) });
   registerPluginRoutes(api, { kernel, catalogue, audit, configStorePath: platform.configStorePath });
-  registerMcpRoute(platform);
   registerConfigRoutes(api, { registry: config, audit });
   return registerAdmin(api, {
     config, kernel, audit, restart,

@@ -21,9 +21,9 @@ export interface SurfaceVocabulary {
 }
 
 /**
- * A surface of the gateway (fax, code search, workbench): its vocabulary, and its install, which
- * registers its routes, its readiness checks, the ports it provides and its background work,
- * and returns the handles its tests and the CLI use.
+ * A surface of the gateway (fax, code search, workbench), or an adapter installed like one (MCP):
+ * its vocabulary, and its install, which registers its routes, its readiness checks, the ports it
+ * provides and its background work, and returns the handles its tests and the CLI use.
  */
 export interface Surface<Handles> extends SurfaceVocabulary {
   install(platform: Platform): Promise<Handles> | Handles;

@@ -4,6 +4,7 @@ import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { httpError, httpErrorWithStatus, invalid } from './error-catalogue.js';
 import { ErrorBody } from './errors.js';
 import { ErrorCatalogue } from './error-catalogue.js';
+import { mcpToolDeclaration, type McpToolMarker } from './mcp-tool.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
@@ -45,6 +46,8 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   responses: Record<number, ResponseSpec>;
   /** The request budget the route draws from (per API key, or per client address without one). */
   rateLimit?: RateLimit;
+  /** Offered as a tool by the MCP adapter (published as the operation's `x-mcp-tool`). */
+  mcp?: McpToolMarker;
 }
 
 /**
@@ -189,6 +192,7 @@ export class HttpApi {
   }
 
   private readonly operationIds = new Set<string>();
+  private readonly mcpToolNames = new Set<string>();
 
   /** `get /plugins/:id/config` → `getPluginsByIdConfig`: derived from the route, so stable across builds. */
   private operationIdFor(method: HttpMethod, path: string): string {
@@ -230,6 +234,11 @@ export class HttpApi {
         description: spec.rawBody.description,
         content: { [spec.rawBody.contentType]: { schema: spec.rawBody.schema ?? z.string() } },
       };
+    if (spec.mcp) {
+      if (this.mcpToolNames.has(spec.mcp.name)) throw new Error(`two routes are marked as the MCP tool ${spec.mcp.name}`);
+      this.mcpToolNames.add(spec.mcp.name);
+    }
+    const mcpTool = spec.mcp ? { 'x-mcp-tool': mcpToolDeclaration({ ...spec, mcp: spec.mcp }) } : {};
     const accessNote =
       access === 'public'
         ? 'Access: public.'
@@ -246,7 +255,7 @@ export class HttpApi {
       security,
       request: request as never,
       responses: responses as never,
-      ...({ 'x-required-scope': typeof access === 'object' ? access.scope : access } as object),
+      ...({ 'x-required-scope': typeof access === 'object' ? access.scope : access, ...mcpTool } as object),
     });
   }
 }

@@ -6,7 +6,7 @@ import { Histogram, type Registry } from 'prom-client';
 import type { HttpApi } from './api.js';
 import { errorHandler, notFoundHandler } from './error-handler.js';
 import { mountConsole } from './console.js';
-import { buildOpenApiDocument, DOCS_INIT, DOCS_PAGE } from './openapi.js';
+import { DOCS_INIT, DOCS_PAGE, openApiDocument } from './openapi.js';
 
 /** The express app around the declared routes: metrics, logs, /openapi.json, /docs, errors. */
 export function createExpressApp(api: HttpApi, deps: { logger: Logger; metrics: Registry; version: string; console?: { root: string; dir: string | undefined } }): Express {
@@ -30,11 +30,7 @@ export function createExpressApp(api: HttpApi, deps: { logger: Logger; metrics: 
     next();
   });
   app.use(api.router);
-  let document: object | undefined;
-  app.get('/openapi.json', (_req, res) => {
-    document ??= buildOpenApiDocument(api, deps.version);
-    res.json(document);
-  });
+  app.get('/openapi.json', (_req, res) => void res.json(openApiDocument(api, deps.version)));
   const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   app.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
   app.get('/docs/init.js', (_req, res) => void res.type('application/javascript').send(DOCS_INIT));

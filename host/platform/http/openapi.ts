@@ -1,6 +1,15 @@
 import { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { HttpApi } from './api.js';
 
+const documents = new WeakMap<HttpApi, object>();
+
+/** /openapi.json of a gateway, built once on first use (every route is declared by then) and shared by its readers. */
+export function openApiDocument(api: HttpApi, version: string): object {
+  let document = documents.get(api);
+  if (!document) documents.set(api, (document = buildOpenApiDocument(api, version)));
+  return document;
+}
+
 /** /openapi.json, generated from the route declarations (lint rules: redocly.yaml). */
 export function buildOpenApiDocument(api: HttpApi, version: string): object {
   api.registry.registerComponent('securitySchemes', 'ApiKeyAuth', { type: 'apiKey', in: 'header', name: 'X-API-Key' });

@@ -100,6 +100,7 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
       method: 'get',
       path: '/plugins',
       summary: 'Every plugin found, rejected ones too, with state, generation, health and diagnostics',
+      mcp: { name: 'list_plugins', description: 'Every plugin with its state and health', hook: 'plugin-summaries' },
       tags: ['plugins'],
       access: read,
       responses: {
@@ -120,6 +121,7 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
       method: 'get',
       path: '/plugins/:id',
       summary: 'One plugin',
+      mcp: { name: 'plugin_health', description: 'One plugin with its state, health and diagnostics', aliases: { plugin_id: 'id' } },
       tags: ['plugins'],
       access: read,
       params: IdParams,

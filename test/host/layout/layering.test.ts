@@ -7,7 +7,8 @@ import { importsOf } from '../../support/source-code.js';
 
 // The layering of design.md, read from the sources: host -> core <- plugins; inside host/,
 // platform/ imports no surface and a surface imports no other surface (they meet through
-// platform/ports). host/surfaces/gateway.ts is the composition root that installs all three.
+// platform/ports). host/surfaces/gateway.ts is the composition root that installs all three and
+// the MCP adapter (host/mcp/), a client of the API that imports the platform, never a surface.
 
 function sourcesUnder(dir: string): string[] {
   const out: string[] = [];
@@ -25,6 +26,10 @@ export function layeringViolation(from: string, to: string): string | undefined 
   if (from.startsWith('core/') && (to.startsWith('host/') || to.startsWith('plugins/'))) return 'core imports nothing of host/ or plugins/';
   if (from.startsWith('plugins/') && (to.startsWith('host/') || (to.startsWith('core/') && !to.startsWith('core/sdk/')))) return 'plugins use only the SDK';
   if (from.startsWith('host/platform/') && to.startsWith('host/surfaces/')) return 'platform imports no surface';
+  if (from.startsWith('host/platform/') && to.startsWith('host/mcp/')) return 'platform imports no adapter';
+  if (from.startsWith('host/mcp/') && to.startsWith('host/surfaces/')) return 'the MCP adapter reaches the surfaces only through the HTTP API (the client)';
+  // Only the composition root (host/surfaces/gateway.ts, settings.ts) installs the adapter: no surface knows it.
+  if (surfaceOf(from) && to.startsWith('host/mcp/')) return 'a surface imports no adapter';
   const a = surfaceOf(from);
   const b = surfaceOf(to);
   if (a && b && a !== b) return `surface ${a} reaches surface ${b} only through a port in host/platform/ports`;
@@ -38,11 +43,16 @@ test('the rules refuse the edges they name (so the scan below can fail)', () => 
   assert.ok(layeringViolation('plugins/providera/index.ts', 'core/kernel/kernel.ts'));
   assert.is(layeringViolation('host/surfaces/search/indexing/index-runs.ts', 'host/platform/ports/run-accounting.ts'), undefined);
   assert.is(layeringViolation('host/surfaces/gateway.ts', 'host/surfaces/fax/install.ts'), undefined);
+  assert.ok(layeringViolation('host/mcp/mcp-route.ts', 'host/surfaces/fax/jobs/fax-routes.ts'));
+  assert.ok(layeringViolation('host/platform/gateway/platform-routes.ts', 'host/mcp/mcp-route.ts'));
+  assert.ok(layeringViolation('host/surfaces/fax/install.ts', 'host/mcp/mcp-settings.ts'));
+  assert.is(layeringViolation('host/mcp/mcp-route.ts', 'host/platform/http/openapi.ts'), undefined);
+  assert.is(layeringViolation('host/surfaces/gateway.ts', 'host/mcp/install.ts'), undefined);
   assert.equal(importsOf('host/platform/x.ts', "import type { A } from '../surfaces/fax/a.js';\n// import { B } from '../surfaces/b.js';\nconst m = await import('./m.js');"), ['host/surfaces/fax/a.js', 'host/platform/m.js']);
 });
 
-test('host/ holds platform/, surfaces/, cli/, bin/ and main.ts, and nothing else', () => {
-  assert.equal(readdirSync(path.join(ROOT, 'host')).sort(), ['bin', 'cli', 'main.ts', 'platform', 'surfaces']);
+test('host/ holds platform/, surfaces/, mcp/, cli/, bin/ and main.ts, and nothing else', () => {
+  assert.equal(readdirSync(path.join(ROOT, 'host')).sort(), ['bin', 'cli', 'main.ts', 'mcp', 'platform', 'surfaces']);
   assert.equal(readdirSync(path.join(ROOT, 'host/surfaces')).filter((e) => statSync(path.join(ROOT, 'host/surfaces', e)).isDirectory()).sort(), ['fax', 'search', 'workbench']);
 });
 
@@ -55,6 +65,11 @@ test('no import in core, plugins or host runs against the layering', () => {
     }
   }
   assert.equal(broken, []);
+});
+
+test('the MCP adapter calls the API only through the client: no fetch in host/mcp', () => {
+  const calling = sourcesUnder('host/mcp').filter((file) => /\bfetch\s*\(/.test(readFileSync(path.join(ROOT, file), 'utf8')));
+  assert.equal(calling, []);
 });
 
 test('each surface exports one install and the composition root installs every surface', () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { envNameOf } from '../../../host/platform/config/sections.js';
-import { SURFACES } from '../../../host/surfaces/gateway.js';
+import { ADAPTERS, SURFACES } from '../../../host/surfaces/gateway.js';
 import { ROOT } from '../../support/gateway.js';
 import { importsOf, sourcesUnder, withoutComments } from '../../support/source-code.js';
 
@@ -36,6 +36,8 @@ function surfaceWords(): Map<string, string> {
     const migrations = readFileSync(path.join(ROOT, `host/surfaces/${surface.name}/${surface.name}-migrations.ts`), 'utf8');
     for (const [, table] of migrations.matchAll(/createTable\('([a-z_]+)'\)/g)) words.set(table!, `${surface.name} table`);
   }
+  // An adapter's settings are its own too (MCP_OUTBOX_DIR).
+  for (const adapter of Object.values(ADAPTERS)) for (const key of Object.keys(adapter.settings!.keys)) words.set(key, `${adapter.name} setting`);
   return words;
 }
 
@@ -63,7 +65,7 @@ test('no surface file outside its HTTP layer imports the HTTP error catalogue: s
   assert.equal(servicesSpeakingHttp(files), []);
 });
 
-test('the platform names no error code, setting or table of a surface', () => {
+test('the platform names no error code, setting or table of a surface, nor a setting of an adapter', () => {
   const words = surfaceWords();
   assert.ok([...words.values()].some((w) => w.endsWith('table')) && [...words.values()].some((w) => w.endsWith('error code')), 'the surfaces declare tables and codes');
   const found: string[] = [];

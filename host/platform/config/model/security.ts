@@ -15,8 +15,6 @@ export const SecurityKeys = {
     .describe(
       'Environment only: comma-separated hosts (as URLs spell them: 127.0.0.1, localhost, ::1, judge.internal) that URLs set at run time may reach although they are, or resolve to, loopback, private, link-local, CGNAT, unique-local or metadata addresses. Lifts only that rule: a plugin still reaches only the hosts its manifest egress declares. URLs given in the environment and literal manifest egress hosts never need it.',
     )),
-  MCP_REQUIRE_APPROVAL: flag().default(true).describe('MCP send_fax sends only a document prepared by prepare_fax, by its approval id; off, a key with fax:send may send a document and number in one send_fax call.'),
-  MCP_OUTBOX_DIR: envOnly(optionalText().describe('Environment only. The directory MCP prepare_fax and send_fax may read a document from by file path (nothing outside it); unset, documents come as base64 only.')),
   AUDIT_LOG_ENABLED: flag().default(false).describe('Write an audit log of security-relevant actions.'),
   AUDIT_LOG_FILE: envOnly(optionalText().describe('File the audit log is appended to; unset writes it to the main log.')),
   AUDIT_LOG_SYSLOG: flag().default(false).describe('Also send audit events to syslog (RFC 5424): the unix socket AUDIT_SYSLOG_SOCKET, or UDP to AUDIT_SYSLOG_HOST when that is set.'),

@@ -106,6 +106,7 @@ export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore;
       method: 'get',
       path: '/admin/fax-jobs',
       summary: 'Fax jobs, newest first, filterable; numbers masked',
+      mcp: { name: 'list_faxes', description: 'Sent fax jobs, newest first, numbers masked' },
       query: ListQuery,
       responses: {
         200: { description: 'A page of jobs', schema: z.object({ jobs: z.array(AdminJobSummary), next_cursor: z.string().nullable() }) },

@@ -59,6 +59,13 @@ export function registerApprovalRoutes(api: HttpApi, deps: ApprovalRouteDeps): v
       tags: ['fax'],
       access: { scope: 'fax:send' },
       rateLimit: { bucket: 'fax' },
+      // The tool takes the document as base64 or an outbox path (its hook's arguments), not as a form's file.
+      mcp: {
+        name: 'prepare_fax',
+        description: 'Stage a fax for sending: answers a preview (pages, masked number, SHA-256) and an approval id that send_fax needs (valid for the approval\'s lifetime). Sends nothing',
+        omit: ['file'],
+        hook: 'prepare-fax',
+      },
       rawBody: {
         contentType: 'multipart/form-data',
         schema: z.object({ to: z.string().describe('E.164 or digits: optional "+" and 6 to 20 digits'), file: z.string().meta({ format: 'binary', description: 'The document (PDF, text, PNG, JPEG or TIFF)' }) }),
@@ -104,6 +111,15 @@ export function registerApprovalRoutes(api: HttpApi, deps: ApprovalRouteDeps): v
       rateLimit: { bucket: 'fax' },
       params: z.object({ id: z.string().min(1).max(100) }),
       body: SendByApprovalBody,
+      mcp: {
+        name: 'send_fax',
+        description: 'Send the fax an approval id from prepare_fax names, exactly that document to exactly that number, once. `to` and `sha256`, when given, must match the approval',
+        aliases: { approval_id: 'id' },
+        // Without an approval id the hook may send in one step (MCP_REQUIRE_APPROVAL=false).
+        optional: ['approval_id'],
+        annotations: { destructive: true, idempotent: true, openWorld: true },
+        hook: 'send-fax',
+      },
       responses: {
         202: { description: 'Accepted: the job', schema: FaxJobOutSchema },
         404: { description: 'No such approval for this API key (`approval_unknown`)' },

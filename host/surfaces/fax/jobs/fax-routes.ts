@@ -125,6 +125,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       method: 'get',
       path: '/fax/:id',
       summary: 'A fax job',
+      mcp: { name: 'get_fax_status', description: 'A sent fax job by id', aliases: { job_id: 'id' } },
       tags: ['fax'],
       access: { scope: 'fax:read' },
       rateLimit: { bucket: 'fax' },

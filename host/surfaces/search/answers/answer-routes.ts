@@ -82,6 +82,8 @@ export function registerAnswerRoutes(api: HttpApi, deps: { answers: AnswerServic
       method: 'post',
       path: '/api/rag',
       summary: 'Answer a question about a repository\'s code, with citations',
+      // The hook streams the answer when the caller asks for progress.
+      mcp: { name: 'answer_question', omit: ['stream'], annotations: { readOnly: true }, hook: 'answer-with-progress' },
       description:
         'Same retrieval as GET /api/search, then GEN_MODEL writes an answer citing the chunks it used (checked against the retrieved ones). ' +
         'Modes: graph (retrieve, grade, rewrite the query once when evidence is weak, generate), simple, extractive (no model or every model call failed). ' +

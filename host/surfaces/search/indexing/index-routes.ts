@@ -49,6 +49,7 @@ export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store
       method: 'post',
       path: '/api/index/start',
       summary: 'Start indexing a repository',
+      mcp: { name: 'start_index' },
       description:
         'Starts a run in the background (a worker thread supervising an indexer child process) and answers at once. ' +
         'One run per repository at a time; progress via GET /api/index/status. The body is optional.',
@@ -76,6 +77,7 @@ export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store
       method: 'get',
       path: '/api/index/status',
       summary: 'Progress of the latest indexing run',
+      mcp: { name: 'index_status' },
       tags: ['code-search'],
       access: { scope: 'search:read' },
       query: z.object({ repo: z.string().optional().describe('Repository name; defaults to REPO.') }),

@@ -57,6 +57,7 @@ export function registerSearchRoutes(
       method: 'get',
       path: '/api/search',
       summary: 'Search a repository\'s code',
+      mcp: { name: 'search_code', hook: 'redact-credentials' },
       description:
         'Retrieval only. BM25 over code-aware terms (identifiers split and kept whole, path segments, symbol names), re-scored, ' +
         'fused with dense retrieval when EMBEDDING_MODEL is set; at most 3 chunks per file. top_k defaults to FINAL_K ' +

@@ -44,7 +44,7 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
   const routes = api.group({ tags: ['admin: alerts'], access: ADMIN });
 
   routes.route(
-    { method: 'get', path: '/admin/alerts', summary: 'Alerts firing now', responses: { 200: { description: 'Active alerts', schema: z.object({ alerts: z.array(ActiveAlert) }) } } },
+    { method: 'get', path: '/admin/alerts', summary: 'Alerts firing now', mcp: { name: 'list_alerts' }, responses: { 200: { description: 'Active alerts', schema: z.object({ alerts: z.array(ActiveAlert) }) } } },
     async () => ({
       alerts: (await deps.engine.active()).map((row) => {
         const { category: _category, ...context } = JSON.parse(row.context) as Record<string, unknown>;

@@ -116,7 +116,7 @@ test('every key is documented with a type, a description and its owner', () => {
     assert.ok(doc.description.length > 10, `${key} has a description`);
     assert.ok(doc.type.length > 0, `${key} has a type`);
     assert.is(doc.secret, model.secretKeys.has(key), `${key} secret flag`);
-    assert.ok(['platform', 'fax', 'search', 'workbench'].includes(doc.owner), `${key} owner`);
+    assert.ok(['platform', 'fax', 'search', 'workbench', 'mcp'].includes(doc.owner), `${key} owner`);
   }
   assert.is(model.keyDoc('FINAL_K').type, 'integer (1..1000)');
   assert.is(model.keyDoc('FINAL_K').default, 10);

@@ -6,9 +6,9 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { makePdf } from '../../../fakes/fax-document-server.js';
-import { json, removeDir, ROOT, startGateway, tempDir, until, type TestGateway } from '../../../support/gateway.js';
-import { writeRepoFile } from '../../surfaces/search/search-repo-fixture.js';
+import { makePdf } from '../../fakes/fax-document-server.js';
+import { json, removeDir, ROOT, startGateway, tempDir, until, type TestGateway } from '../../support/gateway.js';
+import { writeRepoFile } from '../surfaces/search/search-repo-fixture.js';
 
 // One gateway: FAX_DISABLED stores sent jobs without a provider; a repository with a planted secret.
 const BOOT = 'boot-admin-key-for-mcp-tests';
@@ -347,6 +347,25 @@ test('switchboard mcp: the same tools over stdio against a running gateway', asy
     assert.match((await call(client, 'send_fax', { approval_id: other.approval_id, to: '+15550100000' })).error.detail, /another number/);
   } finally {
     await client.close();
+  }
+});
+
+test('tools/list over stdio equals tools/list over HTTP: one builder, one /openapi.json', async () => {
+  const stdio = new Client({ name: 'stdio-list', version: '1.0.0' });
+  await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(ROOT, 'dist/host/cli/run.js'), 'mcp'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SWITCHBOARD_URL: gw.url, SWITCHBOARD_API_KEY: BOOT }, stderr: 'pipe' }));
+  const http = await connect(BOOT);
+  try {
+    const overStdio = (await stdio.listTools()).tools;
+    const overHttp = (await http.listTools()).tools;
+    assert.is(overHttp.length, 13);
+    assert.equal(overStdio, overHttp);
+    // Each comes from the x-mcp-tool of its route in the document.
+    const doc = await json(await fetch(`${gw.url}/openapi.json`));
+    assert.equal(doc.paths['/fax/{id}'].get['x-mcp-tool'].arguments.job_id, { in: 'path', name: 'id' });
+    assert.is(doc.paths['/fax/{id}/report'].get['x-mcp-tool'], undefined, 'an unmarked route is no tool');
+  } finally {
+    await stdio.close();
+    await http.close();
   }
 });
 

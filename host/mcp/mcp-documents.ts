@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 import { realpath, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-
-/** A refusal an MCP tool reports as a tool error with this detail. */
-export class ToolRefusal extends Error {}
+import { ToolRefusal } from './tool-result.js';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { REDACTED, redactCredentials, redactCredentialsDeep } from '../../../../host/platform/mcp/credential-redaction.js';
+import { REDACTED, redactCredentials, redactCredentialsDeep } from '../../../host/mcp/credential-redaction.js';
 
 test('lines that look like keys, tokens, private keys or passwords are masked; the others stay', () => {
   const secretLines = [

@@ -1,18 +1,27 @@
 import type { Request, Response } from 'express';
-import { actorOf, principalOf } from '../auth/access-guard.js';
-import { isLoopback } from '../auth/loopback.js';
-import { hostAllowed } from '../auth/request-site.js';
-import { httpError, invalid } from '../http/error-catalogue.js';
-import type { Platform } from '../gateway/platform.js';
-import { GatewayApi } from './gateway-api.js';
+import { actorOf, principalOf } from '../platform/auth/access-guard.js';
+import { isLoopback } from '../platform/auth/loopback.js';
+import { hostAllowed } from '../platform/auth/request-site.js';
+import { httpError, invalid } from '../platform/http/error-catalogue.js';
+import { openApiDocument } from '../platform/http/openapi.js';
+import type { Platform } from '../platform/gateway/platform.js';
+import { MCP_SETTINGS } from './mcp-settings.js';
 
 /**
- * The MCP SDK (with its JSON-schema validator) and the tools, loaded by the first POST /mcp:
- * most gateways never serve MCP, and the SDK is about 100 ms of start-up and a few MB resident.
+ * The MCP SDK (with its JSON-schema validator), the client and the tools, loaded by the first POST
+ * /mcp: most gateways never serve MCP, and the SDK is about 100 ms of start-up and a few MB resident.
  */
-let mcpModules: Promise<[typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'), typeof import('@modelcontextprotocol/sdk/types.js'), typeof import('./mcp-tools.js')]> | undefined;
+const loadModules = () =>
+  Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+    import('./mcp-server.js'),
+    import('./route-tools.js'),
+    import('../../clients/typescript/src/index.js'),
+  ]);
+let mcpModules: ReturnType<typeof loadModules> | undefined;
 const loadMcp = () =>
-  (mcpModules ??= Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('@modelcontextprotocol/sdk/types.js'), import('./mcp-tools.js')]).catch((err: unknown) => {
+  (mcpModules ??= loadModules().catch((err: unknown) => {
     mcpModules = undefined;
     throw err;
   }));
@@ -66,7 +75,8 @@ function presentedKey(req: Request): string | undefined {
  * a request to this gateway's own HTTP API with the caller's key, so it can do nothing the key cannot.
  */
 export function registerMcpRoute(platform: Platform): void {
-  const { api, config } = platform;
+  const { api } = platform;
+  const config = platform.config.withSection(MCP_SETTINGS);
   const settings = {
     requireApproval: () => config.get('MCP_REQUIRE_APPROVAL'),
     outboxDir: () => config.get('MCP_OUTBOX_DIR') ?? undefined,
@@ -106,7 +116,7 @@ export function registerMcpRoute(platform: Platform): void {
       summary: 'The MCP endpoint (Model Context Protocol, Streamable HTTP, stateless)',
       description:
         'JSON-RPC messages of the Model Context Protocol: initialize, tools/list, tools/call. Each tool is a request to a route of this API with the caller\'s key, ' +
-        'so it needs that route\'s scope (see docs/mcp.md). Stateless: GET and DELETE /mcp answer 405 `method_not_allowed`. Access: any API key, or MCP_API_KEY (X-API-Key or Authorization: Bearer); with no key configured, loopback callers only.',
+        'so it needs that route\'s scope (see docs/mcp.md); the tools are the operations of this document that carry an `x-mcp-tool` extension (name, input schema, annotations). Stateless: GET and DELETE /mcp answer 405 `method_not_allowed`. Access: any API key, or MCP_API_KEY (X-API-Key or Authorization: Bearer); with no key configured, loopback callers only.',
       tags: ['mcp'],
       access: 'public',
       rawBody: { contentType: 'application/json', description: 'A JSON-RPC request, notification or batch (at most 16 MB)' },
@@ -114,7 +124,7 @@ export function registerMcpRoute(platform: Platform): void {
     },
     async ({ req, res }) => {
       authenticate(req, res);
-      const [{ StreamableHTTPServerTransport }, { JSONRPCMessageSchema }, { createMcpServer }] = await loadMcp();
+      const [{ StreamableHTTPServerTransport }, { JSONRPCMessageSchema }, { createMcpServer }, { routeTools }, { createSwitchboardClient }] = await loadMcp();
       const body = await readJsonBody(req, JSONRPCMessageSchema);
       // Answers are JSON, so a client that accepts only JSON is answered too (the transport would
       // refuse it 406 with a JSON-RPC body); a request asking for progress, from a client that
@@ -127,7 +137,9 @@ export function registerMcpRoute(platform: Platform): void {
       const base = `http://${local.includes(':') ? `[${local}]` : local}:${req.socket.localPort}`;
       const actor = actorOf(res);
       const server = createMcpServer({
-        api: new GatewayApi(base, key),
+        sb: createSwitchboardClient({ baseUrl: base, ...(key ? { apiKey: key } : {}) }),
+        // Built from this gateway's own /openapi.json, as `switchboard mcp` builds them from a gateway's.
+        tools: () => routeTools(openApiDocument(api, platform.version)),
         settings,
         version: platform.version,
         audit: (tool, outcome, code) => platform.audit.record('mcp_call', { tool, key_id: actor, outcome, ...(code ? { code } : {}), transport: 'http' }),
