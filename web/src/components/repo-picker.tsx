@@ -1,18 +1,16 @@
 // The repositories an operator can pick (the keys of REPOS, REPO by default), read from
 // GET /api/config. Without admin scope the picker falls back to a typed name.
 import { useEffect, useState } from 'preact/hooks';
-import { useApi } from './hooks.js';
+import type { ApiResponse } from '../api.js';
+import { useGet } from '../hooks/use-api.js';
 
-interface ConfigView {
-  config: Record<string, unknown>;
-  source: Record<string, string>;
-}
+type ConfigView = ApiResponse<'/api/config', 'get'>;
 
 export function useConfig() {
-  return useApi<ConfigView>('/api/config');
+  return useGet('/api/config', {});
 }
 
-export function reposOf(config: ConfigView | undefined): { names: string[]; fallback: string } {
+function reposOf(config: ConfigView | undefined): { names: string[]; fallback: string } {
   const repos = config?.config.REPOS;
   const fallback = typeof config?.config.REPO === 'string' ? config.config.REPO : 'switchboard';
   const names = repos && typeof repos === 'object' && Object.keys(repos).length ? Object.keys(repos) : [fallback];
