@@ -4,7 +4,7 @@ import { Layout, type NavItem } from './components/layout.js';
 import { useFocusHeading } from './hooks/use-focus-heading.js';
 import { FaxPage } from './pages/fax/index.js';
 import { KeysPage } from './pages/platform/keys/index.js';
-import { OverviewPage } from './pages/platform/overview.js';
+import { OverviewPage } from './pages/platform/overview/index.js';
 import { PluginsPage } from './pages/platform/plugins/index.js';
 import { SearchPage } from './pages/search/index.js';
 import { WorkbenchPage } from './pages/workbench/index.js';

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ApiResponse } from '../api.js';
 import { useGet } from '../hooks/use-api.js';
+import { Field, Options } from './field.js';
 
 type ConfigView = ApiResponse<'/api/config', 'get'>;
 
@@ -34,19 +35,14 @@ export function useRepo(storageKey: string): [string, (r: string) => void, strin
 
 export function RepoPicker({ id, label, value, names, free, onChange }: { id: string; label: string; value: string; names: string[]; free: boolean; onChange: (r: string) => void }) {
   return (
-    <div class="field">
-      <label for={id}>{label}</label>
+    <Field id={id} label={label}>
       {free ? (
         <input id={id} value={value} onChange={(e) => onChange(e.currentTarget.value.trim())} />
       ) : (
         <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
-          {names.map((n) => (
-            <option key={n} value={n}>
-              {n}
-            </option>
-          ))}
+          <Options values={names} />
         </select>
       )}
-    </div>
+    </Field>
   );
 }

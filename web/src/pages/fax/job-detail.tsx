@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
-import { saveBlob, sb } from '../../api.js';
+import { saveBlob, sb, type FaxJobDetail } from '../../api.js';
 import { WhenLoaded } from '../../components/notes.js';
 import { Section } from '../../components/section.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useGet } from '../../hooks/use-api.js';
 import { href } from '../../router.js';
 import { FaxStatus, FINAL } from './fax-status.js';
-import { Timeline, type JobDetail } from './timeline.js';
+import { Timeline } from './timeline.js';
 
-function Facts({ job }: { job: JobDetail }) {
+function Facts({ job }: { job: FaxJobDetail }) {
   return (
     <dl class="kv" data-testid="job-detail">
       <dt>Status</dt>

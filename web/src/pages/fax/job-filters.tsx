@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { Field, Options } from '../../components/field.js';
 
 export interface Filters {
   status: string;
@@ -17,25 +18,18 @@ export function JobFilters({ initial, statuses, onApply }: { initial: Filters; s
         onApply({ ...draft, backend: draft.backend.trim() });
       }}
     >
-      <div class="field">
-        <label for="f-status">Status</label>
+      <Field id="f-status" label="Status">
         <select id="f-status" value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })}>
           <option value="">any</option>
-          {statuses.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
+          <Options values={statuses} />
         </select>
-      </div>
-      <div class="field">
-        <label for="f-backend">Backend</label>
+      </Field>
+      <Field id="f-backend" label="Backend">
         <input id="f-backend" value={draft.backend} onInput={(e) => setDraft({ ...draft, backend: e.currentTarget.value })} />
-      </div>
-      <div class="field">
-        <label for="f-since">Created since</label>
+      </Field>
+      <Field id="f-since" label="Created since">
         <input id="f-since" type="datetime-local" value={draft.since} onInput={(e) => setDraft({ ...draft, since: e.currentTarget.value })} />
-      </div>
+      </Field>
       <div class="field">
         <button type="submit">Filter</button>
       </div>

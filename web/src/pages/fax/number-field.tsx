@@ -1,13 +1,11 @@
+import { Field } from '../../components/field.js';
 import { PHONE_RULE, normalizePhone } from './phone.js';
 
 /** The destination number, checked by the API's rule once the field was left. */
 export function NumberField({ value, touched, onInput, onBlur }: { value: string; touched: boolean; onInput: (value: string) => void; onBlur: () => void }) {
   const error = touched && value !== '' && !normalizePhone(value) ? PHONE_RULE : undefined;
   return (
-    <div class="field">
-      <label for="fax-to">
-        Destination number <span class="hint">{PHONE_RULE}</span>
-      </label>
+    <Field id="fax-to" label={<>Destination number <span class="hint">{PHONE_RULE}</span></>}>
       <input
         id="fax-to"
         name="to"
@@ -24,6 +22,6 @@ export function NumberField({ value, touched, onInput, onBlur }: { value: string
           {error}
         </span>
       )}
-    </div>
+    </Field>
   );
 }

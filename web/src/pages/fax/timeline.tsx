@@ -1,8 +1,6 @@
-import type { ApiResponse } from '../../api.js';
+import type { FaxJobDetail } from '../../api.js';
 import { Status } from '../../components/status.js';
 import { kb, when } from '../../format.js';
-
-export type JobDetail = ApiResponse<'/admin/fax-jobs/{id}', 'get'>;
 
 interface TimelineEvent {
   at: string;
@@ -12,7 +10,7 @@ interface TimelineEvent {
 }
 
 /** The job's events in time order, from its record and its attempts. */
-export function timelineOf(job: JobDetail): TimelineEvent[] {
+export function timelineOf(job: FaxJobDetail): TimelineEvent[] {
   const events: TimelineEvent[] = [{ at: job.created_at, what: 'Accepted and queued', detail: `${job.source_type}, ${kb(job.size_bytes)}${job.cover_page ? ', with a cover page' : ''}` }];
   for (const a of job.attempt_history) {
     events.push({ at: a.started_at, what: `Attempt ${a.attempt} started`, ...(a.provider_sid ? { detail: `provider id ${a.provider_sid}` } : {}) });
@@ -31,7 +29,7 @@ export function timelineOf(job: JobDetail): TimelineEvent[] {
   return events.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
 }
 
-export function Timeline({ job }: { job: JobDetail }) {
+export function Timeline({ job }: { job: FaxJobDetail }) {
   return (
     <ol class="timeline" data-testid="timeline">
       {timelineOf(job).map((e, i) => (

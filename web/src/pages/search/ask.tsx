@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorText, sb, unwrap, type Answer } from '../../api.js';
+import { Field } from '../../components/field.js';
 import { ErrorNote } from '../../components/notes.js';
 import { Section } from '../../components/section.js';
 import { Citations } from './citations.js';
@@ -42,10 +43,9 @@ export function Ask({ repo }: { repo: string }) {
   return (
     <Section title="Ask a question" id="ask">
       <form onSubmit={ask}>
-        <div class="field">
-          <label for="ask-q">Question</label>
+        <Field id="ask-q" label="Question">
           <textarea id="ask-q" rows={2} value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
-        </div>
+        </Field>
         <div class="row">
           <button type="submit" disabled={phase === 'streaming' || !question.trim() || !repo}>
             {phase === 'streaming' ? 'Answering…' : 'Ask'}

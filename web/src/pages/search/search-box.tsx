@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { sb, unwrap, type SearchAnswer } from '../../api.js';
+import { Field } from '../../components/field.js';
 import { ErrorNote } from '../../components/notes.js';
 import { Section } from '../../components/section.js';
 import { useAction } from '../../hooks/use-action.js';
@@ -19,14 +20,12 @@ export function SearchBox({ repo }: { repo: string }) {
   return (
     <Section title="Search" id="search">
       <form class="row" onSubmit={submit} role="search" aria-label="Code" noValidate>
-        <div class="field grow">
-          <label for="search-q">Query</label>
+        <Field id="search-q" grow label="Query">
           <input id="search-q" type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} placeholder="a question or an identifier" />
-        </div>
-        <div class="field">
-          <label for="search-k">Results</label>
+        </Field>
+        <Field id="search-k" label="Results">
           <input id="search-k" type="number" min={1} max={100} size={4} value={topK} onInput={(e) => setTopK(e.currentTarget.value)} placeholder="default" />
-        </div>
+        </Field>
         <div class="field">
           <label class="check">
             <input type="checkbox" checked={trace} onChange={(e) => setTrace(e.currentTarget.checked)} /> Write a trace

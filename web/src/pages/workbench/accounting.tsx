@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { sb, unwrap } from '../../api.js';
+import { sb, unwrap, type RunRecord } from '../../api.js';
+import { Field } from '../../components/field.js';
 import { ErrorNote } from '../../components/notes.js';
 import { RepoPicker, useRepo } from '../../components/repo-picker.js';
 import { Section } from '../../components/section.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useGet } from '../../hooks/use-api.js';
-import type { RunRecord } from './lanes-table.js';
 import { RunRecordView } from './run-record.js';
 
 /** Refresh of the accounting view (the spec: every 30 seconds). */
@@ -28,13 +28,12 @@ export function Accounting() {
     <Section title="Run accounting" id="accounting">
       <div class="row">
         <RepoPicker id="acct-repo" label="Corpus" value={repo} names={names} free={free} onChange={setRepo} />
-        <div class="field">
-          <label for="acct-kind">Run kind</label>
+        <Field id="acct-kind" label="Run kind">
           <select id="acct-kind" value={kind} onChange={(e) => setKind(e.currentTarget.value as RunKind)}>
             <option value="index">index</option>
             <option value="schema_proposal">schema proposal</option>
           </select>
-        </div>
+        </Field>
       </div>
       <p class="hint">Refreshed every 30 seconds.</p>
       <ErrorNote error={run.error} />

@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Service, ServiceAction } from './services-table.js';
+import type { ComposeService } from '../../api.js';
+import { Field } from '../../components/field.js';
+import { verbOf, type ServiceAction } from './services-table.js';
 
 /** Stop and restart confirm with the service named; a core service needs its key typed out. */
-export function ConfirmDialog({ service, action, onConfirm, onClose }: { service: Service; action: ServiceAction; onConfirm: (confirm: true | string) => void; onClose: () => void }) {
+export function ConfirmDialog({ service, action, onConfirm, onClose }: { service: ComposeService; action: ServiceAction; onConfirm: (confirm: true | string) => void; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [typed, setTyped] = useState('');
   useEffect(() => {
@@ -11,7 +13,7 @@ export function ConfirmDialog({ service, action, onConfirm, onClose }: { service
     return () => d?.close();
   }, []);
   const ok = !service.core || typed === service.service;
-  const verb = action === 'stop' ? 'Stop' : 'Restart';
+  const verb = verbOf(action);
   return (
     <dialog ref={ref} aria-labelledby="confirm-h" onCancel={(e) => (e.preventDefault(), onClose())}>
       <form
@@ -29,10 +31,9 @@ export function ConfirmDialog({ service, action, onConfirm, onClose }: { service
             <p>
               <strong>{service.service}</strong> is a core data or ingress service: other parts stop working while it is down.
             </p>
-            <div class="field">
-              <label for="confirm-key">Type {service.service} to confirm</label>
+            <Field id="confirm-key" label={<>Type {service.service} to confirm</>}>
               <input id="confirm-key" autoComplete="off" value={typed} onInput={(e) => setTyped(e.currentTarget.value)} />
-            </div>
+            </Field>
           </>
         ) : (
           <p>

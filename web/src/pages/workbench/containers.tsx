@@ -1,21 +1,21 @@
 import { useState } from 'preact/hooks';
-import { sb, unwrap } from '../../api.js';
+import { sb, unwrap, type ComposeService } from '../../api.js';
 import { ActionOutcome, ErrorNote } from '../../components/notes.js';
 import { Section } from '../../components/section.js';
 import { Status } from '../../components/status.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useGet } from '../../hooks/use-api.js';
 import { ConfirmDialog } from './confirm-dialog.js';
-import { ServicesTable, type Service, type ServiceAction } from './services-table.js';
+import { ServicesTable, type ServiceAction } from './services-table.js';
 
 /** The container engine and the compose services: start at once, stop and restart after a confirmation, logs. */
 export function Containers() {
   const status = useGet('/api/docker/status', {}, 30_000);
   const services = useGet('/api/docker/services', {}, 30_000);
-  const [pending, setPending] = useState<{ service: Service; action: ServiceAction }>();
+  const [pending, setPending] = useState<{ service: ComposeService; action: ServiceAction }>();
   const [logs, setLogs] = useState<{ service: string; text: string }>();
   const action = useAction();
-  const act = (service: Service, what: ServiceAction, confirm?: true | string) => {
+  const act = (service: ComposeService, what: ServiceAction, confirm?: true | string) => {
     setPending(undefined);
     void action.run(
       async () => {
@@ -28,7 +28,7 @@ export function Containers() {
       { label: service.service, prefixError: true },
     );
   };
-  const showLogs = (service: Service) =>
+  const showLogs = (service: ComposeService) =>
     action.run(
       async () => {
         const r = await unwrap(sb.GET('/api/docker/services/{service}/logs', { params: { path: { service: service.service }, query: { tail: 200 } } }));

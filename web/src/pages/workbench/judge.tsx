@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { sb, unwrap, type ApiResponse } from '../../api.js';
+import { Field } from '../../components/field.js';
 import { ActionOutcome, ErrorNote } from '../../components/notes.js';
+import { useConfig } from '../../components/repo-picker.js';
 import { Section } from '../../components/section.js';
 import { Status } from '../../components/status.js';
-import { useConfig } from '../../components/repo-picker.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useApi, useGet } from '../../hooks/use-api.js';
 
@@ -64,8 +65,7 @@ export function Judge() {
       )}
       <ErrorNote error={judges.error} />
       <form class="row" onSubmit={save}>
-        <div class="field">
-          <label for="judge-provider">Backend</label>
+        <Field id="judge-provider" label="Backend">
           <select id="judge-provider" value={value} aria-describedby="judge-state" onChange={(e) => setChoice(e.currentTarget.value)}>
             {options.map((j) => (
               <option key={j.id} value={j.id}>
@@ -73,7 +73,7 @@ export function Judge() {
               </option>
             ))}
           </select>
-        </div>
+        </Field>
         <div class="field">
           <button type="submit" disabled={action.busy !== null || !judges.data || value === selected}>
             Switch

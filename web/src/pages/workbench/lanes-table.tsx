@@ -1,7 +1,6 @@
-import type { ApiResponse } from '../../api.js';
+import type { RunRecord } from '../../api.js';
 import { Table, type Column } from '../../components/table.js';
 
-export type RunRecord = ApiResponse<'/api/index/{corpus_id}/runs/latest', 'get'>;
 type Lane = RunRecord['lanes'][number];
 
 const COLUMNS: Column<Lane>[] = [

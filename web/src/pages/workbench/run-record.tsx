@@ -1,6 +1,7 @@
+import type { RunRecord } from '../../api.js';
 import { Status } from '../../components/status.js';
 import { when } from '../../format.js';
-import { LanesTable, type RunRecord } from './lanes-table.js';
+import { LanesTable } from './lanes-table.js';
 
 function labelOk(label: RunRecord['label']): boolean | null {
   if (label === 'Complete') return true;

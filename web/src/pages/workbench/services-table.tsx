@@ -1,11 +1,10 @@
-import type { ApiResponse } from '../../api.js';
+import type { ComposeService } from '../../api.js';
 import { Status } from '../../components/status.js';
 import { Table, type Column } from '../../components/table.js';
 
-export type Service = ApiResponse<'/api/docker/services', 'get'>['services'][number];
 export type ServiceAction = 'start' | 'stop' | 'restart';
 
-const COLUMNS: Column<Service>[] = [
+const COLUMNS: Column<ComposeService>[] = [
   {
     header: 'Service',
     rowHeader: true,
@@ -21,8 +20,8 @@ const COLUMNS: Column<Service>[] = [
 ];
 
 /** The compose services with start, stop, restart (asked first by the caller) and logs. */
-export function ServicesTable({ services, busy, onAction, onLogs }: { services: readonly Service[]; busy: boolean; onAction: (s: Service, action: ServiceAction) => void; onLogs: (s: Service) => void }) {
-  const buttons = (s: Service) => {
+export function ServicesTable({ services, busy, onAction, onLogs }: { services: readonly ComposeService[]; busy: boolean; onAction: (s: ComposeService, action: ServiceAction) => void; onLogs: (s: ComposeService) => void }) {
+  const buttons = (s: ComposeService) => {
     const absent = s.containers.length === 0;
     return (
       <>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { sb, unwrap, type ApiResponse } from '../../api.js';
+import { Field } from '../../components/field.js';
 import { ActionOutcome, WhenLoaded } from '../../components/notes.js';
 import { Section } from '../../components/section.js';
 import { Table, type Column } from '../../components/table.js';
@@ -76,10 +77,9 @@ export function Webhooks({ onSent }: { onSent: () => void }) {
         )}
       </WhenLoaded>
       <form class="row" onSubmit={add}>
-        <div class="field grow">
-          <label for="webhook-url">New target URL (https)</label>
+        <Field id="webhook-url" grow label="New target URL (https)">
           <input id="webhook-url" type="url" autoComplete="off" spellcheck={false} value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://hooks.example.com/…" />
-        </div>
+        </Field>
         <div class="field">
           <button type="submit" disabled={busy || !url.trim()}>
             Add target

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { sb, unwrap } from '../../../api.js';
+import { Field } from '../../../components/field.js';
 import { ErrorNote } from '../../../components/notes.js';
 import { Section } from '../../../components/section.js';
 import { Table, type Column } from '../../../components/table.js';
@@ -45,10 +46,9 @@ export function EffectiveSettings() {
         </p>
       ))}
       <div class="row">
-        <div class="field">
-          <label for="settings-filter">Filter by name</label>
+        <Field id="settings-filter" label="Filter by name">
           <input id="settings-filter" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
-        </div>
+        </Field>
         <label class="check field">
           <input type="checkbox" checked={changedOnly} onChange={(e) => setChangedOnly(e.currentTarget.checked)} /> Only settings not at their default
         </label>

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
+import { Field } from '../../../components/field.js';
 import { copyText } from './copy-text.js';
 
 /** The settings as an env file (secrets masked), with a copy button. */
@@ -6,10 +7,7 @@ export function EnvSnippet({ snippet }: { snippet: string }) {
   const area = useRef<HTMLTextAreaElement>(null);
   const [copied, setCopied] = useState<string>();
   return (
-    <div class="field">
-      <label for="env-snippet">
-        Env snippet <span class="hint">(secrets masked)</span>
-      </label>
+    <Field id="env-snippet" label={<>Env snippet <span class="hint">(secrets masked)</span></>}>
       <textarea id="env-snippet" ref={area} class="mono" rows={Math.min(16, snippet.split('\n').length + 1)} readOnly value={snippet} />
       <div class="row">
         <button type="button" class="quiet" onClick={async () => setCopied((await copyText(snippet, area.current)) ? 'Copied.' : 'Selected: press Ctrl+C to copy.')}>
@@ -19,6 +17,6 @@ export function EnvSnippet({ snippet }: { snippet: string }) {
           {copied}
         </span>
       </div>
-    </div>
+    </Field>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { sb, unwrap, type MintedApiKey } from '../../../api.js';
+import { Field } from '../../../components/field.js';
 import { ErrorNote } from '../../../components/notes.js';
 import { useAction } from '../../../hooks/use-action.js';
 import { SCOPES } from '../../../scopes.js';
@@ -27,22 +28,15 @@ export function MintForm({ onMinted }: { onMinted: (m: MintedApiKey) => void }) 
     <form onSubmit={submit} aria-labelledby="mint-h">
       <h3 id="mint-h">Mint a key</h3>
       <div class="row">
-        <div class="field">
-          <label for="key-name">Name</label>
+        <Field id="key-name" label="Name">
           <input id="key-name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </div>
-        <div class="field">
-          <label for="key-owner">
-            Owner <span class="hint">(optional)</span>
-          </label>
+        </Field>
+        <Field id="key-owner" label={<>Owner <span class="hint">(optional)</span></>}>
           <input id="key-owner" value={owner} onInput={(e) => setOwner(e.currentTarget.value)} />
-        </div>
-        <div class="field">
-          <label for="key-expires">
-            Expires <span class="hint">(optional)</span>
-          </label>
+        </Field>
+        <Field id="key-expires" label={<>Expires <span class="hint">(optional)</span></>}>
           <input id="key-expires" type="datetime-local" value={expires} onInput={(e) => setExpires(e.currentTarget.value)} />
-        </div>
+        </Field>
       </div>
       <fieldset class="scopes">
         <legend>Scopes</legend>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { setApiKey, type MintedApiKey } from '../../../api.js';
+import { Field } from '../../../components/field.js';
 import { copyText } from './copy-text.js';
 
 /** A token shown once: read-only field, copy button, and "use it for this session". */
@@ -13,10 +14,9 @@ export function TokenOnce({ minted, onDone }: { minted: MintedApiKey; onDone: ()
         <strong>The token of “{minted.name}”</strong> is shown only now: copy it and keep it somewhere safe.
       </p>
       <div class="row">
-        <div class="field grow">
-          <label for="new-token">Token</label>
+        <Field id="new-token" grow label="Token">
           <input id="new-token" ref={field} class="mono" readOnly value={minted.token} onFocus={(e) => e.currentTarget.select()} />
-        </div>
+        </Field>
         <div class="field">
           <button type="button" onClick={async () => setCopied((await copyText(minted.token, field.current)) ? 'Copied to the clipboard.' : 'Selected: press Ctrl+C to copy.')}>
             Copy

@@ -1,3 +1,4 @@
+import { Options } from '../../../components/field.js';
 import { Status } from '../../../components/status.js';
 import type { Draft, Field, PluginConfig } from './settings-draft.js';
 
@@ -25,11 +26,7 @@ export function FieldInput({ f, cfg, draft, set }: { f: Field; cfg: PluginConfig
     input = (
       <select {...common} value={String(value)} onChange={(e) => update(e.currentTarget.value)}>
         {!f.required && <option value="">(unset)</option>}
-        {f.options!.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
+        <Options values={f.options!} />
       </select>
     );
   else if (f.type === 'json') input = <textarea {...common} rows={3} value={String(value)} onInput={(e) => update(e.currentTarget.value)} />;

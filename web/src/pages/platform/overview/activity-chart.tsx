@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { ApiResponse } from '../../api.js';
-import { Table, type Column } from '../../components/table.js';
+import type { ApiResponse } from '../../../api.js';
+import { Table, type Column } from '../../../components/table.js';
 
 type ActivityBucket = ApiResponse<'/admin/fax-activity', 'get'>['buckets'][number];
 

@@ -1,6 +1,6 @@
-import type { ApiResponse } from '../../api.js';
-import { Status } from '../../components/status.js';
-import { Table, type Column } from '../../components/table.js';
+import type { ApiResponse } from '../../../api.js';
+import { Status } from '../../../components/status.js';
+import { Table, type Column } from '../../../components/table.js';
 
 /** A check of GET /health/ready or /admin/health-status (only readiness marks optional ones). */
 type Check = ApiResponse<'/health/ready', 'get'>['checks'][number] | ApiResponse<'/admin/health-status', 'get'>['checks'][number];

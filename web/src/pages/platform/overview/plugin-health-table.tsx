@@ -1,6 +1,6 @@
-import type { ApiResponse } from '../../api.js';
-import { Status } from '../../components/status.js';
-import { Table, type Column } from '../../components/table.js';
+import type { ApiResponse } from '../../../api.js';
+import { Status } from '../../../components/status.js';
+import { Table, type Column } from '../../../components/table.js';
 
 type PluginHealth = ApiResponse<'/admin/health-status', 'get'>['plugins'][number];
 

@@ -1,9 +1,9 @@
-import { sb, type ApiResponse } from '../../api.js';
-import { FiringAlerts } from '../../components/firing-alerts.js';
-import { WhenLoaded } from '../../components/notes.js';
-import { Section } from '../../components/section.js';
-import { Status } from '../../components/status.js';
-import { useApi, useGet } from '../../hooks/use-api.js';
+import { sb, type ApiResponse } from '../../../api.js';
+import { FiringAlerts } from '../../../components/firing-alerts.js';
+import { WhenLoaded } from '../../../components/notes.js';
+import { Section } from '../../../components/section.js';
+import { Status } from '../../../components/status.js';
+import { useApi, useGet } from '../../../hooks/use-api.js';
 import { ActivityChart } from './activity-chart.js';
 import { ChecksTable } from './checks-table.js';
 import { PluginHealthTable } from './plugin-health-table.js';
