@@ -33,11 +33,12 @@ export function useApi<T>(load: ((signal: AbortSignal) => Promise<T>) | null, de
       });
     return () => ctl.abort();
   }, [load === null, ...deps, tick]);
+  // The period counts from the first read, not from the mount (a page may wait for its repository first).
   useEffect(() => {
-    if (!refreshMs) return;
+    if (!refreshMs || load === null) return;
     const id = setInterval(reload, refreshMs);
     return () => clearInterval(id);
-  }, [refreshMs, reload]);
+  }, [refreshMs, reload, load === null]);
   return { data, error, loading, reload };
 }
 

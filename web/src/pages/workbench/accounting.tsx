@@ -5,13 +5,13 @@ import { ErrorNote } from '../../components/notes.js';
 import { RepoPicker, useRepo } from '../../components/repo-picker.js';
 import { Section } from '../../components/section.js';
 import { useAction } from '../../hooks/use-action.js';
-import { useGet } from '../../hooks/use-api.js';
+import { useGet, type GetParams } from '../../hooks/use-api.js';
 import { RunRecordView } from './run-record.js';
 
 /** Refresh of the accounting view (the spec: every 30 seconds). */
 export const ACCOUNTING_REFRESH_MS = 30_000;
 
-type RunKind = 'index' | 'schema_proposal';
+type RunKind = NonNullable<NonNullable<GetParams<'/api/index/{corpus_id}/runs/latest'>['query']>['run_kind']>;
 
 /** The latest run of a corpus and kind, with its accounting, re-read every 30 seconds; a reconcile on demand. */
 export function Accounting() {

@@ -1,8 +1,8 @@
-import type { ComposeService } from '../../api.js';
+import type { ApiResponse, ComposeService } from '../../api.js';
 import { Status } from '../../components/status.js';
 import { Table, type Column } from '../../components/table.js';
 
-export type ServiceAction = 'start' | 'stop' | 'restart';
+export type ServiceAction = ApiResponse<'/api/docker/services/{service}/{action}', 'post'>['action'];
 
 const COLUMNS: Column<ComposeService>[] = [
   {
