@@ -9,9 +9,9 @@ export interface Action {
   note: string | undefined;
   /**
    * Runs `work`: busy meanwhile, its returned text the note, a failure the API's error (prefixed
-   * with `label` when asked). Resolves to whether it succeeded.
+   * with `label` when asked). It never rejects.
    */
-  run(work: () => Promise<string | void>, options?: { label?: string; prefixError?: boolean }): Promise<boolean>;
+  run(work: () => Promise<string | void>, options?: { label?: string; prefixError?: boolean }): Promise<void>;
   /** A failure found before any request (a field the API would refuse); it replaces the note. */
   setError(error: string | undefined): void;
 }
@@ -28,10 +28,8 @@ export function useAction(): Action {
     try {
       const said = await work();
       if (typeof said === 'string') setNote(said);
-      return true;
     } catch (err) {
       setError(prefixError ? `${label}: ${errorText(err)}` : errorText(err));
-      return false;
     } finally {
       setBusy(null);
     }
