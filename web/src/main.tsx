@@ -1,15 +1,14 @@
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
-import { useFocusHeading } from './hooks.js';
-import { Layout, type NavItem } from './layout.js';
-import { useRoute } from './router.js';
-import { OverviewPage } from './pages/overview.js';
-import { FaxPage } from './pages/fax.js';
-import { PluginsPage } from './pages/plugins.js';
-import { KeysPage } from './pages/keys.js';
-import { SearchPage } from './pages/search.js';
-import { WorkbenchPage } from './pages/workbench.js';
-import type { Route } from './router.js';
+import { Layout, type NavItem } from './components/layout.js';
+import { useFocusHeading } from './hooks/use-focus-heading.js';
+import { FaxPage } from './pages/fax/index.js';
+import { KeysPage } from './pages/platform/keys/index.js';
+import { OverviewPage } from './pages/platform/overview/index.js';
+import { PluginsPage } from './pages/platform/plugins/index.js';
+import { SearchPage } from './pages/search/index.js';
+import { WorkbenchPage } from './pages/workbench/index.js';
+import { useRoute, type Route } from './router.js';
 import './styles.css';
 
 interface Page extends NavItem {

@@ -31,3 +31,9 @@ export type MintedApiKey = ApiResponse<'/admin/api-keys', 'post', 201>;
 export type PluginSummary = ApiResponse<'/plugins', 'get'>['plugins'][number];
 /** A lab run (POST /api/lab/runs). */
 export type LabRun = ApiResponse<'/api/lab/runs', 'post', 201>;
+/** A fax job as the admin API shows it, with its attempts (GET /admin/fax-jobs/{id}). */
+export type FaxJobDetail = ApiResponse<'/admin/fax-jobs/{id}', 'get'>;
+/** A run with its request census and costs (GET /api/index/{corpus_id}/runs/latest). */
+export type RunRecord = ApiResponse<'/api/index/{corpus_id}/runs/latest', 'get'>;
+/** A compose service with its containers (GET /api/docker/services). */
+export type ComposeService = ApiResponse<'/api/docker/services', 'get'>['services'][number];

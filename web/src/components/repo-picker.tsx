@@ -1,18 +1,17 @@
 // The repositories an operator can pick (the keys of REPOS, REPO by default), read from
 // GET /api/config. Without admin scope the picker falls back to a typed name.
 import { useEffect, useState } from 'preact/hooks';
-import { useApi } from './hooks.js';
+import type { ApiResponse } from '../api.js';
+import { useGet } from '../hooks/use-api.js';
+import { Field, Options } from './field.js';
 
-interface ConfigView {
-  config: Record<string, unknown>;
-  source: Record<string, string>;
-}
+type ConfigView = ApiResponse<'/api/config', 'get'>;
 
 export function useConfig() {
-  return useApi<ConfigView>('/api/config');
+  return useGet('/api/config', {});
 }
 
-export function reposOf(config: ConfigView | undefined): { names: string[]; fallback: string } {
+function reposOf(config: ConfigView | undefined): { names: string[]; fallback: string } {
   const repos = config?.config.REPOS;
   const fallback = typeof config?.config.REPO === 'string' ? config.config.REPO : 'switchboard';
   const names = repos && typeof repos === 'object' && Object.keys(repos).length ? Object.keys(repos) : [fallback];
@@ -36,19 +35,14 @@ export function useRepo(storageKey: string): [string, (r: string) => void, strin
 
 export function RepoPicker({ id, label, value, names, free, onChange }: { id: string; label: string; value: string; names: string[]; free: boolean; onChange: (r: string) => void }) {
   return (
-    <div class="field">
-      <label for={id}>{label}</label>
+    <Field id={id} label={label}>
       {free ? (
         <input id={id} value={value} onChange={(e) => onChange(e.currentTarget.value.trim())} />
       ) : (
         <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
-          {names.map((n) => (
-            <option key={n} value={n}>
-              {n}
-            </option>
-          ))}
+          <Options values={names} />
         </select>
       )}
-    </div>
+    </Field>
   );
 }

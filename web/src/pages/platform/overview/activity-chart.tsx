@@ -1,19 +1,20 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import type { ApiResponse } from '../../../api.js';
+import { Table, type Column } from '../../../components/table.js';
 
-export interface ActivityBucket {
-  start: string;
-  sent: number;
-  failed: number;
-  queued: number;
-  other: number;
-}
+type ActivityBucket = ApiResponse<'/admin/fax-activity', 'get'>['buckets'][number];
 
 const SERIES: { key: 'sent' | 'failed' | 'queued'; label: string; color: string }[] = [
   { key: 'sent', label: 'Sent', color: '#0f6b2f' },
   { key: 'failed', label: 'Failed', color: '#a4161a' },
   { key: 'queued', label: 'Queued', color: '#8a5300' },
+];
+
+const COLUMNS: Column<ActivityBucket>[] = [
+  { header: 'Hour', cell: (b) => new Date(b.start).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' }) },
+  ...SERIES.map((s) => ({ header: s.label, cell: (b: ActivityBucket) => b[s.key] })),
 ];
 
 /** Fax jobs per hour as a small uPlot chart, with the same numbers as a table for screen readers. */
@@ -47,33 +48,7 @@ export function ActivityChart({ buckets }: { buckets: ActivityBucket[] }) {
       <figcaption class="hint">Last {buckets.length} hours (local time): {totals}.</figcaption>
       <details>
         <summary>The numbers as a table</summary>
-        {busy.length === 0 ? (
-          <p class="note">No fax jobs in this window.</p>
-        ) : (
-          <table>
-            <caption class="sr-only">Fax jobs per hour</caption>
-            <thead>
-              <tr>
-                <th scope="col">Hour</th>
-                {SERIES.map((s) => (
-                  <th scope="col" key={s.key}>
-                    {s.label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {busy.map((b) => (
-                <tr key={b.start}>
-                  <td>{new Date(b.start).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' })}</td>
-                  {SERIES.map((s) => (
-                    <td key={s.key}>{b[s.key]}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <Table rows={busy} columns={COLUMNS} rowKey={(b) => b.start} caption="Fax jobs per hour" empty="No fax jobs in this window." />
       </details>
     </figure>
   );

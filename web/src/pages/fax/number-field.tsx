@@ -1,0 +1,27 @@
+import { Field } from '../../components/field.js';
+import { PHONE_RULE, normalizePhone } from './phone.js';
+
+/** The destination number, checked by the API's rule once the field was left. */
+export function NumberField({ value, touched, onInput, onBlur }: { value: string; touched: boolean; onInput: (value: string) => void; onBlur: () => void }) {
+  const error = touched && value !== '' && !normalizePhone(value) ? PHONE_RULE : undefined;
+  return (
+    <Field id="fax-to" label={<>Destination number <span class="hint">{PHONE_RULE}</span></>}>
+      <input
+        id="fax-to"
+        name="to"
+        type="tel"
+        autoComplete="off"
+        value={value}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? 'fax-to-error' : undefined}
+        onInput={(e) => onInput(e.currentTarget.value)}
+        onBlur={onBlur}
+      />
+      {error && (
+        <span id="fax-to-error" class="error-inline">
+          {error}
+        </span>
+      )}
+    </Field>
+  );
+}

@@ -1,0 +1,17 @@
+import type { ApiResponse } from '../../../api.js';
+import { Status } from '../../../components/status.js';
+import { Table, type Column } from '../../../components/table.js';
+
+type PluginHealth = ApiResponse<'/admin/health-status', 'get'>['plugins'][number];
+
+const COLUMNS: Column<PluginHealth>[] = [
+  { header: 'Plugin', class: 'mono', cell: (p) => p.id },
+  { header: 'State', cell: (p) => p.state },
+  { header: 'Generation', cell: (p) => p.generation ?? '—' },
+  { header: 'Health', cell: (p) => <Status ok={p.ok}>{p.ok === null ? 'n/a' : p.ok ? 'healthy' : 'unhealthy'}</Status> },
+  { header: 'Detail', class: 'hint', cell: (p) => p.last_error ?? p.detail ?? '' },
+];
+
+export function PluginHealthTable({ plugins }: { plugins: readonly PluginHealth[] }) {
+  return <Table rows={plugins} columns={COLUMNS} rowKey={(p) => p.id} />;
+}
