@@ -3,6 +3,7 @@ import { ConfigError, NotReadyError, definePlugin, envOnly, secret, z, type Retr
 import { checkCollection, ensureSchema } from './collection-schema.js';
 import { CollectionWriter, collectionStats } from './collection-writer.js';
 import { searchCollection } from './collection-search.js';
+import { writeSession } from 'switchboard/sdk/retrieval';
 import { VectorCache } from './vector-cache.js';
 
 const settings = z.object({
@@ -89,33 +90,18 @@ export function createPostgresRetrieval(pool: pg.Pool): RetrievalProvider & { cl
         if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE) throw new Error(`collection "${collection}" is being written by another session`);
         throw err;
       }
-      let done = false;
-      const live = () => {
-        if (done) throw new Error('the write session is closed');
-      };
       const end = async (sql: 'COMMIT' | 'ROLLBACK') => {
-        done = true;
         try {
           await client.query(sql);
         } finally {
           client.release();
         }
       };
-      return {
-        async sources() {
-          live();
-          return writer.sources();
-        },
-        async replaceSource(p, hash, documents) {
-          live();
-          await writer.replaceSource(p, hash, documents);
-        },
-        async deleteSources(paths) {
-          live();
-          return { deleted: await writer.deleteSources(paths) };
-        },
+      return writeSession({
+        sources: () => writer.sources(),
+        replaceSource: (p, hash, documents) => writer.replaceSource(p, hash, documents),
+        deleteSources: (paths) => writer.deleteSources(paths),
         async commit() {
-          live();
           try {
             await writer.finish();
           } catch (err) {
@@ -125,11 +111,8 @@ export function createPostgresRetrieval(pool: pg.Pool): RetrievalProvider & { cl
           await end('COMMIT');
           return collectionStats(pool, collection);
         },
-        async abort() {
-          if (done) return;
-          await end('ROLLBACK');
-        },
-      };
+        rollback: () => end('ROLLBACK'),
+      });
     },
     async close() {
       await pool.end();

@@ -5,6 +5,7 @@ import { dataPath, definePlugin, z, type RetrievalProvider, type RetrievalWriteS
 import { collectionFile, openCollectionDb } from './collection-db.js';
 import { CollectionWriter } from './collection-writer.js';
 import { invalidateCounts, searchCollection } from './collection-search.js';
+import { writeSession } from 'switchboard/sdk/retrieval';
 import { VectorCache } from './vector-cache.js';
 
 const settings = z.object({
@@ -70,41 +71,33 @@ export function createSqliteRetrieval(dir: string): RetrievalProvider & { close(
       }
       const session = db;
       const writer = new CollectionWriter(session);
-      let done = false;
       const finish = () => {
-        done = true;
         session.close();
         open.get(collection)?.vectors.invalidate();
       };
-      const live = () => {
-        if (done) throw new Error('the write session is closed');
-      };
-      return {
-        async sources() {
-          live();
-          return writer.sources();
+      return writeSession({
+        sources: () => writer.sources(),
+        replaceSource: (p, hash, documents) => writer.replaceSource(p, hash, documents),
+        deleteSources: (paths) => writer.deleteSources(paths),
+        commit() {
+          try {
+            session.exec('COMMIT');
+          } catch (err) {
+            if (session.inTransaction) session.exec('ROLLBACK');
+            finish();
+            throw err;
+          }
+          try {
+            return writer.stats();
+          } finally {
+            finish();
+          }
         },
-        async replaceSource(p, hash, documents) {
-          live();
-          writer.replaceSource(p, hash, documents);
-        },
-        async deleteSources(paths) {
-          live();
-          return { deleted: writer.deleteSources(paths) };
-        },
-        async commit() {
-          live();
-          session.exec('COMMIT');
-          const stats = writer.stats();
-          finish();
-          return stats;
-        },
-        async abort() {
-          if (done) return;
+        rollback() {
           session.exec('ROLLBACK');
           finish();
         },
-      };
+      });
     },
     close() {
       for (const o of open.values()) o.db.close();

@@ -15,3 +15,4 @@ export { RANKING_RULES, type RankingRule } from './ranking-rules.js';
 export { sparseMatchTerms, COMMON_TERM_SHARE, COMMON_TERM_MIN_DOCS } from './common-terms.js';
 export { cosineTopK, storedVector, vectorBytes, type StoredVector } from './nearest-vectors.js';
 export { chunkHit, type ChunkColumns } from './chunk-hit.js';
+export { writeSession, type WriteSessionParts } from './write-session.js';
