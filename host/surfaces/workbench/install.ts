@@ -4,8 +4,6 @@ import type { Surface } from '../../platform/gateway/surface.js';
 import type { CodeSearchPort } from '../../platform/ports/code-search.js';
 import { registerAccountingRoutes } from './accounting/accounting-routes.js';
 import { accountingConditions } from './alerts/conditions/accounting-conditions.js';
-import { RunAccountStore } from './accounting/run-account-store.js';
-import { RunAccounting } from './accounting/run-accounting.js';
 import { SchemaProposals } from './accounting/schema-proposal.js';
 import { AlertDelivery, targetIds } from './alerts/alert-delivery.js';
 import { AlertEngine } from './alerts/alert-engine.js';
@@ -35,19 +33,9 @@ export const workbenchSurface = {
     const { api, kernel, audit, logger, metrics, ports } = platform;
     const config = platform.config.withSection(WORKBENCH_SETTINGS);
     const database = { ...platform.database, db: platform.database.db.withTables<WorkbenchTables>() };
-    // Code search is another surface: reached through its port when accounting reads a corpus.
+    // Code search is another surface: reached through its port when a route names a corpus.
     const codeSearch = (): CodeSearchPort => ports.require('codeSearch');
-    const runAccounts = new RunAccountStore(database.db);
-    // In-process runs (schema proposals) of a stopped SQLite gateway were its own; with
-    // PostgreSQL another instance may own them, and index runs follow index_runs' recovery.
-    if (database.dialect === 'sqlite') await runAccounts.interruptRunning();
-    const indexRuns: CodeSearchPort['indexRuns'] = {
-      get: (runId) => codeSearch().indexRuns.get(runId),
-      latest: (corpusId) => codeSearch().indexRuns.latest(corpusId),
-      running: (corpusId) => codeSearch().indexRuns.running(corpusId),
-    };
-    const accounting = new RunAccounting({ store: runAccounts, indexRuns, config, logger, outbound: platform.outbound });
-    ports.provide('runAccounting', accounting);
+    const accounting = platform.runAccounting;
     registerAccountingRoutes(api, { accounting, proposals: new SchemaProposals({ accounting, config, codeSearch, outbound: platform.outbound }), codeSearch, audit, config });
     registerContainerRoutes(api, { config, audit });
     registerDevStatusRoute(api, { config, packageRoot: platform.root });
@@ -56,7 +44,7 @@ export const workbenchSurface = {
     registerJudgeRoutes(api, { judge, kernel, config });
     registerLabRoutes(api, { runs: new LabRuns({ db: database.db, judge }), config });
     registerWorkbenchReadyRoute(api, { kernel, config, pingDatabase: () => pingDatabase(database.db) });
-    ports.addAlertConditions(judgeConditions({ judge, kernel, config }), accountingConditions({ db: database.db, config }));
+    ports.addAlertConditions(judgeConditions({ judge, kernel, config }), accountingConditions({ db: platform.database.db, config }));
     const outbox = new AlertOutbox(database.db, database.dialect);
     const receivers = new WebhookReceivers(
       genericSinkManifest(platform.root, platform.version),
@@ -87,7 +75,7 @@ export const workbenchSurface = {
     });
     platform.onStop('alert engine', () => engine.stop());
     platform.onStop('alert delivery', () => delivery.stop());
-    return { judge, accounting, alerts: { engine, delivery, outbox } };
+    return { judge, alerts: { engine, delivery, outbox } };
   },
 } satisfies Surface<unknown>;
 

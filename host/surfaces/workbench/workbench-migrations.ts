@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DeclaredMigration, OwnedMigrations } from '../../platform/db/migrations.js';
 
-/** The workbench's tables: lab runs, alerts and their deliveries, run accounting. */
+/** The workbench's tables: lab runs, alerts and their deliveries. */
 export const WORKBENCH_MIGRATIONS: OwnedMigrations = {
   owner: 'workbench',
   migrations: {
@@ -61,52 +61,6 @@ export const WORKBENCH_MIGRATIONS: OwnedMigrations = {
           .execute();
         await db.schema.createIndex('alert_deliveries_once').unique().on('alert_deliveries').columns(['alert_id', 'event_key', 'target_id']).execute();
         await db.schema.createIndex('alert_deliveries_due').on('alert_deliveries').columns(['state', 'next_attempt_at']).execute();
-      },
-    },
-    '0003_run_accounting': {
-      replaces: '0008_run_accounting',
-      async up(db: Kysely<any>) {
-        // One accounting record per run (index, schema proposal, search, answer): kept when the
-        // corpus or its index is deleted, so costs stay readable afterwards.
-        await db.schema
-          .createTable('run_accounts')
-          .addColumn('run_id', 'text', (c) => c.primaryKey())
-          .addColumn('corpus_id', 'text', (c) => c.notNull())
-          .addColumn('run_kind', 'text', (c) => c.notNull())
-          .addColumn('state', 'text', (c) => c.notNull())
-          .addColumn('lanes', 'text', (c) => c.notNull())
-          .addColumn('not_applicable', 'text', (c) => c.notNull())
-          .addColumn('coverage_reasons', 'text', (c) => c.notNull())
-          .addColumn('estimate', 'text', (c) => c.notNull())
-          .addColumn('census_closed', 'integer', (c) => c.notNull().defaultTo(0))
-          .addColumn('costs', 'text')
-          .addColumn('result', 'text')
-          .addColumn('error', 'text')
-          .addColumn('started_at', 'text', (c) => c.notNull())
-          .addColumn('finished_at', 'text')
-          .execute();
-        await db.schema.createIndex('run_accounts_corpus').on('run_accounts').columns(['corpus_id', 'run_kind', 'started_at']).execute();
-        // The durable request census: one row per native dispatch, written before the dispatch.
-        await db.schema
-          .createTable('run_requests')
-          .addColumn('id', 'text', (c) => c.primaryKey())
-          .addColumn('run_id', 'text', (c) => c.notNull())
-          .addColumn('lane', 'text', (c) => c.notNull())
-          .addColumn('model', 'text', (c) => c.notNull())
-          .addColumn('state', 'text', (c) => c.notNull())
-          .addColumn('http_status', 'integer')
-          .addColumn('input_tokens', 'integer')
-          .addColumn('output_tokens', 'integer')
-          .addColumn('admitted_at', 'bigint', (c) => c.notNull())
-          .addColumn('settled_at', 'bigint')
-          .execute();
-        await db.schema.createIndex('run_requests_run').on('run_requests').columns(['run_id', 'lane']).execute();
-        // Corpora whose index was deleted: current-state reads answer 404 until indexed again.
-        await db.schema
-          .createTable('corpus_deletions')
-          .addColumn('corpus_id', 'text', (c) => c.primaryKey())
-          .addColumn('deleted_at', 'text', (c) => c.notNull())
-          .execute();
       },
     },
   } satisfies Record<string, DeclaredMigration>,
