@@ -21,6 +21,8 @@ function builtInIds(): string[] {
  * Anything else naming a built-in plugin in host/ code is a seam leak.
  */
 const NOT_PLUGIN_REFERENCES: Array<{ file: string; id: string; why: string }> = [
+  { file: 'host/cli/judge-server.ts', id: 'judge-selfhosted', why: 'the path of the judge server it runs: the server side of that plugin\'s protocol lives in its folder' },
+  { file: 'host/surfaces/workbench/judges/judge-settings.ts', id: 'judge-selfhosted', why: 'the path of the judge server\'s settings, declared beside the server, which the gateway\'s configuration includes' },
   { file: 'host/surfaces/workbench/containers/container-settings.ts', id: 'judge-selfhosted', why: 'the compose service key of the judge server container, not the plugin' },
   {
     file: 'host/surfaces/fax/fax-migrations.ts',
