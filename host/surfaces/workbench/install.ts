@@ -43,8 +43,8 @@ export const workbenchSurface = {
     ports.provide('judge', judge);
     registerJudgeRoutes(api, { judge, kernel, config });
     registerLabRoutes(api, { runs: new LabRuns({ db: database.db, judge }), config });
-    registerWorkbenchReadyRoute(api, { kernel, config, pingDatabase: () => pingDatabase(database.db) });
-    ports.addAlertConditions(judgeConditions({ judge, kernel, config }), accountingConditions({ db: platform.database.db, config }));
+    registerWorkbenchReadyRoute(api, { judge, pingDatabase: () => pingDatabase(database.db) });
+    ports.addAlertConditions(judgeConditions({ judge, config }), accountingConditions({ db: platform.database.db, config }));
     const outbox = new AlertOutbox(database.db, database.dialect);
     const receivers = new WebhookReceivers(
       genericSinkManifest(platform.root, platform.version),

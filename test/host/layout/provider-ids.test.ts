@@ -47,6 +47,44 @@ test('no built-in plugin id appears in host/ code (comments aside): seams are ch
   assert.equal(found, []);
 });
 
+/** The aliases the built-in manifests declare (the spec's `hosted`, `selfhosted`), read from them. */
+function builtInAliases(): string[] {
+  const dir = path.join(root, 'manifests');
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .flatMap((name) => (JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as { aliases?: string[] }).aliases ?? []);
+}
+
+/** Where host code (comments aside) holds a string that is exactly one of `names`. */
+export function namesAsStrings(code: string, names: readonly string[]): string[] {
+  return names.filter((name) => new RegExp(`(['"\`])${name}\\1`).test(code));
+}
+
+/** Strings in host/ equal to a judge alias that do not name the plugin, each with its reason. */
+const NOT_ALIAS_REFERENCES: Array<{ file: string; name: string; why: string }> = [
+  { file: 'host/surfaces/workbench/judges/judge-routes.ts', name: 'hosted', why: 'the `hosting` word of GET /api/judges (hosted or self-hosted, read from a manifest\'s egress), not the alias' },
+];
+
+test('the rule on alias strings catches what it names, and prose or longer names pass', () => {
+  assert.equal(namesAsStrings("kernel.pluginIdFor('selfhosted')", ['hosted', 'selfhosted']), ['selfhosted']);
+  assert.equal(namesAsStrings('labels: { provider: "hosted" }', ['hosted', 'selfhosted']), ['hosted']);
+  assert.equal(namesAsStrings("describe('the hosted judge'); type: 'judge_selfhosted_unscrapable'", ['hosted', 'selfhosted']), []);
+});
+
+test('host code names no judge by its alias (hosted, selfhosted) as a string: it asks the active judge through the judge contract', () => {
+  const aliases = builtInAliases();
+  assert.ok(aliases.includes('hosted') && aliases.includes('selfhosted'), 'the judge aliases are found');
+  const found: string[] = [];
+  for (const file of sourcesUnder(path.join(root, 'host'))) {
+    const relative = path.relative(root, file).split(path.sep).join('/');
+    for (const name of namesAsStrings(withoutComments(readFileSync(file, 'utf8')), aliases)) {
+      if (!NOT_ALIAS_REFERENCES.some((e) => e.file === relative && e.name === name)) found.push(`${relative}: '${name}'`);
+    }
+  }
+  assert.equal(found, []);
+  for (const e of NOT_ALIAS_REFERENCES) assert.ok(namesAsStrings(withoutComments(readFileSync(path.join(root, e.file), 'utf8')), [e.name]).length, `${e.file} still holds '${e.name}'`);
+});
+
 test('the comment stripper keeps strings and regular expressions and drops comments', () => {
   const code = withoutComments(["const a = 'providera'; // providerb", '/* sip */ const b = /x\\/y/g.test(`pbxb`);', 'const c = 1 / 2; // d'].join('\n'));
   assert.ok(code.includes("'providera'"));
