@@ -55,9 +55,13 @@ function builtInAliases(): string[] {
     .flatMap((name) => (JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as { aliases?: string[] }).aliases ?? []);
 }
 
-/** Where host code (comments aside) holds a string that is exactly one of `names`. */
+/** String literals, read left to right, so quotes inside another string are its text. */
+const LITERAL = /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g;
+
+/** Which of `names` host code (comments aside) holds as a whole string. */
 export function namesAsStrings(code: string, names: readonly string[]): string[] {
-  return names.filter((name) => new RegExp(`(['"\`])${name}\\1`).test(code));
+  const strings = new Set([...code.matchAll(LITERAL)].map((m) => m[0].slice(1, -1)));
+  return names.filter((name) => strings.has(name));
 }
 
 /** Strings in host/ equal to a judge alias that do not name the plugin, each with its reason. */
@@ -69,6 +73,7 @@ test('the rule on alias strings catches what it names, and prose or longer names
   assert.equal(namesAsStrings("kernel.pluginIdFor('selfhosted')", ['hosted', 'selfhosted']), ['selfhosted']);
   assert.equal(namesAsStrings('labels: { provider: "hosted" }', ['hosted', 'selfhosted']), ['hosted']);
   assert.equal(namesAsStrings("describe('the hosted judge'); type: 'judge_selfhosted_unscrapable'", ['hosted', 'selfhosted']), []);
+  assert.equal(namesAsStrings(`describe('an alias ("hosted", "selfhosted")')`, ['hosted', 'selfhosted']), []);
 });
 
 test('host code names no judge by its alias (hosted, selfhosted) as a string: it asks the active judge through the judge contract', () => {
