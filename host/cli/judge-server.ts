@@ -1,10 +1,11 @@
 import path from 'node:path';
+import { createPluginLogger } from '../../core/kernel/plugin-logger.js';
+import { startJudgeServer } from '../../plugins/judge-selfhosted/server/judge-server.js';
+import { checkpointWriterInstalled, writeMissingDemoCheckpoints } from '../../plugins/judge-selfhosted/server/word-checkpoint.js';
 import { ConfigRegistry } from '../platform/config/registry.js';
 import { createLogger } from '../platform/logging/logger.js';
 import { gatewayConfigModel } from '../surfaces/settings.js';
 import type { WorkbenchConfig } from '../surfaces/workbench/workbench-settings.js';
-import { startJudgeServer } from '../surfaces/workbench/judge-server/judge-server.js';
-import { checkpointWriterInstalled, writeMissingDemoCheckpoints } from '../surfaces/workbench/judge-server/word-checkpoint.js';
 import type { CliOutput } from './main.js';
 
 export const INFERENCE_RUNTIME_MISSING =
@@ -22,7 +23,10 @@ export async function inferenceRuntimeInstalled(): Promise<boolean> {
   }
 }
 
-/** `switchboard judge-server`: serves until SIGINT or SIGTERM. */
+/**
+ * `switchboard judge-server`: serves until SIGINT or SIGTERM. The server is the self-hosted judge
+ * plugin's (plugins/judge-selfhosted/server/); its settings are part of the gateway's configuration.
+ */
 export async function runJudgeServer(io: CliOutput, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const config: WorkbenchConfig = ConfigRegistry.fromEnvironment(gatewayConfigModel(), env);
   for (const problem of config.problems()) io.err(`switchboard judge-server: configuration value ignored: ${problem}`);
@@ -44,7 +48,7 @@ export async function runJudgeServer(io: CliOutput, env: NodeJS.ProcessEnv = pro
       logger.warn({ component: 'judge-server', dir: root }, 'no demo checkpoint written: the optional dependency onnx-proto is not installed; put checkpoints in the directory or set SELFHOSTED_CHECKPOINTS_DIR');
     }
   }
-  const server = await startJudgeServer({ checkpointsRoot: root, pinned: pinned === 'none' ? null : pinned, port: config.get('SELFHOSTED_HTTP_PORT'), logger });
+  const server = await startJudgeServer({ checkpointsRoot: root, pinned: pinned === 'none' ? null : pinned, port: config.get('SELFHOSTED_HTTP_PORT'), logger: createPluginLogger(logger, { component: 'judge-server' }, () => []) });
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', () => resolve());
     process.once('SIGINT', () => resolve());

@@ -27,9 +27,17 @@ export default definePlugin({
       unusable: () => (apiKey ? undefined : 'HOSTED_JUDGE_API_KEY is not set in the server environment; the hosted judge cannot be called'),
       defaultModel: 'system-one-latest',
     });
+    const missingKey = 'HOSTED_JUDGE_API_KEY is not set in the server environment';
     return {
-      providers: { judge: { ask: (request) => client.ask(request) } },
-      health: () => (apiKey ? { ok: true } : { ok: false, detail: 'HOSTED_JUDGE_API_KEY is not set in the server environment' }),
+      providers: {
+        judge: {
+          ask: (request) => client.ask(request),
+          // A service reached over the network: ready once it can be called (judge contract 1.2).
+          served: 'network',
+          readiness: async () => (apiKey ? { ready: true } : { ready: false, detail: missingKey, hint: 'set HOSTED_JUDGE_API_KEY in the server environment and restart' }),
+        },
+      },
+      health: () => (apiKey ? { ok: true } : { ok: false, detail: missingKey }),
     };
   },
 });

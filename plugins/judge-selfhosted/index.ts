@@ -1,4 +1,4 @@
-import { EgressDeniedError, definePlugin, z } from 'switchboard/sdk';
+import { EgressDeniedError, definePlugin, z, type JudgeReadiness } from 'switchboard/sdk';
 import { createSystemOneClient } from 'switchboard/sdk/judge';
 import { getText } from './health-probe.js';
 
@@ -9,6 +9,15 @@ const settings = z.object({
 
 const HINT = 'start the managed service (switchboard judge-server) or set system_one.provider to hosted';
 
+/** What the judge server's GET /health said: whether it answered, and the checkpoints resident. */
+interface ServerState {
+  responding: boolean;
+  resident: boolean;
+  loaded: string[];
+  /** Why it is not ready, with the hint. */
+  detail?: string;
+}
+
 /** The self-hosted judgment backend: POST http://127.0.0.1:{port}/v1/systemone, no credential. */
 export default definePlugin({
   settings,
@@ -16,25 +25,43 @@ export default definePlugin({
   start(ctx) {
     const base = `http://127.0.0.1:${ctx.settings.port}`;
     const client = createSystemOneClient({ http: ctx.http, url: `${base}/v1/systemone`, defaultModel: 'english' });
+    const info = (state: ServerState) => ({ url: base, reachable: state.responding, resident: state.resident, loaded: state.loaded });
+
+    /** The server's GET /health: ready once a checkpoint is resident. */
+    async function check(): Promise<ServerState> {
+      try {
+        // Not through ctx.http (fetch, so undici) but under the same egress list.
+        const url = new URL(`${base}/health`);
+        if (!ctx.http.allows(url)) throw new EgressDeniedError(url.host);
+        const res = await getText(url, AbortSignal.any([AbortSignal.timeout(2000), ctx.signal]));
+        const body = parseObject(res.body) as { loaded?: unknown };
+        const loaded = Array.isArray(body.loaded) ? body.loaded.filter((c): c is string => typeof c === 'string') : [];
+        const resident = res.status >= 200 && res.status < 300 && loaded.length > 0;
+        return { responding: true, resident, loaded, ...(resident ? {} : { detail: `no checkpoint is resident at ${base}: ${HINT}` }) };
+      } catch (err) {
+        return { responding: false, resident: false, loaded: [], detail: `the self-hosted judge at ${base} does not answer (${(err as Error).message}): ${HINT}` };
+      }
+    }
+
     return {
-      providers: { judge: { ask: (request) => client.ask(request) } },
-      // The server behind the plugin is optional until system_one.provider selects it: its
-      // state is reported in `info` (`resident`, `loaded`) and GET /api/ready decides on it.
+      providers: {
+        judge: {
+          ask: (request) => client.ask(request),
+          // A server on this machine: ready once a model is resident (judge contract 1.2).
+          served: 'local',
+          async readiness(): Promise<JudgeReadiness> {
+            const state = await check();
+            return { ready: state.resident, responding: state.responding, ...(state.detail ? { detail: state.detail, hint: HINT } : {}), info: info(state) };
+          },
+        },
+      },
+      // The server is optional until system_one.provider selects it: a running server is healthy
+      // whether a checkpoint is resident or not (readiness says that), one that does not answer
+      // is not, without making the gateway not ready.
       async health() {
-        try {
-          // Not through ctx.http (fetch, so undici) but under the same egress list.
-          const url = new URL(`${base}/health`);
-          if (!ctx.http.allows(url)) throw new EgressDeniedError(url.host);
-          const res = await getText(url, AbortSignal.any([AbortSignal.timeout(2000), ctx.signal]));
-          const body = parseObject(res.body) as { loaded?: unknown };
-          const loaded = Array.isArray(body.loaded) ? body.loaded.filter((c): c is string => typeof c === 'string') : [];
-          const resident = res.status >= 200 && res.status < 300 && loaded.length > 0;
-          return { ok: true, ...(resident ? {} : { detail: `no checkpoint is resident at ${base}: ${HINT}` }), info: { url: base, reachable: true, resident, loaded } };
-        } catch (err) {
-          // Not reachable is not ok; it is optional, so the gateway stays ready without it.
-          const cause = (err as Error).message;
-          return { ok: false, optional: true, detail: `the self-hosted judge at ${base} does not answer (${cause}): ${HINT}`, info: { url: base, reachable: false, resident: false, loaded: [] } };
-        }
+        const state = await check();
+        if (state.responding) return { ok: true, ...(state.detail ? { detail: state.detail } : {}), info: info(state) };
+        return { ok: false, optional: true, ...(state.detail ? { detail: state.detail } : {}), info: info(state) };
       },
     };
   },

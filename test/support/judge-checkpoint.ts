@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { writeWordCheckpoint } from '../../host/surfaces/workbench/judge-server/word-checkpoint.js';
+import { writeWordCheckpoint } from '../../plugins/judge-selfhosted/server/word-checkpoint.js';
 
 /** The words the tiny tokenizer knows; anything else is [UNK] (id 0). */
 export const VOCAB = ['[UNK]', 'yes', 'no', 'filler', 'ja', 'nein', 'oui', 'non'] as const;
 
 /**
- * Writes a real, tiny checkpoint `<root>/<name>` with the host's word-level writer (the one the
+ * Writes a real, tiny checkpoint `<root>/<name>` with the judge server's word-level writer (the one the
  * judge server's demo checkpoint uses). `weights` gives a word's [no, yes] logits; other words
  * are [0, 0].
  */

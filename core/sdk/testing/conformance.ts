@@ -210,6 +210,19 @@ function judgeConformance(startPlugin: StartPlugin, options: ConformanceOptions 
       }
       check(typeof answer.usage?.input_tokens === 'number', 'usage is reported');
     })],
+    ['served, when declared, is local or network (contract 1.2)', use(async (j) => {
+      check(j.served === undefined || j.served === 'local' || j.served === 'network', `served is local, network or unset (got ${String(j.served)})`);
+    })],
+    ['readiness, when implemented, answers whether it can answer now (contract 1.2)', use(async (j) => {
+      if (!j.readiness) return;
+      const r = await j.readiness();
+      check(typeof r.ready === 'boolean', `ready is a boolean (got ${String(r.ready)})`);
+      check(r.responding === undefined || typeof r.responding === 'boolean', 'responding is a boolean when set');
+      check(r.detail === undefined || typeof r.detail === 'string', 'detail is text when set');
+      check(r.hint === undefined || typeof r.hint === 'string', 'hint is text when set');
+      check(r.info === undefined || (typeof r.info === 'object' && r.info !== null && !Array.isArray(r.info)), 'info is an object when set');
+      if (!r.ready) check(!!r.detail, 'a judge that is not ready says why (detail)');
+    })],
   ]);
 }
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DeclaredMigration, OwnedMigrations } from './migrations.js';
 
-/** The platform's tables: API keys, the audit log, shared rate limits, cluster leases and the shared configuration. */
+/** The platform's tables: API keys, the audit log, shared rate limits, cluster leases, the shared configuration and run accounting. */
 export const PLATFORM_MIGRATIONS: OwnedMigrations = {
   owner: 'platform',
   migrations: {
@@ -63,6 +63,52 @@ export const PLATFORM_MIGRATIONS: OwnedMigrations = {
           .addColumn('version', 'integer', (c) => c.notNull())
           .addColumn('body', 'text', (c) => c.notNull())
           .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+    },
+    '0004_run_accounting': {
+      replaces: '0008_run_accounting',
+      async up(db: Kysely<any>) {
+        // Run accounting (host/platform/llm/accounting): one record per run, kept when the corpus
+        // or its index is deleted, so costs stay readable afterwards.
+        await db.schema
+          .createTable('run_accounts')
+          .addColumn('run_id', 'text', (c) => c.primaryKey())
+          .addColumn('corpus_id', 'text', (c) => c.notNull())
+          .addColumn('run_kind', 'text', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('lanes', 'text', (c) => c.notNull())
+          .addColumn('not_applicable', 'text', (c) => c.notNull())
+          .addColumn('coverage_reasons', 'text', (c) => c.notNull())
+          .addColumn('estimate', 'text', (c) => c.notNull())
+          .addColumn('census_closed', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('costs', 'text')
+          .addColumn('result', 'text')
+          .addColumn('error', 'text')
+          .addColumn('started_at', 'text', (c) => c.notNull())
+          .addColumn('finished_at', 'text')
+          .execute();
+        await db.schema.createIndex('run_accounts_corpus').on('run_accounts').columns(['corpus_id', 'run_kind', 'started_at']).execute();
+        // The durable request census: one row per native dispatch, written before the dispatch.
+        await db.schema
+          .createTable('run_requests')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('run_id', 'text', (c) => c.notNull())
+          .addColumn('lane', 'text', (c) => c.notNull())
+          .addColumn('model', 'text', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('http_status', 'integer')
+          .addColumn('input_tokens', 'integer')
+          .addColumn('output_tokens', 'integer')
+          .addColumn('admitted_at', 'bigint', (c) => c.notNull())
+          .addColumn('settled_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('run_requests_run').on('run_requests').columns(['run_id', 'lane']).execute();
+        // Corpora whose index was deleted: current-state reads answer 404 until indexed again.
+        await db.schema
+          .createTable('corpus_deletions')
+          .addColumn('corpus_id', 'text', (c) => c.primaryKey())
+          .addColumn('deleted_at', 'text', (c) => c.notNull())
           .execute();
       },
     },

@@ -38,10 +38,61 @@ export interface SharedConfigTable {
   updated_at: number;
 }
 
+/** The accounting record of one run (host/platform/llm/accounting). JSON columns are text. */
+export interface RunAccountTable {
+  run_id: string;
+  corpus_id: string;
+  /** What ran, as its owner names it (index, schema_proposal, search, answer). */
+  run_kind: string;
+  /** running | finished | failed | interrupted (the owner's state) */
+  state: string;
+  /** JSON array of declared lanes. */
+  lanes: string;
+  /** JSON object lane → why it is not applicable. */
+  not_applicable: string;
+  /** JSON array of coverage reasons (charges that are not attributed through the gateway). */
+  coverage_reasons: string;
+  /** JSON: the frozen pre-run estimate with the config it ran under. */
+  estimate: string;
+  /** 1 once the owner closed its census (it never reopens); a dead owner never closes it. */
+  census_closed: number;
+  /** JSON: the last final reconciliation (complete or incomplete); null before one. */
+  costs: string | null;
+  /** JSON: what the run produced (a schema proposal, or its failure). */
+  result: string | null;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
+/** One native dispatch of a run, admitted before it is sent. */
+export interface RunRequestTable {
+  id: string;
+  run_id: string;
+  lane: string;
+  model: string;
+  /** admitted → completed | failed | uncertain (forward only) */
+  state: string;
+  http_status: number | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  admitted_at: number;
+  settled_at: number | null;
+}
+
+/** Corpora whose index was deleted through the API: current-state reads answer 404 until indexed again. */
+export interface CorpusDeletionTable {
+  corpus_id: string;
+  deleted_at: string;
+}
+
 /** The platform's tables, as Kysely sees them; a surface adds its own with `db.withTables<...>()`. */
 export type PlatformTables = {
   api_keys: ApiKeyTable;
   audit_events: AuditEventTable;
   cluster_leases: ClusterLeaseTable;
   shared_config: SharedConfigTable;
+  run_accounts: RunAccountTable;
+  run_requests: RunRequestTable;
+  corpus_deletions: CorpusDeletionTable;
 };

@@ -34,12 +34,8 @@ export const platformErrors = errorVocabulary('platform', {
     message: ({ reason }) => reason,
   }),
   method_not_allowed: defineError<{ allowed: string }>({
-    meaning: 'The path exists but not for this method (the self-hosted judge server; GET and DELETE /mcp, which is stateless).',
+    meaning: 'The path exists but not for this method (GET and DELETE /mcp, which is stateless).',
     message: ({ allowed }) => `use ${allowed}`,
-  }),
-  json_body_required: defineError({
-    meaning: 'The body must be application/json (the self-hosted judge server).',
-    message: () => 'the body must be application/json',
   }),
   unauthorized: defineError<{ reason: string } | void>({
     meaning: 'The route needs an API key (keys exist, or REQUIRE_API_KEY is on) and none, an unknown, a revoked or an expired one was presented.',

@@ -19,6 +19,8 @@ import { ClusterLeases } from '../db/cluster-leases.js';
 import { openDatabase, pingDatabase, type OpenedDatabase } from '../db/database.js';
 import { Readiness } from '../health/readiness.js';
 import { HttpApi } from '../http/api.js';
+import { RunAccountStore } from '../llm/accounting/run-account-store.js';
+import { RunAccounting } from '../llm/accounting/run-accounting.js';
 import { createLogger } from '../logging/logger.js';
 import { hostDeclarativeRuntimes } from '../plugins/declarative-runtimes.js';
 import { pluginEnvironment } from '../plugins/plugin-environment.js';
@@ -67,6 +69,8 @@ export interface Platform {
   readonly database: OpenedDatabase;
   /** Leases of once-per-cluster work: wrap such a task in `leases.exclusive(name, task)`. */
   readonly leases: ClusterLeases;
+  /** The records, census and spend-ledger reconciliation of runs that call the LLM gateway; surfaces declare their kinds of run. */
+  readonly runAccounting: RunAccounting;
   /** The cluster's shared configuration (PostgreSQL only). */
   readonly clusterConfig: ClusterConfig | undefined;
   readonly audit: AuditLog;
@@ -162,6 +166,11 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
       : undefined;
   await clusterConfig?.start();
   const leases = new ClusterLeases(database.db, database.dialect, () => config.get('CLUSTER_LEASE_SECONDS') * 1000, (err) => logger.warn({ err: (err as Error).message }, 'cluster lease renewal failed; the next renewal retries'));
+  const runAccounts = new RunAccountStore(database.db);
+  // In-process runs (schema proposals, answers) of a stopped SQLite gateway were its own; with
+  // PostgreSQL another instance may own them, and owned runs (index runs) follow their owner's recovery.
+  if (database.dialect === 'sqlite') await runAccounts.interruptRunning();
+  const runAccounting = new RunAccounting({ store: runAccounts, config, logger, outbound });
   const auditSink = installAuditSinks(audit, { config, db: database.db, logger });
   const auth = await createAuth(api, { config, db: database.db, pool: database.pool, audit, logger });
   readiness.add('database', async () => {
@@ -175,7 +184,7 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
   const lifecycle: PlatformLifecycle = { starts: [() => (kernelRunning = true)], stops: [] };
   const platform: Platform = {
     env, cwd, root, version, config, logger, metrics, dataDir, tmpDir, configStorePath, manifestsDir, kernel,
-    pluginEnv: pluginEnv.env, outbound, api, readiness, database, leases, clusterConfig, audit, auditSink, auth,
+    pluginEnv: pluginEnv.env, outbound, api, readiness, database, leases, runAccounting, clusterConfig, audit, auditSink, auth,
     catalogue: new RegistryCatalogue(path.join(root, 'registry')),
     ports: new Ports(),
     onStart: (step) => lifecycle.starts.push(step),

@@ -14,7 +14,6 @@ export const PLATFORM_HTTP_ERRORS = httpErrorMapping(
     headers_too_large: 431,
     malformed_request: { status: 400, statuses: [400, 408] },
     method_not_allowed: 405,
-    json_body_required: 415,
     unauthorized: 401,
     loopback_only: 403,
     host_not_allowed: 421,

@@ -21,7 +21,7 @@ export type AttemptOutcome =
   /** No answer (reset, timeout, cancelled): the gateway may or may not have served it. */
   | { state: 'uncertain' };
 
-/** Where a run writes its census (the workbench's run accounting, through host/platform/ports/run-accounting.ts); admit resolves once the row is durable. */
+/** Where a run writes its census (run accounting, host/platform/llm/accounting); admit resolves once the row is durable. */
 export interface CensusSink {
   admit(lane: string, model: string): Promise<string>;
   settle(requestId: string, outcome: AttemptOutcome): Promise<void>;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defineSurface } from '../../platform/gateway/surface.js';
-import type { AnswerAccounting, RunAccountingPort, RunLedger } from '../../platform/ports/run-accounting.js';
+import { answerAccounting } from './answers/answer-accounting.js';
 import { registerAnswerRoutes } from './answers/answer-routes.js';
 import { AnswerService } from './answers/answer-service.js';
 import { EvalCanaries } from './evaluation/eval-canaries.js';
@@ -9,6 +9,7 @@ import { EvalJobStore } from './evaluation/eval-job-store.js';
 import { EvalJobs } from './evaluation/eval-jobs.js';
 import { evaluationConditions } from './evaluation/evaluation-conditions.js';
 import { registerRerankRoutes } from './evaluation/rerank-routes.js';
+import { IndexRunAccounting } from './indexing/index-run-accounting.js';
 import { registerIndexRoutes } from './indexing/index-routes.js';
 import { IndexRunStore } from './indexing/index-run-store.js';
 import { IndexRuns } from './indexing/index-runs.js';
@@ -37,24 +38,14 @@ export const searchSurface = defineSurface<SearchTables>()({
   migrations: SEARCH_MIGRATIONS,
   async install(platform) {
     const { api, kernel, audit, logger, dataDir, ports, config, database } = platform;
-    // Run accounting is the workbench's: reached through its port when a run records into it.
-    const accounting: RunAccountingPort = {
-      get store(): RunLedger {
-        return ports.require('runAccounting').store;
-      },
-      openIndexRun: (...args) => ports.require('runAccounting').openIndexRun(...args),
-      answerAccounting: () => ports.require('runAccounting').answerAccounting(),
-    };
-    const answerAccounting: AnswerAccounting = {
-      open: (...args) => accounting.answerAccounting().open(...args),
-      close: (...args) => accounting.answerAccounting().close(...args),
-    };
     const repositories = new Repositories(config, platform.root, platform.cwd);
     const configured = repositories.all().map((r) => r.name);
     // A REPOS without the default repository answers 404 to every request naming none: say so now.
     if (!configured.includes(config.get('REPO'))) logger.warn({ repo: config.get('REPO'), configured }, 'REPO names no repository of REPOS: requests that name no repository will answer 404; set REPO to one of REPOS');
     const runStore = new IndexRunStore(database.db, database.dialect);
     await runStore.recoverAtStart();
+    // Index runs and answers record their model calls in the platform's run accounting.
+    const accounting = new IndexRunAccounting({ accounting: platform.runAccounting, runs: runStore, config });
     const runs = new IndexRuns({ store: runStore, repositories, kernel, config, logger, dataDir, packageRoot: platform.root, configStorePath: platform.configStorePath, pluginEnv: platform.pluginEnv, accounting });
     const keywords = new KeywordStore({
       dataDir,
@@ -69,12 +60,11 @@ export const searchSurface = defineSurface<SearchTables>()({
     });
     const traces = new TraceStore({ dataDir, retention: () => config.get('TRACE_RETENTION'), secretValues: () => secretValuesOf(config, kernel) });
     const search = new CodeSearch({ kernel, config, repositories, logger, keywords, outbound: platform.outbound });
-    // Without the workbench (no run accounting) nothing records deletions.
-    const isDeleted = async (corpus: string) => (await ports.get('runAccounting')?.store.isDeleted(corpus)) ?? false;
+    const isDeleted = (corpus: string) => platform.runAccounting.store.isDeleted(corpus);
     registerSearchRoutes(api, { search, traces, repositories, isDeleted });
     const answers = new AnswerService({
       config, search, repositories, traces, logger,
-      accounting: answerAccounting,
+      accounting: answerAccounting(platform.runAccounting),
       isDeleted,
       outbound: platform.outbound,
       // The latest run and its state: a new run (or one finishing) makes every cached answer of the repository stale.
@@ -96,7 +86,7 @@ export const searchSurface = defineSurface<SearchTables>()({
     await evalStore.recoverAtStart();
     const evalJobs = new EvalJobs({ store: evalStore, search: searchResults, prepare, traces, canaries, logger, maxRunning: () => config.get('EVAL_MAX_RUNNING') });
     registerEvalRoutes(api, { jobs: evalJobs, store: evalStore, repositories, config });
-    registerIndexRoutes(api, { runs, store: runStore, repositories, config, audit, accounts: { isDeleted: (corpus) => accounting.store.isDeleted(corpus) } as RunLedger });
+    registerIndexRoutes(api, { runs, store: runStore, repositories, config, audit, isDeleted });
     registerRerankRoutes(api, { judge: { ask: (request, caller) => ports.require('judge').ask(request, caller) }, repositories, traces, prepare, search: searchResults });
     ports.provide('codeSearch', codeSearchPort({ repositories, runs: runStore, kernel, config }));
     ports.addAlertConditions(evaluationConditions({ canaries, config }));

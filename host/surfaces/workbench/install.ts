@@ -3,8 +3,6 @@ import { defineSurface } from '../../platform/gateway/surface.js';
 import type { CodeSearchPort } from '../../platform/ports/code-search.js';
 import { registerAccountingRoutes } from './accounting/accounting-routes.js';
 import { accountingConditions } from './alerts/conditions/accounting-conditions.js';
-import { RunAccountStore } from './accounting/run-account-store.js';
-import { RunAccounting } from './accounting/run-accounting.js';
 import { SchemaProposals } from './accounting/schema-proposal.js';
 import { AlertDelivery } from './alerts/alert-delivery.js';
 import { AlertEngine } from './alerts/alert-engine.js';
@@ -33,19 +31,9 @@ export const workbenchSurface = defineSurface<WorkbenchTables>()({
   migrations: WORKBENCH_MIGRATIONS,
   async install(platform) {
     const { api, kernel, audit, logger, metrics, ports, config, database } = platform;
-    // Code search is another surface: reached through its port when accounting reads a corpus.
+    // Code search is another surface: reached through its port when a route names a corpus.
     const codeSearch = (): CodeSearchPort => ports.require('codeSearch');
-    const runAccounts = new RunAccountStore(database.db);
-    // In-process runs (schema proposals) of a stopped SQLite gateway were its own; with
-    // PostgreSQL another instance may own them, and index runs follow index_runs' recovery.
-    if (database.dialect === 'sqlite') await runAccounts.interruptRunning();
-    const indexRuns: CodeSearchPort['indexRuns'] = {
-      get: (runId) => codeSearch().indexRuns.get(runId),
-      latest: (corpusId) => codeSearch().indexRuns.latest(corpusId),
-      running: (corpusId) => codeSearch().indexRuns.running(corpusId),
-    };
-    const accounting = new RunAccounting({ store: runAccounts, indexRuns, config, logger, outbound: platform.outbound });
-    ports.provide('runAccounting', accounting);
+    const accounting = platform.runAccounting;
     registerAccountingRoutes(api, { accounting, proposals: new SchemaProposals({ accounting, config, codeSearch, outbound: platform.outbound }), codeSearch, audit, config });
     registerContainerRoutes(api, { config, audit });
     registerDevStatusRoute(api, { config, packageRoot: platform.root });
@@ -53,8 +41,8 @@ export const workbenchSurface = defineSurface<WorkbenchTables>()({
     ports.provide('judge', judge);
     registerJudgeRoutes(api, { judge, kernel, config });
     registerLabRoutes(api, { runs: new LabRuns({ db: database.db, judge }), config });
-    registerWorkbenchReadyRoute(api, { kernel, config, pingDatabase: () => pingDatabase(database.db) });
-    ports.addAlertConditions(judgeConditions({ judge, kernel, config }), accountingConditions({ db: database.db, config }));
+    registerWorkbenchReadyRoute(api, { judge, pingDatabase: () => pingDatabase(database.db) });
+    ports.addAlertConditions(judgeConditions({ judge, config }), accountingConditions({ db: platform.database.db, config }));
     const outbox = new AlertOutbox(database.db, database.dialect);
     // Each WEBHOOK_TARGETS URL is a kernel-managed instance of the default alert sink, declared now and on every change.
     const targets = new AlertTargets({ config, kernel, sinkId: builtInDefaultOf('alert-sink') });
@@ -82,7 +70,7 @@ export const workbenchSurface = defineSurface<WorkbenchTables>()({
     platform.onStop('alert engine', () => engine.stop());
     platform.onStop('alert delivery', () => delivery.stop());
     platform.onStop('alert targets', offTargets);
-    return { judge, accounting, alerts: { engine, delivery, outbox, targets } };
+    return { judge, alerts: { engine, delivery, outbox, targets } };
   },
 });
 

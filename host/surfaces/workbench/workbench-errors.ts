@@ -1,6 +1,6 @@
 import { defineError, errorVocabulary } from '../../platform/errors/error-vocabulary.js';
 
-/** The workbench's error codes: the lab, judges and the judge server, alerts, container controls. Their HTTP answers: http/workbench-http-errors.ts. */
+/** The workbench's error codes: the lab, judges, alerts, container controls. Their HTTP answers: http/workbench-http-errors.ts. */
 export const workbenchErrors = errorVocabulary('workbench', {
   lab_run_not_found: defineError<{ id: string }>({
     meaning: 'No lab run has this id.',
@@ -33,14 +33,6 @@ export const workbenchErrors = errorVocabulary('workbench', {
   judge_cancelled: defineError<{ reason: string }>({
     meaning: 'The judgment backend (SystemOneError `cancelled`) was cancelled (the gateway is stopping); nothing falls back.',
     message: ({ reason }) => `the judge could not answer (cancelled): ${reason}`,
-  }),
-  judge_model_not_served: defineError<{ model: string; pinned: string }>({
-    meaning: 'The self-hosted judge server is pinned to one checkpoint and the request names another model.',
-    message: ({ model, pinned }) => `model "${model}" is not served: this server is pinned to "${pinned}"`,
-  }),
-  judge_checkpoint_missing: defineError<{ reason: string }>({
-    meaning: 'The self-hosted judge server has no files for the checkpoint it needs (SELFHOSTED_CHECKPOINTS_DIR).',
-    message: ({ reason }) => reason,
   }),
   alert_target_not_found: defineError<{ target: string }>({
     meaning: 'No alert target has this id.',

@@ -3,13 +3,13 @@ import type { DeclaredMigration, OwnedMigrations } from '../../platform/db/migra
 import { sql } from '../../platform/db/kysely-runtime.js';
 
 /**
- * History, not configuration: migration 0004 moved the outbox rows of WEBHOOK_TARGETS URLs,
+ * History, not configuration: migration 0003 moved the outbox rows of WEBHOOK_TARGETS URLs,
  * stored for target `webhook:<hash>`, to the instance of the default alert sink that delivers to
  * that URL since, target `plugin:<sink>-<hash>` (the same hash), with the sink the package had then.
  */
-const MIGRATION_0004 = { storedAs: 'webhook:', instanceOf: 'alert-webhook' } as const;
+const MIGRATION_0003 = { storedAs: 'webhook:', instanceOf: 'alert-webhook' } as const;
 
-/** The workbench's tables: lab runs, alerts and their deliveries, run accounting. */
+/** The workbench's tables: lab runs, alerts and their deliveries. */
 export const WORKBENCH_MIGRATIONS: OwnedMigrations = {
   owner: 'workbench',
   migrations: {
@@ -71,56 +71,10 @@ export const WORKBENCH_MIGRATIONS: OwnedMigrations = {
         await db.schema.createIndex('alert_deliveries_due').on('alert_deliveries').columns(['state', 'next_attempt_at']).execute();
       },
     },
-    '0003_run_accounting': {
-      replaces: '0008_run_accounting',
-      async up(db: Kysely<any>) {
-        // One accounting record per run (index, schema proposal, search, answer): kept when the
-        // corpus or its index is deleted, so costs stay readable afterwards.
-        await db.schema
-          .createTable('run_accounts')
-          .addColumn('run_id', 'text', (c) => c.primaryKey())
-          .addColumn('corpus_id', 'text', (c) => c.notNull())
-          .addColumn('run_kind', 'text', (c) => c.notNull())
-          .addColumn('state', 'text', (c) => c.notNull())
-          .addColumn('lanes', 'text', (c) => c.notNull())
-          .addColumn('not_applicable', 'text', (c) => c.notNull())
-          .addColumn('coverage_reasons', 'text', (c) => c.notNull())
-          .addColumn('estimate', 'text', (c) => c.notNull())
-          .addColumn('census_closed', 'integer', (c) => c.notNull().defaultTo(0))
-          .addColumn('costs', 'text')
-          .addColumn('result', 'text')
-          .addColumn('error', 'text')
-          .addColumn('started_at', 'text', (c) => c.notNull())
-          .addColumn('finished_at', 'text')
-          .execute();
-        await db.schema.createIndex('run_accounts_corpus').on('run_accounts').columns(['corpus_id', 'run_kind', 'started_at']).execute();
-        // The durable request census: one row per native dispatch, written before the dispatch.
-        await db.schema
-          .createTable('run_requests')
-          .addColumn('id', 'text', (c) => c.primaryKey())
-          .addColumn('run_id', 'text', (c) => c.notNull())
-          .addColumn('lane', 'text', (c) => c.notNull())
-          .addColumn('model', 'text', (c) => c.notNull())
-          .addColumn('state', 'text', (c) => c.notNull())
-          .addColumn('http_status', 'integer')
-          .addColumn('input_tokens', 'integer')
-          .addColumn('output_tokens', 'integer')
-          .addColumn('admitted_at', 'bigint', (c) => c.notNull())
-          .addColumn('settled_at', 'bigint')
-          .execute();
-        await db.schema.createIndex('run_requests_run').on('run_requests').columns(['run_id', 'lane']).execute();
-        // Corpora whose index was deleted: current-state reads answer 404 until indexed again.
-        await db.schema
-          .createTable('corpus_deletions')
-          .addColumn('corpus_id', 'text', (c) => c.primaryKey())
-          .addColumn('deleted_at', 'text', (c) => c.notNull())
-          .execute();
-      },
-    },
-    '0004_alert_targets_are_plugins': {
+    '0003_alert_targets_are_plugins': {
       async up(db: Kysely<any>) {
         // Pending deliveries keep their place in the outbox and go to the URL's instance; past ones keep their history under its id.
-        const { storedAs, instanceOf } = MIGRATION_0004;
+        const { storedAs, instanceOf } = MIGRATION_0003;
         await db
           .updateTable('alert_deliveries')
           .set({ target_id: sql`${sql.lit(`plugin:${instanceOf}-`)} || substr(target_id, ${sql.lit(storedAs.length + 1)})` })

@@ -38,10 +38,10 @@ export function layeringViolation(from: string, to: string): string | undefined 
 
 test('the rules refuse the edges they name (so the scan below can fail)', () => {
   assert.ok(layeringViolation('host/platform/admin/admin.ts', 'host/surfaces/fax/jobs/job-store.ts'));
-  assert.ok(layeringViolation('host/surfaces/search/indexing/index-runs.ts', 'host/surfaces/workbench/accounting/run-accounting.ts'));
+  assert.ok(layeringViolation('host/surfaces/workbench/accounting/schema-proposal.ts', 'host/surfaces/search/repositories/code-search-port.ts'));
   assert.ok(layeringViolation('core/kernel/kernel.ts', 'host/platform/db/database.ts'));
   assert.ok(layeringViolation('plugins/providera/index.ts', 'core/kernel/kernel.ts'));
-  assert.is(layeringViolation('host/surfaces/search/indexing/index-runs.ts', 'host/platform/ports/run-accounting.ts'), undefined);
+  assert.is(layeringViolation('host/surfaces/search/indexing/index-runs.ts', 'host/platform/llm/accounting/run-accounting.ts'), undefined);
   assert.is(layeringViolation('host/surfaces/gateway.ts', 'host/surfaces/fax/install.ts'), undefined);
   assert.ok(layeringViolation('host/mcp/mcp-route.ts', 'host/surfaces/fax/jobs/fax-routes.ts'));
   assert.ok(layeringViolation('host/platform/gateway/platform-routes.ts', 'host/mcp/mcp-route.ts'));

@@ -21,6 +21,8 @@ function builtInIds(): string[] {
  * Anything else naming a built-in plugin in host/ code is a seam leak.
  */
 const NOT_PLUGIN_REFERENCES: Array<{ file: string; id: string; why: string }> = [
+  { file: 'host/cli/judge-server.ts', id: 'judge-selfhosted', why: 'the path of the judge server it runs: the server side of that plugin\'s protocol lives in its folder' },
+  { file: 'host/surfaces/workbench/judges/judge-settings.ts', id: 'judge-selfhosted', why: 'the path of the judge server\'s settings, declared beside the server, which the gateway\'s configuration includes' },
   { file: 'host/surfaces/workbench/containers/container-settings.ts', id: 'judge-selfhosted', why: 'the compose service key of the judge server container, not the plugin' },
   {
     file: 'host/surfaces/fax/fax-migrations.ts',
@@ -30,7 +32,7 @@ const NOT_PLUGIN_REFERENCES: Array<{ file: string; id: string; why: string }> = 
   {
     file: 'host/surfaces/workbench/workbench-migrations.ts',
     id: 'alert-webhook',
-    why: 'migration workbench/0004 moved webhook: outbox rows to the instances of the default alert sink the package had then; a migration that ran must keep its meaning',
+    why: 'migration workbench/0003 moved webhook: outbox rows to the instances of the default alert sink the package had then; a migration that ran must keep its meaning',
   },
 ];
 
@@ -48,6 +50,49 @@ test('no built-in plugin id appears in host/ code (comments aside): seams are ch
     }
   }
   assert.equal(found, []);
+});
+
+/** The aliases the built-in manifests declare (the spec's `hosted`, `selfhosted`), read from them. */
+function builtInAliases(): string[] {
+  const dir = path.join(root, 'manifests');
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .flatMap((name) => (JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as { aliases?: string[] }).aliases ?? []);
+}
+
+/** String literals, read left to right, so quotes inside another string are its text. */
+const LITERAL = /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g;
+
+/** Which of `names` host code (comments aside) holds as a whole string. */
+export function namesAsStrings(code: string, names: readonly string[]): string[] {
+  const strings = new Set([...code.matchAll(LITERAL)].map((m) => m[0].slice(1, -1)));
+  return names.filter((name) => strings.has(name));
+}
+
+/** Strings in host/ equal to a judge alias that do not name the plugin, each with its reason. */
+const NOT_ALIAS_REFERENCES: Array<{ file: string; name: string; why: string }> = [
+  { file: 'host/surfaces/workbench/judges/judge-routes.ts', name: 'hosted', why: 'the `hosting` word of GET /api/judges (hosted or self-hosted, read from a manifest\'s egress), not the alias' },
+];
+
+test('the rule on alias strings catches what it names, and prose or longer names pass', () => {
+  assert.equal(namesAsStrings("kernel.pluginIdFor('selfhosted')", ['hosted', 'selfhosted']), ['selfhosted']);
+  assert.equal(namesAsStrings('labels: { provider: "hosted" }', ['hosted', 'selfhosted']), ['hosted']);
+  assert.equal(namesAsStrings("describe('the hosted judge'); type: 'judge_selfhosted_unscrapable'", ['hosted', 'selfhosted']), []);
+  assert.equal(namesAsStrings(`describe('an alias ("hosted", "selfhosted")')`, ['hosted', 'selfhosted']), []);
+});
+
+test('host code names no judge by its alias (hosted, selfhosted) as a string: it asks the active judge through the judge contract', () => {
+  const aliases = builtInAliases();
+  assert.ok(aliases.includes('hosted') && aliases.includes('selfhosted'), 'the judge aliases are found');
+  const found: string[] = [];
+  for (const file of sourcesUnder(path.join(root, 'host'))) {
+    const relative = path.relative(root, file).split(path.sep).join('/');
+    for (const name of namesAsStrings(withoutComments(readFileSync(file, 'utf8')), aliases)) {
+      if (!NOT_ALIAS_REFERENCES.some((e) => e.file === relative && e.name === name)) found.push(`${relative}: '${name}'`);
+    }
+  }
+  assert.equal(found, []);
+  for (const e of NOT_ALIAS_REFERENCES) assert.ok(namesAsStrings(withoutComments(readFileSync(path.join(root, e.file), 'utf8')), [e.name]).length, `${e.file} still holds '${e.name}'`);
 });
 
 test('the comment stripper keeps strings and regular expressions and drops comments', () => {

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServer } from 'node:net';
-import { startPlugin, type StartedPlugin } from '../../../core/testing/index.js';
+import { judgeConformance, startPlugin, type StartedPlugin } from '../../../core/testing/index.js';
 import { SystemOneError } from '../../../core/sdk/judge/index.js';
 import type { JudgeProvider, JudgeRequest } from '../../../core/sdk/contracts/judge.js';
 import hosted from '../../../plugins/judge-hosted/index.js';
@@ -184,9 +184,25 @@ test('a missing credential fails before any request is sent', async () => {
     assert.match(err.message, /HOSTED_JUDGE_API_KEY/);
     assert.is(fake.requests.length, 0);
     assert.is((await keyless.instance.health!())?.ok, false);
+    const readiness = await (keyless.instance.providers.judge as JudgeProvider).readiness!();
+    assert.equal([readiness.ready, readiness.detail], [false, 'HOSTED_JUDGE_API_KEY is not set in the server environment']);
+    assert.match(readiness.hint ?? '', /HOSTED_JUDGE_API_KEY/);
   } finally {
     await keyless.stop();
   }
 });
+
+test('the judge contract (1.2): reached over the network, ready once its credential is set', async () => {
+  assert.is(judge().served, 'network');
+  assert.equal(await judge().readiness!(), { ready: true });
+  assert.is(fake.requests.length, 0, 'readiness sends nothing to the backend');
+});
+
+// The SDK's judge suite against the fake backend (its URL is known once the fake listens).
+const conformanceEnv: Record<string, string> = { HOSTED_JUDGE_API_KEY: 'hk_secret_1' };
+test.before(() => {
+  conformanceEnv.SYSTEM_ONE__HOSTED_URL = fake.url;
+});
+for (const c of judgeConformance({ plugin: hosted, pluginId: 'judge-hosted', env: conformanceEnv })) test(c.name, () => c.run());
 
 test.run();

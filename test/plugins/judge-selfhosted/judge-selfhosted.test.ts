@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { startPlugin, type StartedPlugin } from '../../../core/testing/index.js';
+import { judgeConformance, startPlugin, type StartedPlugin } from '../../../core/testing/index.js';
 import { SystemOneError } from '../../../core/sdk/judge/index.js';
 import type { JudgeProvider, JudgeRequest } from '../../../core/sdk/contracts/judge.js';
 import selfhosted from '../../../plugins/judge-selfhosted/index.js';
@@ -43,6 +43,28 @@ test('health reports the server reachable with its resident checkpoint', async (
   assert.equal(health, { ok: true, info: { url: `http://127.0.0.1:${server.port}`, reachable: true, resident: true, loaded: ['english'] } });
 });
 
+test('the judge contract (1.2): served on this machine, ready once a checkpoint is resident, with the server it calls', async () => {
+  assert.is(judge(plugin).served, 'local');
+  assert.equal(await judge(plugin).readiness!(), { ready: true, responding: true, info: { url: `http://127.0.0.1:${server.port}`, reachable: true, resident: true, loaded: ['english'] } });
+});
+
+test('an empty server responds but is not ready, with the hint to start the service or switch', async () => {
+  const empty = tempDir('switchboard-checkpoints-');
+  const bare = await startJudgeServerProcess({ SELFHOSTED_CHECKPOINTS_DIR: empty, SELFHOSTED_PINNED_CHECKPOINT: 'none' });
+  const started = await startPlugin(selfhosted, { pluginId: 'judge-selfhosted', env: { SELFHOSTED_HTTP_PORT: String(bare.port) } });
+  try {
+    const readiness = await judge(started).readiness!();
+    assert.equal([readiness.ready, readiness.responding], [false, true]);
+    assert.match(readiness.detail ?? '', /no checkpoint is resident/);
+    assert.match(readiness.hint ?? '', /start the managed service \(switchboard judge-server\) or set system_one.provider to hosted/);
+    assert.ok((await started.instance.health!())?.ok, 'a running server is healthy: readiness is what waits for a checkpoint');
+  } finally {
+    await started.stop();
+    await bare.stop();
+    rmSync(empty, { recursive: true, force: true });
+  }
+});
+
 test('the health check, which runs at idle, does not load undici (fetch)', async () => {
   // A fresh process: this one loaded undici for the cases above.
   const script = `
@@ -67,6 +89,9 @@ test('with no server on the port the check is not ok but optional, says why in d
     assert.is(health?.optional, true);
     assert.match(health?.detail ?? '', /does not answer \(ECONNREFUSED\): start the managed service \(switchboard judge-server\) or set system_one.provider to hosted/);
     assert.equal((health as { info?: unknown }).info, { url: `http://127.0.0.1:${port}`, reachable: false, resident: false, loaded: [] });
+    const readiness = await judge(absent).readiness!();
+    assert.equal([readiness.ready, readiness.responding], [false, false], 'not responding: what the alert on a local judge waits for');
+    assert.match(readiness.detail ?? '', /does not answer \(ECONNREFUSED\)/);
     let failure: unknown;
     try {
       await judge(absent).ask({ state: 's', questions: QUESTIONS, timeoutMs: 1200, maxRetries: 0 });
@@ -103,6 +128,13 @@ test('a server on the port that streams an endless answer to /health is not take
     endless.close();
   }
 });
+
+// The SDK's judge suite against the real server (its port is known once it listens).
+const conformanceEnv: Record<string, string> = {};
+test.before(() => {
+  conformanceEnv.SELFHOSTED_HTTP_PORT = String(server.port);
+});
+for (const c of judgeConformance({ plugin: selfhosted, pluginId: 'judge-selfhosted', env: conformanceEnv, request: { model: 'english', state: 'yes', questions: QUESTIONS } })) test(c.name, () => c.run());
 
 test('the port defaults to 58180', async () => {
   const defaulted = await startPlugin(selfhosted, { pluginId: 'judge-selfhosted' });

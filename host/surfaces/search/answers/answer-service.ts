@@ -7,7 +7,7 @@ import { LlmGatewayClient, runIdentity, type CensusSink, type ChatMessage, type 
 import type { CodeSearch, SearchOutcome, SearchResult } from '../retrieval/code-search.js';
 import type { Repositories } from '../repositories/repositories.js';
 import type { TraceRecorder, TraceStore } from '../traces/trace-store.js';
-import type { AnswerAccounting } from '../../../platform/ports/run-accounting.js';
+import { LANES, type AnswerAccounting } from './answer-accounting.js';
 import { AnswerCache, type CachedAnswer } from './answer-cache.js';
 import { AnswerGraph, type GraphState } from './answer-graph.js';
 import { markStale } from '../retrieval/freshness.js';
@@ -41,15 +41,6 @@ export interface AnswerRequest {
   /** The client went away: model calls are cancelled and no fallback runs. */
   signal?: AbortSignal;
 }
-
-/** Lanes of the run identity headers (workbench spec): one run id per answer across all of them. */
-export const LANES = {
-  generation: 'answer_generation',
-  rewrite: 'query_rewrite',
-  condense: 'chat_condense',
-  retrieval: 'retrieval_embeddings',
-  cache: 'cache_embeddings',
-} as const;
 
 /** A chunk counts as evidence from this share of the query's content words. */
 const RELEVANT_FROM = 0.5;
@@ -141,7 +132,7 @@ export class AnswerService {
     trace.event('answer.request', { run_id: runId, repo, top_k: topK, model: model || null, stream: !!request.onToken, chat: !!request.messages });
     let result: Omit<AnswerResult, 'trace' | 'run_id'>;
     const accounting = this.deps.accounting;
-    if (accounting) ctx.census = await accounting.open(repo, runId, Object.values(LANES));
+    if (accounting) ctx.census = await accounting.open(repo, runId);
     try {
       const question = request.messages ? await this.condense(ctx, request.messages) : request.question!;
       result = await this.answerQuestion(ctx, question);

@@ -7,7 +7,6 @@ import type { IndexRuns } from './index-runs.js';
 import { statusLines } from './index-status.js';
 import type { Repositories } from '../repositories/repositories.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
-import type { RunLedger } from '../../../platform/ports/run-accounting.js';
 
 
 const StartBody = z
@@ -43,7 +42,7 @@ const StatusBody = z.object({
   run: RunBody.nullable().describe('The durable row of the latest run (beyond the spec).'),
 });
 
-export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store: IndexRunStore; repositories: Repositories; config: SearchConfig; audit: AuditLog; accounts?: RunLedger }): void {
+export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store: IndexRunStore; repositories: Repositories; config: SearchConfig; audit: AuditLog; isDeleted?: (corpus: string) => Promise<boolean> }): void {
   api.route(
     {
       method: 'post',
@@ -90,7 +89,7 @@ export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store
     async ({ query }) => {
       const repo = deps.repositories.resolve(query.repo);
       // A deleted corpus has no current state (its run records stay readable by id).
-      if (await deps.accounts?.isDeleted(repo.name)) throw httpError('corpus_deleted', { corpus: repo.name, hint: 'index it again with POST /api/index/start' });
+      if (await deps.isDeleted?.(repo.name)) throw httpError('corpus_deleted', { corpus: repo.name, hint: 'index it again with POST /api/index/start' });
       const run = await deps.store.latest(repo.name);
       if (!run) return { status: [`Repository ${repo.name} has not been indexed yet (POST /api/index/start)`], metadata: { repo: repo.name, started_at: null, finished_at: null }, run: null };
       const { heartbeat_at: _h, enrich: _e, ...view } = run;

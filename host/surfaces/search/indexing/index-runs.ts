@@ -10,7 +10,7 @@ import type { IndexJob, IndexerMessage } from './indexer/protocol.js';
 import type { Repositories, Repository } from '../repositories/repositories.js';
 import { assertCanIndex, retrievalBackendId } from '../retrieval/retrieval-backend.js';
 import type { WorkerInput } from './indexer-worker.js';
-import type { RunAccountingPort } from '../../../platform/ports/run-accounting.js';
+import type { IndexRunAccounting } from './index-run-accounting.js';
 import type { CensusParentMessage } from '../../../platform/llm/ipc-census.js';
 import { walkRepository } from './indexer/file-walk.js';
 import { searchErrors } from '../search-errors.js';
@@ -29,7 +29,7 @@ export interface IndexRunsDeps {
   /** The environment plugins see; the child gets it too, so settings resolve as in the kernel. */
   pluginEnv: NodeJS.ProcessEnv;
   /** Run accounting: the record, its frozen estimate and the census the child writes through us. */
-  accounting?: RunAccountingPort;
+  accounting?: IndexRunAccounting;
 }
 
 interface Active {
@@ -64,7 +64,7 @@ export class IndexRuns {
         await this.deps.accounting.store.undelete(repo.name);
         // The size estimate prices model calls only: without a model the walk is skipped.
         const sizes = job.embedding || job.generation ? await this.sizeOf(repo, job) : { chunks: 0, chars: 0 };
-        await this.deps.accounting.openIndexRun(run.id, repo.name, enrich && !!job.generation, run.started_at, sizes);
+        await this.deps.accounting.open(run, enrich && !!job.generation, sizes);
       } catch (err) {
         // No run dispatches without its accounting record.
         await this.deps.store.finish(run.id, 'failed', `run accounting could not open: ${(err as Error).message}`);

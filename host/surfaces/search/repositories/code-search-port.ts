@@ -7,16 +7,11 @@ import { retrievalBackendId } from '../retrieval/retrieval-backend.js';
 import type { Repositories } from './repositories.js';
 import { searchErrors } from '../search-errors.js';
 
-/** Code search as the workbench's run accounting sees it (platform/ports/code-search.ts). */
+/** Code search as the workbench sees it (platform/ports/code-search.ts). */
 export function codeSearchPort(deps: { repositories: Repositories; runs: IndexRunStore; kernel: Kernel; config: SearchConfig }): CodeSearchPort {
   const { repositories, runs, kernel, config } = deps;
   return {
     resolve: (name) => repositories.resolve(name),
-    indexRuns: {
-      get: (runId) => runs.get(runId),
-      latest: (corpusId) => runs.latest(corpusId),
-      running: (corpusId) => runs.running(corpusId),
-    },
     async listFiles(repo: RepositoryRef, max: number) {
       const walked = await walkRepository(repo.dir, { maxBytes: config.get('INDEX_MAX_FILE_BYTES'), skipDependencies: true }).catch(() => ({ files: [] as Array<{ rel: string }> }));
       return walked.files.slice(0, max).map((f) => f.rel);

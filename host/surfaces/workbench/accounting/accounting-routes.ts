@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import { isRepoName, type CodeSearchPort } from '../../../platform/ports/code-search.js';
-import type { RunAccounting } from './run-accounting.js';
+import type { RunAccounting } from '../../../platform/llm/accounting/run-accounting.js';
 import type { SchemaProposals } from './schema-proposal.js';
 
 const LaneCensusBody = z.object({

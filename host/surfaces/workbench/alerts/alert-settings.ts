@@ -22,8 +22,8 @@ export const AlertKeys = {
   ALERT_DELIVERY_MAX_ATTEMPTS: integer(1, 100).default(6).describe('Delivery attempts of one notice to one target before it is marked failed (transient failures only; a 4xx fails at once).'),
   ALERT_RETRY_BASE_MS: integer(10).default(2000).describe('First retry delay of a failed delivery; doubles each attempt, at most 5 minutes.'),
   ALERT_RUN_COSTS_MINUTES: decimal(0.01).default(60).describe('Run-accounting alert (warning): fires when an index or schema-proposal run ended this long ago and its costs are still pending or incomplete.'),
-  ALERT_JUDGE_ERROR_RATE: decimal(0, 1).default(0.2).describe('Hosted judge error-rate alert (warning): share of failed calls in the last 15 minutes.'),
-  ALERT_JUDGE_MIN_CALLS: integer(1).default(10).describe('Calls the hosted judge needs in the window before its error-rate alert can fire.'),
-  ALERT_SELFHOSTED_UNSCRAPABLE_MINUTES: decimal(0.01).default(5).describe('Self-hosted judge alert (critical): fires when it has been unscrapable this long while it had traffic in the last ALERT_SELFHOSTED_TRAFFIC_MINUTES.'),
-  ALERT_SELFHOSTED_TRAFFIC_MINUTES: decimal(0.01).default(30).describe('Traffic window of the self-hosted judge alert.'),
+  ALERT_JUDGE_ERROR_RATE: decimal(0, 1).default(0.2).describe('Error-rate alert of each judge reached over the network (warning, labelled by plugin id): share of its failed calls in the last 15 minutes.'),
+  ALERT_JUDGE_MIN_CALLS: integer(1).default(10).describe('Calls a judge reached over the network needs in the window before its error-rate alert can fire.'),
+  ALERT_SELFHOSTED_UNSCRAPABLE_MINUTES: decimal(0.01).default(5).describe('Alert of each judge served on this machine, such as the self-hosted judge server (critical, labelled by plugin id): fires when it has not responded this long while it had traffic in the last ALERT_SELFHOSTED_TRAFFIC_MINUTES.'),
+  ALERT_SELFHOSTED_TRAFFIC_MINUTES: decimal(0.01).default(30).describe('Traffic window of the alert of a judge served on this machine.'),
 };

@@ -18,8 +18,6 @@ export const WORKBENCH_HTTP_ERRORS = httpErrorMapping(
     judge_http_error: 502,
     judge_invalid_response: 502,
     judge_cancelled: 502,
-    judge_model_not_served: 422,
-    judge_checkpoint_missing: 503,
     alert_target_not_found: 404,
     remote_engine_refused: 403,
     service_not_found: 404,

@@ -1,16 +1,18 @@
 import { z } from 'zod';
-import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { HttpApi } from '../../../platform/http/api.js';
-import type { WorkbenchConfig } from '../workbench-settings.js';
+import type { JudgeService } from '../judges/judge-service.js';
 
 const Dependency = z.object({ name: z.string(), ready: z.boolean(), detail: z.string().optional(), hint: z.string().optional(), info: z.record(z.string(), z.unknown()).optional() });
 const ReadyBody = z.object({ ready: z.boolean(), dependencies: z.array(Dependency), missing: z.array(z.string()) });
+type Dependency = z.infer<typeof Dependency>;
 
 /**
- * GET /api/ready: the workbench's dependencies. The data store always; the self-hosted judge
- * only while system_one.provider is selfhosted (its /health: ready once a checkpoint is resident).
+ * GET /api/ready: the workbench's dependencies. The data store always; the active judge
+ * (system_one.provider) while it is served on this machine (the self-hosted judge server), as its
+ * plugin says through the judge contract: ready once a model is resident. A judge reached over the
+ * network is not a dependency the operator runs here, so it is not listed.
  */
-export function registerWorkbenchReadyRoute(api: HttpApi, deps: { kernel: Kernel; config: WorkbenchConfig; pingDatabase: () => Promise<void> }): void {
+export function registerWorkbenchReadyRoute(api: HttpApi, deps: { judge: JudgeService; pingDatabase: () => Promise<void> }): void {
   api.route(
     {
       method: 'get',
@@ -21,29 +23,31 @@ export function registerWorkbenchReadyRoute(api: HttpApi, deps: { kernel: Kernel
       responses: { 200: { description: 'Every dependency is ready', schema: ReadyBody }, 503: { description: 'A dependency is not ready; missing names it', schema: ReadyBody } },
     },
     async ({ res }) => {
-      const dependencies: Array<z.infer<typeof Dependency>> = [];
+      const dependencies: Dependency[] = [];
       try {
         await deps.pingDatabase();
         dependencies.push({ name: 'database', ready: true });
       } catch (err) {
         dependencies.push({ name: 'database', ready: false, detail: `the data store does not answer: ${(err as Error).message}`, hint: 'check DATABASE_URL (or DATA_DIR for SQLite)' });
       }
-      // The manifests say which plugin the spec's `selfhosted` is; the dependency is named by its id.
-      const id = deps.kernel.pluginIdFor('selfhosted');
-      if (id !== undefined && deps.kernel.pluginIdFor(deps.config.get('system_one.provider')) === id) {
-        const hint = 'start the managed service (switchboard judge-server) or set system_one.provider to hosted';
-        if (!deps.kernel.isActive('judge', id)) {
-          dependencies.push({ name: id, ready: false, detail: `plugin ${id} is ${deps.kernel.stateOf(id)}`, hint });
-        } else {
-          // The plugin reports the server behind it: ready once a checkpoint is resident.
-          const health = (await deps.kernel.checkHealth(id))[id];
-          const ready = Boolean(health?.ok && health.info?.resident === true);
-          dependencies.push({ name: id, ready, ...(health?.detail ? { detail: health.detail } : {}), ...(ready ? {} : { hint }), ...(health?.info ? { info: health.info } : {}) });
-        }
-      }
+      const judge = await activeLocalJudge(deps.judge);
+      if (judge) dependencies.push(judge);
       const missing = dependencies.filter((d) => !d.ready).map((d) => d.name);
       res.status(missing.length ? 503 : 200);
       return { ready: missing.length === 0, dependencies, missing };
     },
   );
+}
+
+/** The active judge as a dependency, named by its plugin id, when it is served on this machine. */
+async function activeLocalJudge(judges: JudgeService): Promise<Dependency | undefined> {
+  const { pluginId } = judges.backend();
+  if (pluginId === undefined) return undefined;
+  const standing = await judges.standing(pluginId);
+  if (standing.served !== 'local') return undefined;
+  if (!standing.active || !standing.readiness) {
+    return { name: pluginId, ready: false, detail: `plugin ${pluginId} is ${standing.state}`, hint: `see GET /plugins/${pluginId} for its state and last error, or set system_one.provider to another judge` };
+  }
+  const { ready, detail, hint, info } = standing.readiness;
+  return { name: pluginId, ready, ...(detail ? { detail } : {}), ...(!ready && hint ? { hint } : {}), ...(info ? { info } : {}) };
 }

@@ -7,7 +7,7 @@ import { OutboundGuard } from '../../../../core/kernel/egress.js';
 import { ConfigRegistry } from '../../../../host/platform/config/registry.js';
 import { LlmGatewayClient } from '../../../../host/platform/llm/gateway-client.js';
 import { llmGatewayEndpoint } from '../../../../host/platform/llm/gateway-endpoint.js';
-import { LedgerReadError, readSpendLedger } from '../../../../host/surfaces/workbench/accounting/spend-ledger-client.js';
+import { LedgerReadError, readSpendLedger } from '../../../../host/platform/llm/accounting/spend-ledger-client.js';
 import { startLlmGatewayFake, type LlmGatewayFake } from '../../../fakes/llm-gateway-fake.js';
 import { gatewayConfigModel } from '../../../support/gateway-config.js';
 

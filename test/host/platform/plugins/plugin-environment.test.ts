@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ConfigRegistry } from '../../../../host/platform/config/registry.js';
 import { pluginEnvironment } from '../../../../host/platform/plugins/plugin-environment.js';
 import { removeDir, tempDir } from '../../../support/gateway.js';
-import { gatewayConfigModel } from '../../../support/gateway-config.js';
+import { gatewayConfig, gatewayConfigModel } from '../../../support/gateway-config.js';
 
 const dir = tempDir();
 test.after(() => removeDir(dir));
@@ -31,6 +31,14 @@ test('the process environment wins, and an unset DATABASE_URL stays unset', () =
   const none = pluginEnvironment({}, registry({}, ''));
   assert.is(none.env.DATABASE_URL, undefined);
   assert.not.ok('DATABASE_URL' in none.env);
+});
+
+test('SELFHOSTED_HTTP_PORT written to the config file reaches the self-hosted judge plugin, as the judge server reads it', () => {
+  const configFile = path.join(dir, 'judge-port.json');
+  writeFileSync(configFile, JSON.stringify({ SELFHOSTED_HTTP_PORT: 58181 }));
+  const config = gatewayConfig(new ConfigRegistry({ model: gatewayConfigModel(), env: {}, envFile: path.join(dir, 'none.env'), configFile }));
+  assert.is(config.get('SELFHOSTED_HTTP_PORT'), 58181);
+  assert.is(pluginEnvironment({}, config).env.SELFHOSTED_HTTP_PORT, '58181');
 });
 
 test.run();

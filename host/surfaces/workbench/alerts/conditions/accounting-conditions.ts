@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { WorkbenchConfig } from '../../workbench-settings.js';
-import type { WorkbenchTables } from '../../workbench-tables.js';
+import type { PlatformTables } from '../../../../platform/db/schema.js';
 import type { ConditionSource } from '../alert-engine.js';
 import type { FiringCondition } from '../alert-notice.js';
 
@@ -10,7 +10,7 @@ import type { FiringCondition } from '../alert-notice.js';
  * final state (pending), or reconciled `incomplete`. One alert per run; it clears when a
  * reconciliation completes.
  */
-export function accountingConditions(deps: { db: Kysely<WorkbenchTables>; config: WorkbenchConfig }): ConditionSource {
+export function accountingConditions(deps: { db: Kysely<PlatformTables>; config: WorkbenchConfig }): ConditionSource {
   return {
     name: 'run_accounting',
     async evaluate(now) {

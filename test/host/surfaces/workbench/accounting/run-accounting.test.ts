@@ -161,7 +161,7 @@ test('gateway retries, unpriced usage, uncertain outcomes and stray rows each ma
 });
 
 test('a metered zero reads $0.00, distinct from a sub-cent spend; a failing ledger read is "Check failed"; a run before accounting is "Unavailable"', async () => {
-  const { displayUsd } = await import('../../../../../host/surfaces/workbench/accounting/reconcile.js');
+  const { displayUsd } = await import('../../../../../host/platform/llm/accounting/reconcile.js');
   assert.is(displayUsd(0, 3), '$0.00 (metered zero)');
   assert.is(displayUsd(0.004, 3), '< $0.01');
   assert.is(displayUsd(1.5, 3), '$1.50');

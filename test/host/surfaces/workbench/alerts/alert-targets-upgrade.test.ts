@@ -88,7 +88,7 @@ test('PostgreSQL: the migration moves webhook: rows to their instance ids and le
     const pluginRow = { ...webhookRow, id: 'other-row', target_id: 'plugin:alert-slack' };
     await opened.db.insertInto('alert_deliveries').values([webhookRow, pluginRow]).execute();
     // What a database of c5a2287 meets at its first start on this version: the migration itself, on PostgreSQL.
-    await WORKBENCH_MIGRATIONS.migrations['0004_alert_targets_are_plugins']!.up(opened.db);
+    await WORKBENCH_MIGRATIONS.migrations['0003_alert_targets_are_plugins']!.up(opened.db);
     const rows = await opened.db.selectFrom('alert_deliveries').select(['id', 'target_id', 'notice', 'state']).orderBy('id').execute();
     assert.equal(
       rows.map((r) => [r.id, r.target_id, r.state]),

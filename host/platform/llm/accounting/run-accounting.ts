@@ -1,15 +1,14 @@
-import type { OutboundGuard } from '../../../../core/kernel/egress.js';
-import { llmGatewayEndpoint } from '../../../platform/llm/gateway-endpoint.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { WorkbenchConfig } from '../workbench-settings.js';
-import type { CodeSearchPort } from '../../../platform/ports/code-search.js';
-import type { CensusSink } from '../../../platform/llm/gateway-client.js';
-import { buildEstimate, tokensOf, type Estimate } from './estimate.js';
+import type { OutboundGuard } from '../../../../core/kernel/egress.js';
+import type { ConfigRegistry } from '../../config/registry.js';
+import { platformErrors } from '../../errors/platform-errors.js';
+import type { CensusSink } from '../gateway-client.js';
+import { llmGatewayEndpoint } from '../gateway-endpoint.js';
+import { buildEstimate, type Estimate, type LaneQuote } from './estimate.js';
 import { censusOf, reconcile, type LaneCensus, type NativeRunCosts } from './reconcile.js';
 import type { OwnerState, RunAccountRow, RunAccountStore, RunKind } from './run-account-store.js';
 import { LedgerReadError, readSpendLedger } from './spend-ledger-client.js';
-import { platformErrors } from '../../../platform/errors/platform-errors.js';
 
 /** The UI words of the spec for a run's costs. */
 export type CostsLabel = 'Pending' | 'Complete' | 'Incomplete' | 'Incomplete · Interrupted' | 'Check failed' | 'Unavailable';
@@ -34,95 +33,98 @@ export interface RunRecordView {
   corpus_deleted: boolean;
 }
 
+/** A run as the surface that owns it keeps it durably (an index run of code search). */
+export interface OwnedRun {
+  id: string;
+  corpus_id: string;
+  /** running | finished | failed | interrupted */
+  state: string;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
+/** What a surface declares of a kind of run it records. */
+export interface RunKindDeclaration {
+  /**
+   * The owner keeps the run's state in its own durable rows (sweeps and restarts included): that
+   * state wins over the record's, and its runs from before accounting read as Unavailable.
+   */
+  owner?: { get(runId: string): Promise<OwnedRun | undefined>; latest(corpusId: string): Promise<OwnedRun | undefined> };
+  /** The lane whose cost alone is the benchmark figure of the run's costs (an answer's generation). */
+  benchmarkLane?: string;
+}
+
+/** A run to record: its lanes with their quotes (the frozen estimate), and what does not apply. */
+export interface OpenRun {
+  /** Default: a new UUID. */
+  runId?: string;
+  corpusId: string;
+  runKind: RunKind;
+  lanes: Record<string, LaneQuote>;
+  notApplicable?: Record<string, string>;
+  /** Charges the run may cause that do not go through the LLM gateway and are not attributed. */
+  coverageReasons?: string[];
+  startedAt?: string;
+}
+
 /**
- * Run accounting: opens records with their frozen estimate, serves the census, and reconciles
- * it against the gateway's spend ledger. Pending results are never saved (a pure read); complete
- * and incomplete ones are, with the charges known so far.
+ * Run accounting of every model call made through the LLM gateway: records opened with their
+ * frozen estimate, the request census, and reconciliation against the gateway's spend ledger.
+ * Pending results are never saved (a pure read); complete and incomplete ones are, with the
+ * charges known so far. Surfaces declare the kinds of run they record (`declareKind`).
  */
 export class RunAccounting {
-  constructor(
-    private readonly deps: { store: RunAccountStore; indexRuns: CodeSearchPort['indexRuns']; config: WorkbenchConfig; logger: Logger; outbound?: OutboundGuard },
-  ) {}
+  private readonly kinds = new Map<RunKind, RunKindDeclaration>();
+
+  constructor(private readonly deps: { store: RunAccountStore; config: ConfigRegistry; logger: Logger; outbound?: OutboundGuard }) {}
 
   get store(): RunAccountStore {
     return this.deps.store;
   }
 
-  /** Lanes, exclusions and the frozen estimate of an index run (before its child starts). */
-  async openIndexRun(runId: string, corpusId: string, enrich: boolean, startedAt: string, sizes: { chunks: number; chars: number }): Promise<void> {
-    const { config } = this.deps;
-    const embeddingModel = config.get('EMBEDDING_MODEL');
-    const genModel = config.get('GEN_MODEL');
-    const lanes: string[] = [];
-    const notApplicable: Record<string, string> = {};
-    const coverage: string[] = [];
-    const estimateLanes: Parameters<typeof buildEstimate>[1] = {};
-    if (embeddingModel) {
-      lanes.push('index_embeddings');
-      const batch = config.get('EMBEDDING_BATCH_SIZE');
-      estimateLanes.index_embeddings = { model: embeddingModel, requests: Math.ceil(sizes.chunks / Math.max(1, batch)), input_tokens: tokensOf(sizes.chars), output_tokens: 0 };
-    } else {
-      notApplicable.index_embeddings = 'EMBEDDING_MODEL is unset: no chunk embeddings (BM25 only)';
-      // The retrieval backend may embed by itself: that provider's charges are not on the gateway ledger.
-      coverage.push('chunk embeddings, if the retrieval backend makes any, do not route through the LLM gateway and are not attributed');
-    }
-    if (enrich && genModel && embeddingModel) {
-      lanes.push('semantic_kg');
-      estimateLanes.semantic_kg = { model: genModel, requests: sizes.chunks, input_tokens: tokensOf(sizes.chars) + sizes.chunks * 60, output_tokens: sizes.chunks * 300 };
-    } else {
-      notApplicable.semantic_kg = !enrich ? 'the run does not enrich (enrich: false)' : !genModel ? 'GEN_MODEL is unset: no semantic_kg calls' : 'EMBEDDING_MODEL is unset: the indexer has no gateway client';
-    }
-    notApplicable.figure_description = 'the run describes no images';
-    await this.deps.store.create({
-      runId,
-      corpusId,
-      runKind: 'index',
-      lanes,
-      notApplicable,
-      coverageReasons: coverage,
-      estimate: buildEstimate({ embeddingModel, genModel, retryMax: config.get('embedding.embedding_retry_max'), priceTable: config.get('embedding.price_table') }, estimateLanes),
-      startedAt,
-    });
+  declareKind(kind: RunKind, declaration: RunKindDeclaration): void {
+    if (this.kinds.has(kind)) throw new Error(`run kind "${kind}" is declared twice`);
+    this.kinds.set(kind, declaration);
   }
 
-  /** Opens a record of an in-process run (schema proposal, search, answer). */
-  async openRun(corpusId: string, runKind: RunKind, lanes: Record<string, { model: string; input_tokens: number; output_tokens: number }>, notApplicable: Record<string, string> = {}, runId: string = randomUUID()): Promise<string> {
+  /** Opens the record of a run with its frozen estimate, before the run dispatches anything. */
+  async open(run: OpenRun): Promise<string> {
     const { config } = this.deps;
+    const runId = run.runId ?? randomUUID();
     await this.deps.store.create({
       runId,
-      corpusId,
-      runKind,
-      lanes: Object.keys(lanes),
-      notApplicable,
-      coverageReasons: [],
+      corpusId: run.corpusId,
+      runKind: run.runKind,
+      lanes: Object.keys(run.lanes),
+      notApplicable: run.notApplicable ?? {},
+      coverageReasons: run.coverageReasons ?? [],
       estimate: buildEstimate(
         { embeddingModel: config.get('EMBEDDING_MODEL'), genModel: config.get('GEN_MODEL'), retryMax: config.get('embedding.embedding_retry_max'), priceTable: config.get('embedding.price_table') },
-        Object.fromEntries(Object.entries(lanes).map(([lane, e]) => [lane, { ...e, requests: 1 }])),
+        run.lanes,
       ),
+      ...(run.startedAt ? { startedAt: run.startedAt } : {}),
     });
     return runId;
   }
 
-  /** The answers' side of accounting: a record per answer run (lanes all declared, no quote). */
-  answerAccounting(): { open(repo: string, runId: string, lanes: string[]): Promise<CensusSink>; close(runId: string, state: 'finished' | 'failed' | 'interrupted', error?: string): Promise<void> } {
-    return {
-      open: async (repo, runId, lanes) => {
-        await this.openRun(repo, 'answer', Object.fromEntries(lanes.map((l) => [l, { model: '', input_tokens: 0, output_tokens: 0 }])), {}, runId);
-        return this.deps.store.sink(runId);
-      },
-      close: async (runId, state, error) => {
-        await this.deps.store.closeCensus(runId);
-        await this.deps.store.finish(runId, state, error ?? null);
-      },
-    };
+  /** The census of an in-process run: the LLM client admits each request to it before dispatch. */
+  census(runId: string): CensusSink {
+    return this.deps.store.sink(runId);
+  }
+
+  /** The owner's end of an in-process run: its census closed (all settled), then its record ended. */
+  async close(runId: string, state: Exclude<OwnerState, 'running'>, error: string | null = null, result?: unknown): Promise<void> {
+    await this.deps.store.closeCensus(runId);
+    await this.deps.store.finish(runId, state, error, result);
   }
 
   /** One run of a corpus, or a 404 (a run of another corpus is not found here either). */
   async view(corpusId: string, runId: string): Promise<RunRecordView> {
     const row = await this.deps.store.get(runId);
     if (row && row.corpus_id === corpusId) return this.toView(row);
-    const legacy = await this.deps.indexRuns.get(runId);
-    if (legacy && legacy.repo === corpusId) return this.unavailable(legacy);
+    const owned = await this.ownedRun(runId);
+    if (owned && owned.run.corpus_id === corpusId) return this.unavailable(owned.run, owned.kind);
     throw platformErrors.error('run_not_found', { reason: `no run ${runId} of corpus "${corpusId}"` });
   }
 
@@ -130,8 +132,8 @@ export class RunAccounting {
     if (await this.deps.store.isDeleted(corpusId)) throw platformErrors.error('corpus_deleted', { corpus: corpusId, hint: 'its runs stay readable by id' });
     const row = await this.deps.store.latest(corpusId, runKind);
     if (!row) {
-      const legacy = runKind === 'index' ? await this.deps.indexRuns.latest(corpusId) : undefined;
-      if (legacy) return this.unavailable(legacy);
+      const owned = await this.kinds.get(runKind)?.owner?.latest(corpusId);
+      if (owned) return this.unavailable(owned, runKind);
       throw platformErrors.error('run_not_found', { reason: `corpus "${corpusId}" has no ${runKind} run` });
     }
     return finalize ? this.reconcile(corpusId, row.run_id) : this.toView(row);
@@ -177,19 +179,32 @@ export class RunAccounting {
       prices: estimate.config.prices,
       settleMs: config.get('accounting.ledger_settle_s') * 1000,
       now: Date.now(),
+      ...this.benchmarkOf(row.run_kind),
     });
     if (costs.state === 'pending') return { ...(await this.toView(row)), costs, label: labelOf(costs) };
     await this.deps.store.saveCosts(runId, costs);
     return this.toView({ ...row, costs: JSON.stringify(costs) });
   }
 
-  /** The owner's state: an index run's comes from its durable run row (sweeps and restarts included). */
+  /** The owner's state: from its own durable row when its kind has an owner (sweeps and restarts included). */
   private async ownerState(row: RunAccountRow): Promise<{ state: OwnerState; finishedAt: string | null; error: string | null }> {
-    if (row.run_kind === 'index') {
-      const run = await this.deps.indexRuns.get(row.run_id);
-      if (run) return { state: run.state as OwnerState, finishedAt: run.finished_at, error: run.error };
-    }
+    const run = await this.kinds.get(row.run_kind)?.owner?.get(row.run_id);
+    if (run) return { state: run.state as OwnerState, finishedAt: run.finished_at, error: run.error };
     return { state: row.state as OwnerState, finishedAt: row.finished_at, error: row.error };
+  }
+
+  /** A run of an owner that declared one, by id, whatever its kind. */
+  private async ownedRun(runId: string): Promise<{ run: OwnedRun; kind: RunKind } | undefined> {
+    for (const [kind, declaration] of this.kinds) {
+      const run = await declaration.owner?.get(runId);
+      if (run) return { run, kind };
+    }
+    return undefined;
+  }
+
+  private benchmarkOf(kind: RunKind): { benchmarkLane?: string } {
+    const lane = this.kinds.get(kind)?.benchmarkLane;
+    return lane === undefined ? {} : { benchmarkLane: lane };
   }
 
   private async toView(row: RunAccountRow): Promise<RunRecordView> {
@@ -217,12 +232,12 @@ export class RunAccounting {
     return view;
   }
 
-  /** An index run from before accounting was saved: readable, its costs Unavailable. */
-  private async unavailable(run: { id: string; repo: string; state: string; error: string | null; started_at: string; finished_at: string | null }): Promise<RunRecordView> {
+  /** An owned run from before accounting was saved: readable, its costs Unavailable. */
+  private async unavailable(run: OwnedRun, kind: RunKind): Promise<RunRecordView> {
     return {
       run_id: run.id,
-      corpus_id: run.repo,
-      run_kind: 'index',
+      corpus_id: run.corpus_id,
+      run_kind: kind,
       state: run.state as OwnerState,
       error: run.error,
       started_at: run.started_at,
@@ -233,7 +248,7 @@ export class RunAccounting {
       estimate: null,
       costs: null,
       label: 'Unavailable',
-      corpus_deleted: await this.deps.store.isDeleted(run.repo),
+      corpus_deleted: await this.deps.store.isDeleted(run.corpus_id),
     };
   }
 }

@@ -1,5 +1,6 @@
 import { OutboundGuard } from '../../../../core/kernel/egress.js';
-import type { LlmGatewayEndpoint } from '../../../platform/llm/gateway-endpoint.js';
+import type { LlmGatewayEndpoint } from '../gateway-endpoint.js';
+
 /** One ledger row as reconciliation uses it (from LiteLLM's spend log shape). */
 export interface LedgerRow {
   requestId: string;

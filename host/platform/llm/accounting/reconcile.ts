@@ -1,4 +1,4 @@
-import type { ModelPrice } from '../../../platform/config/model/llm.js';
+import type { ModelPrice } from '../../config/model/llm.js';
 import { priceOf } from './estimate.js';
 import type { LedgerRow } from './spend-ledger-client.js';
 import type { OwnerState, RunRequestRow } from './run-account-store.js';
@@ -57,9 +57,10 @@ export interface NativeRunCosts {
   native_rows: number;
   reconciled_at: string;
   /**
-   * Answer runs only: the benchmark cost is the answer-generation lane alone (the sum of its
-   * per-model calls); shared retrieval and cache embeddings (and rewrite/condense calls) are
-   * excluded, and named here so nobody mistakes the figure for the run's total.
+   * Runs whose kind has a benchmark lane only (answers: generation): the benchmark cost is that
+   * lane alone (the sum of its per-model calls); the other lanes (shared retrieval and cache
+   * embeddings, rewrite/condense calls) are excluded, and named here so nobody mistakes the
+   * figure for the run's total.
    */
   benchmark?: { generation_usd: number; by_model: Record<string, number>; excluded_lanes: string[] };
 }
@@ -75,6 +76,8 @@ export interface ReconcileInput {
   prices: Record<string, ModelPrice>;
   settleMs: number;
   now: number;
+  /** The lane whose cost alone is the run's benchmark figure (answer generation), when its kind has one. */
+  benchmarkLane?: string;
 }
 
 export function censusOf(lanes: string[], owner: OwnerState, censusClosed: boolean, requests: RunRequestRow[]): LaneCensus[] {
@@ -157,16 +160,14 @@ export function reconcile(input: ReconcileInput): NativeRunCosts {
     state = 'complete';
   }
   const costs: NativeRunCosts = { state, reasons, known_usd: knownUsd, known_display: displayUsd(knownUsd, input.rows.length), lanes: laneCosts, native_rows: input.rows.length, reconciled_at: new Date(input.now).toISOString() };
-  if (input.lanes.includes(GENERATION_LANE)) {
+  const benchmarkLane = input.benchmarkLane;
+  if (benchmarkLane !== undefined && input.lanes.includes(benchmarkLane)) {
     const byModel: Record<string, number> = {};
-    for (const row of input.rows.filter((r) => r.lane === GENERATION_LANE)) byModel[row.model] = (byModel[row.model] ?? 0) + (rowUsd(row, input.prices) ?? 0);
-    costs.benchmark = { generation_usd: Object.values(byModel).reduce((a, b) => a + b, 0), by_model: byModel, excluded_lanes: input.lanes.filter((l) => l !== GENERATION_LANE) };
+    for (const row of input.rows.filter((r) => r.lane === benchmarkLane)) byModel[row.model] = (byModel[row.model] ?? 0) + (rowUsd(row, input.prices) ?? 0);
+    costs.benchmark = { generation_usd: Object.values(byModel).reduce((a, b) => a + b, 0), by_model: byModel, excluded_lanes: input.lanes.filter((l) => l !== benchmarkLane) };
   }
   return costs;
 }
-
-/** The lane of answer generation (LANES.generation in host/surfaces/search/answers/answer-service.ts). */
-const GENERATION_LANE = 'answer_generation';
 
 /** A row's USD: the gateway's own spend, else the frozen price of its usage; null when neither. */
 function rowUsd(row: LedgerRow, prices: Record<string, ModelPrice>): number | null {

@@ -1,4 +1,4 @@
-import type { ModelPrice } from '../../../platform/config/model/llm.js';
+import type { ModelPrice } from '../../config/model/llm.js';
 
 /** What one lane of a run is expected to cost, under the prices the run started with. */
 export interface LaneEstimate {
@@ -9,6 +9,9 @@ export interface LaneEstimate {
   /** null when the model has no price in the table. */
   usd: number | null;
 }
+
+/** What a run declares of one lane before it starts: the quote, unpriced. */
+export type LaneQuote = Omit<LaneEstimate, 'usd'>;
 
 /**
  * A run's pre-run quote, frozen with the config it ran under: later price-table edits never
@@ -41,7 +44,7 @@ export function priceOf(prices: Record<string, ModelPrice>, model: string, input
 
 export function buildEstimate(
   config: { embeddingModel?: string | undefined; genModel?: string | undefined; retryMax: number; priceTable: Record<string, ModelPrice> },
-  lanes: Record<string, Omit<LaneEstimate, 'usd'>>,
+  lanes: Record<string, LaneQuote>,
 ): Estimate {
   const models = [config.embeddingModel, config.genModel].filter((m): m is string => !!m);
   const prices = Object.fromEntries(models.filter((m) => config.priceTable[m]).map((m) => [m, { ...config.priceTable[m]! }]));

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import type { AttemptOutcome, CensusSink } from '../../../platform/llm/gateway-client.js';
-import type { WorkbenchTables, RunAccountTable, RunRequestTable } from '../workbench-tables.js';
+import type { PlatformTables, RunAccountTable, RunRequestTable } from '../../db/schema.js';
+import type { AttemptOutcome, CensusSink } from '../gateway-client.js';
 import type { Estimate } from './estimate.js';
 import type { NativeRunCosts } from './reconcile.js';
 
 export type RunAccountRow = Selectable<RunAccountTable>;
 export type RunRequestRow = Selectable<RunRequestTable>;
-export type RunKind = 'index' | 'schema_proposal' | 'search' | 'answer';
+/** What ran, as the surface that owns the run names it (`index`, `schema_proposal`, `answer`, ...). */
+export type RunKind = string;
 export type OwnerState = 'running' | 'finished' | 'failed' | 'interrupted';
 
 export interface NewRunAccount {
@@ -27,7 +28,7 @@ export interface NewRunAccount {
  * reopens.
  */
 export class RunAccountStore {
-  constructor(private readonly db: Kysely<WorkbenchTables>) {}
+  constructor(private readonly db: Kysely<PlatformTables>) {}
 
   async create(run: NewRunAccount): Promise<void> {
     await this.db

@@ -1,9 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { tempDir, json, until } from '../../../../support/gateway.js';
-import { writeTinyCheckpoint } from '../../../../support/judge-checkpoint.js';
-import { startJudgeServerProcess, type JudgeServerProcess } from '../../../../support/judge-server-process.js';
+import { tempDir, json, until } from '../../support/gateway.js';
+import { writeTinyCheckpoint } from '../../support/judge-checkpoint.js';
+import { startJudgeServerProcess, type JudgeServerProcess } from '../../support/judge-server-process.js';
 
 const root = tempDir('switchboard-checkpoints-');
 // english: "yes" pushes toward yes, "no" toward no. multilingual: "ja"/"nein", and "yes" weaker.
@@ -130,7 +130,7 @@ test('a body over 1 MB answers 413 with its code instead of resetting the connec
   assert.is((await ask(pinned, { model: 'english', state: 'yes', questions: { q: question() } })).status, 200, 'the next request is served');
 });
 
-test('every error body is {detail, code} with a catalogued code', async () => {
+test("every error body is {detail, code} with one of the server's codes and its status", async () => {
   const cases: Array<[Promise<Response>, number, string]> = [
     [fetch(`${pinned.url}/nowhere`), 404, 'route_not_found'],
     [fetch(`${pinned.url}/v1/systemone`), 405, 'method_not_allowed'],

@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { reconcile, type ReconcileInput } from '../../../../../host/surfaces/workbench/accounting/reconcile.js';
-import type { RunRequestRow } from '../../../../../host/surfaces/workbench/accounting/run-account-store.js';
-import type { LedgerRow } from '../../../../../host/surfaces/workbench/accounting/spend-ledger-client.js';
+import { reconcile, type ReconcileInput } from '../../../../../host/platform/llm/accounting/reconcile.js';
+import type { RunRequestRow } from '../../../../../host/platform/llm/accounting/run-account-store.js';
+import type { LedgerRow } from '../../../../../host/platform/llm/accounting/spend-ledger-client.js';
 
 // Each test breaks one rule of reconcile() and names the reason it must give: removing a rule
 // from reconcile.ts fails the test of that rule.
@@ -127,19 +127,19 @@ test('a failed request has its failure row; a failure row beyond the census is c
   assert.equal(codes(input({ requests: [request('schema_proposal')], rows: [row('schema_proposal'), row('schema_proposal', { status: 'failure', spend: 0 })] })), ['native_requests_exceed_census']);
 });
 
-test('metered zero and sub-cent totals read apart; answer runs carry the generation-only benchmark', () => {
+test('metered zero and sub-cent totals read apart; a kind with a benchmark lane carries its lane-only benchmark', () => {
   assert.is(reconcile(input({ rows: [row('schema_proposal', { spend: 0 })] })).known_display, '$0.00 (metered zero)');
   const lanes = ['retrieval_embeddings', 'answer_generation'];
-  const costs = reconcile(
-    input({
-      lanes,
-      requests: [request('retrieval_embeddings', 'completed', 'emb-small'), request('answer_generation')],
-      rows: [row('retrieval_embeddings', { callType: 'aembedding', model: 'emb-small', maxRetries: 0, spend: 0.0001 }), row('answer_generation', { spend: 0.02 })],
-    }),
-  );
+  const answer = input({
+    lanes,
+    requests: [request('retrieval_embeddings', 'completed', 'emb-small'), request('answer_generation')],
+    rows: [row('retrieval_embeddings', { callType: 'aembedding', model: 'emb-small', maxRetries: 0, spend: 0.0001 }), row('answer_generation', { spend: 0.02 })],
+  });
+  const costs = reconcile({ ...answer, benchmarkLane: 'answer_generation' });
   assert.is(costs.state, 'complete', JSON.stringify(costs.reasons));
   assert.equal(costs.benchmark, { generation_usd: 0.02, by_model: { 'gen-1': 0.02 }, excluded_lanes: ['retrieval_embeddings'] });
   assert.is(costs.known_display, '$0.02');
+  assert.is(reconcile(answer).benchmark, undefined, 'no benchmark lane declared: no benchmark figure');
 });
 
 test.run();

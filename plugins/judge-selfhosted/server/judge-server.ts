@@ -1,18 +1,13 @@
-import type { Logger } from 'pino';
-import { createLogger } from '../../../platform/logging/logger.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import { Gauge, Histogram, Registry } from 'prom-client';
-import { SystemOneRequestBody } from '../../../../core/sdk/judge/index.js';
+import type { PluginLogger } from 'switchboard/sdk';
+import { SystemOneRequestBody } from 'switchboard/sdk/judge';
 import { CHECKPOINT_NAMES, CheckpointMissingError, isCheckpointName, locateCheckpoint, type CheckpointName } from './checkpoints.js';
+import { InferenceMetrics, METRICS_CONTENT_TYPE } from './inference-metrics.js';
 import type { WorkerReply, WorkerRequest } from './inference-worker.js';
+import { JudgeServerError, malformed, refused, tooLarge } from './judge-server-errors.js';
 import { detectLanguage } from './language.js';
-import { ErrorCatalogue, httpError } from '../../../platform/http/error-catalogue.js';
-import { PLATFORM_HTTP_ERRORS } from '../../../platform/http/platform-http-errors.js';
-import { WORKBENCH_HTTP_ERRORS } from '../http/workbench-http-errors.js';
-import { workbenchErrors } from '../workbench-errors.js';
-import { invalidInput, malformedInput, platformErrors } from '../../../platform/errors/platform-errors.js';
 
 /** The most questions one request may ask. */
 export const MAX_QUESTIONS = 8;
@@ -25,8 +20,8 @@ export interface JudgeServerOptions {
   port: number;
   /** Loopback only: 127.0.0.1 or ::1. */
   host?: '127.0.0.1' | '::1';
-  /** The gateway's logger (same format and masking); default: JSON at info. */
-  logger?: Logger;
+  /** Where it logs (`switchboard judge-server` passes the gateway's logger: same format and masking). */
+  logger: PluginLogger;
 }
 
 export interface RunningJudgeServer {
@@ -60,18 +55,8 @@ function nestingOf(value: unknown, stopAt: number): number {
  * GET /health (200 only once a checkpoint is resident), GET /metrics.
  */
 export async function startJudgeServer(options: JudgeServerOptions): Promise<RunningJudgeServer> {
-  const logger = (options.logger ?? createLogger('info')).child({ component: 'judge-server' });
-  const log = ({ level, msg, ...fields }: { level: 'info' | 'error'; msg: string } & Record<string, unknown>) => logger[level](fields, msg);
-  const metrics = new Registry();
-  const inference = new Histogram({
-    name: 'selfhosted_inference_seconds',
-    help: 'Time to answer one /v1/systemone request on the inference worker.',
-    labelNames: ['checkpoint', 'outcome'],
-    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
-    registers: [metrics],
-  });
-  const resident = new Gauge({ name: 'selfhosted_checkpoint_resident', help: '1 for the checkpoint resident in memory, 0 for the others.', labelNames: ['checkpoint'], registers: [metrics] });
-  for (const name of CHECKPOINT_NAMES) resident.set({ checkpoint: name }, 0);
+  const log = ({ level, msg, ...fields }: { level: 'info' | 'error'; msg: string } & Record<string, unknown>) => options.logger[level](msg, fields);
+  const metrics = new InferenceMetrics(CHECKPOINT_NAMES);
 
   const worker = new Worker(new URL('./inference-worker.js', import.meta.url));
   let nextId = 1;
@@ -114,10 +99,10 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
     try {
       const previous = loaded;
       loaded = null;
-      if (previous) resident.set({ checkpoint: previous }, 0);
+      if (previous) metrics.setResident(previous, false);
       await call({ type: 'load', checkpoint: files });
       loaded = name;
-      resident.set({ checkpoint: name }, 1);
+      metrics.setResident(name, true);
       log({ level: 'info', msg: 'checkpoint resident', checkpoint: name });
     } finally {
       loading = null;
@@ -126,19 +111,19 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
 
   async function answer(body: unknown) {
     // Checked before validation and stringify, which both recurse.
-    if (nestingOf(body, MAX_STATE_DEPTH + 2) > MAX_STATE_DEPTH + 2) throw invalidInput('state', `nested deeper than ${MAX_STATE_DEPTH} levels`);
+    if (nestingOf(body, MAX_STATE_DEPTH + 2) > MAX_STATE_DEPTH + 2) throw refused('state', `nested deeper than ${MAX_STATE_DEPTH} levels`);
     const parsed = SystemOneRequestBody.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw malformedInput(issue?.path.join('.') || 'body', issue?.message ?? 'invalid request');
+      throw malformed(issue?.path.join('.') || 'body', issue?.message ?? 'invalid request');
     }
     const request = parsed.data;
     const questions = Object.entries(request.questions);
-    if (questions.length > MAX_QUESTIONS) throw platformErrors.error('payload_too_large', { what: `${questions.length} questions in one request`, limit: `${MAX_QUESTIONS} questions` });
+    if (questions.length > MAX_QUESTIONS) throw tooLarge(`${questions.length} questions in one request`, `${MAX_QUESTIONS} questions`);
     const stateText = typeof request.state === 'string' ? request.state : JSON.stringify(request.state);
     let name: CheckpointName;
     if (options.pinned) {
-      if (request.model !== options.pinned) throw workbenchErrors.error('judge_model_not_served', { model: request.model, pinned: options.pinned });
+      if (request.model !== options.pinned) throw new JudgeServerError('judge_model_not_served', `model "${request.model}" is not served: this server is pinned to "${options.pinned}"`);
       name = options.pinned;
     } else {
       name = isCheckpointName(request.model) ? request.model : (await detectLanguage(stateText)) === 'en' ? 'english' : 'multilingual';
@@ -153,27 +138,24 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
           questions: questions.map(([id, q]) => ({ id, text: typeof q.instructions === 'string' ? q.instructions : JSON.stringify(q.instructions) })),
         });
       })) as { checkpoint: CheckpointName; answers: Record<string, number>; input_tokens: number };
-      inference.observe({ checkpoint: name, outcome: 'ok' }, Number(process.hrtime.bigint() - started) / 1e9);
+      metrics.observe(name, 'ok', Number(process.hrtime.bigint() - started) / 1e9);
       return {
         model: result.checkpoint,
         answers: Object.fromEntries(Object.entries(result.answers).map(([id, p]) => [id, { type: 'noul' as const, noul: p }])),
         usage: { input_tokens: result.input_tokens, output_tokens: 0 },
       };
     } catch (err) {
-      inference.observe({ checkpoint: name, outcome: 'error' }, Number(process.hrtime.bigint() - started) / 1e9);
-      if (err instanceof CheckpointMissingError) throw workbenchErrors.error('judge_checkpoint_missing', { reason: err.message });
+      metrics.observe(name, 'error', Number(process.hrtime.bigint() - started) / 1e9);
+      if (err instanceof CheckpointMissingError) throw new JudgeServerError('judge_checkpoint_missing', err.message);
       throw err;
     }
   }
 
-  // The answers of the gateway's own codes: the platform's and the workbench's judge codes.
-  const catalogue = new ErrorCatalogue([PLATFORM_HTTP_ERRORS, WORKBENCH_HTTP_ERRORS]);
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      const known = catalogue.toHttp(err);
-      if (!known) log({ level: 'error', msg: 'request failed', err: (err as Error)?.message });
-      const failure = known ?? httpError('internal_error');
-      send(res, failure.status, { detail: failure.detail, code: failure.code });
+      if (!(err instanceof JudgeServerError)) log({ level: 'error', msg: 'request failed', err: (err as Error)?.message });
+      const failure = err instanceof JudgeServerError ? err : new JudgeServerError('internal_error', 'internal error');
+      send(res, failure.status, failure.body);
     });
   });
 
@@ -184,23 +166,23 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
       return send(res, 503, { status: loading ? 'loading' : 'empty', loaded: [], pinned: options.pinned });
     }
     if (req.method === 'GET' && url.pathname === '/metrics') {
-      res.writeHead(200, { 'content-type': metrics.contentType });
-      res.end(await metrics.metrics());
+      res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE });
+      res.end(metrics.text());
       return;
     }
     if (url.pathname === '/v1/systemone') {
-      if (req.method !== 'POST') throw platformErrors.error('method_not_allowed', { allowed: 'POST' });
-      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw platformErrors.error('json_body_required');
+      if (req.method !== 'POST') throw new JudgeServerError('method_not_allowed', 'use POST');
+      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw new JudgeServerError('json_body_required', 'the body must be application/json');
       const text = await readBody(req);
       let body: unknown;
       try {
         body = JSON.parse(text);
       } catch {
-        throw malformedInput('body', 'not valid JSON');
+        throw malformed('body', 'not valid JSON');
       }
       return send(res, 200, await answer(body));
     }
-    throw platformErrors.error('route_not_found', { method: req.method ?? 'GET', path: url.pathname });
+    throw new JudgeServerError('route_not_found', `no route for ${req.method ?? 'GET'} ${url.pathname}`);
   }
 
   const host = options.host ?? '127.0.0.1';
@@ -252,7 +234,7 @@ function readBody(req: IncomingMessage): Promise<string> {
       else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on('end', () => {
-      if (size > MAX_BODY_BYTES) reject(platformErrors.error('payload_too_large', { what: 'body', limit: `${MAX_BODY_BYTES} bytes` }));
+      if (size > MAX_BODY_BYTES) reject(tooLarge('body', `${MAX_BODY_BYTES} bytes`));
       else resolve(Buffer.concat(chunks).toString('utf8'));
     });
     req.on('error', reject);
