@@ -7,7 +7,7 @@ export interface ErrorDefinition<P> {
 }
 
 /** Declares one code; `P` is what its message is made of (`void` for none). */
-export const defineError = <P = void>(definition: ErrorDefinition<P>): ErrorDefinition<P> => definition;
+export const defineError = <P = void>(meaning: string, message: (params: P) => string): ErrorDefinition<P> => ({ meaning, message });
 
 // `any`: the parameter types differ per code and are recovered by ParamsOf.
 export type ErrorDefinitions = Record<string, ErrorDefinition<any>>;

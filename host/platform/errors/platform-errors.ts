@@ -13,152 +13,54 @@ export interface FieldIssue {
  * docs/platform/errors.md lists them all (host/cli/error-docs.ts).
  */
 export const platformErrors = errorVocabulary('platform', {
-  validation_error: defineError<{ issues: FieldIssue[] }>({
-    meaning: 'A parameter, query value or body field failed validation; the message names each failing field. 400 or 422 as the route documents.',
-    message: ({ issues }) => issues.map((i) => `${i.field}: ${i.problem}`).join('; '),
-  }),
-  route_not_found: defineError<{ method: string; path: string }>({
-    meaning: 'No route answers this method and path.',
-    message: ({ method, path }) => `no route for ${method} ${path}`,
-  }),
-  payload_too_large: defineError<{ what: string; limit: string }>({
-    meaning: 'A request body, uploaded file or fetched document is over its size limit.',
-    message: ({ what, limit }) => `${what} too large: the limit is ${limit}`,
-  }),
-  headers_too_large: defineError({
-    meaning: 'The request headers are over the server\'s size limit; refused before any route ran.',
-    message: () => 'request headers too large',
-  }),
-  malformed_request: defineError<{ reason: string }>({
-    meaning: 'The HTTP request could not be parsed (a malformed request line) or did not arrive in time (408); refused before any route ran.',
-    message: ({ reason }) => reason,
-  }),
-  method_not_allowed: defineError<{ allowed: string }>({
-    meaning: 'The path exists but not for this method (GET and DELETE /mcp, which is stateless).',
-    message: ({ allowed }) => `use ${allowed}`,
-  }),
-  unauthorized: defineError<{ reason: string } | void>({
-    meaning: 'The route needs an API key (keys exist, or REQUIRE_API_KEY is on) and none, an unknown, a revoked or an expired one was presented.',
-    message: (p) => (p ? `Invalid or missing API key (${p.reason})` : 'Invalid or missing API key'),
-  }),
-  loopback_only: defineError<{ reason: string } | void>({
-    meaning: 'The route answers callers on the loopback interface only: a loopback-only route, or any non-public route while no API key exists.',
-    message: (p) => (p ? p.reason : 'this endpoint answers loopback callers only'),
-  }),
-  host_not_allowed: defineError<{ host: string }>({
-    meaning: 'The Host header names none of the hosts this gateway answers on non-public routes (localhost, loopback addresses, the host of PUBLIC_API_URL, ALLOWED_HOSTS): a DNS-rebinding guard.',
-    message: ({ host }) => `this gateway does not answer for host "${host}" (set PUBLIC_API_URL or ALLOWED_HOSTS)`,
-  }),
-  cross_site_request: defineError<{ reason: string }>({
-    meaning: 'A browser request from another site (a foreign Origin, or Sec-Fetch-Site: cross-site) to a state-changing, admin or loopback-only route; refused before the route runs.',
-    message: ({ reason }) => `cross-site request refused: ${reason}`,
-  }),
-  unsupported_media_type: defineError<{ expected: string; got: string }>({
-    meaning: 'The request body has a Content-Type the route does not take (JSON routes take application/json, uploads multipart/form-data).',
-    message: ({ expected, got }) => `the body must be ${expected} (got ${got})`,
-  }),
-  insufficient_scope: defineError<{ scope: string; use?: string }>({
-    meaning: 'The API key is valid but lacks the scope the route (or the requested use of it) needs.',
-    message: ({ scope, use }) => (use ? `${use} needs scope "${scope}"` : `API key lacks scope "${scope}"`),
-  }),
-  scope_beyond_caller: defineError<{ verb: 'grant' | 'manage a key with'; scopes: string[] }>({
-    meaning: 'A key may only grant, or manage keys holding, scopes its caller holds.',
-    message: ({ verb, scopes }) => `cannot ${verb} scopes the caller does not hold: ${scopes.join(', ')}`,
-  }),
-  would_lock_out: defineError({
-    meaning: 'The first API key minted without API_KEY must hold `admin`: any other would lock the operator out of admin routes.',
-    message: () =>
+  validation_error: defineError<{ issues: FieldIssue[] }>('A parameter, query value or body field failed validation; the message names each failing field. 400 or 422 as the route documents.', ({ issues }) => issues.map((i) => `${i.field}: ${i.problem}`).join('; ')),
+  route_not_found: defineError<{ method: string; path: string }>('No route answers this method and path.', ({ method, path }) => `no route for ${method} ${path}`),
+  payload_too_large: defineError<{ what: string; limit: string }>('A request body, uploaded file or fetched document is over its size limit.', ({ what, limit }) => `${what} too large: the limit is ${limit}`),
+  headers_too_large: defineError('The request headers are over the server\'s size limit; refused before any route ran.', () => 'request headers too large'),
+  malformed_request: defineError<{ reason: string }>('The HTTP request could not be parsed (a malformed request line) or did not arrive in time (408); refused before any route ran.', ({ reason }) => reason),
+  method_not_allowed: defineError<{ allowed: string }>('The path exists but not for this method (GET and DELETE /mcp, which is stateless).', ({ allowed }) => `use ${allowed}`),
+  unauthorized: defineError<{ reason: string } | void>('The route needs an API key (keys exist, or REQUIRE_API_KEY is on) and none, an unknown, a revoked or an expired one was presented.', (p) => (p ? `Invalid or missing API key (${p.reason})` : 'Invalid or missing API key')),
+  loopback_only: defineError<{ reason: string } | void>('The route answers callers on the loopback interface only: a loopback-only route, or any non-public route while no API key exists.', (p) => (p ? p.reason : 'this endpoint answers loopback callers only')),
+  host_not_allowed: defineError<{ host: string }>('The Host header names none of the hosts this gateway answers on non-public routes (localhost, loopback addresses, the host of PUBLIC_API_URL, ALLOWED_HOSTS): a DNS-rebinding guard.', ({ host }) => `this gateway does not answer for host "${host}" (set PUBLIC_API_URL or ALLOWED_HOSTS)`),
+  cross_site_request: defineError<{ reason: string }>('A browser request from another site (a foreign Origin, or Sec-Fetch-Site: cross-site) to a state-changing, admin or loopback-only route; refused before the route runs.', ({ reason }) => `cross-site request refused: ${reason}`),
+  unsupported_media_type: defineError<{ expected: string; got: string }>('The request body has a Content-Type the route does not take (JSON routes take application/json, uploads multipart/form-data).', ({ expected, got }) => `the body must be ${expected} (got ${got})`),
+  insufficient_scope: defineError<{ scope: string; use?: string }>('The API key is valid but lacks the scope the route (or the requested use of it) needs.', ({ scope, use }) => (use ? `${use} needs scope "${scope}"` : `API key lacks scope "${scope}"`)),
+  scope_beyond_caller: defineError<{ verb: 'grant' | 'manage a key with'; scopes: string[] }>('A key may only grant, or manage keys holding, scopes its caller holds.', ({ verb, scopes }) => `cannot ${verb} scopes the caller does not hold: ${scopes.join(', ')}`),
+  would_lock_out: defineError(
+    'The first API key minted without API_KEY must hold `admin`: any other would lock the operator out of admin routes.',
+    () =>
       'this would be the first API key and it lacks the "admin" scope: once a key exists, admin routes need a key, so you would be locked out. ' +
       'Mint the first key with "admin" among its scopes, or set API_KEY (a bootstrap key with every scope, in the environment or the env file) and restart, then mint this key with X-API-Key: <API_KEY>.',
-  }),
-  rate_limited: defineError<{ limit: number }>({
-    meaning: 'The request budget of the key (or client address) is spent; Retry-After says when to try again.',
-    message: ({ limit }) => `rate limit exceeded: ${limit} requests per minute`,
-  }),
-  api_key_not_found: defineError({
-    meaning: 'No API key has this id.',
-    message: () => 'API key not found',
-  }),
-  api_key_revoked: defineError({
-    meaning: 'The API key is revoked and cannot be changed or rotated.',
-    message: () => 'API key is revoked; mint a new one',
-  }),
-  restart_not_allowed: defineError({
-    meaning: 'POST /admin/restart is refused unless ADMIN_ALLOW_RESTART is true.',
-    message: () => 'restart is not allowed (set ADMIN_ALLOW_RESTART=true)',
-  }),
-  settings_persist_disabled: defineError({
-    meaning: 'Persisting settings needs ADMIN_SETTINGS_PERSIST_PATH.',
-    message: () => 'settings persist is not enabled (set ADMIN_SETTINGS_PERSIST_PATH)',
-  }),
-  config_file_unreadable: defineError<{ reason: string }>({
-    meaning: 'The configuration file exists but cannot be read; writing it would lose its content.',
-    message: ({ reason }) => reason,
-  }),
-  plugin_not_found: defineError<{ id: string }>({
-    meaning: 'No plugin with this id is installed.',
-    message: ({ id }) => `no plugin "${id}" is installed`,
-  }),
-  plugin_not_available: defineError<{ reason: string }>({
-    meaning: 'The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back.',
-    message: ({ reason }) => reason,
-  }),
-  plugin_builtin: defineError<{ id: string; action: 'install' | 'remove' }>({
-    meaning: 'Built-in plugins ship with the host: they are always installed and cannot be removed.',
-    message: ({ id, action }) => (action === 'install' ? `"${id}" is built in: it ships with the host and is always installed` : `"${id}" is built in and cannot be removed`),
-  }),
-  manifest_invalid: defineError<{ id: string }>({
-    meaning: "The registry catalogue's manifest for this plugin fails validation; the answer adds `diagnostics`.",
-    message: ({ id }) => `the catalogue manifest of "${id}" is invalid`,
-  }),
-  plugin_already_installed: defineError<{ id: string }>({
-    meaning: 'The plugin is already installed.',
-    message: ({ id }) => `plugin "${id}" is already installed`,
-  }),
-  plugin_not_installed: defineError<{ id: string }>({
-    meaning: 'The plugin is not installed, so there is nothing to remove.',
-    message: ({ id }) => `plugin "${id}" is not installed`,
-  }),
-  plugin_not_from_registry: defineError<{ id: string; manifest: string }>({
-    meaning: 'The plugin was installed by hand, not from the registry; remove its manifest instead.',
-    message: ({ id, manifest }) => `"${id}" was not installed from the registry (its manifest is ${manifest}); remove that file instead`,
-  }),
-  plugin_load_timeout: defineError<{ id: string; file: string; seconds: number }>({
-    meaning: 'The manifest was written but the kernel did not load the plugin in time.',
-    message: ({ id, file, seconds }) => `"${id}" was written to ${file} but the kernel has not loaded it within ${seconds} s`,
-  }),
-  plugin_unload_timeout: defineError<{ id: string; seconds: number }>({
-    meaning: 'The manifest was removed but the kernel still lists the plugin.',
-    message: ({ id, seconds }) => `"${id}" was removed but the kernel still lists it after ${seconds} s`,
-  }),
-  registry_entry_not_found: defineError<{ id: string }>({
-    meaning: 'The plugin registry has no entry with this id.',
-    message: ({ id }) => `no registry entry "${id}"`,
-  }),
-  registry_entry_invalid: defineError<{ reason: string }>({
-    meaning: "The registry entry or its manifest cannot be used (bad id, unreadable manifest, a manifest declaring another id).",
-    message: ({ reason }) => reason,
-  }),
-  registry_busy: defineError<{ id: string }>({
-    meaning: 'An install or removal of this plugin is already running.',
-    message: ({ id }) => `an install or removal of "${id}" is already in progress`,
-  }),
-  corpus_deleted: defineError<{ corpus: string; hint: string }>({
-    meaning: 'The corpus (repository index) was deleted: current-state reads answer 404 until it is indexed again; its run records stay readable by id.',
-    message: ({ corpus, hint }) => `corpus "${corpus}" was deleted; ${hint}`,
-  }),
-  run_not_found: defineError<{ reason: string }>({
-    meaning: 'No run record of that id (or of that kind) for the corpus.',
-    message: ({ reason }) => reason,
-  }),
-  shutting_down: defineError({
-    meaning: 'The gateway is stopping and takes no new work.',
-    message: () => 'the gateway is shutting down',
-  }),
-  internal_error: defineError({
-    meaning: 'An unexpected failure; it is logged, and the answer carries no internals.',
-    message: () => 'internal error',
-  }),
+  ),
+  rate_limited: defineError<{ limit: number }>('The request budget of the key (or client address) is spent; Retry-After says when to try again.', ({ limit }) => `rate limit exceeded: ${limit} requests per minute`),
+  api_key_not_found: defineError('No API key has this id.', () => 'API key not found'),
+  api_key_revoked: defineError('The API key is revoked and cannot be changed or rotated.', () => 'API key is revoked; mint a new one'),
+  restart_not_allowed: defineError('POST /admin/restart is refused unless ADMIN_ALLOW_RESTART is true.', () => 'restart is not allowed (set ADMIN_ALLOW_RESTART=true)'),
+  settings_persist_disabled: defineError('Persisting settings needs ADMIN_SETTINGS_PERSIST_PATH.', () => 'settings persist is not enabled (set ADMIN_SETTINGS_PERSIST_PATH)'),
+  config_file_unreadable: defineError<{ reason: string }>('The configuration file exists but cannot be read; writing it would lose its content.', ({ reason }) => reason),
+  plugin_not_found: defineError<{ id: string }>('No plugin with this id is installed.', ({ id }) => `no plugin "${id}" is installed`),
+  plugin_not_available: defineError<{ reason: string }>('The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back.', ({ reason }) => reason),
+  plugin_builtin: defineError<{ id: string; action: 'install' | 'remove' }>('Built-in plugins ship with the host: they are always installed and cannot be removed.', ({ id, action }) => (action === 'install' ? `"${id}" is built in: it ships with the host and is always installed` : `"${id}" is built in and cannot be removed`)),
+  manifest_invalid: defineError<{ id: string }>("The registry catalogue's manifest for this plugin fails validation; the answer adds `diagnostics`.", ({ id }) => `the catalogue manifest of "${id}" is invalid`),
+  plugin_already_installed: defineError<{ id: string }>('The plugin is already installed.', ({ id }) => `plugin "${id}" is already installed`),
+  plugin_not_installed: defineError<{ id: string }>('The plugin is not installed, so there is nothing to remove.', ({ id }) => `plugin "${id}" is not installed`),
+  plugin_not_from_registry: defineError<{ id: string; manifest: string }>('The plugin was installed by hand, not from the registry; remove its manifest instead.', ({ id, manifest }) => `"${id}" was not installed from the registry (its manifest is ${manifest}); remove that file instead`),
+  plugin_load_timeout: defineError<{ id: string; file: string; seconds: number }>('The manifest was written but the kernel did not load the plugin in time.', ({ id, file, seconds }) => `"${id}" was written to ${file} but the kernel has not loaded it within ${seconds} s`),
+  plugin_unload_timeout: defineError<{ id: string; seconds: number }>('The manifest was removed but the kernel still lists the plugin.', ({ id, seconds }) => `"${id}" was removed but the kernel still lists it after ${seconds} s`),
+  registry_entry_not_found: defineError<{ id: string }>('The plugin registry has no entry with this id.', ({ id }) => `no registry entry "${id}"`),
+  registry_entry_invalid: defineError<{ reason: string }>("The registry entry or its manifest cannot be used (bad id, unreadable manifest, a manifest declaring another id).", ({ reason }) => reason),
+  registry_busy: defineError<{ id: string }>('An install or removal of this plugin is already running.', ({ id }) => `an install or removal of "${id}" is already in progress`),
+  corpus_deleted: defineError<{ corpus: string; hint: string }>('The corpus (repository index) was deleted: current-state reads answer 404 until it is indexed again; its run records stay readable by id.', ({ corpus, hint }) => `corpus "${corpus}" was deleted; ${hint}`),
+  run_not_found: defineError<{ reason: string }>('No run record of that id (or of that kind) for the corpus.', ({ reason }) => reason),
+  shutting_down: defineError('The gateway is stopping and takes no new work.', () => 'the gateway is shutting down'),
+  internal_error: defineError('An unexpected failure; it is logged, and the answer carries no internals.', () => 'internal error'),
+  // the judgment backend (system_one.provider): whatever went wrong there is a 502 naming the outcome
+  judge_timeout: defineError<{ reason: string }>('The judgment backend (SystemOneError `timeout`) did not answer in time; nothing falls back.', ({ reason }) => `the judge could not answer (timeout): ${reason}`),
+  judge_unavailable: defineError<{ reason: string }>('The judgment backend (SystemOneError `unavailable`) is not active or cannot be reached; nothing falls back.', ({ reason }) => `the judge could not answer (unavailable): ${reason}`),
+  judge_rate_limited: defineError<{ reason: string }>('The judgment backend (SystemOneError `rate_limited`) refused for its rate limit; nothing falls back.', ({ reason }) => `the judge could not answer (rate_limited): ${reason}`),
+  judge_http_error: defineError<{ reason: string }>('The judgment backend (SystemOneError `http_error`) answered with an HTTP error; nothing falls back.', ({ reason }) => `the judge could not answer (http_error): ${reason}`),
+  judge_invalid_response: defineError<{ reason: string }>('The judgment backend (SystemOneError `invalid_response`) answered something that is not a judgment; nothing falls back.', ({ reason }) => `the judge could not answer (invalid_response): ${reason}`),
+  judge_cancelled: defineError<{ reason: string }>('The judgment backend (SystemOneError `cancelled`) was cancelled (the gateway is stopping); nothing falls back.', ({ reason }) => `the judge could not answer (cancelled): ${reason}`),
 });
 
 /** A value of the request's content failed validation (answered 422 where the route documents it). */

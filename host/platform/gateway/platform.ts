@@ -21,6 +21,7 @@ import { Readiness } from '../health/readiness.js';
 import { HttpApi } from '../http/api.js';
 import { RunAccountStore } from '../llm/accounting/run-account-store.js';
 import { RunAccounting } from '../llm/accounting/run-accounting.js';
+import { JudgeService } from '../judges/judge-service.js';
 import { createLogger } from '../logging/logger.js';
 import { hostDeclarativeRuntimes } from '../plugins/declarative-runtimes.js';
 import { pluginEnvironment } from '../plugins/plugin-environment.js';
@@ -71,6 +72,8 @@ export interface Platform {
   readonly leases: ClusterLeases;
   /** The records, census and spend-ledger reconciliation of runs that call the LLM gateway; surfaces declare their kinds of run. */
   readonly runAccounting: RunAccounting;
+  /** Typed judgment through the judge plugin of system_one.provider, for every surface. */
+  readonly judges: JudgeService;
   /** The cluster's shared configuration (PostgreSQL only). */
   readonly clusterConfig: ClusterConfig | undefined;
   readonly audit: AuditLog;
@@ -184,7 +187,7 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
   const lifecycle: PlatformLifecycle = { starts: [() => (kernelRunning = true)], stops: [] };
   const platform: Platform = {
     env, cwd, root, version, config, logger, metrics, dataDir, tmpDir, configStorePath, manifestsDir, kernel,
-    pluginEnv: pluginEnv.env, outbound, api, readiness, database, leases, runAccounting, clusterConfig, audit, auditSink, auth,
+    pluginEnv: pluginEnv.env, outbound, api, readiness, database, leases, runAccounting, judges: new JudgeService({ kernel, config, metrics }), clusterConfig, audit, auditSink, auth,
     catalogue: new RegistryCatalogue(path.join(root, 'registry')),
     ports: new Ports(),
     onStart: (step) => lifecycle.starts.push(step),

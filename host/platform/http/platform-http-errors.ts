@@ -1,10 +1,11 @@
 import { PluginNotAvailableError, SettingsValidationError } from '../../../core/kernel/kernel.js';
+import { isSystemOneError } from '../../../core/sdk/judge/index.js';
 import { ConfigFileUnreadableError, ConfigValidationError } from '../config/registry.js';
 import type { DomainError } from '../errors/domain-error.js';
 import { platformErrors } from '../errors/platform-errors.js';
 import { httpErrorMapping } from './error-mapping.js';
 
-/** The statuses of the platform's codes, and the kernel's and the configuration's errors as codes. */
+/** The statuses of the platform's codes, and the kernel's, the configuration's and the judges' errors as codes. */
 export const PLATFORM_HTTP_ERRORS = httpErrorMapping(
   platformErrors,
   {
@@ -44,6 +45,12 @@ export const PLATFORM_HTTP_ERRORS = httpErrorMapping(
     run_not_found: 404,
     shutting_down: 503,
     internal_error: 500,
+    judge_timeout: 502,
+    judge_unavailable: 502,
+    judge_rate_limited: 502,
+    judge_http_error: 502,
+    judge_invalid_response: 502,
+    judge_cancelled: 502,
   },
   translatePlatformError,
 );
@@ -59,5 +66,7 @@ function translatePlatformError(err: unknown): DomainError | undefined {
   if (err instanceof SettingsValidationError) return platformErrors.errorWithHint('validation_error', 400, { issues: [{ field: err.field, problem: err.message }] });
   if (err instanceof ConfigValidationError) return platformErrors.error('validation_error', { issues: err.issues.map((i) => ({ field: i.key, problem: i.message })) });
   if (err instanceof ConfigFileUnreadableError) return platformErrors.error('config_file_unreadable', { reason: err.message });
+  // the judge is an upstream of the request: whatever went wrong there is a 502 naming the outcome
+  if (isSystemOneError(err)) return platformErrors.error(`judge_${err.outcome}`, { reason: err.message });
   return undefined;
 }

@@ -1,12 +1,10 @@
 import type { ConditionSource } from './alert-conditions.js';
 import type { CodeSearchPort } from './code-search.js';
 import type { FaxStatusPort } from './fax-status.js';
-import type { JudgePort } from './judge.js';
 
 /** Every port one surface offers another; the platform declares them, surfaces provide them. */
 export interface PortTypes {
   codeSearch: CodeSearchPort;
-  judge: JudgePort;
   faxStatus: FaxStatusPort;
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { notNull, notNullDefault, nullable, primaryKey, withColumns } from '../../platform/db/table-columns.js';
 import type { DeclaredMigration, OwnedMigrations } from '../../platform/db/migrations.js';
 
 /**
@@ -15,29 +16,28 @@ export const FAX_MIGRATIONS: OwnedMigrations = {
     '0001_fax_jobs': {
       replaces: '0001_fax_jobs',
       async up(db: Kysely<any>) {
-        await db.schema
-          .createTable('fax_jobs')
-          .addColumn('id', 'text', (c) => c.primaryKey())
-          .addColumn('to_number', 'text', (c) => c.notNull())
-          .addColumn('status', 'text', (c) => c.notNull())
-          .addColumn('error', 'text')
-          .addColumn('pages', 'integer')
-          .addColumn('backend', 'text', (c) => c.notNull())
-          .addColumn('provider_sid', 'text')
-          .addColumn('pdf_key', 'text', (c) => c.notNull())
-          .addColumn('source_type', 'text', (c) => c.notNull())
-          .addColumn('size_bytes', 'integer', (c) => c.notNull())
-          .addColumn('created_at', 'text', (c) => c.notNull())
-          .addColumn('updated_at', 'text', (c) => c.notNull())
-          .addColumn('dispatch_state', 'text', (c) => c.notNull())
-          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-          .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
-          .addColumn('lease_owner', 'text')
-          .addColumn('lease_until', 'bigint')
-          .addColumn('sent_at', 'bigint')
-          .addColumn('last_checked_at', 'bigint')
-          .addColumn('finished_at', 'text')
-          .execute();
+        await withColumns(db.schema.createTable('fax_jobs'), [
+          ['id', 'text', primaryKey],
+          ['to_number', 'text', notNull],
+          ['status', 'text', notNull],
+          ['error', 'text', nullable],
+          ['pages', 'integer', nullable],
+          ['backend', 'text', notNull],
+          ['provider_sid', 'text', nullable],
+          ['pdf_key', 'text', notNull],
+          ['source_type', 'text', notNull],
+          ['size_bytes', 'integer', notNull],
+          ['created_at', 'text', notNull],
+          ['updated_at', 'text', notNull],
+          ['dispatch_state', 'text', notNull],
+          ['attempts', 'integer', notNullDefault(0)],
+          ['next_attempt_at', 'bigint', notNull],
+          ['lease_owner', 'text', nullable],
+          ['lease_until', 'bigint', nullable],
+          ['sent_at', 'bigint', nullable],
+          ['last_checked_at', 'bigint', nullable],
+          ['finished_at', 'text', nullable],
+        ]).execute();
         await db.schema.createIndex('fax_jobs_dispatch').on('fax_jobs').columns(['dispatch_state', 'next_attempt_at']).execute();
         await db.schema.createIndex('fax_jobs_created').on('fax_jobs').columns(['created_at', 'id']).execute();
         await db.schema.createTable('host_kv').addColumn('key', 'text', (c) => c.primaryKey()).addColumn('value', 'text', (c) => c.notNull()).execute();
@@ -46,19 +46,18 @@ export const FAX_MIGRATIONS: OwnedMigrations = {
     '0002_inbound_faxes': {
       replaces: '0002_inbound_keys_audit',
       async up(db: Kysely<any>) {
-        await db.schema
-          .createTable('inbound_faxes')
-          .addColumn('id', 'text', (c) => c.primaryKey())
-          .addColumn('provider', 'text', (c) => c.notNull())
-          .addColumn('provider_id', 'text', (c) => c.notNull())
-          .addColumn('from_number', 'text')
-          .addColumn('to_number', 'text')
-          .addColumn('status', 'text', (c) => c.notNull())
-          .addColumn('pages', 'integer')
-          .addColumn('pdf_key', 'text')
-          .addColumn('received_at', 'text', (c) => c.notNull())
-          .addColumn('created_at', 'bigint', (c) => c.notNull())
-          .execute();
+        await withColumns(db.schema.createTable('inbound_faxes'), [
+          ['id', 'text', primaryKey],
+          ['provider', 'text', notNull],
+          ['provider_id', 'text', notNull],
+          ['from_number', 'text', nullable],
+          ['to_number', 'text', nullable],
+          ['status', 'text', notNull],
+          ['pages', 'integer', nullable],
+          ['pdf_key', 'text', nullable],
+          ['received_at', 'text', notNull],
+          ['created_at', 'bigint', notNull],
+        ]).execute();
         await db.schema.createIndex('inbound_provider_id').unique().on('inbound_faxes').columns(['provider', 'provider_id']).execute();
       },
     },
@@ -84,32 +83,28 @@ export const FAX_MIGRATIONS: OwnedMigrations = {
       replaces: '0010_fax_idempotency_attempts',
       async up(db: Kysely<any>) {
         // Idempotency-Key of POST /fax: the primary key (scope, key) makes concurrent duplicates one job.
-        await db.schema
-          .createTable('fax_idempotency_keys')
-          .addColumn('scope', 'text', (c) => c.notNull())
-          .addColumn('key', 'text', (c) => c.notNull())
-          .addColumn('job_id', 'text', (c) => c.notNull())
-          .addColumn('document_sha256', 'text', (c) => c.notNull())
-          .addColumn('to_number', 'text', (c) => c.notNull())
-          .addColumn('options_sha256', 'text', (c) => c.notNull())
-          .addColumn('created_at', 'bigint', (c) => c.notNull())
-          .addColumn('expires_at', 'bigint', (c) => c.notNull())
-          .addPrimaryKeyConstraint('fax_idempotency_keys_pk', ['scope', 'key'])
-          .execute();
+        await withColumns(db.schema.createTable('fax_idempotency_keys'), [
+          ['scope', 'text', notNull],
+          ['key', 'text', notNull],
+          ['job_id', 'text', notNull],
+          ['document_sha256', 'text', notNull],
+          ['to_number', 'text', notNull],
+          ['options_sha256', 'text', notNull],
+          ['created_at', 'bigint', notNull],
+          ['expires_at', 'bigint', notNull],
+        ]).addPrimaryKeyConstraint('fax_idempotency_keys_pk', ['scope', 'key']).execute();
         await db.schema.createIndex('fax_idempotency_expiry').on('fax_idempotency_keys').column('expires_at').execute();
         // Every send of a job: its outcome, and whether the line (busy, no answer) asked for a redial.
-        await db.schema
-          .createTable('fax_job_attempts')
-          .addColumn('job_id', 'text', (c) => c.notNull())
-          .addColumn('attempt', 'integer', (c) => c.notNull())
-          .addColumn('started_at', 'text', (c) => c.notNull())
-          .addColumn('ended_at', 'text')
-          .addColumn('outcome', 'text')
-          .addColumn('line_failure', 'text')
-          .addColumn('error', 'text')
-          .addColumn('provider_sid', 'text')
-          .addPrimaryKeyConstraint('fax_job_attempts_pk', ['job_id', 'attempt'])
-          .execute();
+        await withColumns(db.schema.createTable('fax_job_attempts'), [
+          ['job_id', 'text', notNull],
+          ['attempt', 'integer', notNull],
+          ['started_at', 'text', notNull],
+          ['ended_at', 'text', nullable],
+          ['outcome', 'text', nullable],
+          ['line_failure', 'text', nullable],
+          ['error', 'text', nullable],
+          ['provider_sid', 'text', nullable],
+        ]).addPrimaryKeyConstraint('fax_job_attempts_pk', ['job_id', 'attempt']).execute();
         await db.schema.alterTable('fax_jobs').addColumn('retry_max_attempts', 'integer').execute();
         await db.schema.alterTable('fax_jobs').addColumn('retry_delay_seconds', 'integer').execute();
         await db.schema.alterTable('fax_jobs').addColumn('document_sha256', 'text').execute();
@@ -120,35 +115,33 @@ export const FAX_MIGRATIONS: OwnedMigrations = {
       replaces: '0013_fax_approvals',
       async up(db: Kysely<any>) {
         // Additive only (a new table): an instance of the previous version keeps its approvals in memory beside it.
-        await db.schema
-          .createTable('fax_approvals')
-          .addColumn('id', 'text', (c) => c.primaryKey())
-          .addColumn('caller', 'text', (c) => c.notNull())
-          .addColumn('to_number', 'text', (c) => c.notNull())
-          .addColumn('document_sha256', 'text', (c) => c.notNull())
-          .addColumn('document_key', 'text', (c) => c.notNull())
-          .addColumn('size_bytes', 'bigint', (c) => c.notNull())
-          .addColumn('pages', 'integer', (c) => c.notNull())
-          .addColumn('state', 'text', (c) => c.notNull())
-          .addColumn('claimed_until', 'bigint')
-          .addColumn('job_id', 'text')
-          .addColumn('created_at', 'bigint', (c) => c.notNull())
-          .addColumn('expires_at', 'bigint', (c) => c.notNull())
-          .execute();
+        await withColumns(db.schema.createTable('fax_approvals'), [
+          ['id', 'text', primaryKey],
+          ['caller', 'text', notNull],
+          ['to_number', 'text', notNull],
+          ['document_sha256', 'text', notNull],
+          ['document_key', 'text', notNull],
+          ['size_bytes', 'bigint', notNull],
+          ['pages', 'integer', notNull],
+          ['state', 'text', notNull],
+          ['claimed_until', 'bigint', nullable],
+          ['job_id', 'text', nullable],
+          ['created_at', 'bigint', notNull],
+          ['expires_at', 'bigint', notNull],
+        ]).execute();
         await db.schema.createIndex('fax_approvals_expiry').on('fax_approvals').column('expires_at').execute();
       },
     },
     '0007_mailboxes': {
       async up(db: Kysely<any>) {
         // Additive only: an instance of the previous version ignores the column and the table.
-        await db.schema
-          .createTable('mailboxes')
-          .addColumn('name', 'text', (c) => c.primaryKey())
-          .addColumn('description', 'text')
-          .addColumn('numbers', 'text', (c) => c.notNull())
-          .addColumn('created_at', 'text', (c) => c.notNull())
-          .addColumn('updated_at', 'text', (c) => c.notNull())
-          .execute();
+        await withColumns(db.schema.createTable('mailboxes'), [
+          ['name', 'text', primaryKey],
+          ['description', 'text', nullable],
+          ['numbers', 'text', notNull],
+          ['created_at', 'text', notNull],
+          ['updated_at', 'text', notNull],
+        ]).execute();
         await db.schema.alterTable('inbound_faxes').addColumn('mailbox', 'text').execute();
       },
     },

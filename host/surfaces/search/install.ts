@@ -87,7 +87,7 @@ export const searchSurface = defineSurface<SearchTables>()({
     const evalJobs = new EvalJobs({ store: evalStore, search: searchResults, prepare, traces, canaries, logger, maxRunning: () => config.get('EVAL_MAX_RUNNING') });
     registerEvalRoutes(api, { jobs: evalJobs, store: evalStore, repositories, config });
     registerIndexRoutes(api, { runs, store: runStore, repositories, config, audit, isDeleted });
-    registerRerankRoutes(api, { judge: { ask: (request, caller) => ports.require('judge').ask(request, caller) }, repositories, traces, prepare, search: searchResults });
+    registerRerankRoutes(api, { judge: platform.judges, repositories, traces, prepare, search: searchResults });
     ports.provide('codeSearch', codeSearchPort({ repositories, runs: runStore, kernel, config }));
     ports.addAlertConditions(evaluationConditions({ canaries, config }));
     const stopBackendWarning = warnWhenBackendCannotIndex(kernel, config, logger);

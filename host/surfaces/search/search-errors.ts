@@ -2,37 +2,16 @@ import { defineError, errorVocabulary } from '../../platform/errors/error-vocabu
 
 /** The code-search surface's error codes: repositories, retrieval, index runs, traces, evaluation. Their HTTP answers: http/search-http-errors.ts. */
 export const searchErrors = errorVocabulary('search', {
-  repository_not_found: defineError<{ name: string; configured: string[] }>({
-    meaning: 'No configured repository has this name.',
-    message: ({ name, configured }) => `repo: no repository named "${name}" (configured: ${configured.join(', ')})`,
-  }),
-  trace_not_found: defineError<{ repo: string }>({
-    meaning: 'The repository has no readable retrieval trace yet, or none of the name asked for.',
-    message: ({ repo }) => `no readable trace for repository "${repo}"`,
-  }),
-  retrieval_backend_unavailable: defineError<{ backend: string; reason: string }>({
-    meaning: 'The retrieval backend plugin is not active.',
-    message: ({ backend, reason }) => `retrieval backend "${backend}" is not available: ${reason}`,
-  }),
-  retrieval_backend_cannot_index: defineError<{ backend: string }>({
-    meaning: 'The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND).',
-    message: ({ backend }) =>
+  repository_not_found: defineError<{ name: string; configured: string[] }>('No configured repository has this name.', ({ name, configured }) => `repo: no repository named "${name}" (configured: ${configured.join(', ')})`),
+  trace_not_found: defineError<{ repo: string }>('The repository has no readable retrieval trace yet, or none of the name asked for.', ({ repo }) => `no readable trace for repository "${repo}"`),
+  retrieval_backend_unavailable: defineError<{ backend: string; reason: string }>('The retrieval backend plugin is not active.', ({ backend, reason }) => `retrieval backend "${backend}" is not available: ${reason}`),
+  retrieval_backend_cannot_index: defineError<{ backend: string }>(
+    'The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND).',
+    ({ backend }) =>
       `retrieval backend "${backend}" cannot index code: it has no write sessions (openSession, retrieval@1.1); set RETRIEVAL_BACKEND to a backend that has them (the built-in default does)`,
-  }),
-  retrieval_backend_failed: defineError<{ backend: string; reason: string }>({
-    meaning: 'The retrieval backend failed the search (a locked or damaged index file, say); the reason is given.',
-    message: ({ backend, reason }) => `retrieval backend "${backend}" failed: ${reason}`,
-  }),
-  index_run_running: defineError<{ reason: string }>({
-    meaning: 'An indexing run for this repository is already under way.',
-    message: ({ reason }) => reason,
-  }),
-  evaluation_run_not_found: defineError<{ id: string }>({
-    meaning: 'No evaluation run has this id.',
-    message: ({ id }) => `evaluation run ${id} not found`,
-  }),
-  evaluation_runs_busy: defineError<{ limit: number }>({
-    meaning: 'As many evaluation runs as EVAL_MAX_RUNNING are already running in this gateway; retry when one has finished.',
-    message: ({ limit }) => `${limit} evaluation run(s) are already running (EVAL_MAX_RUNNING); retry when one has finished`,
-  }),
+  ),
+  retrieval_backend_failed: defineError<{ backend: string; reason: string }>('The retrieval backend failed the search (a locked or damaged index file, say); the reason is given.', ({ backend, reason }) => `retrieval backend "${backend}" failed: ${reason}`),
+  index_run_running: defineError<{ reason: string }>('An indexing run for this repository is already under way.', ({ reason }) => reason),
+  evaluation_run_not_found: defineError<{ id: string }>('No evaluation run has this id.', ({ id }) => `evaluation run ${id} not found`),
+  evaluation_runs_busy: defineError<{ limit: number }>('As many evaluation runs as EVAL_MAX_RUNNING are already running in this gateway; retry when one has finished.', ({ limit }) => `${limit} evaluation run(s) are already running (EVAL_MAX_RUNNING); retry when one has finished`),
 });

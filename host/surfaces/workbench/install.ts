@@ -13,7 +13,6 @@ import { builtInDefaultOf } from '../../platform/plugins/built-in-manifests.js';
 import { judgeConditions } from './alerts/conditions/judge-conditions.js';
 import { registerContainerRoutes } from './containers/container-routes.js';
 import { registerJudgeRoutes } from './judges/judge-routes.js';
-import { JudgeService } from './judges/judge-service.js';
 import { registerLabRoutes } from './lab/lab-routes.js';
 import { LabRuns } from './lab/lab-runs.js';
 import { registerDevStatusRoute } from './status/dev-status.js';
@@ -37,8 +36,7 @@ export const workbenchSurface = defineSurface<WorkbenchTables>()({
     registerAccountingRoutes(api, { accounting, proposals: new SchemaProposals({ accounting, config, codeSearch, outbound: platform.outbound }), codeSearch, audit, config });
     registerContainerRoutes(api, { config, audit });
     registerDevStatusRoute(api, { config, packageRoot: platform.root });
-    const judge = new JudgeService({ kernel, config, metrics });
-    ports.provide('judge', judge);
+    const judge = platform.judges;
     registerJudgeRoutes(api, { judge, kernel, config });
     registerLabRoutes(api, { runs: new LabRuns({ db: database.db, judge }), config });
     registerWorkbenchReadyRoute(api, { judge, pingDatabase: () => pingDatabase(database.db) });

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { notNull, notNullDefault, nullable, primaryKey, withColumns } from '../../platform/db/table-columns.js';
 import type { DeclaredMigration, OwnedMigrations } from '../../platform/db/migrations.js';
 import { sql } from '../../platform/db/kysely-runtime.js';
 
@@ -17,56 +18,53 @@ export const WORKBENCH_MIGRATIONS: OwnedMigrations = {
       replaces: '0006_lab_runs',
       async up(db: Kysely<any>) {
         // A synthetic-data lab run keeps the request it ran, so a retry replays exactly that.
-        await db.schema
-          .createTable('lab_runs')
-          .addColumn('id', 'text', (c) => c.primaryKey())
-          .addColumn('state', 'text', (c) => c.notNull())
-          .addColumn('request', 'text', (c) => c.notNull())
-          .addColumn('result', 'text')
-          .addColumn('error_outcome', 'text')
-          .addColumn('error_detail', 'text')
-          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-          .addColumn('created_at', 'text', (c) => c.notNull())
-          .addColumn('updated_at', 'text', (c) => c.notNull())
-          .addColumn('finished_at', 'text')
-          .execute();
+        await withColumns(db.schema.createTable('lab_runs'), [
+          ['id', 'text', primaryKey],
+          ['state', 'text', notNull],
+          ['request', 'text', notNull],
+          ['result', 'text', nullable],
+          ['error_outcome', 'text', nullable],
+          ['error_detail', 'text', nullable],
+          ['attempts', 'integer', notNullDefault(0)],
+          ['created_at', 'text', notNull],
+          ['updated_at', 'text', notNull],
+          ['finished_at', 'text', nullable],
+        ]).execute();
       },
     },
     '0002_alerts': {
       replaces: '0007_alerts',
       async up(db: Kysely<any>) {
         // One row per alert instance (type + labels): fired once, repeated, resolved once.
-        await db.schema
-          .createTable('alerts_active')
-          .addColumn('id', 'text', (c) => c.primaryKey())
-          .addColumn('type', 'text', (c) => c.notNull())
-          .addColumn('severity', 'text', (c) => c.notNull())
-          .addColumn('labels', 'text', (c) => c.notNull())
-          .addColumn('title', 'text', (c) => c.notNull())
-          .addColumn('context', 'text', (c) => c.notNull())
-          .addColumn('status', 'text', (c) => c.notNull())
-          .addColumn('fired_at', 'bigint', (c) => c.notNull())
-          .addColumn('resolved_at', 'bigint')
-          .addColumn('updated_at', 'bigint', (c) => c.notNull())
-          .execute();
+        await withColumns(db.schema.createTable('alerts_active'), [
+          ['id', 'text', primaryKey],
+          ['type', 'text', notNull],
+          ['severity', 'text', notNull],
+          ['labels', 'text', notNull],
+          ['title', 'text', notNull],
+          ['context', 'text', notNull],
+          ['status', 'text', notNull],
+          ['fired_at', 'bigint', notNull],
+          ['resolved_at', 'bigint', nullable],
+          ['updated_at', 'bigint', notNull],
+        ]).execute();
         // The outbox: one row per notice and target, claimed with a lease like fax dispatch.
-        await db.schema
-          .createTable('alert_deliveries')
-          .addColumn('id', 'text', (c) => c.primaryKey())
-          .addColumn('alert_id', 'text', (c) => c.notNull())
-          .addColumn('event_key', 'text', (c) => c.notNull())
-          .addColumn('target_id', 'text', (c) => c.notNull())
-          .addColumn('notice', 'text', (c) => c.notNull())
-          .addColumn('state', 'text', (c) => c.notNull())
-          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-          .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
-          .addColumn('lease_owner', 'text')
-          .addColumn('lease_until', 'bigint')
-          .addColumn('last_status', 'integer')
-          .addColumn('last_error', 'text')
-          .addColumn('created_at', 'bigint', (c) => c.notNull())
-          .addColumn('finished_at', 'bigint')
-          .execute();
+        await withColumns(db.schema.createTable('alert_deliveries'), [
+          ['id', 'text', primaryKey],
+          ['alert_id', 'text', notNull],
+          ['event_key', 'text', notNull],
+          ['target_id', 'text', notNull],
+          ['notice', 'text', notNull],
+          ['state', 'text', notNull],
+          ['attempts', 'integer', notNullDefault(0)],
+          ['next_attempt_at', 'bigint', notNull],
+          ['lease_owner', 'text', nullable],
+          ['lease_until', 'bigint', nullable],
+          ['last_status', 'integer', nullable],
+          ['last_error', 'text', nullable],
+          ['created_at', 'bigint', notNull],
+          ['finished_at', 'bigint', nullable],
+        ]).execute();
         await db.schema.createIndex('alert_deliveries_once').unique().on('alert_deliveries').columns(['alert_id', 'event_key', 'target_id']).execute();
         await db.schema.createIndex('alert_deliveries_due').on('alert_deliveries').columns(['state', 'next_attempt_at']).execute();
       },

@@ -3,7 +3,7 @@ import { GoldenSet } from './golden-set.js';
 import { runRerankAb, type RerankCandidate } from './rerank-ab.js';
 import { goldenScope } from './golden-scope.js';
 import type { TraceStore } from '../traces/trace-store.js';
-import type { JudgePort } from '../../../platform/ports/judge.js';
+import type { JudgeService } from '../../../platform/judges/judge-service.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import type { RepositoryResolver } from '../repositories/repo-query.js';
 import { EvalSummary } from './eval-routes.js';
@@ -29,7 +29,7 @@ const Report = z.object({
 /** POST /api/eval/rerank-ab: pointwise judging of search candidates, baseline against reranked. */
 export function registerRerankRoutes(
   api: HttpApi,
-  deps: { search: (q: string, repo: string, topK: number) => Promise<RerankCandidate[]>; prepare?: (repo: string) => Promise<void>; judge: JudgePort; repositories: RepositoryResolver; traces: TraceStore },
+  deps: { search: (q: string, repo: string, topK: number) => Promise<RerankCandidate[]>; prepare?: (repo: string) => Promise<void>; judge: Pick<JudgeService, 'ask'>; repositories: RepositoryResolver; traces: TraceStore },
 ): void {
   api.route(
     {

@@ -1,4 +1,3 @@
-import { isSystemOneError } from '../../../../core/sdk/judge/index.js';
 import { DomainError } from '../../../platform/errors/domain-error.js';
 import type { CodeOf } from '../../../platform/errors/error-vocabulary.js';
 import { httpErrorMapping } from '../../../platform/http/error-mapping.js';
@@ -6,18 +5,12 @@ import { ContainerControlError } from '../containers/container-controls.js';
 import { RemoteEngineRefusedError } from '../containers/engine.js';
 import { workbenchErrors } from '../workbench-errors.js';
 
-/** The workbench's codes as HTTP answers, and the container engine's and the judges' errors as its codes. */
+/** The workbench's codes as HTTP answers, and the container engine's errors as its codes. */
 export const WORKBENCH_HTTP_ERRORS = httpErrorMapping(
   workbenchErrors,
   {
     lab_run_not_found: 404,
     lab_run_not_failed: 409,
-    judge_timeout: 502,
-    judge_unavailable: 502,
-    judge_rate_limited: 502,
-    judge_http_error: 502,
-    judge_invalid_response: 502,
-    judge_cancelled: 502,
     alert_target_not_found: 404,
     remote_engine_refused: 403,
     service_not_found: 404,
@@ -43,7 +36,5 @@ function translateWorkbenchError(err: unknown): DomainError | undefined {
   if (err instanceof RemoteEngineRefusedError) return workbenchErrors.error('remote_engine_refused', { reason: err.message });
   // every container code's message is the reason itself
   if (err instanceof ContainerControlError) return new DomainError(CONTAINER_CODES[err.kind], err.message);
-  // the judge is an upstream of the request: whatever went wrong there is a 502 naming the outcome
-  if (isSystemOneError(err)) return workbenchErrors.error(`judge_${err.outcome}`, { reason: err.message });
   return undefined;
 }

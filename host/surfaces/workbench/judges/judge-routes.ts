@@ -4,7 +4,7 @@ import type { Manifest } from '../../../../core/manifest/schema.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import type { WorkbenchConfig } from '../workbench-settings.js';
 import { isLoopbackUrl } from '../status/dev-status.js';
-import type { JudgeService } from './judge-service.js';
+import type { JudgeService } from '../../../platform/judges/judge-service.js';
 
 const Judge = z.object({
   id: z.string(),

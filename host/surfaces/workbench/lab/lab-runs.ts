@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { WorkbenchTables, LabRunTable } from '../workbench-tables.js';
 import { isSystemOneError } from '../../../../core/sdk/judge/index.js';
-import type { JudgeService } from '../judges/judge-service.js';
+import type { JudgeService } from '../../../platform/judges/judge-service.js';
 import { GATING_QUESTIONS, LAB_QUESTIONS, type LabRow } from './lab-questions.js';
 
 export interface LabRequest {

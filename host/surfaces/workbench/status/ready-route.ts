@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { HttpApi } from '../../../platform/http/api.js';
-import type { JudgeService } from '../judges/judge-service.js';
+import type { JudgeService } from '../../../platform/judges/judge-service.js';
 
 const Dependency = z.object({ name: z.string(), ready: z.boolean(), detail: z.string().optional(), hint: z.string().optional(), info: z.record(z.string(), z.unknown()).optional() });
 const ReadyBody = z.object({ ready: z.boolean(), dependencies: z.array(Dependency), missing: z.array(z.string()) });

@@ -75,7 +75,7 @@ test('unknown errors are left to the 500 path; a code declared twice is refused'
   assert.is(answer(new Error('boom')), undefined);
   assert.is(answer('a string'), undefined);
   assert.is(answer(new DomainError('no_such_code', 'x')), undefined);
-  const again = httpErrorMapping(errorVocabulary('copy', { fax_job_not_found: defineError({ meaning: 'a copy', message: () => 'x' }) }), { fax_job_not_found: 404 });
+  const again = httpErrorMapping(errorVocabulary('copy', { fax_job_not_found: defineError('a copy', () => 'x') }), { fax_job_not_found: 404 });
   assert.throws(() => new ErrorCatalogue([PLATFORM_HTTP_ERRORS, FAX_HTTP_ERRORS, again]), /"fax_job_not_found" of copy is declared by fax already/);
   for (const kind of ['not_found', 'ambiguous', 'confirmation_required', 'ownership_changed', 'engine_unreachable', 'action_failed'] as const) {
     assert.ok(catalogue.has(catalogue.toHttp(new ContainerControlError(kind, 'x'))!.code), kind);

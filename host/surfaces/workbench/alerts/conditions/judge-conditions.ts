@@ -1,5 +1,5 @@
 import type { WorkbenchConfig } from '../../workbench-settings.js';
-import type { JudgeService } from '../../judges/judge-service.js';
+import type { JudgeService } from '../../../../platform/judges/judge-service.js';
 import type { ConditionSource } from '../alert-engine.js';
 import type { FiringCondition } from '../alert-notice.js';
 

@@ -1,10 +1,10 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import { Counter, Histogram, type Registry } from 'prom-client';
-import { withTimeout } from '../../../../core/kernel/generation.js';
-import type { Kernel } from '../../../../core/kernel/kernel.js';
-import type { JudgeAnswer, JudgeProvider, JudgeReadiness, JudgeRequest } from '../../../../core/sdk/contracts/judge.js';
-import { SystemOneError, isSystemOneError } from '../../../../core/sdk/judge/index.js';
-import type { WorkbenchConfig } from '../workbench-settings.js';
+import { withTimeout } from '../../../core/kernel/generation.js';
+import type { Kernel } from '../../../core/kernel/kernel.js';
+import type { JudgeAnswer, JudgeProvider, JudgeReadiness, JudgeRequest } from '../../../core/sdk/contracts/judge.js';
+import { SystemOneError, isSystemOneError } from '../../../core/sdk/judge/index.js';
+import type { ConfigRegistry } from '../config/registry.js';
 
 /** Where a judge answers from (the judge contract's `served`; unset is `network`). */
 export type JudgeServed = NonNullable<JudgeProvider['served']>;
@@ -36,7 +36,7 @@ export class JudgeService {
   private readonly latency: Histogram<'provider'>;
 
   constructor(
-    private readonly deps: { kernel: Kernel; config: WorkbenchConfig; metrics: Registry },
+    private readonly deps: { kernel: Kernel; config: ConfigRegistry; metrics: Registry },
   ) {
     this.requests = new Counter({
       name: 'switchboard_system_one_requests_total',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { backendId, decimal, emptyAsUnset, integer, text, visibleToPlugins } from '../../../platform/config/model/field-kinds.js';
+import { backendId, decimal, emptyAsUnset, integer, text, visibleToPlugins } from './field-kinds.js';
 
 /** Configuration keys of the typed-judgment seam (section `system_one`, env `SYSTEM_ONE__*`). */
 export const SystemOneKeys = {
