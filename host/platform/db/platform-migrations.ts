@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { notNull, notNullDefault, nullable, primaryKey, withColumns } from './table-columns.js';
+import { notNull, nullable, primaryKey, withColumns, zeroByDefault } from './table-columns.js';
 import type { DeclaredMigration, OwnedMigrations } from './migrations.js';
 
 /** The platform's tables: API keys, the audit log, shared rate limits, cluster leases, the shared configuration and run accounting. */
@@ -39,7 +39,7 @@ export const PLATFORM_MIGRATIONS: OwnedMigrations = {
           // Shared rate-limit counters, in the layout rate-limiter-flexible's RateLimiterPostgres uses.
           await withColumns(db.schema.createTable('rate_limits'), [
             ['key', 'varchar(255)', primaryKey],
-            ['points', 'integer', notNullDefault(0)],
+            ['points', 'integer', zeroByDefault],
             ['expire', 'bigint', nullable],
           ]).execute();
         }
@@ -76,7 +76,7 @@ export const PLATFORM_MIGRATIONS: OwnedMigrations = {
           ['not_applicable', 'text', notNull],
           ['coverage_reasons', 'text', notNull],
           ['estimate', 'text', notNull],
-          ['census_closed', 'integer', notNullDefault(0)],
+          ['census_closed', 'integer', zeroByDefault],
           ['costs', 'text', nullable],
           ['result', 'text', nullable],
           ['error', 'text', nullable],

@@ -10,7 +10,8 @@ export type Column = [name: string, type: DataTypeExpression, build: ColumnBuild
 export const nullable: ColumnBuild = (c) => c;
 export const notNull: ColumnBuild = (c) => c.notNull();
 export const primaryKey: ColumnBuild = (c) => c.primaryKey();
-export const notNullDefault = (value: string | number | boolean): ColumnBuild => (c) => c.notNull().defaultTo(value);
+/** Not null, 0 unless a value is given (counts, flags). */
+export const zeroByDefault: ColumnBuild = (c) => c.notNull().defaultTo(0);
 
 /** `table` with `columns` added in their order: what Kysely's addColumn does one column at a time, written as a list. */
 export function withColumns<T extends string>(table: CreateTableBuilder<T, never>, columns: readonly Column[]): CreateTableBuilder<T, string> {

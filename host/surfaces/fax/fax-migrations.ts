@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { notNull, notNullDefault, nullable, primaryKey, withColumns } from '../../platform/db/table-columns.js';
+import { notNull, nullable, primaryKey, withColumns, zeroByDefault } from '../../platform/db/table-columns.js';
 import type { DeclaredMigration, OwnedMigrations } from '../../platform/db/migrations.js';
 
 /**
@@ -30,7 +30,7 @@ export const FAX_MIGRATIONS: OwnedMigrations = {
           ['created_at', 'text', notNull],
           ['updated_at', 'text', notNull],
           ['dispatch_state', 'text', notNull],
-          ['attempts', 'integer', notNullDefault(0)],
+          ['attempts', 'integer', zeroByDefault],
           ['next_attempt_at', 'bigint', notNull],
           ['lease_owner', 'text', nullable],
           ['lease_until', 'bigint', nullable],

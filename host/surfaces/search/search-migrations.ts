@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { notNull, notNullDefault, nullable, primaryKey, withColumns } from '../../platform/db/table-columns.js';
+import { notNull, nullable, primaryKey, withColumns, zeroByDefault } from '../../platform/db/table-columns.js';
 import type { DeclaredMigration, OwnedMigrations } from '../../platform/db/migrations.js';
 import { sql } from '../../platform/db/kysely-runtime.js';
 
@@ -15,13 +15,13 @@ export const SEARCH_MIGRATIONS: OwnedMigrations = {
           ['repo', 'text', notNull],
           ['kind', 'text', notNull],
           ['state', 'text', notNull],
-          ['enrich', 'integer', notNullDefault(0)],
-          ['files_seen', 'integer', notNullDefault(0)],
-          ['files_changed', 'integer', notNullDefault(0)],
-          ['files_removed', 'integer', notNullDefault(0)],
-          ['files_skipped', 'integer', notNullDefault(0)],
-          ['chunks', 'integer', notNullDefault(0)],
-          ['vectors', 'integer', notNullDefault(0)],
+          ['enrich', 'integer', zeroByDefault],
+          ['files_seen', 'integer', zeroByDefault],
+          ['files_changed', 'integer', zeroByDefault],
+          ['files_removed', 'integer', zeroByDefault],
+          ['files_skipped', 'integer', zeroByDefault],
+          ['chunks', 'integer', zeroByDefault],
+          ['vectors', 'integer', zeroByDefault],
           ['error', 'text', nullable],
           ['started_at', 'text', notNull],
           ['finished_at', 'text', nullable],
@@ -40,7 +40,7 @@ export const SEARCH_MIGRATIONS: OwnedMigrations = {
           ['id', 'text', primaryKey],
           ['name', 'text', notNull],
           ['summary', 'text', notNull],
-          ['baseline', 'integer', notNullDefault(0)],
+          ['baseline', 'integer', zeroByDefault],
           ['created_at', 'bigint', notNull],
         ]).execute();
         await db.schema.createIndex('eval_runs_name').on('eval_runs').columns(['name', 'created_at']).execute();
@@ -55,9 +55,9 @@ export const SEARCH_MIGRATIONS: OwnedMigrations = {
           ['id', 'text', primaryKey],
           ['state', 'text', notNull],
           ['questions', 'integer', notNull],
-          ['done', 'integer', notNullDefault(0)],
+          ['done', 'integer', zeroByDefault],
           ['name', 'text', nullable],
-          ['baseline', 'integer', notNullDefault(0)],
+          ['baseline', 'integer', zeroByDefault],
           ['report', 'text', nullable],
           ['error', 'text', nullable],
           ['started_at', 'text', notNull],

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { notNull, notNullDefault, nullable, primaryKey, withColumns } from '../../platform/db/table-columns.js';
+import { notNull, nullable, primaryKey, withColumns, zeroByDefault } from '../../platform/db/table-columns.js';
 import type { DeclaredMigration, OwnedMigrations } from '../../platform/db/migrations.js';
 import { sql } from '../../platform/db/kysely-runtime.js';
 
@@ -25,7 +25,7 @@ export const WORKBENCH_MIGRATIONS: OwnedMigrations = {
           ['result', 'text', nullable],
           ['error_outcome', 'text', nullable],
           ['error_detail', 'text', nullable],
-          ['attempts', 'integer', notNullDefault(0)],
+          ['attempts', 'integer', zeroByDefault],
           ['created_at', 'text', notNull],
           ['updated_at', 'text', notNull],
           ['finished_at', 'text', nullable],
@@ -56,7 +56,7 @@ export const WORKBENCH_MIGRATIONS: OwnedMigrations = {
           ['target_id', 'text', notNull],
           ['notice', 'text', notNull],
           ['state', 'text', notNull],
-          ['attempts', 'integer', notNullDefault(0)],
+          ['attempts', 'integer', zeroByDefault],
           ['next_attempt_at', 'bigint', notNull],
           ['lease_owner', 'text', nullable],
           ['lease_until', 'bigint', nullable],
