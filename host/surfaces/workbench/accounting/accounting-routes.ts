@@ -67,9 +67,9 @@ const RunParams = CorpusParams.extend({ run_id: z.string().regex(/^[A-Za-z0-9-]{
 // Resolving the corpus checks its name once more (a `validation_error` 422); the params already refuse with 400.
 const CorpusNameRefused = { 422: { description: 'corpus_id is refused as a repository name (`validation_error`)' } };
 
-/** The answers of a route that reads one run record, besides the DSL's defaults. */
-function runRecordAnswers(found: string, missing: string) {
-  return { 200: { description: found, schema: RunRecordBody }, 404: { description: missing } };
+/** The answer of a route that reads one run record. */
+function runRecordAnswer(description: string) {
+  return { 200: { description, schema: RunRecordBody } };
 }
 
 export function registerAccountingRoutes(
@@ -90,7 +90,8 @@ export function registerAccountingRoutes(
         finalize: z.enum(['true', 'false']).optional().describe('false: read the saved record only.'),
       }),
       queryErrorStatus: 422,
-      responses: runRecordAnswers('The run record', 'No such run, or the corpus was deleted'),
+      errors: ['corpus_deleted', 'run_not_found'],
+      responses: runRecordAnswer('The run record'),
     },
     async ({ params, query }) => deps.accounting.latest(params.corpus_id, query.run_kind ?? 'index', query.finalize !== 'false'),
   );
@@ -104,7 +105,8 @@ export function registerAccountingRoutes(
       tags: ['run-accounting'],
       access: { scope: 'search:read' },
       params: RunParams,
-      responses: { ...runRecordAnswers('The run record', 'No such run of this corpus'), ...CorpusNameRefused },
+      errors: ['run_not_found'],
+      responses: { ...runRecordAnswer('The run record'), ...CorpusNameRefused },
     },
     async ({ params }) => deps.accounting.view(params.corpus_id, params.run_id),
   );
@@ -118,7 +120,8 @@ export function registerAccountingRoutes(
       tags: ['run-accounting'],
       access: { scope: 'search:index' },
       params: RunParams,
-      responses: { ...runRecordAnswers('The run record with its reconciled costs', 'No such run of this corpus'), ...CorpusNameRefused },
+      errors: ['run_not_found'],
+      responses: { ...runRecordAnswer('The run record with its reconciled costs'), ...CorpusNameRefused },
     },
     async ({ params }) => deps.accounting.reconcile(params.corpus_id, params.run_id),
   );
@@ -136,12 +139,8 @@ export function registerAccountingRoutes(
       params: CorpusParams,
       body: ProposalBody,
       rateLimit: { bucket: 'schema_proposal', perMinute: () => deps.config.get('SCHEMA_PROPOSAL_RPM') },
-      responses: {
-        201: { description: 'The saved proposal run (state finished or failed)', schema: RunRecordBody },
-        404: { description: 'Unknown or deleted corpus' },
-        400: { description: 'Invalid path parameter, or a body that is not JSON' },
-        422: { description: 'A body other than `{}`' },
-      },
+      errors: ['repository_not_found', 'corpus_deleted'],
+      responses: { 201: { description: 'The saved proposal run (state finished or failed)', schema: RunRecordBody } },
     },
     async ({ params, req, res }) => {
       // express.json reads only JSON: any other body would otherwise pass unread.
@@ -164,13 +163,8 @@ export function registerAccountingRoutes(
       tags: ['run-accounting'],
       access: { scope: 'search:index' },
       params: CorpusParams,
-      responses: {
-        200: { description: 'Deleted', schema: z.object({ corpus_id: z.string(), deleted: z.literal(true) }) },
-        404: { description: 'Unknown repository' },
-        409: { description: 'A run of this corpus is running' },
-        ...CorpusNameRefused,
-        503: { description: 'The retrieval backend is not active' },
-      },
+      errors: ['repository_not_found', 'index_run_running', 'retrieval_backend_unavailable'],
+      responses: { 200: { description: 'Deleted', schema: z.object({ corpus_id: z.string(), deleted: z.literal(true) }) }, ...CorpusNameRefused },
     },
     async ({ params }) => {
       const repo = deps.codeSearch().resolve(params.corpus_id);
