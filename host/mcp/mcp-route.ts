@@ -100,14 +100,6 @@ export function registerMcpRoute(platform: Platform): void {
     if (!isLoopback(req)) throw httpError('loopback_only', { reason: 'no API key exists yet: MCP answers callers on this machine only' });
   };
 
-  const errors = {
-    400: { description: 'The body is not JSON (`validation_error`)' },
-    401: { description: 'Keys exist and none was sent, or an unknown, revoked or expired one (`unauthorized`)' },
-    403: { description: 'No key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`)' },
-    413: { description: 'The body is over 16 MB (`payload_too_large`), answered before it is read whole' },
-    415: { description: 'The body is not application/json (`unsupported_media_type`)' },
-    421: { description: 'The Host header is not a host of this gateway (`host_not_allowed`)' },
-  };
   api.route(
     {
       method: 'post',
@@ -120,7 +112,10 @@ export function registerMcpRoute(platform: Platform): void {
       tags: ['mcp'],
       access: 'public',
       rawBody: { contentType: 'application/json', description: 'A JSON-RPC request, notification or batch (at most 16 MB)' },
-      responses: { 200: { description: 'The JSON-RPC answer', contentType: 'application/json' }, 202: { description: 'A notification was accepted' }, ...errors },
+      // a public route for the DSL: the key, loopback and Host rules are authenticate()'s, the body's readJsonBody()'s
+      bodyErrorStatus: 400,
+      errors: ['unauthorized', 'loopback_only', 'host_not_allowed', 'unsupported_media_type'],
+      responses: { 200: { description: 'The JSON-RPC answer', contentType: 'application/json' }, 202: { description: 'A notification was accepted' } },
     },
     async ({ req, res }) => {
       authenticate(req, res);

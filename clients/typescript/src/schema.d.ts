@@ -2015,7 +2015,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body is not JSON, or a malformed callback */
+            /** @description A field of the body is invalid; `detail` names it (`validation_error`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2024,7 +2024,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Bad or missing signature, credentials or X-Internal-Secret */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2033,7 +2033,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A request from another site: a foreign Origin or Sec-Fetch-Site: cross-site (`cross_site_request`) */
+            /** @description A request from another site: a foreign Origin or Sec-Fetch-Site: cross-site (`cross_site_request`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2042,7 +2042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown job, or the plugin takes no callbacks */
+            /** @description No fax plugin with this id takes webhooks of this kind (`webhook_not_taken`); No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2051,7 +2051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The callback names another fax than the job */
+            /** @description A provider callback names another fax than the job its URL points at (`callback_job_mismatch`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2060,7 +2060,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body (or document) too large */
+            /** @description The request body is over its size limit (`payload_too_large`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2069,7 +2069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Malformed result */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2078,7 +2078,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin is not active, or a secret its check needs is not configured */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2117,7 +2117,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body is not JSON, or a malformed callback */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2126,7 +2126,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Bad or missing signature, credentials or X-Internal-Secret */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2135,7 +2135,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A spool path outside the spool; or a request from another site (`cross_site_request`) */
+            /** @description A request from another site: a foreign Origin or Sec-Fetch-Site: cross-site (`cross_site_request`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2144,7 +2144,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Inbound is disabled, or the plugin takes no inbound faxes */
+            /** @description Inbound fax is off (INBOUND_ENABLED=false) (`inbound_disabled`); No fax plugin with this id takes webhooks of this kind (`webhook_not_taken`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2153,7 +2153,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body (or document) too large */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is over its size limit (`payload_too_large`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2162,7 +2171,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Malformed notice, a media URL on a host the plugin does not allow, or a document that is neither PDF nor TIFF */
+            /** @description A field of the body is invalid; `detail` names it (`validation_error`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2171,7 +2180,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The media host failed */
+            /** @description The provider's media host did not deliver the inbound document (`media_download_failed`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -2180,7 +2189,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin is not active, or a secret its check needs is not configured */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2393,7 +2402,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such target */
+            /** @description No alert target has this id (`alert_target_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2572,7 +2581,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A requested scope is not held by the caller; or a request from another site (`cross_site_request`) */
+            /** @description The API key lacks scope `keys:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`); A key may only grant, or manage keys holding, scopes its caller holds (`scope_beyond_caller`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2581,7 +2590,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The first key without API_KEY does not include admin: minting it would lock the operator out */
+            /** @description The first API key minted without API_KEY must hold `admin`: any other would lock the operator out of admin routes (`would_lock_out`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2617,7 +2626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Invalid body or unknown scope */
+            /** @description A body field is invalid; `detail` names it (`validation_error`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2681,7 +2690,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The API key lacks scope `keys:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            /** @description The API key lacks scope `keys:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`); A key may only grant, or manage keys holding, scopes its caller holds (`scope_beyond_caller`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2690,7 +2699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such key */
+            /** @description No API key has this id (`api_key_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2774,7 +2783,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The API key lacks scope `keys:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            /** @description The API key lacks scope `keys:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`); A key may only grant, or manage keys holding, scopes its caller holds (`scope_beyond_caller`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2783,7 +2792,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such key */
+            /** @description No API key has this id (`api_key_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2792,7 +2801,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The key is revoked */
+            /** @description The API key is revoked and cannot be changed or rotated (`api_key_revoked`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3233,7 +3242,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Job not found */
+            /** @description No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3300,7 +3309,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Job not found, or its document expired */
+            /** @description No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`); The document was removed by the artifact cleanup (ARTIFACT_TTL_DAYS, INBOUND_RETENTION_DAYS) or is gone from storage (`document_expired`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3311,6 +3320,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3401,7 +3419,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Job not found */
+            /** @description No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3410,7 +3428,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The job has no provider record to poll yet */
+            /** @description The job was stored while FAX_DISABLED was on and never sent, so there is no provider status to refresh (`fax_never_sent`); The job is still waiting to be dispatched (`fax_not_yet_sent`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3630,6 +3648,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The configuration file exists but cannot be read; writing it would lose its content (`config_file_unreadable`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request body is over its size limit (`payload_too_large`) */
             413: {
                 headers: {
@@ -3657,7 +3684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A URL is refused (named by its id) */
+            /** @description A body field is invalid; `detail` names it (`validation_error`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3734,6 +3761,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The configuration file exists but cannot be read; writing it would lose its content (`config_file_unreadable`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request body is over its size limit (`payload_too_large`) */
             413: {
                 headers: {
@@ -3761,7 +3797,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The URL is refused (named by its id) */
+            /** @description A body field is invalid; `detail` names it (`validation_error`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3832,8 +3868,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No WEBHOOK_TARGETS URL has this target id */
+            /** @description No alert target has this id (`alert_target_not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The configuration file exists but cannot be read; writing it would lose its content (`config_file_unreadable`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4102,7 +4147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The name exists (`mailbox_exists`), or a number is routed to another mailbox (`mailbox_number_taken`) */
+            /** @description A mailbox of this name exists already (`mailbox_exists`); A called-number rule of the request routes to another mailbox already; a number goes to one mailbox (`mailbox_number_taken`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4196,7 +4241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such mailbox (`mailbox_not_found`) */
+            /** @description No mailbox has this name (`mailbox_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4278,7 +4323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such mailbox (`mailbox_not_found`) */
+            /** @description No mailbox has this name (`mailbox_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4287,7 +4332,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A number is routed to another mailbox (`mailbox_number_taken`) */
+            /** @description A called-number rule of the request routes to another mailbox already; a number goes to one mailbox (`mailbox_number_taken`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4379,7 +4424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such mailbox (`mailbox_not_found`) */
+            /** @description No mailbox has this name (`mailbox_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4438,7 +4483,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ADMIN_ALLOW_RESTART is not true; or a request from another site (`cross_site_request`) */
+            /** @description The API key lacks scope `admin` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`); POST /admin/restart is refused unless ADMIN_ALLOW_RESTART is true (`restart_not_allowed`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4600,7 +4645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The config file on disk cannot be read; it is left as it is */
+            /** @description The configuration file exists but cannot be read; writing it would lose its content (`config_file_unreadable`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4636,7 +4681,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Invalid or unknown keys, each named in detail; nothing was written */
+            /** @description A body field is invalid; `detail` names it (`validation_error`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4671,7 +4716,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description reveal=true without the confirmation */
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4739,7 +4784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Persist is not enabled; or a request from another site (`cross_site_request`) */
+            /** @description The API key lacks scope `admin` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`); Persisting settings needs ADMIN_SETTINGS_PERSIST_PATH (`settings_persist_disabled`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5042,7 +5087,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown repository, or its index was deleted (`corpus_deleted`) */
+            /** @description No configured repository has this name (`repository_not_found`); The corpus (repository index) was deleted: current-state reads answer 404 until it is indexed again; its run records stay readable by id (`corpus_deleted`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5078,7 +5123,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Invalid body; detail names the field */
+            /** @description A body field is invalid; `detail` names it (`validation_error`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5087,7 +5132,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend is not active, or cannot index (no write sessions: retrieval_backend_cannot_index) */
+            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5220,7 +5265,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The config file on disk cannot be read; it is left as it is */
+            /** @description The configuration file exists but cannot be read; writing it would lose its content (`config_file_unreadable`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5256,7 +5301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Invalid or unknown keys, each named in detail; nothing was written */
+            /** @description A body field is invalid; `detail` names it (`validation_error`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5308,7 +5353,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not a loopback caller; or a request from another site (`cross_site_request`) */
+            /** @description Not a loopback caller (`loopback_only`), a key without `admin` (`insufficient_scope`), or a request from another site (`cross_site_request`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5375,7 +5420,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not a loopback caller, or DOCKER_HOST names a remote engine; or a request from another site (`cross_site_request`) */
+            /** @description Not a loopback caller (`loopback_only`), a key without `admin` (`insufficient_scope`), or a request from another site (`cross_site_request`); DOCKER_HOST names a remote container engine; container controls act on the local one only (`remote_engine_refused`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5393,7 +5438,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No engine answers */
+            /** @description The container engine refused or failed the action (`container_action_failed`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No container engine answers (`engine_unreachable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5457,7 +5511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not a loopback caller, or DOCKER_HOST names a remote engine; or a request from another site (`cross_site_request`) */
+            /** @description Not a loopback caller (`loopback_only`), a key without `admin` (`insufficient_scope`), or a request from another site (`cross_site_request`); DOCKER_HOST names a remote container engine; container controls act on the local one only (`remote_engine_refused`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5466,7 +5520,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an allowlisted service of the project, or the stack is not up */
+            /** @description The compose service is not configured, or has no container in the project (`service_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5475,7 +5529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Confirmation missing, several containers match, or the ownership labels changed */
+            /** @description More than one managed container matches the service (`service_ambiguous`); The container stopped being managed by this project between lookup and action (`ownership_changed`); Acting on a core service needs `confirm` in the body (`confirmation_required`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5520,7 +5574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The engine refused the action */
+            /** @description The container engine refused or failed the action (`container_action_failed`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5529,7 +5583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No engine answers */
+            /** @description No container engine answers (`engine_unreachable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5569,7 +5623,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description tail is not an integer in 1..1000 */
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5587,7 +5641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not a loopback caller, or DOCKER_HOST names a remote engine; or a request from another site (`cross_site_request`) */
+            /** @description Not a loopback caller (`loopback_only`), a key without `admin` (`insufficient_scope`), or a request from another site (`cross_site_request`); DOCKER_HOST names a remote container engine; container controls act on the local one only (`remote_engine_refused`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5596,7 +5650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an allowlisted service of the project, or the stack is not up */
+            /** @description The compose service is not configured, or has no container in the project (`service_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5605,7 +5659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Several containers match the service */
+            /** @description More than one managed container matches the service (`service_ambiguous`); The container stopped being managed by this project between lookup and action (`ownership_changed`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5623,7 +5677,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No engine answers */
+            /** @description The container engine refused or failed the action (`container_action_failed`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No container engine answers (`engine_unreachable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5668,7 +5731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not a loopback caller, or DOCKER_HOST names a remote engine; or a request from another site (`cross_site_request`) */
+            /** @description Not a loopback caller (`loopback_only`), a key without `admin` (`insufficient_scope`), or a request from another site (`cross_site_request`); DOCKER_HOST names a remote container engine; container controls act on the local one only (`remote_engine_refused`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5865,7 +5928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown repository */
+            /** @description No configured repository has this name (`repository_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5901,7 +5964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Malformed golden set or body */
+            /** @description A body field is invalid; `detail` names it (`validation_error`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5910,8 +5973,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The judge could not answer (SystemOneError outcome in detail) */
+            /** @description The judgment backend (SystemOneError `timeout`) did not answer in time; nothing falls back (`judge_timeout`); The judgment backend (SystemOneError `unavailable`) is not active or cannot be reached; nothing falls back (`judge_unavailable`); The judgment backend (SystemOneError `rate_limited`) refused for its rate limit; nothing falls back (`judge_rate_limited`); The judgment backend (SystemOneError `http_error`) answered with an HTTP error; nothing falls back (`judge_http_error`); The judgment backend (SystemOneError `invalid_response`) answered something that is not a judgment; nothing falls back (`judge_invalid_response`); The judgment backend (SystemOneError `cancelled`) was cancelled (the gateway is stopping); nothing falls back (`judge_cancelled`) */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6088,7 +6160,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `name` (recording a named run, or saving a baseline) needs scope `search:evaluate` (`insufficient_scope`); or a request from another site (`cross_site_request`) */
+            /** @description The API key lacks scope `search:read` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6097,7 +6169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A repository named by the golden set or `repo` is unknown */
+            /** @description No configured repository has this name (`repository_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6106,7 +6178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description More golden-set entries than EVAL_MAX_QUESTIONS (`payload_too_large`) */
+            /** @description The request body is over its size limit (`payload_too_large`) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6133,7 +6205,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Malformed golden set or body (the failing entry and field are named) */
+            /** @description A body field is invalid; `detail` names it (`validation_error`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6142,8 +6214,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description EVAL_MAX_RUNNING evaluation runs are already running (`evaluation_runs_busy`) */
+            /** @description As many evaluation runs as EVAL_MAX_RUNNING are already running in this gateway; retry when one has finished (`evaluation_runs_busy`) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is stopping and takes no new work (`shutting_down`); The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6267,7 +6348,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `name` (recording a named run, or saving a baseline) needs scope `search:evaluate` (`insufficient_scope`); or a request from another site (`cross_site_request`) */
+            /** @description The API key lacks scope `search:read` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6276,7 +6357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A repository named by the golden set or `repo` is unknown */
+            /** @description No configured repository has this name (`repository_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6285,7 +6366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description More golden-set entries than EVAL_MAX_QUESTIONS (`payload_too_large`) */
+            /** @description The request body is over its size limit (`payload_too_large`) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6312,7 +6393,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Malformed golden set or body (the failing entry and field are named) */
+            /** @description A body field is invalid; `detail` names it (`validation_error`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6321,8 +6402,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description EVAL_MAX_RUNNING evaluation runs are already running (`evaluation_runs_busy`) */
+            /** @description As many evaluation runs as EVAL_MAX_RUNNING are already running in this gateway; retry when one has finished (`evaluation_runs_busy`) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is stopping and takes no new work (`shutting_down`) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6436,7 +6526,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such run (`evaluation_run_not_found`) */
+            /** @description No evaluation run has this id (`evaluation_run_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6507,7 +6597,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown repository */
+            /** @description No configured repository has this name (`repository_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6516,7 +6606,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A run of this corpus is running */
+            /** @description An indexing run for this repository is already under way (`index_run_running`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6552,7 +6642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend is not active */
+            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6676,7 +6766,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such run of this corpus */
+            /** @description No run record of that id (or of that kind) for the corpus (`run_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6818,7 +6908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such run of this corpus */
+            /** @description No run record of that id (or of that kind) for the corpus (`run_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6972,7 +7062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such run, or the corpus was deleted */
+            /** @description The corpus (repository index) was deleted: current-state reads answer 404 until it is indexed again; its run records stay readable by id (`corpus_deleted`); No run record of that id (or of that kind) for the corpus (`run_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7090,7 +7180,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid path parameter, or a body that is not JSON */
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7117,7 +7207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown or deleted corpus */
+            /** @description No configured repository has this name (`repository_not_found`); The corpus (repository index) was deleted: current-state reads answer 404 until it is indexed again; its run records stay readable by id (`corpus_deleted`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7153,7 +7243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A body other than `{}` */
+            /** @description A body field is invalid; `detail` names it (`validation_error`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7233,7 +7323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown repository */
+            /** @description No configured repository has this name (`repository_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7242,7 +7332,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A run of this repository is already running (detail names it) */
+            /** @description An indexing run for this repository is already under way (`index_run_running`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7278,7 +7368,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Invalid body or repository name */
+            /** @description A body field is invalid; `detail` names it (`validation_error`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7287,7 +7377,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend is not active, or cannot index (no write sessions: retrieval_backend_cannot_index) */
+            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The gateway is stopping and takes no new work (`shutting_down`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7374,7 +7464,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown repository, or its index was deleted */
+            /** @description No configured repository has this name (`repository_not_found`); The corpus (repository index) was deleted: current-state reads answer 404 until it is indexed again; its run records stay readable by id (`corpus_deleted`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7533,7 +7623,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown repository */
+            /** @description No configured repository has this name (`repository_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7626,7 +7716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown repository */
+            /** @description No configured repository has this name (`repository_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7937,7 +8027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Nothing with this id (see the `code`) */
+            /** @description No lab run has this id (`lab_run_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8039,7 +8129,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Nothing with this id (see the `code`) */
+            /** @description No lab run has this id (`lab_run_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8048,7 +8138,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The run did not fail */
+            /** @description Only a failed lab run is retried (`lab_run_not_failed`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8164,7 +8254,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown repository, or its index was deleted (`corpus_deleted`) */
+            /** @description No configured repository has this name (`repository_not_found`); The corpus (repository index) was deleted: current-state reads answer 404 until it is indexed again; its run records stay readable by id (`corpus_deleted`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8200,7 +8290,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Invalid body; detail names the field */
+            /** @description A body field is invalid; `detail` names it (`validation_error`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8209,7 +8299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend is not active, or cannot index (no write sessions: retrieval_backend_cannot_index) */
+            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8352,7 +8442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown repository, or its index was deleted (`corpus_deleted`) */
+            /** @description No configured repository has this name (`repository_not_found`); The corpus (repository index) was deleted: current-state reads answer 404 until it is indexed again; its run records stay readable by id (`corpus_deleted`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8370,7 +8460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Invalid parameter (q missing, empty or over 1000 characters; top_k not 1..100; repo not a plain name); detail names the field */
+            /** @description A query value is invalid; `detail` names it (`validation_error`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8379,7 +8469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend is not active, failed, or cannot index (no write sessions: retrieval_backend_cannot_index); detail says why */
+            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8447,7 +8537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown repository */
+            /** @description No configured repository has this name (`repository_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8538,7 +8628,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown repository (code repository_not_found), or no readable trace of that name (code trace_not_found) */
+            /** @description No configured repository has this name (`repository_not_found`); The repository has no readable retrieval trace yet, or none of the name asked for (`trace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8626,7 +8716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown repository (code repository_not_found), or no readable trace yet (code trace_not_found) */
+            /** @description No configured repository has this name (`repository_not_found`); The repository has no readable retrieval trace yet, or none of the name asked for (`trace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8777,7 +8867,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid number, parameters or PDF */
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`); POST /fax takes multipart/form-data only (`multipart_required`); The multipart body cannot be parsed, was cut off, or carries more than one file (`malformed_multipart`); The uploaded document is damaged or cannot be converted (`invalid_document`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8795,7 +8885,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description FAX_REQUIRE_APPROVAL is on: send by approval instead (`approval_required`); or a request from another site (`cross_site_request`) */
+            /** @description The API key lacks scope `fax:send` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`); FAX_REQUIRE_APPROVAL is on: POST /fax is refused; prepare the fax with POST /fax/prepare and send it with POST /fax/approvals/{id}/send (`approval_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8804,7 +8894,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description File too large */
+            /** @description The request body is over its size limit (`payload_too_large`) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8813,7 +8903,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unsupported file type */
+            /** @description The uploaded document is of a type the gateway does not fax (it takes PDF, text, PNG, JPEG and TIFF) (`unsupported_document`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8831,7 +8921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different document, number or options (`idempotency_key_reused`) */
+            /** @description An Idempotency-Key of POST /fax came back with a different document, number or options than its first use (within FAX_IDEMPOTENCY_TTL_HOURS); nothing was sent (`idempotency_key_reused`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8849,7 +8939,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The selected fax backend is not available */
+            /** @description The upload could not be written to the server's disk (a disk error, not the caller's fault) (`upload_not_stored`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8941,7 +9040,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Job not found */
+            /** @description No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9001,7 +9100,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Token invalid or expired */
+            /** @description The signed document link is invalid or has expired (`token_invalid`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9010,8 +9109,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found, or the document expired (ARTIFACT_TTL_DAYS) */
+            /** @description No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`); The document was removed by the artifact cleanup (ARTIFACT_TTL_DAYS, INBOUND_RETENTION_DAYS) or is gone from storage (`document_expired`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9050,7 +9158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Invalid API key */
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9068,7 +9176,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Job not found */
+            /** @description No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9077,7 +9185,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The job is not final yet (`fax_not_final`) */
+            /** @description The transmission report of a fax job exists only once the job is final (SUCCESS, FAILED or disabled) (`fax_not_final`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9196,7 +9304,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such approval for this API key (`approval_unknown`) */
+            /** @description No fax approval with this id was prepared by this API key (or it expired over an hour ago) (`approval_unknown`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9205,7 +9313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The approval was used already (`approval_used`) */
+            /** @description The fax approval was used already (or is being used by a send in progress): an approval sends once (`approval_used`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9214,7 +9322,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The approval is older than MCP_APPROVAL_TTL_SECONDS (`approval_expired`) */
+            /** @description The fax approval is older than MCP_APPROVAL_TTL_SECONDS (`approval_expired`) */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -9250,7 +9358,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Another number or document than the approved one (`approval_mismatch`), or an invalid body */
+            /** @description A body field is invalid; `detail` names it (`validation_error`); The number or document given with a send by approval differs from the prepared one; nothing was sent (`approval_mismatch`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9268,7 +9376,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The selected fax backend is not available */
+            /** @description The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`); The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9309,7 +9417,7 @@ export interface operations {
                     "application/json": components["schemas"]["PreparedFax"];
                 };
             };
-            /** @description Invalid number or document (`validation_error`) */
+            /** @description A field of the body is invalid; `detail` names it (`validation_error`); POST /fax takes multipart/form-data only (`multipart_required`); The multipart body cannot be parsed, was cut off, or carries more than one file (`malformed_multipart`); The uploaded document is damaged or cannot be converted (`invalid_document`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9336,7 +9444,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description File too large (MAX_FILE_SIZE_MB) */
+            /** @description The request body is over its size limit (`payload_too_large`) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9345,7 +9453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unsupported file type */
+            /** @description The uploaded document is of a type the gateway does not fax (it takes PDF, text, PNG, JPEG and TIFF) (`unsupported_document`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -9363,7 +9471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many prepared faxes waiting (`approvals_pending_limit`) */
+            /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`); Too many prepared faxes wait for sending; send them or let them expire (MCP_APPROVAL_TTL_SECONDS) (`approvals_pending_limit`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9372,7 +9480,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The storage backend is not available */
+            /** @description The upload could not be written to the server's disk (a disk error, not the caller's fault) (`upload_not_stored`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9549,7 +9666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Inbound is disabled */
+            /** @description Inbound fax is off (INBOUND_ENABLED=false) (`inbound_disabled`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9650,7 +9767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found, or inbound is disabled */
+            /** @description Inbound fax is off (INBOUND_ENABLED=false) (`inbound_disabled`); No inbound fax has this id, or its document is gone (`inbound_fax_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9710,7 +9827,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No token and no valid API key */
+            /** @description The route needs an API key (keys exist, or REQUIRE_API_KEY is on) and none, an unknown, a revoked or an expired one was presented (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9719,7 +9836,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Token invalid or expired, or the key lacks inbound:read */
+            /** @description The signed document link is invalid or has expired (`token_invalid`); The API key is valid but lacks the scope the route (or the requested use of it) needs (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9728,7 +9845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found, or inbound is disabled */
+            /** @description Inbound fax is off (INBOUND_ENABLED=false) (`inbound_disabled`); No inbound fax has this id, or its document is gone (`inbound_fax_not_found`); The document was removed by the artifact cleanup (ARTIFACT_TTL_DAYS, INBOUND_RETENTION_DAYS) or is gone from storage (`document_expired`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9739,6 +9856,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9778,7 +9904,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The body is not JSON (`validation_error`) */
+            /** @description A field of the body is invalid; `detail` names it (`validation_error`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9787,7 +9913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Keys exist and none was sent, or an unknown, revoked or expired one (`unauthorized`) */
+            /** @description The route needs an API key (keys exist, or REQUIRE_API_KEY is on) and none, an unknown, a revoked or an expired one was presented (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9796,7 +9922,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`); or a request from another site (`cross_site_request`) */
+            /** @description A request from another site: a foreign Origin or Sec-Fetch-Site: cross-site (`cross_site_request`); The route answers callers on the loopback interface only: a loopback-only route, or any non-public route while no API key exists (`loopback_only`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9805,7 +9931,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is over 16 MB (`payload_too_large`), answered before it is read whole */
+            /** @description The request body is over its size limit (`payload_too_large`) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9814,7 +9940,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not application/json (`unsupported_media_type`) */
+            /** @description The request body has a Content-Type the route does not take (JSON routes take application/json, uploads multipart/form-data) (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -9823,7 +9949,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            /** @description The Host header names none of the hosts this gateway answers on non-public routes (localhost, loopback addresses, the host of PUBLIC_API_URL, ALLOWED_HOSTS): a DNS-rebinding guard (`host_not_allowed`) */
             421: {
                 headers: {
                     [name: string]: unknown;
@@ -9979,7 +10105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such catalogue entry, or not installed */
+            /** @description The plugin registry has no entry with this id (`registry_entry_not_found`); The plugin is not installed, so there is nothing to remove (`plugin_not_installed`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9988,7 +10114,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Built in, installed from elsewhere, or being changed */
+            /** @description The registry entry or its manifest cannot be used (bad id, unreadable manifest, a manifest declaring another id) (`registry_entry_invalid`); Built-in plugins ship with the host: they are always installed and cannot be removed (`plugin_builtin`); The plugin was installed by hand, not from the registry; remove its manifest instead (`plugin_not_from_registry`); An install or removal of this plugin is already running (`registry_busy`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10015,7 +10141,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Removed, but the kernel still listed it after 5 s */
+            /** @description The manifest was removed but the kernel still lists the plugin (`plugin_unload_timeout`) */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -10113,7 +10239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such catalogue entry */
+            /** @description The plugin registry has no entry with this id (`registry_entry_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10122,7 +10248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Already installed, built in, or being changed */
+            /** @description The registry entry or its manifest cannot be used (bad id, unreadable manifest, a manifest declaring another id) (`registry_entry_invalid`); Built-in plugins ship with the host: they are always installed and cannot be removed (`plugin_builtin`); The plugin is already installed (`plugin_already_installed`); An install or removal of this plugin is already running (`registry_busy`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10149,7 +10275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The catalogue manifest is invalid */
+            /** @description The registry catalogue's manifest for this plugin fails validation; the answer adds `diagnostics` (`manifest_invalid`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10166,7 +10292,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Written, but the kernel did not load it within 5 s */
+            /** @description The manifest was written but the kernel did not load the plugin in time (`plugin_load_timeout`) */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -10395,7 +10521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown plugin */
+            /** @description No plugin with this id is installed (`plugin_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10498,7 +10624,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown plugin */
+            /** @description No plugin with this id is installed (`plugin_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10661,7 +10787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown plugin */
+            /** @description No plugin with this id is installed (`plugin_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10765,7 +10891,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown plugin */
+            /** @description No plugin with this id is installed (`plugin_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10870,7 +10996,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body or id is malformed */
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10897,7 +11023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such catalogue entry */
+            /** @description The plugin registry has no entry with this id (`registry_entry_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10906,7 +11032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Already installed, built in, or being changed */
+            /** @description The registry entry or its manifest cannot be used (bad id, unreadable manifest, a manifest declaring another id) (`registry_entry_invalid`); Built-in plugins ship with the host: they are always installed and cannot be removed (`plugin_builtin`); The plugin is already installed (`plugin_already_installed`); An install or removal of this plugin is already running (`registry_busy`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10942,7 +11068,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The catalogue manifest is invalid */
+            /** @description The registry catalogue's manifest for this plugin fails validation; the answer adds `diagnostics` (`manifest_invalid`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10959,7 +11085,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Written, but the kernel did not load it within 5 s */
+            /** @description The manifest was written but the kernel did not load the plugin in time (`plugin_load_timeout`) */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -11116,7 +11242,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body is not JSON, or a malformed callback */
+            /** @description A field of the body is invalid; `detail` names it (`validation_error`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11125,7 +11251,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Bad or missing signature, credentials or X-Internal-Secret */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11134,7 +11260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A request from another site: a foreign Origin or Sec-Fetch-Site: cross-site (`cross_site_request`) */
+            /** @description A request from another site: a foreign Origin or Sec-Fetch-Site: cross-site (`cross_site_request`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11143,7 +11269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown job, or the plugin takes no callbacks */
+            /** @description No fax plugin with this id takes webhooks of this kind (`webhook_not_taken`); No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11152,7 +11278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The callback names another fax than the job */
+            /** @description A provider callback names another fax than the job its URL points at (`callback_job_mismatch`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11161,7 +11287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body (or document) too large */
+            /** @description The request body is over its size limit (`payload_too_large`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11170,7 +11296,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Malformed result */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11179,7 +11305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin is not active, or a secret its check needs is not configured */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11218,7 +11344,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body is not JSON, or a malformed callback */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11227,7 +11353,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Bad or missing signature, credentials or X-Internal-Secret */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11236,7 +11362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A spool path outside the spool; or a request from another site (`cross_site_request`) */
+            /** @description A request from another site: a foreign Origin or Sec-Fetch-Site: cross-site (`cross_site_request`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11245,7 +11371,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Inbound is disabled, or the plugin takes no inbound faxes */
+            /** @description Inbound fax is off (INBOUND_ENABLED=false) (`inbound_disabled`); No fax plugin with this id takes webhooks of this kind (`webhook_not_taken`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11254,7 +11380,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body (or document) too large */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is over its size limit (`payload_too_large`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11263,7 +11398,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Malformed notice, a media URL on a host the plugin does not allow, or a document that is neither PDF nor TIFF */
+            /** @description A field of the body is invalid; `detail` names it (`validation_error`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11272,7 +11407,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The media host failed */
+            /** @description The provider's media host did not deliver the inbound document (`media_download_failed`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11281,7 +11416,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin is not active, or a secret its check needs is not configured */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11320,7 +11455,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body is not JSON, or a malformed callback */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11329,7 +11464,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Bad or missing signature, credentials or X-Internal-Secret */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11338,7 +11473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A spool path outside the spool; or a request from another site (`cross_site_request`) */
+            /** @description A request from another site: a foreign Origin or Sec-Fetch-Site: cross-site (`cross_site_request`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11347,7 +11482,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Inbound is disabled, or the plugin takes no inbound faxes */
+            /** @description Inbound fax is off (INBOUND_ENABLED=false) (`inbound_disabled`); No fax plugin with this id takes webhooks of this kind (`webhook_not_taken`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11356,7 +11491,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body (or document) too large */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is over its size limit (`payload_too_large`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11365,7 +11509,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Malformed notice, a media URL on a host the plugin does not allow, or a document that is neither PDF nor TIFF */
+            /** @description A field of the body is invalid; `detail` names it (`validation_error`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11374,7 +11518,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The media host failed */
+            /** @description The provider's media host did not deliver the inbound document (`media_download_failed`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11383,7 +11527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin is not active, or a secret its check needs is not configured */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11420,7 +11564,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body is not JSON, or a malformed callback */
+            /** @description A field of the body is invalid; `detail` names it (`validation_error`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11429,7 +11573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Bad or missing signature, credentials or X-Internal-Secret */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11438,7 +11582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A request from another site: a foreign Origin or Sec-Fetch-Site: cross-site (`cross_site_request`) */
+            /** @description A request from another site: a foreign Origin or Sec-Fetch-Site: cross-site (`cross_site_request`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11447,7 +11591,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown job, or the plugin takes no callbacks */
+            /** @description No fax plugin with this id takes webhooks of this kind (`webhook_not_taken`); No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11456,7 +11600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The callback names another fax than the job */
+            /** @description A provider callback names another fax than the job its URL points at (`callback_job_mismatch`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11465,7 +11609,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body (or document) too large */
+            /** @description The request body is over its size limit (`payload_too_large`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11474,7 +11618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Malformed result */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11483,7 +11627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin is not active, or a secret its check needs is not configured */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11523,7 +11667,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body is not JSON, or a malformed callback */
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11532,7 +11676,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Bad or missing signature, credentials or X-Internal-Secret */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11541,7 +11685,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A request from another site: a foreign Origin or Sec-Fetch-Site: cross-site (`cross_site_request`) */
+            /** @description A request from another site: a foreign Origin or Sec-Fetch-Site: cross-site (`cross_site_request`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11550,7 +11694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown job, or the plugin takes no callbacks */
+            /** @description No fax plugin with this id takes webhooks of this kind (`webhook_not_taken`); No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11559,7 +11703,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The callback names another fax than the job */
+            /** @description A provider callback names another fax than the job its URL points at (`callback_job_mismatch`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11568,7 +11712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body (or document) too large */
+            /** @description The request body is over its size limit (`payload_too_large`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11577,7 +11721,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Malformed result */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11586,7 +11730,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin is not active, or a secret its check needs is not configured */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11628,7 +11772,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body is not JSON, or a malformed callback */
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11637,7 +11781,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Bad or missing signature, credentials or X-Internal-Secret */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11646,7 +11790,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A spool path outside the spool; or a request from another site (`cross_site_request`) */
+            /** @description A request from another site: a foreign Origin or Sec-Fetch-Site: cross-site (`cross_site_request`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11655,7 +11799,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Inbound is disabled, or the plugin takes no inbound faxes */
+            /** @description Inbound fax is off (INBOUND_ENABLED=false) (`inbound_disabled`); No fax plugin with this id takes webhooks of this kind (`webhook_not_taken`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11664,7 +11808,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body (or document) too large */
+            /** @description A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is over its size limit (`payload_too_large`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11673,7 +11826,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Malformed notice, a media URL on a host the plugin does not allow, or a document that is neither PDF nor TIFF */
+            /** @description A field of the body is invalid; `detail` names it (`validation_error`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11682,7 +11835,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The media host failed */
+            /** @description The provider's media host did not deliver the inbound document (`media_download_failed`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11691,7 +11844,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin is not active, or a secret its check needs is not configured */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;

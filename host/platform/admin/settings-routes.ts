@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ConfigRegistry } from '../config/registry.js';
 import { startedOnSettingsValidation } from '../config/model/field-kinds.js';
-import { CONFIG_WRITE_REFUSALS, ConfigWriter } from '../config/config-writer.js';
+import { CONFIG_WRITE_ERRORS, ConfigWriter } from '../config/config-writer.js';
 import { writeFileAtomic } from '../../../core/config/atomic-file.js';
 import { SettingsValidationError, PluginNotAvailableError, type Kernel } from '../../../core/kernel/kernel.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -115,7 +115,8 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
       summary: 'Apply settings live (stored in the JSON config file)',
       description: 'The whole candidate is validated first; nothing is stored when a key is bad. Keys set in the environment are stored but keep their environment value.',
       body: PutBody,
-      responses: { 200: { description: 'Applied', schema: PutResult }, ...CONFIG_WRITE_REFUSALS },
+      errors: CONFIG_WRITE_ERRORS,
+      responses: { 200: { description: 'Applied', schema: PutResult } },
     },
     async ({ body, res }) => {
       const done = await writer.write(body.settings, { event: 'settings_changed', by: actorOf(res) });
@@ -145,7 +146,7 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
       summary: 'The effective settings as an env-file snippet',
       description: `Keys not at their default (all=true: every key), each preceded by its source. Secrets show "***" unless reveal=true with confirm="${REVEAL_CONFIRMATION}".`,
       query: ExportQuery,
-      responses: { 200: { description: 'Env file text', contentType: 'text/plain' }, 400: { description: 'reveal=true without the confirmation' } },
+      responses: { 200: { description: 'Env file text', contentType: 'text/plain' } },
     },
     ({ query, res }) => {
       const reveal = query.reveal === 'true';
@@ -163,10 +164,8 @@ export function registerAdminSettingsRoutes(api: HttpApi, deps: SettingsRouteDep
       path: '/admin/settings/persist',
       summary: 'Write the effective settings (secrets included) to ADMIN_SETTINGS_PERSIST_PATH as an env file',
       description: 'Only when ADMIN_SETTINGS_PERSIST_PATH is set; written atomically with mode 0600. Secrets are written in clear so the file can be loaded back (ENV_FILE).',
-      responses: {
-        200: { description: 'Written', schema: z.object({ path: z.string(), keys: z.number().int() }) },
-        403: { description: 'Persist is not enabled' },
-      },
+      errors: ['settings_persist_disabled'],
+      responses: { 200: { description: 'Written', schema: z.object({ path: z.string(), keys: z.number().int() }) } },
     },
     async ({ res }) => {
       const target = config.get('ADMIN_SETTINGS_PERSIST_PATH');

@@ -137,7 +137,8 @@ export function registerAdminStatusRoutes(api: HttpApi, deps: StatusRouteDeps): 
       method: 'post',
       path: '/admin/restart',
       summary: 'Drain and exit with code 0 so the supervisor restarts the gateway (ADMIN_ALLOW_RESTART=true)',
-      responses: { 202: { description: 'Restarting', schema: z.object({ status: z.literal('restarting') }) }, 403: { description: 'ADMIN_ALLOW_RESTART is not true' } },
+      errors: ['restart_not_allowed'],
+      responses: { 202: { description: 'Restarting', schema: z.object({ status: z.literal('restarting') }) } },
     },
     ({ res }) => {
       if (!config.get('ADMIN_ALLOW_RESTART')) throw httpError('restart_not_allowed');

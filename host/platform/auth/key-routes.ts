@@ -55,12 +55,8 @@ export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit
         'The first key minted without API_KEY (from this machine, nothing secured yet) must include `admin`: once a key exists, ' +
         'admin routes need one, so a first key without `admin` would lock the operator out; it is refused with 409 `would_lock_out`.',
       body: MintBody,
-      responses: {
-        201: { description: 'Minted', schema: MintedSchema },
-        403: { description: 'A requested scope is not held by the caller' },
-        409: { description: 'The first key without API_KEY does not include admin: minting it would lock the operator out' },
-        422: { description: 'Invalid body or unknown scope' },
-      },
+      errors: ['scope_beyond_caller', 'would_lock_out'],
+      responses: { 201: { description: 'Minted', schema: MintedSchema } },
     },
     async ({ body, res }) => {
       const scopes = [...new Set(body.scopes)];
@@ -104,7 +100,8 @@ export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit
       path: '/admin/api-keys/:keyId',
       summary: 'Revoke a key (it stops working at once, on every instance)',
       params: KeyParams,
-      responses: { 200: { description: 'Revoked', schema: ApiKeyMetaSchema }, 404: { description: 'No such key' } },
+      errors: ['api_key_not_found', 'scope_beyond_caller'],
+      responses: { 200: { description: 'Revoked', schema: ApiKeyMetaSchema } },
     },
     async ({ params, res }) => {
       await assertManageable(params.keyId, res);
@@ -121,7 +118,8 @@ export function registerKeyRoutes(api: HttpApi, deps: { keys: ApiKeyStore; audit
       path: '/admin/api-keys/:keyId/rotate',
       summary: 'Replace the secret of a key; the new token is returned once and the old one stops working',
       params: KeyParams,
-      responses: { 200: { description: 'Rotated', schema: MintedSchema }, 404: { description: 'No such key' }, 409: { description: 'The key is revoked' } },
+      errors: ['api_key_not_found', 'api_key_revoked', 'scope_beyond_caller'],
+      responses: { 200: { description: 'Rotated', schema: MintedSchema } },
     },
     async ({ params, res }) => {
       await assertManageable(params.keyId, res);

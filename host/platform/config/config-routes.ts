@@ -3,7 +3,7 @@ import type { HttpApi } from '../http/api.js';
 import type { ConfigRegistry } from './registry.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { actorOf } from '../auth/access-guard.js';
-import { CONFIG_WRITE_REFUSALS, ConfigWriter } from './config-writer.js';
+import { CONFIG_WRITE_ERRORS, ConfigWriter } from './config-writer.js';
 
 export interface ConfigRouteDeps {
   registry: ConfigRegistry;
@@ -69,7 +69,8 @@ export function registerConfigRoutes(api: HttpApi, deps: ConfigRouteDeps): void 
       tags: ['config'],
       access: ADMIN,
       body: ConfigPatch,
-      responses: { 200: { description: 'Stored; the new effective configuration, secrets masked', schema: ConfigUpdateBody }, ...CONFIG_WRITE_REFUSALS },
+      errors: CONFIG_WRITE_ERRORS,
+      responses: { 200: { description: 'Stored; the new effective configuration, secrets masked', schema: ConfigUpdateBody } },
     },
     async ({ body, res }) => {
       const done = await writer.write(body, { event: 'config_changed', by: actorOf(res) });

@@ -1,5 +1,4 @@
 import type { AuditLog } from '../audit/audit-log.js';
-import type { ResponseSpec } from '../http/api.js';
 import type { ConfigIssue, ConfigRegistry, ConfigValues, ConfigView } from './registry.js';
 
 /** What a stored write did; each API answers it in its own documented shape. */
@@ -14,11 +13,8 @@ export interface ConfigWrite extends ConfigView {
   warnings: string[];
 }
 
-/** The refusals of a write, as every route that writes through ConfigWriter documents them. */
-export const CONFIG_WRITE_REFUSALS = {
-  409: { description: 'The config file on disk cannot be read; it is left as it is' },
-  422: { description: 'Invalid or unknown keys, each named in detail; nothing was written' },
-} as const satisfies Record<number, ResponseSpec>;
+/** The codes a write answers beyond its validation (`validation_error`, 422: nothing was written), for the routes that write through ConfigWriter. */
+export const CONFIG_WRITE_ERRORS = ['config_file_unreadable'] as const;
 
 /** Who wrote, and the audit event the API records its writes under. */
 export interface ConfigWriteOrigin {

@@ -16,7 +16,8 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 export type RouteAccess = 'public' | 'loopback' | { scope: string; administrative?: boolean };
 
 export interface ResponseSpec {
-  description: string;
+  /** Required, except on an error status whose codes the route names (`errors`): their text is taken. */
+  description?: string;
   schema?: z.ZodType;
   /** Defaults to application/json when a schema is given. */
   contentType?: string;
@@ -38,11 +39,21 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   headers?: z.ZodObject;
   /** A JSON body validated by the schema; failures answer `bodyErrorStatus` (default 422). */
   body?: B;
+  /** With a `rawBody`, the status the handler's own validation of it answers (documented only when set). */
   bodyErrorStatus?: 400 | 422;
   /** Status of query-parameter validation failures (default 400). */
   queryErrorStatus?: 400 | 422;
   /** For bodies the handler reads itself (multipart, form, raw): documented, not parsed. */
   rawBody?: { contentType: string; schema?: z.ZodType; description?: string };
+  /**
+   * The error codes the route answers beyond the defaults every route gets (key, scope, site,
+   * validation, size, rate limit): each code's statuses and meaning come from the catalogue
+   * (`HttpApi.errors`), so the route names a code and never restates it. A code no vocabulary
+   * declares throws at registration. `validation_error` is not named: its status is the route's
+   * (`bodyErrorStatus`, `queryErrorStatus`).
+   */
+  errors?: readonly string[];
+  /** The answers the route documents itself; a status given here keeps this text over its codes'. */
   responses: Record<number, ResponseSpec>;
   /** The request budget the route draws from (per API key, or per client address without one). */
   rateLimit?: RateLimit;
@@ -210,10 +221,23 @@ export class HttpApi {
     return id;
   }
 
+  /** The answers of the codes a route names, one per status: each code's meaning and the code, joined with "; ". */
+  private namedErrors(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>): Record<number, string> {
+    const byStatus: Record<number, string[]> = {};
+    const route = `${spec.method.toUpperCase()} ${spec.path}`;
+    for (const code of new Set(spec.errors ?? [])) {
+      if (code === 'validation_error') throw new Error(`${route} names validation_error: its status comes from the route's schemas (bodyErrorStatus, queryErrorStatus)`);
+      const row = this.errors.row(code);
+      if (!row) throw new Error(`${route} names the error code "${code}", which no error vocabulary declares`);
+      for (const status of row.statuses) (byStatus[status] ??= []).push(`${row.meaning.replace(/\.$/, '')} (\`${code}\`)`);
+    }
+    return Object.fromEntries(Object.entries(byStatus).map(([status, lines]) => [status, lines.join('; ')]));
+  }
+
   private register(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>): void {
     const path = spec.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     const responses: Record<string, unknown> = {};
-    for (const [status, r] of Object.entries(withDefaultErrors(spec))) {
+    for (const [status, r] of Object.entries(withDefaultErrors(spec, this.namedErrors(spec)))) {
       // every error answer is the one ErrorBody component unless the route documents another body
       const schema = r.schema ?? (Number(status) >= 400 && !r.contentType ? ErrorBody : undefined);
       responses[status] = schema
@@ -297,12 +321,13 @@ function refuseProtoKeys(value: unknown, at: string, depth = 0): void {
 }
 
 /**
- * The error answers every route may give, added to the ones it documents (its own descriptions
- * win): 401/403 where a key or a loopback caller is needed, 404 where the path names a resource,
+ * The error answers every route may give, with those of the codes it names (joined to a default
+ * of the same status) and the ones it documents (its own descriptions win): 401/403 where a key
+ * or a loopback caller is needed, 404 where the path names a resource and no code says which,
  * 400/422 where parameters, a query or a body are validated, 429 where a rate limit applies.
  */
-function withDefaultErrors(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>): Record<number, ResponseSpec> {
-  const defaults: Record<number, ResponseSpec> = {};
+function withDefaultErrors(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>, named: Record<number, string>): Record<number, ResponseSpec & { description: string }> {
+  const defaults: Record<number, { description: string }> = {};
   const crossSite = WRITES.includes(spec.method) || spec.access === 'loopback' || (typeof spec.access === 'object' && !!spec.access.administrative);
   if (typeof spec.access === 'object') {
     defaults[401] = { description: 'Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`)' };
@@ -316,18 +341,28 @@ function withDefaultErrors(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>): Re
   if (spec.access !== 'public') defaults[421] = { description: 'The Host header is not a host of this gateway (`host_not_allowed`)' };
   if (spec.body || spec.rawBody) defaults[413] = { description: 'The request body is over its size limit (`payload_too_large`)' };
   if (spec.body || takesJsonOrNothing(spec)) defaults[415] = { description: 'The body is not application/json (`unsupported_media_type`)' };
-  if (spec.params) defaults[404] = { description: 'Nothing with this id (see the `code`)' };
+  if (spec.params && !named[404]) defaults[404] = { description: 'Nothing with this id (see the `code`)' };
   if (spec.params || spec.query || spec.headers || (spec.body && (spec.bodyErrorStatus ?? 422) === 400)) defaults[400] = { description: 'A path parameter, query value or body field is invalid; `detail` names it (`validation_error`)' };
   if (spec.body) {
     defaults[400] ??= { description: 'The body is not JSON (`validation_error`)' };
     if ((spec.bodyErrorStatus ?? 422) === 422) defaults[422] = { description: 'A body field is invalid; `detail` names it (`validation_error`)' };
   }
   if (spec.query && spec.queryErrorStatus === 422) defaults[422] = { description: 'A query value is invalid; `detail` names it (`validation_error`)' };
+  if (spec.rawBody && spec.bodyErrorStatus) defaults[spec.bodyErrorStatus] ??= { description: 'A field of the body is invalid; `detail` names it (`validation_error`)' };
   if (spec.rateLimit) defaults[429] = { description: 'Rate limit exceeded; Retry-After says when to retry (`rate_limited`)' };
-  const merged = { ...defaults, ...spec.responses };
+  const merged: Record<number, ResponseSpec & { description: string }> = { ...defaults };
+  for (const [status, description] of Object.entries(named)) {
+    const shared = merged[Number(status)];
+    merged[Number(status)] = { description: shared ? `${shared.description}; ${description}` : description };
+  }
+  for (const [status, own] of Object.entries(spec.responses)) {
+    const description = own.description ?? (named[Number(status)] && merged[Number(status)]?.description);
+    if (!description) throw new Error(`${spec.method.toUpperCase()} ${spec.path} documents ${status} without a description and names no code answered with it`);
+    merged[Number(status)] = { ...own, description };
+  }
   // A route's own 403 (a token, a signature) is answered beside the cross-site refusal: name both.
-  const own403 = spec.responses[403];
-  if (crossSite && own403) merged[403] = { ...own403, description: `${own403.description}; or a request from another site (\`cross_site_request\`)` };
+  const own403 = spec.responses[403]?.description;
+  if (crossSite && own403) merged[403] = { ...merged[403], description: `${own403}; or a request from another site (\`cross_site_request\`)` };
   return merged;
 }
 

@@ -50,6 +50,10 @@ export class ErrorCatalogue {
     return this.rowsByCode.has(code);
   }
 
+  row(code: string): CatalogueRow | undefined {
+    return this.rowsByCode.get(code);
+  }
+
   /** The HTTP answer of a thrown error that is not an HttpError yet; undefined when no vocabulary knows it (a fault: 500). */
   toHttp(err: unknown): HttpError | undefined {
     let error: unknown = err;

@@ -3,8 +3,11 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 import { withTimeout } from '../../../core/kernel/generation.js';
 import type { Kernel } from '../../../core/kernel/kernel.js';
 import type { JudgeAnswer, JudgeProvider, JudgeReadiness, JudgeRequest } from '../../../core/sdk/contracts/judge.js';
-import { SystemOneError, isSystemOneError } from '../../../core/sdk/judge/index.js';
+import { SystemOneError, isSystemOneError, type SystemOneOutcome } from '../../../core/sdk/judge/index.js';
 import type { ConfigRegistry } from '../config/registry.js';
+
+/** What a route that asks the judge answers when it cannot: 502 naming the outcome (platform-http-errors.ts). */
+export const JUDGE_ERRORS = ['judge_timeout', 'judge_unavailable', 'judge_rate_limited', 'judge_http_error', 'judge_invalid_response', 'judge_cancelled'] as const satisfies ReadonlyArray<`judge_${SystemOneOutcome}`>;
 
 /** Where a judge answers from (the judge contract's `served`; unset is `network`). */
 export type JudgeServed = NonNullable<JudgeProvider['served']>;

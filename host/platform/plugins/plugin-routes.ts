@@ -92,7 +92,7 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
   const { kernel } = deps;
   const manage = { scope: 'plugins:manage', administrative: true } as const;
   // Writing and testing a plugin's settings take the same request: an id and candidate settings.
-  const configWrite = { tags: ['plugins'], access: manage, params: IdParams, body: PluginConfigUpdate, bodyErrorStatus: 400 as const };
+  const configWrite = { tags: ['plugins'], access: manage, params: IdParams, body: PluginConfigUpdate, bodyErrorStatus: 400 as const, errors: ['plugin_not_found'] };
   const read = { scope: 'admin', administrative: true } as const;
 
   api.route(
@@ -125,7 +125,8 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
       tags: ['plugins'],
       access: read,
       params: IdParams,
-      responses: { 200: { description: 'The plugin', schema: PluginEntry }, 404: { description: 'Unknown plugin' } },
+      errors: ['plugin_not_found'],
+      responses: { 200: { description: 'The plugin', schema: PluginEntry } },
     },
     ({ params }) => kernel.get(params.id) ?? Promise.reject(notFound(params.id)),
   );
@@ -138,7 +139,8 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
       tags: ['plugins'],
       access: read,
       params: IdParams,
-      responses: { 200: { description: 'Config', schema: PluginConfig }, 404: { description: 'Unknown plugin' } },
+      errors: ['plugin_not_found'],
+      responses: { 200: { description: 'Config', schema: PluginConfig } },
     },
     async ({ params }) => (await kernel.configView(params.id)) ?? Promise.reject(notFound(params.id)),
   );
@@ -162,7 +164,6 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
             env_overridden: z.array(z.string()).describe('Fields sent that the environment still overrides'),
           }),
         },
-        404: { description: 'Unknown plugin' },
       },
     },
     async ({ params, body, res }) => {
@@ -193,7 +194,6 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
             state: z.string(),
           }),
         },
-        404: { description: 'Unknown plugin' },
       },
     },
     async ({ params, body }) => {

@@ -64,6 +64,10 @@ const RenderedRequest = z.union([
   z.object({ action: z.string(), error: z.string().describe('Why the request could not be rendered') }),
 ]);
 
+/** What an install answers besides the plugin; a refused catalogue manifest (422) names its diagnostics. */
+const INSTALL_ERRORS = ['registry_entry_not_found', 'registry_entry_invalid', 'plugin_builtin', 'plugin_already_installed', 'registry_busy', 'manifest_invalid', 'plugin_load_timeout'];
+const ManifestRefused = { 422: { schema: z.intersection(ErrorBody, z.object({ diagnostics: z.array(Diagnostic) })) } };
+
 const ValidateResult = z.object({
   valid: z.boolean(),
   diagnostics: z.array(Diagnostic),
@@ -154,13 +158,8 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
       summary: "Install a catalogue entry: copy its manifest into manifests/ and wait until it is loaded",
       description: 'The manifest is validated first; the kernel then loads it like any dropped manifest (settings through PUT /plugins/{id}/config).',
       params: IdParams,
-      responses: {
-        201: { description: 'Installed; the plugin as /plugins shows it', schema: PluginEntry },
-        404: { description: 'No such catalogue entry' },
-        409: { description: 'Already installed, built in, or being changed' },
-        422: { description: 'The catalogue manifest is invalid', schema: z.intersection(ErrorBody, z.object({ diagnostics: z.array(Diagnostic) })) },
-        504: { description: 'Written, but the kernel did not load it within 5 s' },
-      },
+      errors: INSTALL_ERRORS,
+      responses: { 201: { description: 'Installed; the plugin as /plugins shows it', schema: PluginEntry }, ...ManifestRefused },
     },
     ({ params, res }) => install(params.id, res),
   );
@@ -173,14 +172,8 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
       description: 'Body `{"plugin_id": "<registry id>"}` as Faxbot\'s Node and Python SDKs send it; the same install, answers and audit as POST /plugin-registry/{id}/install, with `ok: true` beside the plugin.',
       body: FaxbotInstallBody,
       bodyErrorStatus: 400,
-      responses: {
-        201: { description: 'Installed; the plugin as /plugins shows it, with ok: true', schema: PluginEntry.extend({ ok: z.literal(true) }) },
-        400: { description: 'The body or id is malformed' },
-        404: { description: 'No such catalogue entry' },
-        409: { description: 'Already installed, built in, or being changed' },
-        422: { description: 'The catalogue manifest is invalid', schema: z.intersection(ErrorBody, z.object({ diagnostics: z.array(Diagnostic) })) },
-        504: { description: 'Written, but the kernel did not load it within 5 s' },
-      },
+      errors: INSTALL_ERRORS,
+      responses: { 201: { description: 'Installed; the plugin as /plugins shows it, with ok: true', schema: PluginEntry.extend({ ok: z.literal(true) }) }, ...ManifestRefused },
     },
     async ({ body, res }) => {
       const view = await install(body.plugin_id, res);
@@ -194,12 +187,8 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
       path: '/plugin-registry/:id',
       summary: 'Remove a plugin installed from the catalogue and wait until the kernel drops it',
       params: IdParams,
-      responses: {
-        200: { description: 'Removed', schema: z.object({ id: z.string(), removed: z.literal(true) }) },
-        404: { description: 'No such catalogue entry, or not installed' },
-        409: { description: 'Built in, installed from elsewhere, or being changed' },
-        504: { description: 'Removed, but the kernel still listed it after 5 s' },
-      },
+      errors: ['registry_entry_not_found', 'plugin_not_installed', 'registry_entry_invalid', 'plugin_builtin', 'plugin_not_from_registry', 'registry_busy', 'plugin_unload_timeout'],
+      responses: { 200: { description: 'Removed', schema: z.object({ id: z.string(), removed: z.literal(true) }) } },
     },
     async ({ params, res }) => {
       const entry = catalogueEntry(catalogue, params.id);

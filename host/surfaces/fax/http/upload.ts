@@ -22,6 +22,9 @@ export interface ReceivedUpload {
  */
 export const SPILL_BYTES = 256 * 1024;
 
+/** What receiving an upload refuses with, beside its size (`payload_too_large`). */
+export const UPLOAD_ERRORS = ['multipart_required', 'malformed_multipart', 'upload_not_stored'];
+
 /**
  * Receives a multipart upload, counting bytes: past `maxBytes` it answers 413 at once and drops
  * the rest, so the gateway never holds a large upload in memory. Past SPILL_BYTES the file goes

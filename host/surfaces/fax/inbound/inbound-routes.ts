@@ -77,10 +77,8 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
       access: { scope: 'inbound:list' },
       rateLimit: { bucket: 'inbound_list', perMinute: () => config.get('INBOUND_LIST_RPM') },
       query: ListQuery,
-      responses: {
-        200: { description: 'A page', schema: z.object({ faxes: z.array(InboundFaxSchema), next_cursor: z.string().nullable() }) },
-        404: { description: 'Inbound is disabled' },
-      },
+      errors: ['inbound_disabled'],
+      responses: { 200: { description: 'A page', schema: z.object({ faxes: z.array(InboundFaxSchema), next_cursor: z.string().nullable() }) } },
     },
     async ({ query, res }) => {
       enabled();
@@ -105,7 +103,8 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
       access: { scope: 'inbound:read' },
       rateLimit: { bucket: 'inbound_get', perMinute: () => config.get('INBOUND_GET_RPM') },
       params: IdParams,
-      responses: { 200: { description: 'The fax', schema: InboundFaxSchema }, 404: { description: 'Not found, or inbound is disabled' } },
+      errors: ['inbound_disabled', 'inbound_fax_not_found'],
+      responses: { 200: { description: 'The fax', schema: InboundFaxSchema } },
     },
     async ({ params, res }) => {
       enabled();
@@ -129,12 +128,9 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
       rateLimit: { bucket: 'inbound_get', perMinute: () => config.get('INBOUND_GET_RPM') },
       params: IdParams,
       query: z.object({ token: z.string().max(200).optional() }),
-      responses: {
-        200: { description: 'The PDF', contentType: 'application/pdf' },
-        401: { description: 'No token and no valid API key' },
-        403: { description: 'Token invalid or expired, or the key lacks inbound:read' },
-        404: { description: 'Not found, or inbound is disabled' },
-      },
+      // without a valid token the route checks the key itself (requireInboundRead)
+      errors: ['unauthorized', 'token_invalid', 'insufficient_scope', 'inbound_disabled', 'inbound_fax_not_found', 'document_expired', 'plugin_not_available'],
+      responses: { 200: { description: 'The PDF', contentType: 'application/pdf' } },
     },
     async ({ params, query, req, res }) => {
       enabled();

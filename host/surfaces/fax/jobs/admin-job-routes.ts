@@ -8,7 +8,7 @@ import type { FaxJobRow, FaxJobStore } from './job-store.js';
 import { maskPhone } from '../../../platform/logging/text-masking.js';
 import { maskNumbers } from '../../../../core/sdk/index.js';
 import { principalOf } from '../../../platform/auth/access-guard.js';
-import { FaxAttemptSchema, jobOrNotFound } from './fax-job-out.js';
+import { FaxAttemptSchema, jobOrNotFound, JOB_PDF_ERRORS } from './fax-job-out.js';
 import { toAttemptsOut } from './fax-service.js';
 import { faxErrors } from '../fax-errors.js';
 
@@ -160,7 +160,8 @@ export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore;
       path: '/admin/fax-jobs/:id',
       summary: 'A fax job as operators see it: dispatch state, attempts, provider id, timestamps; number masked',
       params: JobParams,
-      responses: { 200: { description: 'The job', schema: AdminJobDetail }, 404: { description: 'Job not found' } },
+      errors: ['fax_job_not_found'],
+      responses: { 200: { description: 'The job', schema: AdminJobDetail } },
     },
     async ({ params }) => {
       const row = await jobOrNotFound(store, params.id);
@@ -192,7 +193,8 @@ export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore;
       path: '/admin/fax-jobs/:id/pdf',
       summary: "Download the job's outbound PDF",
       params: JobParams,
-      responses: { 200: { description: 'The PDF', contentType: 'application/pdf' }, 404: { description: 'Job not found, or its document expired' } },
+      errors: JOB_PDF_ERRORS,
+      responses: { 200: { description: 'The PDF', contentType: 'application/pdf' } },
     },
     async ({ params, res }) => {
       const row = await jobOrNotFound(store, params.id);

@@ -11,7 +11,7 @@ import { FaxJobOutSchema } from './fax-job-out.js';
 import { toFaxJobOut, type FaxService } from './fax-service.js';
 import type { FaxJobStore } from './job-store.js';
 import { normalizePhone, PHONE_RULE } from './phone.js';
-import { receiveUpload } from '../http/upload.js';
+import { receiveUpload, UPLOAD_ERRORS } from '../http/upload.js';
 
 export const PreparedFaxSchema = z
   .object({
@@ -70,14 +70,9 @@ export function registerApprovalRoutes(api: HttpApi, deps: ApprovalRouteDeps): v
         contentType: 'multipart/form-data',
         schema: z.object({ to: z.string().describe('E.164 or digits: optional "+" and 6 to 20 digits'), file: z.string().meta({ format: 'binary', description: 'The document (PDF, text, PNG, JPEG or TIFF)' }) }),
       },
-      responses: {
-        201: { description: 'Prepared: the preview and approval id', schema: PreparedFaxSchema },
-        400: { description: 'Invalid number or document (`validation_error`)' },
-        413: { description: 'File too large (MAX_FILE_SIZE_MB)' },
-        415: { description: 'Unsupported file type' },
-        429: { description: 'Too many prepared faxes waiting (`approvals_pending_limit`)' },
-        503: { description: 'The storage backend is not available' },
-      },
+      bodyErrorStatus: 400,
+      errors: [...UPLOAD_ERRORS, 'invalid_document', 'unsupported_document', 'approvals_pending_limit', 'plugin_not_available'],
+      responses: { 201: { description: 'Prepared: the preview and approval id', schema: PreparedFaxSchema } },
     },
     async ({ req, res }) => {
       const upload = await receiveUpload(req, { maxBytes: config.get('MAX_FILE_SIZE_MB') * 1024 * 1024, tmpDir: deps.tmpDir, fileField: 'file' });
@@ -120,14 +115,9 @@ export function registerApprovalRoutes(api: HttpApi, deps: ApprovalRouteDeps): v
         annotations: { destructive: true, idempotent: true, openWorld: true },
         hook: 'send-fax',
       },
-      responses: {
-        202: { description: 'Accepted: the job', schema: FaxJobOutSchema },
-        404: { description: 'No such approval for this API key (`approval_unknown`)' },
-        409: { description: 'The approval was used already (`approval_used`)' },
-        410: { description: 'The approval is older than MCP_APPROVAL_TTL_SECONDS (`approval_expired`)' },
-        422: { description: 'Another number or document than the approved one (`approval_mismatch`), or an invalid body' },
-        503: { description: 'The selected fax backend is not available' },
-      },
+      // the approved document was checked at prepare; sending it may still find no backend or no storage
+      errors: ['approval_unknown', 'approval_used', 'approval_expired', 'approval_mismatch', 'fax_backend_unavailable', 'storage_unavailable', 'plugin_not_available'],
+      responses: { 202: { description: 'Accepted: the job', schema: FaxJobOutSchema } },
     },
     async ({ params, body, res }) => {
       const actor = actorOf(res);

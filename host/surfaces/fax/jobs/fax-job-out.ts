@@ -32,6 +32,9 @@ export const FaxJobOutSchema = z.object({
 
 
 /** The job a route names by its id, or the 404 `fax_job_not_found`. */
+/** The refusals of a route serving a job's stored PDF: no such job, its document removed or lost, the storage plugin down. */
+export const JOB_PDF_ERRORS = ['fax_job_not_found', 'document_expired', 'plugin_not_available'];
+
 export async function jobOrNotFound(store: Pick<FaxJobStore, 'get'>, id: string): Promise<FaxJobRow> {
   const row = await store.get(id);
   if (!row) throw faxErrors.error('fax_job_not_found', { id });

@@ -6,7 +6,7 @@ import { actorOf } from '../../../platform/auth/access-guard.js';
 import { sendStoredPdf } from '../../../platform/http/stored-pdf.js';
 import type { FaxConfig } from '../fax-settings.js';
 import { toFaxJobOut, type FaxService, type SubmitOptions } from './fax-service.js';
-import { FaxJobOutSchema, jobOrNotFound } from './fax-job-out.js';
+import { FaxJobOutSchema, JOB_PDF_ERRORS, jobOrNotFound } from './fax-job-out.js';
 import { renderTransmissionReport } from './transmission-report.js';
 import { isFinal } from './job-states.js';
 import { parseOr } from '../../../platform/http/api.js';
@@ -15,7 +15,7 @@ import { FAX_TOKEN_SCOPE, type JobDocuments } from './job-documents.js';
 import type { DocumentTokens } from './document-tokens.js';
 import type { FaxJobStore } from './job-store.js';
 import type { FaxReconciler } from '../dispatch/reconciler.js';
-import { receiveUpload } from '../http/upload.js';
+import { receiveUpload, UPLOAD_ERRORS } from '../http/upload.js';
 import { invalid } from '../../../platform/http/error-catalogue.js';
 import { faxErrors } from '../fax-errors.js';
 
@@ -85,15 +85,11 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
         schema: SubmitFields.extend({ file: z.string().meta({ format: 'binary', description: 'The document (PDF, text, PNG, JPEG or TIFF)' }) }),
       },
       headers: SubmitHeaders,
+      bodyErrorStatus: 400,
+      errors: ['approval_required', ...UPLOAD_ERRORS, 'invalid_document', 'unsupported_document', 'idempotency_key_reused', 'fax_backend_unavailable', 'storage_unavailable'],
       responses: {
         200: { description: 'An earlier submit with this Idempotency-Key (same document, number and options) made this job; nothing new was sent', schema: FaxJobOutSchema },
         202: { description: 'Accepted', schema: FaxJobOutSchema },
-        400: { description: 'Invalid number, parameters or PDF' },
-        403: { description: 'FAX_REQUIRE_APPROVAL is on: send by approval instead (`approval_required`)' },
-        413: { description: 'File too large' },
-        415: { description: 'Unsupported file type' },
-        422: { description: 'The Idempotency-Key was used before with a different document, number or options (`idempotency_key_reused`)' },
-        503: { description: 'The selected fax backend is not available' },
       },
     },
     async ({ req, res, headers }) => {
@@ -130,7 +126,8 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       access: { scope: 'fax:read' },
       rateLimit: { bucket: 'fax' },
       params: JobParams,
-      responses: { 200: { description: 'The job', schema: FaxJobOutSchema }, 404: { description: 'Job not found' } },
+      errors: ['fax_job_not_found'],
+      responses: { 200: { description: 'The job', schema: FaxJobOutSchema } },
     },
     async ({ params }) => {
       const row = await jobOrNotFound(store, params.id);
@@ -150,12 +147,8 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       access: { scope: 'fax:read' },
       rateLimit: { bucket: 'fax' },
       params: JobParams,
-      responses: {
-        200: { description: 'The report', contentType: 'application/pdf' },
-        401: { description: 'Invalid API key' },
-        404: { description: 'Job not found' },
-        409: { description: 'The job is not final yet (`fax_not_final`)' },
-      },
+      errors: ['fax_job_not_found', 'fax_not_final'],
+      responses: { 200: { description: 'The report', contentType: 'application/pdf' } },
     },
     async ({ params, res }) => {
       const row = await jobOrNotFound(store, params.id);
@@ -180,7 +173,8 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       access: 'public',
       params: JobParams,
       query: z.object({ token: z.string().max(200).optional() }),
-      responses: { 200: { description: 'The PDF', contentType: 'application/pdf' }, 403: { description: 'Token invalid or expired' }, 404: { description: 'Not found, or the document expired (ARTIFACT_TTL_DAYS)' } },
+      errors: ['token_invalid', ...JOB_PDF_ERRORS],
+      responses: { 200: { description: 'The PDF', contentType: 'application/pdf' } },
     },
     async ({ params, query, res }) => {
       const row = await jobOrNotFound(store, params.id);
@@ -199,7 +193,8 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       tags: ['admin', 'fax'],
       access: { scope: 'admin', administrative: true },
       params: JobParams,
-      responses: { 200: { description: 'The job after the poll', schema: FaxJobOutSchema }, 404: { description: 'Job not found' }, 409: { description: 'The job has no provider record to poll yet' } },
+      errors: ['fax_job_not_found', 'fax_never_sent', 'fax_not_yet_sent'],
+      responses: { 200: { description: 'The job after the poll', schema: FaxJobOutSchema } },
     },
     async ({ params, res }) => {
       const row = await jobOrNotFound(store, params.id);

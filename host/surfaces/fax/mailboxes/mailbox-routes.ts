@@ -50,7 +50,8 @@ export function registerMailboxRoutes(api: HttpApi, deps: { mailboxes: MailboxSt
       path: '/admin/mailboxes',
       summary: 'Create a mailbox and the called numbers routed to it',
       body: z.object({ name: NameParams.shape.name, description: Description, numbers: Numbers.default([]) }),
-      responses: { 201: { description: 'Created', schema: Mailbox }, 409: { description: 'The name exists (`mailbox_exists`), or a number is routed to another mailbox (`mailbox_number_taken`)' } },
+      errors: ['mailbox_exists', 'mailbox_number_taken'],
+      responses: { 201: { description: 'Created', schema: Mailbox } },
     },
     async ({ body, res }) => {
       await taken(body.name, body.numbers);
@@ -67,7 +68,8 @@ export function registerMailboxRoutes(api: HttpApi, deps: { mailboxes: MailboxSt
       path: '/admin/mailboxes/:name',
       summary: 'One mailbox',
       params: NameParams,
-      responses: { 200: { description: 'The mailbox', schema: Mailbox }, 404: { description: 'No such mailbox (`mailbox_not_found`)' } },
+      errors: ['mailbox_not_found'],
+      responses: { 200: { description: 'The mailbox', schema: Mailbox } },
     },
     async ({ params }) => (await mailboxes.get(params.name)) ?? Promise.reject(faxErrors.error('mailbox_not_found', { name: params.name })),
   );
@@ -79,7 +81,8 @@ export function registerMailboxRoutes(api: HttpApi, deps: { mailboxes: MailboxSt
       summary: "Replace a mailbox's description and numbers",
       params: NameParams,
       body: z.object({ description: Description, numbers: Numbers }),
-      responses: { 200: { description: 'Replaced', schema: Mailbox }, 404: { description: 'No such mailbox (`mailbox_not_found`)' }, 409: { description: 'A number is routed to another mailbox (`mailbox_number_taken`)' } },
+      errors: ['mailbox_not_found', 'mailbox_number_taken'],
+      responses: { 200: { description: 'Replaced', schema: Mailbox } },
     },
     async ({ params, body, res }) => {
       await taken(params.name, body.numbers);
@@ -95,7 +98,8 @@ export function registerMailboxRoutes(api: HttpApi, deps: { mailboxes: MailboxSt
       path: '/admin/mailboxes/:name',
       summary: 'Delete a mailbox (faxes already routed to it keep its name)',
       params: NameParams,
-      responses: { 204: { description: 'Deleted' }, 404: { description: 'No such mailbox (`mailbox_not_found`)' } },
+      errors: ['mailbox_not_found'],
+      responses: { 204: { description: 'Deleted' } },
     },
     async ({ params, res }) => {
       if (!(await mailboxes.remove(params.name))) throw faxErrors.error('mailbox_not_found', { name: params.name });

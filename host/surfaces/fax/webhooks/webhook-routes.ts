@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { FaxWebhookKind } from '../../../../core/sdk/index.js';
-import type { HttpApi, ResponseSpec } from '../../../platform/http/api.js';
+import type { HttpApi, RouteSpec } from '../../../platform/http/api.js';
 import type { InboundReceiver } from '../inbound/inbound-receiver.js';
 import type { CallbackReceiver } from './callback-receiver.js';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
@@ -13,27 +13,21 @@ const PluginParams = z.object({ pluginId: z.string().regex(/^[a-z0-9][a-z0-9-]{0
 const CallbackAnswer = z.object({ ok: z.boolean(), status: z.string().describe("The job's status after the callback") });
 const InboundAnswer = z.object({ ok: z.literal(true), id: z.string(), duplicate: z.boolean().describe('True for a replay: nothing new was stored') });
 
-const common: Record<number, ResponseSpec> = {
-  400: { description: 'Body is not JSON, or a malformed callback' },
-  401: { description: 'Bad or missing signature, credentials or X-Internal-Secret' },
-  413: { description: 'Body (or document) too large' },
-  503: { description: 'The plugin is not active, or a secret its check needs is not configured' },
-};
-const RESPONSES: Record<FaxWebhookKind, Record<number, ResponseSpec>> = {
+/**
+ * The answers of each kind of webhook. The plugin refuses with the status it chooses
+ * (`webhook_rejected`: a bad signature, a spool path outside the spool, ...); what the plugin
+ * parsed and the host cannot use is a `validation_error` of the kind's status.
+ */
+const ANSWERS: Record<FaxWebhookKind, Pick<RouteSpec<z.ZodType, z.ZodType, z.ZodType>, 'bodyErrorStatus' | 'errors' | 'responses'>> = {
   callback: {
-    ...common,
-    200: { description: 'Applied (or already applied: a late or duplicate result never moves a finished job)', schema: CallbackAnswer },
-    404: { description: 'Unknown job, or the plugin takes no callbacks' },
-    409: { description: 'The callback names another fax than the job' },
-    422: { description: 'Malformed result' },
+    bodyErrorStatus: 400,
+    errors: ['webhook_not_taken', 'plugin_not_available', 'fax_job_not_found', 'callback_job_mismatch', 'webhook_rejected'],
+    responses: { 200: { description: 'Applied (or already applied: a late or duplicate result never moves a finished job)', schema: CallbackAnswer } },
   },
   inbound: {
-    ...common,
-    200: { description: 'Stored, or already stored (a replay)', schema: InboundAnswer },
-    403: { description: 'A spool path outside the spool' },
-    404: { description: 'Inbound is disabled, or the plugin takes no inbound faxes' },
-    422: { description: 'Malformed notice, a media URL on a host the plugin does not allow, or a document that is neither PDF nor TIFF' },
-    502: { description: 'The media host failed' },
+    bodyErrorStatus: 422,
+    errors: ['inbound_disabled', 'webhook_not_taken', 'plugin_not_available', 'media_host_not_configured', 'media_download_failed', 'webhook_rejected'],
+    responses: { 200: { description: 'Stored, or already stored (a replay)', schema: InboundAnswer } },
   },
 };
 const DESCRIPTION =
@@ -67,7 +61,7 @@ export function registerWebhookRoutes(api: HttpApi, deps: WebhookDeps): void {
         access: 'public',
         params: PluginParams,
         rawBody: { contentType: 'application/octet-stream', description: "The provider's body, untouched" },
-        responses: RESPONSES[kind],
+        ...ANSWERS[kind],
       },
       ({ req, params }) => handle(req, params.pluginId, kind),
     );
@@ -98,7 +92,7 @@ export function registerWebhookAliasRoutes(api: HttpApi, deps: WebhookDeps & { k
         tags: ['webhooks', alias.kind === 'callback' ? 'fax' : 'inbound'],
         access: 'public',
         rawBody: { contentType: alias.contentType },
-        responses: RESPONSES[alias.kind],
+        ...ANSWERS[alias.kind],
       },
       ({ req }) => {
         const current = declaredWebhookAliases(deps.kernel).find((a) => a.path.toLowerCase() === alias.path.toLowerCase() && a.kind === alias.kind);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { HttpApi } from '../../../platform/http/api.js';
 import { AnswerCancelledError, type AnswerRequest, type AnswerService } from './answer-service.js';
 import { MAX_QUESTION_CHARS } from './answer-prompt.js';
+import { RETRIEVAL_ERRORS } from '../retrieval/code-search.js';
 
 
 /** Most chat turns accepted in one request. */
@@ -66,11 +67,10 @@ const STREAM_NOTE =
   '`event: reset` when a fallback replaces the text sent so far, then one `event: final` whose data is the JSON answer above ' +
   '(or `event: error` with `{detail, code}`). A client that disconnects cancels the model call.';
 
-const responses = {
-  200: { description: 'The answer (JSON), or server-sent events with stream=true.', schema: AnswerBody },
-  404: { description: 'Unknown repository, or its index was deleted (`corpus_deleted`)' },
-  422: { description: 'Invalid body; detail names the field' },
-  503: { description: 'The retrieval backend is not active, or cannot index (no write sessions: retrieval_backend_cannot_index)' },
+/** Both routes answer alike: an answer, or what retrieval refused before any was written. */
+const answers = {
+  errors: ['repository_not_found', 'corpus_deleted', ...RETRIEVAL_ERRORS],
+  responses: { 200: { description: 'The answer (JSON), or server-sent events with stream=true.', schema: AnswerBody } },
 };
 
 /** POST /api/rag and POST /api/chat. */
@@ -90,7 +90,7 @@ export function registerAnswerRoutes(api: HttpApi, deps: { answers: AnswerServic
         'Identical questions over an unchanged index are answered from the cache without gateway calls.' +
         STREAM_NOTE,
       body: RagBody,
-      responses,
+      ...answers,
     },
     async ({ body, res }) => run(deps.answers, { question: body.question, ...(body.repo !== undefined ? { repo: body.repo } : {}), ...(body.top_k ? { topK: body.top_k } : {}) }, !!body.stream, res),
   );
@@ -101,7 +101,7 @@ export function registerAnswerRoutes(api: HttpApi, deps: { answers: AnswerServic
       summary: 'Multi-turn chat about a repository\'s code',
       description: 'The conversation is condensed into a standalone question (by GEN_MODEL; without a model, the last user message), then answered as POST /api/rag does.' + STREAM_NOTE,
       body: ChatBody,
-      responses,
+      ...answers,
     },
     async ({ body, res }) => run(deps.answers, { messages: body.messages, ...(body.repo !== undefined ? { repo: body.repo } : {}) }, !!body.stream, res),
   );

@@ -11,6 +11,7 @@ import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
 import { principalOf } from '../../../platform/auth/access-guard.js';
 import { grants } from '../../../platform/auth/scopes.js';
 import { searchErrors } from '../search-errors.js';
+import { RETRIEVAL_ERRORS } from '../retrieval/code-search.js';
 
 const EvalRunBody = z
   .object({
@@ -110,13 +111,8 @@ export function registerEvalRoutes(api: HttpApi, deps: EvalRouteDeps): void {
     res.status(202).location(`/api/eval/runs/${job.id}`);
     return jobView(job);
   };
-  const errors = {
-    404: { description: 'A repository named by the golden set or `repo` is unknown' },
-    403: { description: '`name` (recording a named run, or saving a baseline) needs scope `search:evaluate` (`insufficient_scope`)' },
-    413: { description: 'More golden-set entries than EVAL_MAX_QUESTIONS (`payload_too_large`)' },
-    422: { description: 'Malformed golden set or body (the failing entry and field are named)' },
-    429: { description: 'EVAL_MAX_RUNNING evaluation runs are already running (`evaluation_runs_busy`)' },
-  };
+  // Beside the defaults: more questions than EVAL_MAX_QUESTIONS is `payload_too_large`, a `name` without search:evaluate `insufficient_scope`.
+  const refusals = ['repository_not_found', 'evaluation_runs_busy', 'shutting_down'];
 
   api.route(
     {
@@ -131,10 +127,11 @@ export function registerEvalRoutes(api: HttpApi, deps: EvalRouteDeps): void {
       tags: ['code-search'],
       access: { scope: 'search:read' },
       body: EvalRunBody,
+      // waiting for the report, the caller meets what its searches met
+      errors: [...refusals, ...RETRIEVAL_ERRORS],
       responses: {
         200: { description: 'Figures, per question results and the traces written', schema: EvalRunResult.extend({ run_id: z.string().describe('The recorded run (GET /api/eval/runs/{id})') }) },
         202: { description: 'Too many questions to wait for (or `background: true`): the run, started', schema: EvalJobView },
-        ...errors,
       },
     },
     async ({ body, res }) => {
@@ -154,7 +151,8 @@ export function registerEvalRoutes(api: HttpApi, deps: EvalRouteDeps): void {
       tags: ['code-search'],
       access: { scope: 'search:read' },
       body: EvalRunBody,
-      responses: { 202: { description: 'The run, started', schema: EvalJobView }, ...errors },
+      errors: refusals,
+      responses: { 202: { description: 'The run, started', schema: EvalJobView } },
     },
     async ({ body, res }) => accepted(res, (await start(body, res, 'POST /api/eval/runs')).job),
   );
@@ -168,7 +166,8 @@ export function registerEvalRoutes(api: HttpApi, deps: EvalRouteDeps): void {
       tags: ['code-search'],
       access: { scope: 'search:read' },
       params: z.object({ id: z.uuid('must be a run id') }),
-      responses: { 200: { description: 'The run', schema: EvalJobView }, 404: { description: 'No such run (`evaluation_run_not_found`)' } },
+      errors: ['evaluation_run_not_found'],
+      responses: { 200: { description: 'The run', schema: EvalJobView } },
     },
     async ({ params }) => {
       const job = await deps.store.get(params.id);

@@ -3,7 +3,8 @@ import { GoldenSet } from './golden-set.js';
 import { runRerankAb, type RerankCandidate } from './rerank-ab.js';
 import { goldenScope } from './golden-scope.js';
 import type { TraceStore } from '../traces/trace-store.js';
-import type { JudgeService } from '../../../platform/judges/judge-service.js';
+import { JUDGE_ERRORS, type JudgeService } from '../../../platform/judges/judge-service.js';
+import { RETRIEVAL_ERRORS } from '../retrieval/code-search.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import type { RepositoryResolver } from '../repositories/repo-query.js';
 import { EvalSummary } from './eval-routes.js';
@@ -41,12 +42,8 @@ export function registerRerankRoutes(
       tags: ['code-search', 'workbench: judgment'],
       access: { scope: 'judge:run' },
       body: Body,
-      responses: {
-        200: { description: 'Baseline and reranked figures', schema: Report },
-        404: { description: 'Unknown repository' },
-        422: { description: 'Malformed golden set or body' },
-        502: { description: 'The judge could not answer (SystemOneError outcome in detail)' },
-      },
+      errors: ['repository_not_found', ...RETRIEVAL_ERRORS, ...JUDGE_ERRORS],
+      responses: { 200: { description: 'Baseline and reranked figures', schema: Report } },
     },
     async ({ body }) => {
       const { defaultRepo, only } = await goldenScope(body.golden, body.repo, deps);

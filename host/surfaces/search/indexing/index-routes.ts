@@ -56,13 +56,8 @@ export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store
       access: { scope: 'search:index' },
       // Optional, but JSON or nothing: a text/plain or form body answers 415 before any run starts.
       body: StartBody.optional().describe('Optional: {enrich?, repo?}'),
-      responses: {
-        202: { description: 'Run started', schema: z.object({ id: z.string(), repo: z.string(), started_at: z.string(), state: z.literal('running') }) },
-        404: { description: 'Unknown repository' },
-        409: { description: 'A run of this repository is already running (detail names it)' },
-        422: { description: 'Invalid body or repository name' },
-        503: { description: 'The retrieval backend is not active, or cannot index (no write sessions: retrieval_backend_cannot_index)' },
-      },
+      errors: ['repository_not_found', 'index_run_running', 'retrieval_backend_unavailable', 'retrieval_backend_cannot_index', 'shutting_down'],
+      responses: { 202: { description: 'Run started', schema: z.object({ id: z.string(), repo: z.string(), started_at: z.string(), state: z.literal('running') }) } },
     },
     async ({ body, res }) => {
       const run = await deps.runs.start(body?.repo, body?.enrich ?? deps.config.get('ENRICH_CODE_CHUNKS'));
@@ -81,10 +76,8 @@ export function registerIndexRoutes(api: HttpApi, deps: { runs: IndexRuns; store
       access: { scope: 'search:read' },
       query: z.object({ repo: z.string().optional().describe('Repository name; defaults to REPO.') }),
       queryErrorStatus: 422,
-      responses: {
-        200: { description: 'Status lines and timestamps of the latest run', schema: StatusBody },
-        404: { description: 'Unknown repository, or its index was deleted' },
-      },
+      errors: ['repository_not_found', 'corpus_deleted'],
+      responses: { 200: { description: 'Status lines and timestamps of the latest run', schema: StatusBody } },
     },
     async ({ query }) => {
       const repo = deps.repositories.resolve(query.repo);

@@ -20,13 +20,14 @@ export type RepositoryRouteSpec = Omit<RouteSpec<z.ZodType, typeof RepoQuery, z.
 
 /**
  * The routes of one area that work on the repository `?repo` names: the query, its 422 and the
- * 404 of an unknown name are declared here once, and each handler is given the resolved name.
+ * 404 of an unknown name (`repository_not_found`) are declared here once, and each handler is
+ * given the resolved name.
  */
 export function repositoryRoutes(api: HttpApi, repositories: RepositoryResolver, tags: string[]) {
   return {
     route(spec: RepositoryRouteSpec, handler: (repo: string, input: RouteInput<unknown, z.infer<typeof RepoQuery>, unknown>) => unknown): void {
       api.route(
-        { ...spec, tags, query: RepoQuery, queryErrorStatus: 422, responses: { 404: { description: 'Unknown repository' }, ...spec.responses } },
+        { ...spec, tags, query: RepoQuery, queryErrorStatus: 422, errors: ['repository_not_found', ...(spec.errors ?? [])] },
         (input) => handler(repositories.resolve(input.query.repo).name, input),
       );
     },

@@ -62,6 +62,9 @@ export interface SearchOutcome {
   ms: number;
 }
 
+/** What a search answers when the retrieval backend cannot: not active, no write sessions, or failing. */
+export const RETRIEVAL_ERRORS = ['retrieval_backend_unavailable', 'retrieval_backend_cannot_index', 'retrieval_backend_failed'];
+
 /** Longest snippet returned per result, in characters. */
 const SNIPPET_CHARS = 1200;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { HttpApi } from '../../../platform/http/api.js';
-import { publicResult, type CodeSearch, type SearchOutcome } from './code-search.js';
+import { publicResult, RETRIEVAL_ERRORS, type CodeSearch, type SearchOutcome } from './code-search.js';
 import type { TraceStore } from '../traces/trace-store.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
 import type { RepositoryResolver } from '../repositories/repo-query.js';
@@ -66,12 +66,8 @@ export function registerSearchRoutes(
       access: { scope: 'search:read' },
       query: SearchQuery,
       queryErrorStatus: 422,
-      responses: {
-        200: { description: 'Results, best first', schema: SearchResponseBody },
-        404: { description: 'Unknown repository, or its index was deleted (`corpus_deleted`)' },
-        422: { description: 'Invalid parameter (q missing, empty or over 1000 characters; top_k not 1..100; repo not a plain name); detail names the field' },
-        503: { description: 'The retrieval backend is not active, failed, or cannot index (no write sessions: retrieval_backend_cannot_index); detail says why' },
-      },
+      errors: ['repository_not_found', 'corpus_deleted', ...RETRIEVAL_ERRORS],
+      responses: { 200: { description: 'Results, best first', schema: SearchResponseBody } },
     },
     async ({ query }) => {
       const repo = deps.repositories.resolve(query.repo).name;

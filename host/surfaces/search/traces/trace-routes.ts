@@ -44,10 +44,8 @@ export function registerTraceRoutes(api: HttpApi, deps: TraceRouteDeps): void {
       summary: 'The latest trace of a repository',
       description: 'When the repository has no readable trace yet the answer is 404 `{"detail", "code": "trace_not_found"}`.',
       access: { scope: 'search:read' },
-      responses: {
-        200: { description: 'The trace document', schema: Trace },
-        404: { description: 'Unknown repository (code repository_not_found), or no readable trace yet (code trace_not_found)' },
-      },
+      errors: ['trace_not_found'],
+      responses: { 200: { description: 'The trace document', schema: Trace } },
     },
     async (repo) => {
       const latest = await deps.traces.latest(repo);
@@ -63,10 +61,8 @@ export function registerTraceRoutes(api: HttpApi, deps: TraceRouteDeps): void {
       summary: 'One trace of a repository, by the file name /api/traces lists',
       access: { scope: 'search:read' },
       params: z.object({ name: z.string().min(1).max(100).describe('A trace file name, e.g. 20260101T120000Z_0123abcd.json') }),
-      responses: {
-        200: { description: 'The trace document', schema: Trace },
-        404: { description: 'Unknown repository (code repository_not_found), or no readable trace of that name (code trace_not_found)' },
-      },
+      errors: ['trace_not_found'],
+      responses: { 200: { description: 'The trace document', schema: Trace } },
     },
     async (repo, { params }) => {
       const trace = await deps.traces.read(repo, (params as { name: string }).name);

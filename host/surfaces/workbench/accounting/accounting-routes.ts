@@ -67,63 +67,59 @@ const RunParams = CorpusParams.extend({ run_id: z.string().regex(/^[A-Za-z0-9-]{
 // Resolving the corpus checks its name once more (a `validation_error` 422); the params already refuse with 400.
 const CorpusNameRefused = { 422: { description: 'corpus_id is refused as a repository name (`validation_error`)' } };
 
-/** The answers of a route that reads one run record, besides the DSL's defaults. */
-function runRecordAnswers(found: string, missing: string) {
-  return { 200: { description: found, schema: RunRecordBody }, 404: { description: missing } };
+/** What the routes on one run of a corpus, by id, declare alike: the ids in the path, the record, or no such run. */
+function oneRun(description: string) {
+  return { params: RunParams, errors: ['run_not_found'], responses: { 200: { description, schema: RunRecordBody }, ...CorpusNameRefused } };
 }
 
 export function registerAccountingRoutes(
   api: HttpApi,
   deps: { accounting: RunAccounting; proposals: SchemaProposals; codeSearch: () => CodeSearchPort; audit: AuditLog; config: WorkbenchConfig },
 ): void {
-  api.route(
+  const reads = api.group({ tags: ['run-accounting'], access: { scope: 'search:read' } });
+  const writes = api.group({ tags: ['run-accounting'], access: { scope: 'search:index' } });
+
+  reads.route(
     {
       method: 'get',
       path: '/api/index/:corpus_id/runs/latest',
       summary: 'Latest run of a corpus with its accounting',
       description: 'run_kind=schema_proposal selects proposals. By default the run is reconciled against the spend ledger first; finalize=false is a pure read. 404 once the corpus was deleted.',
-      tags: ['run-accounting'],
-      access: { scope: 'search:read' },
       params: CorpusParams,
       query: z.object({
         run_kind: z.enum(['index', 'schema_proposal']).optional(),
         finalize: z.enum(['true', 'false']).optional().describe('false: read the saved record only.'),
       }),
       queryErrorStatus: 422,
-      responses: runRecordAnswers('The run record', 'No such run, or the corpus was deleted'),
+      errors: ['corpus_deleted', 'run_not_found'],
+      responses: { 200: { description: 'The run record', schema: RunRecordBody } },
     },
     async ({ params, query }) => deps.accounting.latest(params.corpus_id, query.run_kind ?? 'index', query.finalize !== 'false'),
   );
 
-  api.route(
+  reads.route(
     {
       method: 'get',
       path: '/api/index/:corpus_id/runs/:run_id',
       summary: 'One index or schema-proposal run with its saved accounting',
       description: 'A pure read. Remains readable after the index or the corpus is deleted.',
-      tags: ['run-accounting'],
-      access: { scope: 'search:read' },
-      params: RunParams,
-      responses: { ...runRecordAnswers('The run record', 'No such run of this corpus'), ...CorpusNameRefused },
+      ...oneRun('The run record'),
     },
     async ({ params }) => deps.accounting.view(params.corpus_id, params.run_id),
   );
 
-  api.route(
+  writes.route(
     {
       method: 'post',
       path: '/api/index/:corpus_id/runs/:run_id/costs/reconcile',
       summary: "Refresh a run's native spend from the gateway ledger",
       description: 'Reads GET /spend/logs/v2 for the run\'s session and classifies the rows against the census. Pending results are not saved (a pure read); a failed ledger read answers 200 with check_error and label "Check failed".',
-      tags: ['run-accounting'],
-      access: { scope: 'search:index' },
-      params: RunParams,
-      responses: { ...runRecordAnswers('The run record with its reconciled costs', 'No such run of this corpus'), ...CorpusNameRefused },
+      ...oneRun('The run record with its reconciled costs'),
     },
     async ({ params }) => deps.accounting.reconcile(params.corpus_id, params.run_id),
   );
 
-  api.route(
+  writes.route(
     {
       method: 'post',
       path: '/api/index/:corpus_id/schema-proposal',
@@ -131,17 +127,11 @@ export function registerAccountingRoutes(
       description:
         'One chat call through the LLM gateway (lane schema_proposal, GEN_MODEL). The proposal is saved as a run even when it fails; read it back with GET /api/index/{corpus_id}/runs/latest?run_kind=schema_proposal. ' +
         'No body, or `{}`. Calls for a corpus whose proposal is being made share that run (one LLM call); the `schema_proposal` rate-limit bucket (SCHEMA_PROPOSAL_RPM) bounds the rest.',
-      tags: ['run-accounting'],
-      access: { scope: 'search:index' },
       params: CorpusParams,
       body: ProposalBody,
       rateLimit: { bucket: 'schema_proposal', perMinute: () => deps.config.get('SCHEMA_PROPOSAL_RPM') },
-      responses: {
-        201: { description: 'The saved proposal run (state finished or failed)', schema: RunRecordBody },
-        404: { description: 'Unknown or deleted corpus' },
-        400: { description: 'Invalid path parameter, or a body that is not JSON' },
-        422: { description: 'A body other than `{}`' },
-      },
+      errors: ['repository_not_found', 'corpus_deleted'],
+      responses: { 201: { description: 'The saved proposal run (state finished or failed)', schema: RunRecordBody } },
     },
     async ({ params, req, res }) => {
       // express.json reads only JSON: any other body would otherwise pass unread.
@@ -155,22 +145,15 @@ export function registerAccountingRoutes(
     },
   );
 
-  api.route(
+  writes.route(
     {
       method: 'delete',
       path: '/api/index/:corpus_id',
       summary: "Delete a corpus's index",
       description: 'Drops the retrieval index of the repository. Run records stay readable by id; current-state reads (status, latest run, search) answer 404 until the corpus is indexed again.',
-      tags: ['run-accounting'],
-      access: { scope: 'search:index' },
       params: CorpusParams,
-      responses: {
-        200: { description: 'Deleted', schema: z.object({ corpus_id: z.string(), deleted: z.literal(true) }) },
-        404: { description: 'Unknown repository' },
-        409: { description: 'A run of this corpus is running' },
-        ...CorpusNameRefused,
-        503: { description: 'The retrieval backend is not active' },
-      },
+      errors: ['repository_not_found', 'index_run_running', 'retrieval_backend_unavailable'],
+      responses: { 200: { description: 'Deleted', schema: z.object({ corpus_id: z.string(), deleted: z.literal(true) }) }, ...CorpusNameRefused },
     },
     async ({ params }) => {
       const repo = deps.codeSearch().resolve(params.corpus_id);

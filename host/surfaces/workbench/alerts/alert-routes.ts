@@ -12,6 +12,7 @@ import { SEVERITY_LABELS, type AlertNotice } from './alert-notice.js';
 import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
 import { PLUGIN_ID_PATTERN } from '../../../../core/manifest/plugin-id.js';
 import { workbenchErrors } from '../workbench-errors.js';
+import { CONFIG_WRITE_ERRORS } from '../../../platform/config/config-writer.js';
 
 const ADMIN = { scope: 'admin', administrative: true } as const;
 const TARGET_ID = new RegExp(`^plugin:${PLUGIN_ID_PATTERN.source.slice(1)}`);
@@ -97,8 +98,8 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
         .strict(),
       responses: {
         202: { description: 'Queued, or recorded as filtered', schema: z.object({ alert_id: z.string(), event_id: z.string(), target: z.string(), severity: z.string(), filtered: z.boolean().describe('true: the severity filter dropped it (see the deliveries listing)') }) },
-        404: { description: 'No such target' },
       },
+      errors: ['alert_target_not_found'],
     },
     async ({ body, res }) => {
       if (!targetsView().targets.some((t) => t.id === body.target)) throw workbenchErrors.error('alert_target_not_found', { target: body.target });
@@ -135,7 +136,8 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
       summary: 'Replace WEBHOOK_TARGETS',
       description: 'HTTPS URLs only (plain http only for loopback with ALERT_ALLOW_HTTP_LOOPBACK). Stored in the JSON config file; an environment value still wins. URLs are secrets: the answer masks them.',
       body: z.object({ targets: z.array(z.string().min(1).max(2048)).max(50) }).strict(),
-      responses: { 200: { description: 'Stored', schema: Targets.extend({ env_overridden: z.boolean() }) }, 422: { description: 'A URL is refused (named by its id)' } },
+      errors: CONFIG_WRITE_ERRORS,
+      responses: { 200: { description: 'Stored', schema: Targets.extend({ env_overridden: z.boolean() }) } },
     },
     async ({ body, res }) => {
       refuseBadTargets('targets', body.targets);
@@ -158,10 +160,8 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
       summary: 'Add one URL to WEBHOOK_TARGETS',
       description: 'The same rules as PUT /admin/integrations/webhooks. Adding a URL already listed changes nothing. The answer masks every URL; the new target is named by its id.',
       body: z.object({ url: z.string().min(1).max(2048) }).strict(),
-      responses: {
-        201: { description: 'Stored', schema: Targets.extend({ env_overridden: z.boolean(), id: z.string().describe('The id of the added target') }) },
-        422: { description: 'The URL is refused (named by its id)' },
-      },
+      errors: CONFIG_WRITE_ERRORS,
+      responses: { 201: { description: 'Stored', schema: Targets.extend({ env_overridden: z.boolean(), id: z.string().describe('The id of the added target') }) } },
     },
     async ({ body, res }) => {
       const url = body.url.trim();
@@ -179,7 +179,8 @@ export function registerAlertRoutes(api: HttpApi, deps: { engine: AlertEngine; o
       path: '/admin/integrations/webhooks/targets/:id',
       summary: 'Remove one URL from WEBHOOK_TARGETS, by its target id',
       params: z.object({ id: z.string().regex(TARGET_ID, 'id must be a target id (plugin:<plugin id>)') }),
-      responses: { 200: { description: 'Removed', schema: Targets.extend({ env_overridden: z.boolean() }) }, 404: { description: 'No WEBHOOK_TARGETS URL has this target id' } },
+      errors: ['alert_target_not_found', ...CONFIG_WRITE_ERRORS],
+      responses: { 200: { description: 'Removed', schema: Targets.extend({ env_overridden: z.boolean() }) } },
     },
     async ({ params, res }) => {
       const current = storedUrls();

@@ -39,9 +39,10 @@ const Services = z.object({
 const ActionResult = z.object({ success: z.literal(true), service: z.string(), action: z.enum(['start', 'stop', 'restart']), state: z.string() });
 const LogsResult = z.object({ success: z.literal(true), service: z.string(), tail: z.number().int(), logs: z.string() });
 
-const refusals = {
-  403: { description: 'Not a loopback caller, or DOCKER_HOST names a remote engine' },
-};
+/** Every call opens the local engine (a remote DOCKER_HOST is refused) and may find it silent or failing. */
+const ENGINE_ERRORS = ['remote_engine_refused', 'engine_unreachable', 'container_action_failed'];
+/** A call on one service finds exactly one container it owns. */
+const SERVICE_ERRORS = [...ENGINE_ERRORS, 'service_not_found', 'service_ambiguous', 'ownership_changed'];
 
 export function containerSettingsOf(config: WorkbenchConfig) {
   return () => ({
@@ -66,7 +67,8 @@ export function registerContainerRoutes(api: HttpApi, deps: { config: WorkbenchC
       method: 'get',
       path: '/api/docker/status',
       summary: 'Container engine status and the number of managed containers',
-      responses: { 200: { description: 'Engine status; running is false when no engine answers on the socket', schema: Status }, ...refusals },
+      errors: ['remote_engine_refused'],
+      responses: { 200: { description: 'Engine status; running is false when no engine answers on the socket', schema: Status } },
     },
     () => controls.status(),
   );
@@ -77,7 +79,8 @@ export function registerContainerRoutes(api: HttpApi, deps: { config: WorkbenchC
       path: '/api/docker/services',
       summary: 'Allowlisted services of the compose project and their state',
       description: 'State is the container state (running, exited, ...), "missing" when not created, "optional, not deployed" for an absent optional service, "ambiguous" when several managed containers claim the service.',
-      responses: { 200: { description: 'Services', schema: Services }, ...refusals, 503: { description: 'No engine answers' } },
+      errors: ENGINE_ERRORS,
+      responses: { 200: { description: 'Services', schema: Services } },
     },
     () => controls.services(),
   );
@@ -91,14 +94,8 @@ export function registerContainerRoutes(api: HttpApi, deps: { config: WorkbenchC
         'Stop and restart need {"confirm": true}; for a core data or ingress service (docker.core_services) the service key typed out, {"confirm": "<service>"}. Start needs nothing. Every call is audited.',
       params: ActionParams,
       body: ActionBody,
-      responses: {
-        200: { description: 'Done; the state after the action', schema: ActionResult },
-        ...refusals,
-        404: { description: 'Not an allowlisted service of the project, or the stack is not up' },
-        409: { description: 'Confirmation missing, several containers match, or the ownership labels changed' },
-        502: { description: 'The engine refused the action' },
-        503: { description: 'No engine answers' },
-      },
+      errors: [...SERVICE_ERRORS, 'confirmation_required'],
+      responses: { 200: { description: 'Done; the state after the action', schema: ActionResult } },
     },
     async ({ params, body, req }) => {
       const action = params.action as ContainerAction;
@@ -122,14 +119,8 @@ export function registerContainerRoutes(api: HttpApi, deps: { config: WorkbenchC
       summary: 'Recent log lines of one managed service',
       params: ServiceParam,
       query: LogsQuery,
-      responses: {
-        200: { description: 'The last lines, stdout and stderr interleaved', schema: LogsResult },
-        400: { description: 'tail is not an integer in 1..1000' },
-        ...refusals,
-        404: { description: 'Not an allowlisted service of the project, or the stack is not up' },
-        409: { description: 'Several containers match the service' },
-        503: { description: 'No engine answers' },
-      },
+      errors: SERVICE_ERRORS,
+      responses: { 200: { description: 'The last lines, stdout and stderr interleaved', schema: LogsResult } },
     },
     ({ params, query }) => controls.logs(params.service, query.tail),
   );

@@ -58,6 +58,7 @@ export function registerLabRoutes(api: HttpApi, deps: { runs: LabRuns; config: W
       path: '/api/lab/runs/:id',
       summary: 'One lab run',
       params: IdParam,
+      errors: ['lab_run_not_found'],
       responses: { 200: { description: 'The run', schema: LabRun } },
     },
     async ({ params }) => {
@@ -73,10 +74,8 @@ export function registerLabRoutes(api: HttpApi, deps: { runs: LabRuns; config: W
       path: '/api/lab/runs/:id/retry',
       summary: 'Retry a failed lab run: replays the request stored on the run',
       params: IdParam,
-      responses: {
-        200: { description: 'The run after the retry', schema: LabRun },
-        409: { description: 'The run did not fail' },
-      },
+      errors: ['lab_run_not_found', 'lab_run_not_failed'],
+      responses: { 200: { description: 'The run after the retry', schema: LabRun } },
     },
     async ({ params }) => {
       const run = await deps.runs.retry(params.id);

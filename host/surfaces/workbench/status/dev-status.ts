@@ -55,7 +55,7 @@ export function registerDevStatusRoute(api: HttpApi, deps: { config: WorkbenchCo
         'frontend_mode is dev_server when FRONTEND_DEV_URL answers, built_bundle when no dev server answers but WEB_DIST_DIR/index.html exists (frontend_bundle_built_at is its mtime), absent otherwise.',
       tags: ['workbench: status'],
       access: 'loopback',
-      responses: { 200: { description: 'Process status', schema: DevStatus }, 403: { description: 'Not a loopback caller' } },
+      responses: { 200: { description: 'Process status', schema: DevStatus } },
     },
     async () => {
       const devUrl = deps.config.get('FRONTEND_DEV_URL');

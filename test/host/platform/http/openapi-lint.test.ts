@@ -62,8 +62,11 @@ test('every error answer is the ErrorBody component; keyed, parameterised and va
   }
 });
 
-test('a route keeps its own description of an error the defaults also cover', () => {
-  assert.is(doc.paths['/fax'].post.responses['400'].description, 'Invalid number, parameters or PDF');
+test("a route's named error codes are described from the vocabulary, beside a default of the same status", () => {
+  const invalid = doc.paths['/fax'].post.responses['400'].description;
+  assert.match(invalid, /^A path parameter, query value or body field is invalid; `detail` names it \(`validation_error`\); /);
+  for (const code of ['multipart_required', 'malformed_multipart', 'invalid_document']) assert.ok(invalid.includes(`(\`${code}\`)`), `${code} in: ${invalid}`);
+  assert.is(doc.paths['/fax/{id}'].get.responses['404'].description, 'No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`)');
 });
 
 test('POST /fax takes its document as a binary multipart field (a file picker in /docs)', () => {
