@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { notNull, nullable, primaryKey, withColumns, zeroByDefault } from '../../platform/db/table-columns.js';
+import { columns, withColumns } from '../../platform/db/table-columns.js';
 import type { DeclaredMigration, OwnedMigrations } from '../../platform/db/migrations.js';
 
 /**
@@ -16,28 +16,13 @@ export const FAX_MIGRATIONS: OwnedMigrations = {
     '0001_fax_jobs': {
       replaces: '0001_fax_jobs',
       async up(db: Kysely<any>) {
-        await withColumns(db.schema.createTable('fax_jobs'), [
-          ['id', 'text', primaryKey],
-          ['to_number', 'text', notNull],
-          ['status', 'text', notNull],
-          ['error', 'text', nullable],
-          ['pages', 'integer', nullable],
-          ['backend', 'text', notNull],
-          ['provider_sid', 'text', nullable],
-          ['pdf_key', 'text', notNull],
-          ['source_type', 'text', notNull],
-          ['size_bytes', 'integer', notNull],
-          ['created_at', 'text', notNull],
-          ['updated_at', 'text', notNull],
-          ['dispatch_state', 'text', notNull],
-          ['attempts', 'integer', zeroByDefault],
-          ['next_attempt_at', 'bigint', notNull],
-          ['lease_owner', 'text', nullable],
-          ['lease_until', 'bigint', nullable],
-          ['sent_at', 'bigint', nullable],
-          ['last_checked_at', 'bigint', nullable],
-          ['finished_at', 'text', nullable],
-        ]).execute();
+        await withColumns(db.schema.createTable('fax_jobs'), columns(`
+          id text primary key, to_number text not null, status text not null, error text, pages integer,
+          backend text not null, provider_sid text, pdf_key text not null, source_type text not null,
+          size_bytes integer not null, created_at text not null, updated_at text not null,
+          dispatch_state text not null, attempts integer not null default 0, next_attempt_at bigint not null,
+          lease_owner text, lease_until bigint, sent_at bigint, last_checked_at bigint, finished_at text
+        `)).execute();
         await db.schema.createIndex('fax_jobs_dispatch').on('fax_jobs').columns(['dispatch_state', 'next_attempt_at']).execute();
         await db.schema.createIndex('fax_jobs_created').on('fax_jobs').columns(['created_at', 'id']).execute();
         await db.schema.createTable('host_kv').addColumn('key', 'text', (c) => c.primaryKey()).addColumn('value', 'text', (c) => c.notNull()).execute();
@@ -46,18 +31,10 @@ export const FAX_MIGRATIONS: OwnedMigrations = {
     '0002_inbound_faxes': {
       replaces: '0002_inbound_keys_audit',
       async up(db: Kysely<any>) {
-        await withColumns(db.schema.createTable('inbound_faxes'), [
-          ['id', 'text', primaryKey],
-          ['provider', 'text', notNull],
-          ['provider_id', 'text', notNull],
-          ['from_number', 'text', nullable],
-          ['to_number', 'text', nullable],
-          ['status', 'text', notNull],
-          ['pages', 'integer', nullable],
-          ['pdf_key', 'text', nullable],
-          ['received_at', 'text', notNull],
-          ['created_at', 'bigint', notNull],
-        ]).execute();
+        await withColumns(db.schema.createTable('inbound_faxes'), columns(`
+          id text primary key, provider text not null, provider_id text not null, from_number text, to_number text,
+          status text not null, pages integer, pdf_key text, received_at text not null, created_at bigint not null
+        `)).execute();
         await db.schema.createIndex('inbound_provider_id').unique().on('inbound_faxes').columns(['provider', 'provider_id']).execute();
       },
     },
@@ -83,28 +60,17 @@ export const FAX_MIGRATIONS: OwnedMigrations = {
       replaces: '0010_fax_idempotency_attempts',
       async up(db: Kysely<any>) {
         // Idempotency-Key of POST /fax: the primary key (scope, key) makes concurrent duplicates one job.
-        await withColumns(db.schema.createTable('fax_idempotency_keys'), [
-          ['scope', 'text', notNull],
-          ['key', 'text', notNull],
-          ['job_id', 'text', notNull],
-          ['document_sha256', 'text', notNull],
-          ['to_number', 'text', notNull],
-          ['options_sha256', 'text', notNull],
-          ['created_at', 'bigint', notNull],
-          ['expires_at', 'bigint', notNull],
-        ]).addPrimaryKeyConstraint('fax_idempotency_keys_pk', ['scope', 'key']).execute();
+        await withColumns(db.schema.createTable('fax_idempotency_keys'), columns(`
+          scope text not null, key text not null, job_id text not null, document_sha256 text not null,
+          to_number text not null, options_sha256 text not null, created_at bigint not null,
+          expires_at bigint not null
+        `)).addPrimaryKeyConstraint('fax_idempotency_keys_pk', ['scope', 'key']).execute();
         await db.schema.createIndex('fax_idempotency_expiry').on('fax_idempotency_keys').column('expires_at').execute();
         // Every send of a job: its outcome, and whether the line (busy, no answer) asked for a redial.
-        await withColumns(db.schema.createTable('fax_job_attempts'), [
-          ['job_id', 'text', notNull],
-          ['attempt', 'integer', notNull],
-          ['started_at', 'text', notNull],
-          ['ended_at', 'text', nullable],
-          ['outcome', 'text', nullable],
-          ['line_failure', 'text', nullable],
-          ['error', 'text', nullable],
-          ['provider_sid', 'text', nullable],
-        ]).addPrimaryKeyConstraint('fax_job_attempts_pk', ['job_id', 'attempt']).execute();
+        await withColumns(db.schema.createTable('fax_job_attempts'), columns(`
+          job_id text not null, attempt integer not null, started_at text not null, ended_at text, outcome text,
+          line_failure text, error text, provider_sid text
+        `)).addPrimaryKeyConstraint('fax_job_attempts_pk', ['job_id', 'attempt']).execute();
         await db.schema.alterTable('fax_jobs').addColumn('retry_max_attempts', 'integer').execute();
         await db.schema.alterTable('fax_jobs').addColumn('retry_delay_seconds', 'integer').execute();
         await db.schema.alterTable('fax_jobs').addColumn('document_sha256', 'text').execute();
@@ -115,33 +81,21 @@ export const FAX_MIGRATIONS: OwnedMigrations = {
       replaces: '0013_fax_approvals',
       async up(db: Kysely<any>) {
         // Additive only (a new table): an instance of the previous version keeps its approvals in memory beside it.
-        await withColumns(db.schema.createTable('fax_approvals'), [
-          ['id', 'text', primaryKey],
-          ['caller', 'text', notNull],
-          ['to_number', 'text', notNull],
-          ['document_sha256', 'text', notNull],
-          ['document_key', 'text', notNull],
-          ['size_bytes', 'bigint', notNull],
-          ['pages', 'integer', notNull],
-          ['state', 'text', notNull],
-          ['claimed_until', 'bigint', nullable],
-          ['job_id', 'text', nullable],
-          ['created_at', 'bigint', notNull],
-          ['expires_at', 'bigint', notNull],
-        ]).execute();
+        await withColumns(db.schema.createTable('fax_approvals'), columns(`
+          id text primary key, caller text not null, to_number text not null, document_sha256 text not null,
+          document_key text not null, size_bytes bigint not null, pages integer not null, state text not null,
+          claimed_until bigint, job_id text, created_at bigint not null, expires_at bigint not null
+        `)).execute();
         await db.schema.createIndex('fax_approvals_expiry').on('fax_approvals').column('expires_at').execute();
       },
     },
     '0007_mailboxes': {
       async up(db: Kysely<any>) {
         // Additive only: an instance of the previous version ignores the column and the table.
-        await withColumns(db.schema.createTable('mailboxes'), [
-          ['name', 'text', primaryKey],
-          ['description', 'text', nullable],
-          ['numbers', 'text', notNull],
-          ['created_at', 'text', notNull],
-          ['updated_at', 'text', notNull],
-        ]).execute();
+        await withColumns(db.schema.createTable('mailboxes'), columns(`
+          name text primary key, description text, numbers text not null, created_at text not null,
+          updated_at text not null
+        `)).execute();
         await db.schema.alterTable('inbound_faxes').addColumn('mailbox', 'text').execute();
       },
     },

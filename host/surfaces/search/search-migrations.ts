@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { notNull, nullable, primaryKey, withColumns, zeroByDefault } from '../../platform/db/table-columns.js';
+import { columns, withColumns } from '../../platform/db/table-columns.js';
 import type { DeclaredMigration, OwnedMigrations } from '../../platform/db/migrations.js';
 import { sql } from '../../platform/db/kysely-runtime.js';
 
@@ -10,23 +10,14 @@ export const SEARCH_MIGRATIONS: OwnedMigrations = {
     '0001_index_runs': {
       replaces: '0005_index_runs',
       async up(db: Kysely<any>) {
-        await withColumns(db.schema.createTable('index_runs'), [
-          ['id', 'text', primaryKey],
-          ['repo', 'text', notNull],
-          ['kind', 'text', notNull],
-          ['state', 'text', notNull],
-          ['enrich', 'integer', zeroByDefault],
-          ['files_seen', 'integer', zeroByDefault],
-          ['files_changed', 'integer', zeroByDefault],
-          ['files_removed', 'integer', zeroByDefault],
-          ['files_skipped', 'integer', zeroByDefault],
-          ['chunks', 'integer', zeroByDefault],
-          ['vectors', 'integer', zeroByDefault],
-          ['error', 'text', nullable],
-          ['started_at', 'text', notNull],
-          ['finished_at', 'text', nullable],
-          ['heartbeat_at', 'bigint', notNull],
-        ]).execute();
+        await withColumns(db.schema.createTable('index_runs'), columns(`
+          id text primary key, repo text not null, kind text not null, state text not null,
+          enrich integer not null default 0, files_seen integer not null default 0,
+          files_changed integer not null default 0, files_removed integer not null default 0,
+          files_skipped integer not null default 0, chunks integer not null default 0,
+          vectors integer not null default 0, error text, started_at text not null, finished_at text,
+          heartbeat_at bigint not null
+        `)).execute();
         await db.schema.createIndex('index_runs_repo_started').on('index_runs').columns(['repo', 'started_at']).execute();
         // One running run per repository, enforced by the database even across gateway instances.
         await sql`create unique index index_runs_one_running on index_runs (repo) where state = 'running'`.execute(db);
@@ -36,13 +27,10 @@ export const SEARCH_MIGRATIONS: OwnedMigrations = {
       replaces: '0009_eval_canaries',
       async up(db: Kysely<any>) {
         // Named evaluation runs (a canary, a model or reranker version) and the baseline each is judged against.
-        await withColumns(db.schema.createTable('eval_runs'), [
-          ['id', 'text', primaryKey],
-          ['name', 'text', notNull],
-          ['summary', 'text', notNull],
-          ['baseline', 'integer', zeroByDefault],
-          ['created_at', 'bigint', notNull],
-        ]).execute();
+        await withColumns(db.schema.createTable('eval_runs'), columns(`
+          id text primary key, name text not null, summary text not null, baseline integer not null default 0,
+          created_at bigint not null
+        `)).execute();
         await db.schema.createIndex('eval_runs_name').on('eval_runs').columns(['name', 'created_at']).execute();
       },
     },
@@ -51,19 +39,11 @@ export const SEARCH_MIGRATIONS: OwnedMigrations = {
       async up(db: Kysely<any>) {
         // Golden-set evaluations as background runs with progress, like index runs: a restart
         // mid-run shows it interrupted. (eval_runs above holds only the named summaries.)
-        await withColumns(db.schema.createTable('evaluation_jobs'), [
-          ['id', 'text', primaryKey],
-          ['state', 'text', notNull],
-          ['questions', 'integer', notNull],
-          ['done', 'integer', zeroByDefault],
-          ['name', 'text', nullable],
-          ['baseline', 'integer', zeroByDefault],
-          ['report', 'text', nullable],
-          ['error', 'text', nullable],
-          ['started_at', 'text', notNull],
-          ['finished_at', 'text', nullable],
-          ['heartbeat_at', 'bigint', notNull],
-        ]).execute();
+        await withColumns(db.schema.createTable('evaluation_jobs'), columns(`
+          id text primary key, state text not null, questions integer not null, done integer not null default 0,
+          name text, baseline integer not null default 0, report text, error text, started_at text not null,
+          finished_at text, heartbeat_at bigint not null
+        `)).execute();
         await db.schema.createIndex('evaluation_jobs_started').on('evaluation_jobs').columns(['started_at', 'id']).execute();
       },
     },

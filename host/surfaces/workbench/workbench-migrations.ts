@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { notNull, nullable, primaryKey, withColumns, zeroByDefault } from '../../platform/db/table-columns.js';
+import { columns, withColumns } from '../../platform/db/table-columns.js';
 import type { DeclaredMigration, OwnedMigrations } from '../../platform/db/migrations.js';
 import { sql } from '../../platform/db/kysely-runtime.js';
 
@@ -18,53 +18,29 @@ export const WORKBENCH_MIGRATIONS: OwnedMigrations = {
       replaces: '0006_lab_runs',
       async up(db: Kysely<any>) {
         // A synthetic-data lab run keeps the request it ran, so a retry replays exactly that.
-        await withColumns(db.schema.createTable('lab_runs'), [
-          ['id', 'text', primaryKey],
-          ['state', 'text', notNull],
-          ['request', 'text', notNull],
-          ['result', 'text', nullable],
-          ['error_outcome', 'text', nullable],
-          ['error_detail', 'text', nullable],
-          ['attempts', 'integer', zeroByDefault],
-          ['created_at', 'text', notNull],
-          ['updated_at', 'text', notNull],
-          ['finished_at', 'text', nullable],
-        ]).execute();
+        await withColumns(db.schema.createTable('lab_runs'), columns(`
+          id text primary key, state text not null, request text not null, result text, error_outcome text,
+          error_detail text, attempts integer not null default 0, created_at text not null, updated_at text not null,
+          finished_at text
+        `)).execute();
       },
     },
     '0002_alerts': {
       replaces: '0007_alerts',
       async up(db: Kysely<any>) {
         // One row per alert instance (type + labels): fired once, repeated, resolved once.
-        await withColumns(db.schema.createTable('alerts_active'), [
-          ['id', 'text', primaryKey],
-          ['type', 'text', notNull],
-          ['severity', 'text', notNull],
-          ['labels', 'text', notNull],
-          ['title', 'text', notNull],
-          ['context', 'text', notNull],
-          ['status', 'text', notNull],
-          ['fired_at', 'bigint', notNull],
-          ['resolved_at', 'bigint', nullable],
-          ['updated_at', 'bigint', notNull],
-        ]).execute();
+        await withColumns(db.schema.createTable('alerts_active'), columns(`
+          id text primary key, type text not null, severity text not null, labels text not null, title text not null,
+          context text not null, status text not null, fired_at bigint not null, resolved_at bigint,
+          updated_at bigint not null
+        `)).execute();
         // The outbox: one row per notice and target, claimed with a lease like fax dispatch.
-        await withColumns(db.schema.createTable('alert_deliveries'), [
-          ['id', 'text', primaryKey],
-          ['alert_id', 'text', notNull],
-          ['event_key', 'text', notNull],
-          ['target_id', 'text', notNull],
-          ['notice', 'text', notNull],
-          ['state', 'text', notNull],
-          ['attempts', 'integer', zeroByDefault],
-          ['next_attempt_at', 'bigint', notNull],
-          ['lease_owner', 'text', nullable],
-          ['lease_until', 'bigint', nullable],
-          ['last_status', 'integer', nullable],
-          ['last_error', 'text', nullable],
-          ['created_at', 'bigint', notNull],
-          ['finished_at', 'bigint', nullable],
-        ]).execute();
+        await withColumns(db.schema.createTable('alert_deliveries'), columns(`
+          id text primary key, alert_id text not null, event_key text not null, target_id text not null,
+          notice text not null, state text not null, attempts integer not null default 0,
+          next_attempt_at bigint not null, lease_owner text, lease_until bigint, last_status integer,
+          last_error text, created_at bigint not null, finished_at bigint
+        `)).execute();
         await db.schema.createIndex('alert_deliveries_once').unique().on('alert_deliveries').columns(['alert_id', 'event_key', 'target_id']).execute();
         await db.schema.createIndex('alert_deliveries_due').on('alert_deliveries').columns(['state', 'next_attempt_at']).execute();
       },
