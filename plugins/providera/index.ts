@@ -1,5 +1,5 @@
 import { definePlugin } from 'switchboard/sdk';
-import { inboundOnlyPlugin } from 'switchboard/sdk/fax';
+import { startAsSettingsAllow } from 'switchboard/sdk/fax';
 import { ProviderAClient } from './client.js';
 import { createProviderA } from './provider.js';
 import { inboundOnlyConfig, outboundGap, providerAEnv, providerASettings, requireConfig } from './settings.js';
@@ -13,14 +13,13 @@ export default definePlugin({
   settings: providerASettings,
   env: providerAEnv,
   start(ctx) {
-    const gap = outboundGap(ctx.settings);
-    const inbound = gap.length ? inboundOnlyConfig(ctx.settings) : undefined;
-    if (inbound) return inboundOnlyPlugin(providerAInbound(inbound), gap.join(', '));
-    const config = requireConfig(ctx.settings);
-    const client = new ProviderAClient(ctx.http, config);
-    return {
-      providers: { fax: { ...createProviderA(client, config, ctx.logger), ...providerAWebhooks(config) } },
-      health: () => client.ping(),
-    };
+    return startAsSettingsAllow(ctx.settings, { outboundGap, inboundOnlyConfig, inboundHooks: providerAInbound }, () => {
+      const config = requireConfig(ctx.settings);
+      const client = new ProviderAClient(ctx.http, config);
+      return {
+        providers: { fax: { ...createProviderA(client, config, ctx.logger), ...providerAWebhooks(config) } },
+        health: () => client.ping(),
+      };
+    });
   },
 });

@@ -1,5 +1,5 @@
 import { definePlugin } from 'switchboard/sdk';
-import { inboundOnlyPlugin } from 'switchboard/sdk/fax';
+import { startAsSettingsAllow } from 'switchboard/sdk/fax';
 import { ProviderBClient } from './client.js';
 import { createProviderB } from './provider.js';
 import { inboundOnlyConfig, outboundGap, providerBEnv, providerBSettings, requireConfig } from './settings.js';
@@ -13,14 +13,13 @@ export default definePlugin({
   settings: providerBSettings,
   env: providerBEnv,
   start(ctx) {
-    const gap = outboundGap(ctx.settings);
-    const inbound = gap.length ? inboundOnlyConfig(ctx.settings) : undefined;
-    if (inbound) return inboundOnlyPlugin(providerBWebhooks(inbound), gap.join(', '));
-    const config = requireConfig(ctx.settings);
-    const client = new ProviderBClient(ctx.http, config);
-    return {
-      providers: { fax: { ...createProviderB(client, config, ctx.logger), ...providerBWebhooks(config) } },
-      health: () => client.ping(),
-    };
+    return startAsSettingsAllow(ctx.settings, { outboundGap, inboundOnlyConfig, inboundHooks: providerBWebhooks }, () => {
+      const config = requireConfig(ctx.settings);
+      const client = new ProviderBClient(ctx.http, config);
+      return {
+        providers: { fax: { ...createProviderB(client, config, ctx.logger), ...providerBWebhooks(config) } },
+        health: () => client.ping(),
+      };
+    });
   },
 });

@@ -30,3 +30,24 @@ export function inboundOnlyPlugin(hooks: InboundHooks, sendingNeeds: string): Pl
     health: () => ({ ok: true, checked: 'shape', detail: `inbound only: sending needs ${sendingNeeds}` }),
   };
 }
+
+/** How a hosted provider with separate send and inbound settings reads them. */
+export interface SplitSettings<S, I> {
+  /** The send settings missing from `settings`, named with their variables (empty: it can send). */
+  outboundGap(settings: S): string[];
+  /** The inbound settings, when they are complete. */
+  inboundOnlyConfig(settings: S): I | undefined;
+  /** The webhook members serving those inbound settings. */
+  inboundHooks(inbound: I): InboundHooks;
+}
+
+/**
+ * Starts a hosted provider as far as its settings go: `sending()` when it can send, an inbound-only
+ * plugin when only its inbound settings are complete; otherwise `sending()` too, whose settings
+ * check names what is missing.
+ */
+export function startAsSettingsAllow<S, I>(settings: S, split: SplitSettings<S, I>, sending: () => PluginInstance): PluginInstance {
+  const gap = split.outboundGap(settings);
+  const inbound = gap.length ? split.inboundOnlyConfig(settings) : undefined;
+  return inbound ? inboundOnlyPlugin(split.inboundHooks(inbound), gap.join(', ')) : sending();
+}

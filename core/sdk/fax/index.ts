@@ -5,7 +5,7 @@
  *
  * - hosted (REST) providers: HostedFaxApi and the outcome rules of a failed call;
  * - PBX providers (AMI, ESL): ReconnectingLine, ReplyWaiters, dialOut and FaxResultTable;
- * - a provider started with only its inbound settings: inboundOnlyFax, inboundOnlyPlugin.
+ * - a provider started with only its inbound settings: inboundOnlyFax, inboundOnlyPlugin, startAsSettingsAllow.
  */
 export { NEVER_CONNECTED, transportFailure, answerFailure, retryAfterMs, type CallSubject } from './send-outcome.js';
 export { HostedFaxApi, basicAuthorization, type HostedFaxProvider, type HostedFaxConnection, type ApiAnswer } from './hosted-fax-api.js';
@@ -17,4 +17,4 @@ export { ReconnectBackoff } from './reconnect-backoff.js';
 export { ReplyWaiters } from './reply-waiters.js';
 export { ReconnectingLine, LineNotConnectedError, LineNoReplyError, type LineOptions, type LineHandshake } from './reconnecting-line.js';
 export { dialOut, dialableNumber, PbxFax, type DialOutOptions, type DialTiff, type PbxFaxOptions } from './dial-out.js';
-export { inboundOnlyFax, inboundOnlyPlugin, type InboundHooks } from './inbound-only.js';
+export { inboundOnlyFax, inboundOnlyPlugin, startAsSettingsAllow, type InboundHooks, type SplitSettings } from './inbound-only.js';
