@@ -9313,7 +9313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The fax approval was used already (or is being used by a send in progress): an approval sends once (`approval_used`) */
+            /** @description The fax approval was used already (or is being used by a send in progress): an approval sends once (`approval_used`); The stored document of the approval no longer has the SHA-256 that was approved (it was changed in storage); nothing was sent (`approval_document_changed`) */
             409: {
                 headers: {
                     [name: string]: unknown;

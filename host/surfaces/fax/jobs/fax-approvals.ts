@@ -125,9 +125,11 @@ export class FaxApprovals {
     return { approvalId, to: row.to_number, sha256: row.document_sha256, size: Number(row.size_bytes), pages: row.pages, caller, expiresAt: Number(row.expires_at), documentKey: row.document_key };
   }
 
-  /** The claimed approval's document, from storage. */
-  document(fax: PreparedFax): Promise<Buffer> {
-    return this.deps.withStorage((s) => s.get(fax.documentKey));
+  /** The claimed approval's document, from storage, refused unless it is byte for byte the approved one (a shared bucket may be written by others). */
+  async document(fax: PreparedFax): Promise<Buffer> {
+    const bytes = await this.deps.withStorage((s) => s.get(fax.documentKey));
+    if (sha256(bytes) !== fax.sha256) throw faxErrors.error('approval_document_changed');
+    return bytes;
   }
 
   /** The send went through: the approval is spent and its document removed. */
