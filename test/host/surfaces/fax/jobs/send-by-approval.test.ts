@@ -191,6 +191,36 @@ test('the scheduled cleanup sweeps spent and long-expired approvals with their d
   }
 });
 
+test('pending approvals are capped per key (FAX_APPROVALS_PENDING_PER_KEY) and per cluster: 429 with Retry-After, other keys unaffected by one key', async () => {
+  const db = gatewayDb(gw.gateway);
+  await db.deleteFrom('fax_approvals').execute();
+  await gw.gateway.config.update({ FAX_APPROVALS_PENDING_PER_KEY: 2 });
+  try {
+    const pdf = await makePdf(1);
+    for (let i = 0; i < 2; i++) assert.is((await prepare(pdf, NUMBER, otherSender)).status, 201);
+    const over = await prepare(pdf, NUMBER, otherSender);
+    assert.is(over.status, 429);
+    const body = await json(over);
+    assert.is(body.code, 'approvals_pending_limit');
+    assert.match(body.detail, /2 of this API key/);
+    const retryAfter = Number(over.headers.get('retry-after'));
+    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 600, `Retry-After ${over.headers.get('retry-after')}: when the oldest expires`);
+    assert.is((await prepare(pdf)).status, 201, 'another key still prepares');
+    // The cluster's cap: rows of many other keys fill it, and then nobody prepares.
+    await gw.gateway.config.update({ FAX_APPROVALS_PENDING_PER_KEY: 1000 });
+    const now = Date.now();
+    const filler = Array.from({ length: 100 }, (_, i) => ({ id: `filler-${i}`, caller: `key-${i}`, to_number: NUMBER, document_sha256: 'x', document_key: `fax-approvals/filler-${i}/document`, size_bytes: 1, pages: 1, state: 'ready', claimed_until: null, job_id: null, created_at: now, expires_at: now + 300_000 }));
+    await db.insertInto('fax_approvals').values(filler).execute();
+    const full = await prepare(pdf);
+    assert.is(full.status, 429);
+    assert.match((await json(full)).detail, /100 in the cluster/);
+    assert.ok(Number(full.headers.get('retry-after')) >= 1);
+  } finally {
+    await db.deleteFrom('fax_approvals').execute();
+    await gw.gateway.config.update({ FAX_APPROVALS_PENDING_PER_KEY: 20 });
+  }
+});
+
 test('the routes are in /openapi.json with their schemas and errors', async () => {
   const doc = await json(await fetch(`${gw.url}/openapi.json`));
   const prepareOp = doc.paths['/fax/prepare'].post;
