@@ -9,12 +9,13 @@ import { ROOT, startGateway, type TestGateway } from '../support/gateway.js';
 // The Keys & settings page in Chromium against a real gateway: mint (the token shown once, copied
 // with the button, then used for the session), rotate and revoke with a confirmation, the
 // effective settings with their sources and the env export, the audit log's live tail.
+const SECRET = 'sk-console-export-secret-4c7d9e';
 let gw: TestGateway;
 let browser: ConsoleBrowser;
 
 test.before(async () => {
   ensureConsoleBuilt();
-  gw = await startGateway({ AUDIT_LOG_ENABLED: 'true', FAX_BACKEND: 'fax-sim' });
+  gw = await startGateway({ AUDIT_LOG_ENABLED: 'true', FAX_BACKEND: 'fax-sim', OPENAI_API_KEY: SECRET });
   browser = await openBrowser();
   await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gw.url });
 });
@@ -106,6 +107,9 @@ test('effective settings show their sources; the env export masks secrets', asyn
   const snippet = await page.getByLabel(/Env snippet/).inputValue();
   assert.match(snippet, /^AUDIT_LOG_ENABLED=true$/m);
   assert.match(snippet, /^FAX_BACKEND=fax-sim$/m);
+  assert.match(snippet, /^OPENAI_API_KEY=\*\*\*$/m, 'a secret set in the environment is exported as its mask');
+  assert.not.ok(snippet.includes(SECRET), 'the secret itself is not in the snippet');
+  assert.not.ok((await page.content()).includes(SECRET), 'nor anywhere on the page');
   await checkAccessibility(page, 'keys: settings');
   await page.getByRole('button', { name: 'Stop live tail' }).click();
   await screenshot(page, 'keys');

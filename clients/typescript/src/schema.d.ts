@@ -9313,7 +9313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The fax approval was used already (or is being used by a send in progress): an approval sends once (`approval_used`) */
+            /** @description The fax approval was used already (or is being used by a send in progress): an approval sends once (`approval_used`); The stored document of the approval no longer has the SHA-256 that was approved (it was changed in storage); nothing was sent (`approval_document_changed`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9471,7 +9471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`); Too many prepared faxes wait for sending; send them or let them expire (MCP_APPROVAL_TTL_SECONDS) (`approvals_pending_limit`) */
+            /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`); Too many prepared faxes wait for sending, of this API key (FAX_APPROVALS_PENDING_PER_KEY) or in the cluster (100); send them or let them expire (MCP_APPROVAL_TTL_SECONDS). Retry-After says when the oldest expires (`approvals_pending_limit`) */
             429: {
                 headers: {
                     [name: string]: unknown;

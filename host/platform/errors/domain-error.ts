@@ -6,6 +6,8 @@
 export class DomainError extends Error {
   /** Fields answered beside `detail` and `code` (a manifest's `diagnostics`, say). */
   readonly details: Record<string, unknown> = {};
+  /** When retrying may succeed, in seconds: answered as Retry-After (a limit that frees up, an outage). */
+  retryAfterSeconds: number | undefined;
 
   constructor(
     readonly code: string,
@@ -20,6 +22,12 @@ export class DomainError extends Error {
   ) {
     super(message, options);
     this.name = 'DomainError';
+  }
+
+  /** Says when a retry may succeed (answered as Retry-After, at least one second). */
+  retryAfter(seconds: number): this {
+    this.retryAfterSeconds = Math.max(1, Math.ceil(seconds));
+    return this;
   }
 
   /** Adds fields to the error's answer; `detail` and `code` cannot be replaced. */

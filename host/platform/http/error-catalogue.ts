@@ -72,7 +72,8 @@ export class ErrorCatalogue {
     if (!row) return undefined;
     // a hint outside the code's documented statuses would make the docs lie: answer the first one
     const status = error.statusHint !== undefined && row.statuses.includes(error.statusHint) ? error.statusHint : row.statuses[0]!;
-    return new HttpError(status, error.message, error.code).withBody(error.details);
+    const answer = new HttpError(status, error.message, error.code).withBody(error.details);
+    return error.retryAfterSeconds === undefined ? answer : answer.withHeaders({ 'Retry-After': String(error.retryAfterSeconds) });
   }
 }
 

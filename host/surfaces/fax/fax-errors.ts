@@ -18,7 +18,11 @@ export const faxErrors = errorVocabulary('fax', {
   approval_used: defineError('The fax approval was used already (or is being used by a send in progress): an approval sends once.', () => 'this approval was used already: prepare the fax again to send it again'),
   approval_expired: defineError<{ ttl: string }>('The fax approval is older than MCP_APPROVAL_TTL_SECONDS.', ({ ttl }) => `this approval expired (${ttl}): prepare the fax again`),
   approval_mismatch: defineError<{ differs: string }>('The number or document given with a send by approval differs from the prepared one; nothing was sent.', ({ differs }) => `this approval is for another ${differs}`),
-  approvals_pending_limit: defineError<{ limit: number }>('Too many prepared faxes wait for sending; send them or let them expire (MCP_APPROVAL_TTL_SECONDS).', ({ limit }) => `too many prepared faxes waiting (${limit}); send or let some expire first`),
+  approval_document_changed: defineError('The stored document of the approval no longer has the SHA-256 that was approved (it was changed in storage); nothing was sent.', () => 'the stored document differs from the approved one (its SHA-256 changed): nothing was sent; prepare the fax again'),
+  approvals_pending_limit: defineError<{ limit: number; whose: string }>(
+    'Too many prepared faxes wait for sending, of this API key (FAX_APPROVALS_PENDING_PER_KEY) or in the cluster (100); send them or let them expire (MCP_APPROVAL_TTL_SECONDS). Retry-After says when the oldest expires.',
+    ({ limit, whose }) => `too many prepared faxes waiting (${limit} ${whose}); send or let some expire first`,
+  ),
   fax_not_final: defineError<{ status: string }>('The transmission report of a fax job exists only once the job is final (SUCCESS, FAILED or disabled).', ({ status }) => `the job is not final yet (status ${status}); the transmission report is available once it is`),
   fax_backend_unavailable: defineError<{ problem: string }>('The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends.', ({ problem }) => problem),
   storage_unavailable: defineError<{ storageId: string; reason: string }>('The storage backend (STORAGE_BACKEND) is not active.', ({ storageId, reason }) => `storage backend "${storageId}" (STORAGE_BACKEND) is not available: ${reason}`),

@@ -32,6 +32,9 @@ export const FAX_SETTINGS = settingsSection('fax', {
     .default(300)
     .describe('Seconds between a busy, unanswered or failed line and the next dial attempt. A submit may override it (`retry_delay_seconds`).'),
   FAX_REQUIRE_APPROVAL: flag().default(false).describe('POST /fax is refused (403 `approval_required`): a fax is sent only by approval, POST /fax/prepare then POST /fax/approvals/{id}/send, bound to that document and number.'),
+  FAX_APPROVALS_PENDING_PER_KEY: integer(1, 10000)
+    .default(20)
+    .describe('Prepared faxes one API key may have waiting for sending at once (POST /fax/prepare, MCP prepare_fax); past it 429 `approvals_pending_limit` with Retry-After. The cluster as a whole holds at most 100.'),
   FAX_IDEMPOTENCY_TTL_HOURS: integer(1, 720).default(24).describe('Hours an Idempotency-Key of POST /fax is remembered (per API key); expired keys are swept every CLEANUP_INTERVAL_MINUTES.'),
   FAX_COVER_TEMPLATE: z
     .string()

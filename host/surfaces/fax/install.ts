@@ -57,7 +57,7 @@ export const faxSurface = defineSurface<FaxTables>()({
     });
     readiness.add('pdf_renderer', () => pdfRendererCheck({ config, kernel, version: ghostscriptVersion }));
     registerFaxRoutes(api, { service, documents, store, kernel, config, tokens, audit, reconciler, tmpDir: platform.tmpDir });
-    const approvals = new FaxApprovals({ db: database.db, dialect: database.dialect, withStorage: (fn) => documents.withStorage(fn), ttlSeconds: () => config.get('MCP_APPROVAL_TTL_SECONDS') });
+    const approvals = new FaxApprovals({ db: database.db, dialect: database.dialect, withStorage: (fn) => documents.withStorage(fn), ttlSeconds: () => config.get('MCP_APPROVAL_TTL_SECONDS'), perKeyLimit: () => config.get('FAX_APPROVALS_PENDING_PER_KEY') });
     registerApprovalRoutes(api, { approvals, service, store, config, audit, tmpDir: platform.tmpDir });
     const inboundStore = new InboundStore(database.db);
     const mailboxes = new MailboxStore(database.db);

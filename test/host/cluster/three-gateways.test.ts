@@ -13,6 +13,7 @@ import { freshPostgresDatabase } from '../../support/pg.js';
 import { smallRepo, writeRepoFile } from '../surfaces/search/search-repo-fixture.js';
 import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, startS3Server, type S3Server } from '../../support/s3-server.js';
 import { openGatewayDatabase, type GatewayDatabase } from '../../support/database.js';
+import { alertOutboxDrained } from '../../support/alert-outbox.js';
 
 /**
  * The cluster proof: three gateway processes on one PostgreSQL database and one S3 server (s3rver),
@@ -208,8 +209,8 @@ test('settings saved on one instance apply on all; the alert they arm fires once
     await until(async () => (await json(await fetch(`${at(g).url}/api/config`, { headers: admin }))).config.ALERT_FAX_FAILURE_RATE === 0.1, 10_000, 100);
   }
   await until(() => receiver.received.some((r) => r.body?.type === 'fax_failure_rate'), 15_000, 50);
-  // Many evaluation rounds on all three go by (one every 0.2 s on the lease holder).
-  await new Promise((r) => setTimeout(r, 2000));
+  // Counted once the outbox is drained: the firing notice was delivered and nothing else waits.
+  await alertOutboxDrained(db.db);
   const notices = receiver.received.filter((r) => r.body?.type === 'fax_failure_rate');
   assert.is(notices.length, 1, `delivered once: ${JSON.stringify(notices.map((n) => n.body))}`);
   assert.is(notices[0]!.body.status, 'firing');

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { conformance, startPlugin } from 'switchboard/sdk/testing';
 import storageS3 from '../../../plugins/storage-s3/index.js';
+import { freePort } from '../../support/gateway.js';
 import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, startDroppingProxy, startS3Server, type S3Server } from '../../support/s3-server.js';
 
 let s3: S3Server;
@@ -147,14 +148,16 @@ test('an endpoint outside the egress list is refused before any request', async 
 });
 
 test('the AWS SDK is loaded with the first S3 request, not when the plugin starts', async () => {
-  // A fresh process: this one loaded the SDK in the cases above.
+  // A fresh process: this one loaded the SDK in the cases above. The endpoint is a port listened
+  // on, then closed: the request fails fast instead of reaching whatever may listen on a fixed port.
+  const closedPort = await freePort();
   const script = `
     import { createRequire } from 'node:module';
     const { startPlugin } = await import(${JSON.stringify(import.meta.resolve('switchboard/sdk/testing'))});
     const plugin = (await import(${JSON.stringify(import.meta.resolve('../../../plugins/storage-s3/index.js'))})).default;
     const cache = createRequire(import.meta.url).cache;
     const loaded = () => Object.keys(cache).some((f) => f.includes('@aws-sdk/client-s3'));
-    const started = await startPlugin(plugin, { env: { S3_BUCKET: 'b', S3_ENDPOINT_URL: 'http://127.0.0.1:9', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' } });
+    const started = await startPlugin(plugin, { env: { S3_BUCKET: 'b', S3_ENDPOINT_URL: 'http://127.0.0.1:${closedPort}', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' } });
     const atStart = loaded();
     await started.instance.providers.storage.exists('k.bin').catch(() => {});
     const afterRequest = loaded();

@@ -23,6 +23,7 @@ export const FAX_HTTP_ERRORS = httpErrorMapping(
     approval_used: 409,
     approval_expired: 410,
     approval_mismatch: 422,
+    approval_document_changed: 409,
     approvals_pending_limit: 429,
     fax_not_final: 409,
     fax_backend_unavailable: 503,

@@ -116,7 +116,7 @@ export function registerApprovalRoutes(api: HttpApi, deps: ApprovalRouteDeps): v
         hook: 'send-fax',
       },
       // the approved document was checked at prepare; sending it may still find no backend or no storage
-      errors: ['approval_unknown', 'approval_used', 'approval_expired', 'approval_mismatch', 'fax_backend_unavailable', 'storage_unavailable', 'plugin_not_available'],
+      errors: ['approval_unknown', 'approval_used', 'approval_expired', 'approval_mismatch', 'approval_document_changed', 'fax_backend_unavailable', 'storage_unavailable', 'plugin_not_available'],
       responses: { 202: { description: 'Accepted: the job', schema: FaxJobOutSchema } },
     },
     async ({ params, body, res }) => {

@@ -62,6 +62,8 @@ export class FaxApprovals {
       dialect: Dialect;
       withStorage: <T>(fn: (storage: StorageProvider) => Promise<T>) => Promise<T>;
       ttlSeconds: () => number;
+      /** Approvals one caller may have waiting (FAX_APPROVALS_PENDING_PER_KEY), besides the cluster's MAX_PENDING_APPROVALS. */
+      perKeyLimit?: () => number;
       /** How long a send holds its claim (APPROVAL_CLAIM_MS unless given). */
       claimMs?: number;
     },
@@ -71,13 +73,7 @@ export class FaxApprovals {
 
   async prepare(caller: string, to: string, bytes: Buffer, pages: number): Promise<PreparedFax> {
     const { db, dialect } = this.deps;
-    const waiting = await db
-      .selectFrom('fax_approvals')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('state', '!=', 'sent')
-      .where('expires_at', '>=', this.dbNow)
-      .executeTakeFirstOrThrow();
-    if (Number(waiting.n) >= MAX_PENDING_APPROVALS) throw faxErrors.error('approvals_pending_limit', { limit: MAX_PENDING_APPROVALS });
+    await this.refuseOverLimit(caller);
     const id = randomUUID();
     const documentKey = approvalDocumentKey(id);
     const digest = sha256(bytes);
@@ -95,6 +91,31 @@ export class FaxApprovals {
       throw err;
     }
     return { approvalId: id, to, sha256: digest, size: bytes.length, pages, caller, expiresAt: Number(written.expires_at), documentKey };
+  }
+
+  /**
+   * Throws approvals_pending_limit when the caller, or the cluster, has as many approvals waiting
+   * as it may: one key cannot fill the cluster's cap for every other. Retry-After is when the
+   * oldest waiting one of the full count expires, in the database's clock.
+   */
+  private async refuseOverLimit(caller: string): Promise<void> {
+    const { db } = this.deps;
+    const perKey = this.deps.perKeyLimit?.() ?? MAX_PENDING_APPROVALS;
+    const waiting = (mine: boolean) => {
+      let q = db
+        .selectFrom('fax_approvals')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min<number>('expires_at').as('first_expiry'), this.dbNow.as('db_now')])
+        .where('state', '!=', 'sent')
+        .where('expires_at', '>=', this.dbNow);
+      if (mine) q = q.where('caller', '=', caller);
+      return q.executeTakeFirstOrThrow();
+    };
+    for (const [mine, limit, whose] of [[true, perKey, 'of this API key'], [false, MAX_PENDING_APPROVALS, 'in the cluster']] as const) {
+      const row = await waiting(mine);
+      if (Number(row.n) < limit) continue;
+      const seconds = (Number(row.first_expiry) - Number(row.db_now)) / 1000;
+      throw faxErrors.error('approvals_pending_limit', { limit, whose }).retryAfter(seconds);
+    }
   }
 
   /**
@@ -125,9 +146,11 @@ export class FaxApprovals {
     return { approvalId, to: row.to_number, sha256: row.document_sha256, size: Number(row.size_bytes), pages: row.pages, caller, expiresAt: Number(row.expires_at), documentKey: row.document_key };
   }
 
-  /** The claimed approval's document, from storage. */
-  document(fax: PreparedFax): Promise<Buffer> {
-    return this.deps.withStorage((s) => s.get(fax.documentKey));
+  /** The claimed approval's document, from storage, refused unless it is byte for byte the approved one (a shared bucket may be written by others). */
+  async document(fax: PreparedFax): Promise<Buffer> {
+    const bytes = await this.deps.withStorage((s) => s.get(fax.documentKey));
+    if (sha256(bytes) !== fax.sha256) throw faxErrors.error('approval_document_changed');
+    return bytes;
   }
 
   /** The send went through: the approval is spent and its document removed. */

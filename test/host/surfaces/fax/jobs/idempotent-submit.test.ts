@@ -4,6 +4,7 @@ import { makePdf } from '../../../../fakes/fax-document-server.js';
 import { startProviderCFake, type ProviderCFake } from '../../../../fakes/providerc-fake.js';
 import { json, postFax, startGateway, until, type TestGateway } from '../../../../support/gateway.js';
 import { freshPostgresDatabase } from '../../../../support/pg.js';
+import { dispatchSettled } from '../../../../support/fax-dispatch.js';
 
 const BOOTSTRAP = 'idem-bootstrap-key-77c1';
 const NUMBER = '+15550104444';
@@ -68,8 +69,8 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     assert.is(replay.id, original.id);
     assert.equal(Object.keys(replay).filter((k) => !['provider_sid', 'error', 'pages'].includes(k)).sort(), Object.keys(original).filter((k) => !['provider_sid', 'error', 'pages'].includes(k)).sort(), 'the same body shape as the 202 answer');
     assert.ok(Array.isArray(replay.attempts));
-    // Give a wrongly queued second job every chance to be sent before counting.
-    await new Promise((r) => setTimeout(r, 300));
+    // Counted once no job (a wrongly queued second one included) can be sent any more.
+    await dispatchSettled(gw.gateway.surfaces.fax.store.db);
     assert.is(sendsOf(original.id).length, 1, 'the provider saw one send');
     assert.is(fake.sends.filter((s) => s.fields.To?.[0] === NUMBER).length, 1);
   });
@@ -108,7 +109,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     assert.is(ids.size, 1);
     const [id] = [...ids];
     await until(() => sendsOf(id).length === 1, 8000);
-    await new Promise((r) => setTimeout(r, 300));
+    await dispatchSettled(gw.gateway.surfaces.fax.store.db);
     assert.is(sendsOf(id).length, 1, 'one send for the burst');
     assert.is((await allJobs()) - before, 1, 'one job stored for the burst');
     const rows = await gw.gateway.surfaces.fax.store.db.selectFrom('fax_idempotency_keys').selectAll().where('key', '=', 'burst-3003').execute();

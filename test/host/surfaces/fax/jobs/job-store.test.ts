@@ -126,6 +126,38 @@ for (const backend of backends) {
     }
   });
 
+  // PostgreSQL only: SQLite has one writer and no row locks to skip.
+  if (backend.name === 'postgres')
+    test('a claim skips a row another transaction holds locked instead of waiting for it (SKIP LOCKED)', async () => {
+      const held = newJob();
+      const free = newJob();
+      await store.insert(held);
+      await store.insert(free);
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((r) => (locked = r));
+      // Another instance in the middle of its claim of `held`: the row is locked until it commits.
+      const holder = opened.db.db.transaction().execute(async (trx) => {
+        await sql`SELECT id FROM fax_jobs WHERE id = ${held.id} FOR UPDATE`.execute(trx);
+        locked();
+        await released;
+      });
+      await isLocked;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        // Without SKIP LOCKED the claim waits for the holder, which only lets go after this deadline.
+        const blocked = new Promise<'blocked'>((r) => (timer = setTimeout(() => r('blocked'), 5000)));
+        const claimed = await Promise.race([store.claim('skipper', 10, 60_000), blocked]);
+        assert.ok(claimed !== 'blocked', 'the claim waited on the locked row');
+        assert.equal((claimed as Array<{ id: string }>).map((r) => r.id), [free.id]);
+      } finally {
+        clearTimeout(timer);
+        release();
+        await holder;
+      }
+    });
+
   test('an expired lease is claimed again; a live one is not', async () => {
     const job = newJob();
     await store.insert(job);

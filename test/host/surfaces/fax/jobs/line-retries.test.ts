@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { makePdf } from '../../../../fakes/fax-document-server.js';
 import { startProviderCFake, type ProviderCFake } from '../../../../fakes/providerc-fake.js';
 import { json, startGateway, until, type TestGateway } from '../../../../support/gateway.js';
+import { dispatchSettled } from '../../../../support/fax-dispatch.js';
 
 // Provider C speaks `busy` and `no-answer` on the wire: the loopback fake scripts a busy line, then success.
 let gw: TestGateway;
@@ -113,7 +114,7 @@ test('retry_max_attempts=1 makes a busy line final at once', async () => {
   fake.setStatus(first, 'busy', 0);
   await callback(u.id, first);
   const failed = await waitFor(u.id, (j) => j.status === 'FAILED');
-  await new Promise((r) => setTimeout(r, 200));
+  await dispatchSettled(gw.gateway.surfaces.fax.store.db, [u.id]);
   assert.is(sendsOf(u.id).length, 1);
   assert.is(failed.attempts[0].line_failure, 'busy');
 });
@@ -124,7 +125,7 @@ test('a failure that is not the line (a failed fax) is never redialled', async (
   fake.setStatus(first, 'failed', 1, { code: '15004', message: 'Fax transmission failed' });
   await callback(u.id, first);
   const failed = await waitFor(u.id, (j) => j.status === 'FAILED');
-  await new Promise((r) => setTimeout(r, 200));
+  await dispatchSettled(gw.gateway.surfaces.fax.store.db, [u.id]);
   assert.is(sendsOf(u.id).length, 1);
   assert.equal([failed.attempts[0].outcome, failed.attempts[0].line_failure], ['FAILED', undefined]);
 });

@@ -5,6 +5,7 @@ import { makePdf } from '../../../../fakes/fax-document-server.js';
 import { startProviderAFake, type ProviderAFake } from '../../../../fakes/providera-fake.js';
 import { json, postFax, startGateway, until, type TestGateway } from '../../../../support/gateway.js';
 import { freshPostgresDatabase } from '../../../../support/pg.js';
+import { dispatchSettled } from '../../../../support/fax-dispatch.js';
 
 const TOTAL = 100;
 let fake: ProviderAFake;
@@ -52,8 +53,8 @@ test('two gateway instances on one PostgreSQL share 100 jobs submitted to one of
     ids.push((await json(res)).id);
   }
   await until(() => fake.sends.length >= TOTAL, 60_000, 50);
-  // Let any duplicate that would come arrive before counting.
-  await new Promise((r) => setTimeout(r, 500));
+  // Counted once no job can be sent again (each accepted or final, no lease held), not after a pause.
+  await dispatchSettled(gateways[0]!.gateway.surfaces.fax.store.db, ids);
   assert.is(fake.sends.length, TOTAL, 'no job sent twice');
 
   // Which instance sent each job: its callback URL carries that instance's PUBLIC_API_URL.

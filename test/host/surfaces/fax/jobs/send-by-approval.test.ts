@@ -60,7 +60,9 @@ test('prepare answers a preview and sends nothing; send sends exactly that docum
   assert.is(job.pages, 2);
   const stored = await gw.gateway.surfaces.fax.store.get(job.id);
   assert.is(stored!.to_number, NUMBER);
-  assert.is(stored!.document_sha256 === null || typeof stored!.document_sha256 === 'string', true);
+  assert.is(stored!.document_sha256, preview.sha256, 'the job carries the approved document');
+  const storedBytes = await gw.gateway.kernel.withProvider('storage', gw.gateway.config.get('STORAGE_BACKEND'), (s) => s.get(stored!.pdf_key));
+  assert.is(createHash('sha256').update(storedBytes).digest('hex'), preview.sha256, 'what the job sends is byte for byte the approved document');
   const again = await send(preview.approval_id);
   assert.is(again.status, 409);
   assert.is((await json(again)).code, 'approval_used');
@@ -85,6 +87,24 @@ test('an approval is bound to its number, its document and its key', async () =>
   const badBody = await send(preview.approval_id, { sha256: 'xyz' });
   assert.is(badBody.status, 422);
   // None of these spent it.
+  assert.is((await send(preview.approval_id, { to: NUMBER })).status, 202);
+});
+
+test('a stored document changed after approval is refused with a code and sends nothing; the approval is not spent', async () => {
+  const pdf = await makePdf(1);
+  const preview = await json(await prepare(pdf));
+  const db = gatewayDb(gw.gateway);
+  const { document_key } = await db.selectFrom('fax_approvals').select('document_key').where('id', '=', preview.approval_id).executeTakeFirstOrThrow();
+  const storage = <T>(fn: (s: import('../../../../../core/sdk/index.js').StorageProvider) => Promise<T>) => gw.gateway.kernel.withProvider('storage', gw.gateway.config.get('STORAGE_BACKEND'), fn);
+  // Someone with write access to the bucket swaps the object for another document.
+  await storage((s) => s.put(document_key, Buffer.concat([pdf, Buffer.from('\n% appended after approval\n')])));
+  const before = await jobCount();
+  const changed = await send(preview.approval_id, { to: NUMBER });
+  assert.is(changed.status, 409, await changed.clone().text());
+  assert.is((await json(changed)).code, 'approval_document_changed');
+  assert.is(await jobCount(), before, 'nothing was sent');
+  // The approved bytes back in place: the same approval sends.
+  await storage((s) => s.put(document_key, pdf));
   assert.is((await send(preview.approval_id, { to: NUMBER })).status, 202);
 });
 
@@ -168,6 +188,36 @@ test('the scheduled cleanup sweeps spent and long-expired approvals with their d
   } finally {
     await cleanup.stop();
     await platform.config.update(retention);
+  }
+});
+
+test('pending approvals are capped per key (FAX_APPROVALS_PENDING_PER_KEY) and per cluster: 429 with Retry-After, other keys unaffected by one key', async () => {
+  const db = gatewayDb(gw.gateway);
+  await db.deleteFrom('fax_approvals').execute();
+  await gw.gateway.config.update({ FAX_APPROVALS_PENDING_PER_KEY: 2 });
+  try {
+    const pdf = await makePdf(1);
+    for (let i = 0; i < 2; i++) assert.is((await prepare(pdf, NUMBER, otherSender)).status, 201);
+    const over = await prepare(pdf, NUMBER, otherSender);
+    assert.is(over.status, 429);
+    const body = await json(over);
+    assert.is(body.code, 'approvals_pending_limit');
+    assert.match(body.detail, /2 of this API key/);
+    const retryAfter = Number(over.headers.get('retry-after'));
+    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 600, `Retry-After ${over.headers.get('retry-after')}: when the oldest expires`);
+    assert.is((await prepare(pdf)).status, 201, 'another key still prepares');
+    // The cluster's cap: rows of many other keys fill it, and then nobody prepares.
+    await gw.gateway.config.update({ FAX_APPROVALS_PENDING_PER_KEY: 1000 });
+    const now = Date.now();
+    const filler = Array.from({ length: 100 }, (_, i) => ({ id: `filler-${i}`, caller: `key-${i}`, to_number: NUMBER, document_sha256: 'x', document_key: `fax-approvals/filler-${i}/document`, size_bytes: 1, pages: 1, state: 'ready', claimed_until: null, job_id: null, created_at: now, expires_at: now + 300_000 }));
+    await db.insertInto('fax_approvals').values(filler).execute();
+    const full = await prepare(pdf);
+    assert.is(full.status, 429);
+    assert.match((await json(full)).detail, /100 in the cluster/);
+    assert.ok(Number(full.headers.get('retry-after')) >= 1);
+  } finally {
+    await db.deleteFrom('fax_approvals').execute();
+    await gw.gateway.config.update({ FAX_APPROVALS_PENDING_PER_KEY: 20 });
   }
 });
 

@@ -2,10 +2,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { copyFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, startGateway, json, until, tempDir, removeDir, writeFixturePlugin, type TestGateway } from '../../../../support/gateway.js';
+import { ROOT, startGateway, json, until, tempDir, removeDir, writeFixturePlugin, freePort, type TestGateway } from '../../../../support/gateway.js';
 import { startAlertReceiver, type AlertReceiver } from '../../../../fakes/alert-receiver.js';
 import { webhookTargetId } from '../../../../../host/surfaces/workbench/alerts/webhook-targets.js';
 import { startSystemOneFake } from '../../../../fakes/system-one-fake.js';
+import { alertOutboxDrained } from '../../../../support/alert-outbox.js';
+import { gatewayDb } from '../../../../support/database.js';
 
 const QUIET = { ALERT_EVAL_INTERVAL_SECONDS: '3600', ALERT_RETRY_BASE_MS: '50', ALERT_WEBHOOK_TIMEOUT: '0.5' };
 
@@ -74,7 +76,7 @@ test('a provider leaving active fires once, is not repeated within the interval,
   await setKeyfaxEnabled(gw, true);
   await gw.gateway.surfaces.workbench.alerts.engine.tick();
   await until(() => receiver.received.length >= 2);
-  await new Promise((r) => setTimeout(r, 200));
+  await alertOutboxDrained(gatewayDb(gw.gateway));
   const notices = receiver.received.map((r) => r.body);
   assert.equal(notices.map((n) => [n.type, n.status, n.severity]), [['fax_provider_inactive', 'firing', 'warning'], ['fax_provider_inactive', 'resolved', 'warning']]);
   assert.is(notices[0].id, notices[1].id, 'one stable id per condition instance');
@@ -89,10 +91,11 @@ test('a firing alert repeats on its interval; with ALERT_INCLUDE_RESOLVED=0 no r
   assert.is(res.status, 200);
   try {
     await setKeyfaxEnabled(gw, false);
-    await gw.gateway.surfaces.workbench.alerts.engine.tick();
-    await new Promise((r) => setTimeout(r, 700));
-    await gw.gateway.surfaces.workbench.alerts.engine.tick();
-    await until(() => receiver.received.length >= 2);
+    // The repeat is due 0.6 s after firing: evaluate until it is written.
+    await until(async () => {
+      await gw.gateway.surfaces.workbench.alerts.engine.tick();
+      return receiver.received.length >= 2;
+    }, 10_000, 100);
     const [first, repeat] = receiver.received.map((r) => r.body);
     assert.is(first.status, 'firing');
     assert.is(repeat.status, 'firing');
@@ -101,7 +104,7 @@ test('a firing alert repeats on its interval; with ALERT_INCLUDE_RESOLVED=0 no r
     await setKeyfaxEnabled(gw, true);
     const before = receiver.received.length;
     await gw.gateway.surfaces.workbench.alerts.engine.tick();
-    await new Promise((r) => setTimeout(r, 300));
+    await alertOutboxDrained(gatewayDb(gw.gateway));
     assert.is(receiver.received.length, before, 'no resolved notice');
   } finally {
     await admin(gw, 'POST', '/api/config', { ALERT_REPEAT_MINUTES: null, ALERT_INCLUDE_RESOLVED: null });
@@ -114,7 +117,7 @@ test('the severity filter: a severity not selected is not delivered and is count
   try {
     await setKeyfaxEnabled(gw, false);
     await gw.gateway.surfaces.workbench.alerts.engine.tick();
-    await new Promise((r) => setTimeout(r, 300));
+    await alertOutboxDrained(gatewayDb(gw.gateway));
     assert.is(receiver.received.length, 0);
     const metrics = await (await fetch(`${gw.url}/metrics`)).text();
     assert.match(metrics, /switchboard_alerts_filtered_total\{severity="warning",reason="not_selected"\} [1-9]/);
@@ -298,7 +301,7 @@ test('a restart between firing and delivery loses nothing: the next instance del
     // Exactly once: more delivery rounds send nothing more, and the row holds its two attempts.
     for (let round = 0; round < 3; round++) {
       second.gateway.surfaces.workbench.alerts.delivery.wake();
-      await new Promise((r) => setTimeout(r, 600));
+      await alertOutboxDrained(gatewayDb(second.gateway));
     }
     assert.is(back.received.length, 1, 'the receiver got the notice exactly once');
     const rows = (await deliveries(second)).filter((d) => d.event_id === event_id);
@@ -321,6 +324,8 @@ test('bad input: unknown fields 422, bad limits 400, no admin from elsewhere is 
 test('judges: the hosted error rate, and the self-hosted judge unscrapable while it had traffic', async () => {
   const judgeFake = await startSystemOneFake();
   const hooks = await startAlertReceiver();
+  // Listened on, then closed: nothing answers there (unlike a fixed port some machine may use).
+  const closedPort = await freePort();
   const g = await startGateway({
     ...QUIET,
     WEBHOOK_TARGETS: hooks.url,
@@ -331,7 +336,7 @@ test('judges: the hosted error rate, and the self-hosted judge unscrapable while
     ALERT_JUDGE_MIN_CALLS: '2',
     ALERT_JUDGE_ERROR_RATE: '0.5',
     ALERT_SELFHOSTED_UNSCRAPABLE_MINUTES: '0.01',
-    SELFHOSTED_HTTP_PORT: '9',
+    SELFHOSTED_HTTP_PORT: String(closedPort),
   });
   const row = { question: 'q', quote: 'q', expected_answer: 'a' };
   const lab = () => admin(g, 'POST', '/api/lab/runs', { rows: [row] });
@@ -351,10 +356,11 @@ test('judges: the hosted error rate, and the self-hosted judge unscrapable while
     await admin(g, 'POST', '/api/config', { system_one: { provider: 'selfhosted' } });
     await until(async () => (await json(await fetch(`${g.url}/plugins`))).plugins.find((p: any) => p.id === 'judge-selfhosted')?.state === 'active');
     assert.is((await json(await lab())).error.outcome, 'unavailable', 'nothing listens on the self-hosted port');
-    await g.gateway.surfaces.workbench.alerts.engine.tick();
-    await new Promise((r) => setTimeout(r, 700));
-    await g.gateway.surfaces.workbench.alerts.engine.tick();
-    await until(() => hooks.received.some((r) => r.body.type === 'judge_selfhosted_unscrapable'));
+    // Unscrapable for 0.6 s: evaluate until the alert is written.
+    await until(async () => {
+      await g.gateway.surfaces.workbench.alerts.engine.tick();
+      return hooks.received.some((r) => r.body.type === 'judge_selfhosted_unscrapable');
+    }, 10_000, 100);
     assert.is(hooks.received.find((r) => r.body.type === 'judge_selfhosted_unscrapable')!.body.severity, 'critical');
   } finally {
     await g.close();
