@@ -26,8 +26,12 @@ const port = config.get('PORT');
 const host = config.get('HOST');
 const early = await EarlyServer.listen(port, host).catch((err: unknown) => failStart(startupFailureLine(err, { port, host })));
 rememberBoundPort(config, early.address.port);
+// The port is taken: a supervisor (or a test) learns it before the gateway's modules load.
+process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), msg: 'switchboard port bound', port: early.address.port })}\n`);
 const { createGateway } = await import('./surfaces/gateway.js');
-const gateway = await createGateway({ config }).catch((err: unknown) => failStart(startupFailureLine(err)));
+// The app answers from the moment the surfaces are installed: while the plugins load, what needs
+// them answers 503 with Retry-After (a webhook sent meanwhile is delivered again, never lost to a 404).
+const gateway = await createGateway({ config, beforePlugins: (built) => early.open(built.app) }).catch((err: unknown) => failStart(startupFailureLine(err)));
 // SIGTERM/SIGINT drain and stop from the moment the gateway exists, before it logs that it listens.
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -41,7 +45,6 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     );
   });
 }
-early.open(gateway.app);
 await gateway.listen(port, host, early);
 stopStartupGuard();
 // From here on one bad request must not stop the gateway: faults are logged and counted.

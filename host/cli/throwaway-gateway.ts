@@ -6,7 +6,7 @@ import { createGateway, type SwitchboardGateway } from '../surfaces/gateway.js';
 
 /**
  * Runs `read` on a gateway with default settings on a throwaway DATA_DIR (nothing listens), its
- * work started (the webhook alias routes are added then): what the generated docs are read from.
+ * plugins loaded (the webhook alias routes are added then): what the generated docs are read from.
  */
 export async function withThrowawayGateway<T>(read: (gateway: SwitchboardGateway) => T | Promise<T>): Promise<T> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-docs-'));
@@ -14,7 +14,6 @@ export async function withThrowawayGateway<T>(read: (gateway: SwitchboardGateway
   try {
     const gateway = await createGateway({ env: { DATA_DIR: dataDir, ENV_FILE: path.join(dataDir, 'none.env'), LOG_LEVEL: 'silent' }, cwd: dataDir, logDestination: quiet, watch: false });
     try {
-      gateway.startWork();
       return await read(gateway);
     } finally {
       await gateway.close();

@@ -2078,7 +2078,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2189,7 +2189,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2252,6 +2252,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2329,6 +2338,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2447,6 +2465,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminApiKeys: {
@@ -2504,6 +2531,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2635,6 +2671,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     deleteAdminApiKeysByKeyId: {
@@ -2719,6 +2764,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2828,6 +2882,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminDbStatus: {
@@ -2882,6 +2945,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2998,6 +3070,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminFaxActivity: {
@@ -3050,6 +3131,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3130,6 +3220,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3260,6 +3359,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminFaxJobsByIdPdf: {
@@ -3327,7 +3435,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3455,6 +3563,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminHealthStatus: {
@@ -3523,6 +3640,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminIntegrationsWebhooks: {
@@ -3575,6 +3701,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3686,6 +3821,15 @@ export interface operations {
             };
             /** @description A body field is invalid; `detail` names it (`validation_error`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3806,6 +3950,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     deleteAdminIntegrationsWebhooksTargetsById: {
@@ -3904,6 +4057,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminLogs: {
@@ -3973,6 +4135,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminLogsTail: {
@@ -4032,6 +4203,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminMailboxes: {
@@ -4076,6 +4256,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4192,6 +4381,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminMailboxesByName: {
@@ -4252,6 +4450,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4377,6 +4584,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     deleteAdminMailboxesByName: {
@@ -4451,6 +4667,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     postAdminRestart: {
@@ -4503,6 +4728,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4569,6 +4803,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4690,6 +4933,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminSettingsExport: {
@@ -4752,6 +5004,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     postAdminSettingsPersist: {
@@ -4804,6 +5065,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4871,6 +5141,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4989,6 +5268,15 @@ export interface operations {
             };
             /** @description A body field is invalid; `detail` names it (`validation_error`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5132,7 +5420,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5190,6 +5478,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5310,6 +5607,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getApiDevStatus: {
@@ -5364,6 +5670,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5447,7 +5762,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No container engine answers (`engine_unreachable`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; No container engine answers (`engine_unreachable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5583,7 +5898,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No container engine answers (`engine_unreachable`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; No container engine answers (`engine_unreachable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5686,7 +6001,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No container engine answers (`engine_unreachable`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; No container engine answers (`engine_unreachable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5742,6 +6057,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5805,6 +6129,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5982,7 +6315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6223,7 +6556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is stopping and takes no new work (`shutting_down`); The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The gateway is stopping and takes no new work; Retry-After says when to try again (another instance, or this one restarted) (`shutting_down`); The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6411,7 +6744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is stopping and takes no new work (`shutting_down`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The gateway is stopping and takes no new work; Retry-After says when to try again (another instance, or this one restarted) (`shutting_down`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6544,6 +6877,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     deleteApiIndexByCorpusId: {
@@ -6642,7 +6984,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6786,6 +7128,15 @@ export interface operations {
             };
             /** @description corpus_id is refused as a repository name (`validation_error`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6944,6 +7295,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getApiIndexByCorpusIdRunsLatest: {
@@ -7082,6 +7442,15 @@ export interface operations {
             };
             /** @description A query value is invalid; `detail` names it (`validation_error`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7261,6 +7630,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     postApiIndexStart: {
@@ -7377,7 +7755,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The gateway is stopping and takes no new work (`shutting_down`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The gateway is stopping and takes no new work; Retry-After says when to try again (another instance, or this one restarted) (`shutting_down`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7491,6 +7869,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getApiJudges: {
@@ -7550,6 +7937,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7643,6 +8039,15 @@ export interface operations {
             };
             /** @description A query value is invalid; `detail` names it (`validation_error`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7752,6 +8157,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     postApiKeywordsReload: {
@@ -7806,6 +8220,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7943,6 +8366,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getApiLabRunsById: {
@@ -8038,6 +8470,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8158,6 +8599,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8299,7 +8749,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8469,7 +8919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8557,6 +9007,15 @@ export interface operations {
             };
             /** @description A query value is invalid; `detail` names it (`validation_error`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8655,6 +9114,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getApiTracesLatest: {
@@ -8736,6 +9204,15 @@ export interface operations {
             };
             /** @description A query value is invalid; `detail` names it (`validation_error`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8948,7 +9425,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9067,6 +9544,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getFaxByIdPdf: {
@@ -9118,7 +9604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9205,6 +9691,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9376,7 +9871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`); The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`); The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9489,7 +9984,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9693,6 +10188,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getInboundById: {
@@ -9794,6 +10298,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getInboundByIdPdf: {
@@ -9863,7 +10376,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9951,6 +10464,15 @@ export interface operations {
             };
             /** @description The Host header names none of the hosts this gateway answers on non-public routes (localhost, loopback addresses, the host of PUBLIC_API_URL, ALLOWED_HOSTS): a DNS-rebinding guard (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10052,6 +10574,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     deletePluginRegistryById: {
@@ -10134,6 +10665,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10292,6 +10832,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The manifest was written but the kernel did not load the plugin in time (`plugin_load_timeout`) */
             504: {
                 headers: {
@@ -10432,6 +10981,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getPluginsById: {
@@ -10539,6 +11097,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getPluginsByIdConfig: {
@@ -10635,6 +11202,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10823,6 +11399,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     postPluginsByIdConfigTest: {
@@ -10920,6 +11505,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11085,6 +11679,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The manifest was written but the kernel did not load the plugin in time (`plugin_load_timeout`) */
             504: {
                 headers: {
@@ -11214,6 +11817,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     postProvideraCallback: {
@@ -11305,7 +11917,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11416,7 +12028,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11527,7 +12139,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11627,7 +12239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11730,7 +12342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11844,7 +12456,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;

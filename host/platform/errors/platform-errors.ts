@@ -52,7 +52,8 @@ export const platformErrors = errorVocabulary('platform', {
   registry_busy: defineError<{ id: string }>('An install or removal of this plugin is already running.', ({ id }) => `an install or removal of "${id}" is already in progress`),
   corpus_deleted: defineError<{ corpus: string; hint: string }>('The corpus (repository index) was deleted: current-state reads answer 404 until it is indexed again; its run records stay readable by id.', ({ corpus, hint }) => `corpus "${corpus}" was deleted; ${hint}`),
   run_not_found: defineError<{ reason: string }>('No run record of that id (or of that kind) for the corpus.', ({ reason }) => reason),
-  shutting_down: defineError('The gateway is stopping and takes no new work.', () => 'the gateway is shutting down'),
+  plugins_loading: defineError('The gateway is starting and its plugins are not loaded yet: routes that depend on them (webhooks, /openapi.json, /mcp) answer this; Retry-After says when to try again.', () => 'the gateway is starting: its plugins are loading'),
+  shutting_down: defineError('The gateway is stopping and takes no new work; Retry-After says when to try again (another instance, or this one restarted).', () => 'the gateway is shutting down'),
   internal_error: defineError('An unexpected failure; it is logged, and the answer carries no internals.', () => 'internal error'),
   // the judgment backend (system_one.provider): whatever went wrong there is a 502 naming the outcome
   judge_timeout: defineError<{ reason: string }>('The judgment backend (SystemOneError `timeout`) did not answer in time; nothing falls back.', ({ reason }) => `the judge could not answer (timeout): ${reason}`),

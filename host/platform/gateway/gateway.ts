@@ -6,7 +6,7 @@ import { buildPlatform, type GatewayOptions, type Platform, type PlatformLifecyc
 import { listenHttp, runStopSteps } from './http-server.js';
 import { registerPlatformRoutes } from './platform-routes.js';
 import { startUpBanner } from './start-up-banner.js';
-import type { Surface, SurfaceHandles } from './surface.js';
+import { installSurfaces, type Surface, type SurfaceHandles } from './surface.js';
 
 /** The gateway: the platform with its surfaces installed, an HTTP server, and an orderly stop. */
 export class Gateway<S = Record<string, unknown>> {
@@ -34,15 +34,14 @@ export class Gateway<S = Record<string, unknown>> {
     readonly app = createExpressApp(platform.api, { logger: platform.logger, metrics: platform.metrics, version: platform.version, console: { root: platform.root, dir: platform.config.get('WEB_DIST_DIR') } }),
   ) {}
 
-  /** Builds the platform, installs each surface in order and starts the kernel; the surfaces' work starts with listen(). */
+  /** Builds the platform, installs each surface in order and loads the plugins; the surfaces' work starts with listen(). */
   static async create<T extends Record<string, Surface<unknown>>>(options: GatewayOptions, surfaces: T): Promise<Gateway<SurfaceHandles<T>>> {
     const { platform, lifecycle } = await buildPlatform(options, Object.values(surfaces));
     let gateway: Gateway<SurfaceHandles<T>> | undefined;
     const admin = registerPlatformRoutes(platform, () => gateway);
-    const handles: Record<string, unknown> = {};
-    for (const [name, surface] of Object.entries(surfaces)) handles[name] = await surface.install(platform);
-    await platform.kernel.start();
-    return (gateway = new Gateway(platform, handles as SurfaceHandles<T>, { ...lifecycle, closeStreams: admin.closeStreams }));
+    const handles = await installSurfaces(platform, surfaces);
+    options.beforePlugins?.((gateway = new Gateway(platform, handles, { ...lifecycle, closeStreams: admin.closeStreams })));
+    return lifecycle.loadPlugins().then(() => gateway!);
   }
 
   /** `bound`: a server already listening whose requests reach `app` (npm start binds first: http/early-server.ts). */
@@ -68,6 +67,7 @@ export class Gateway<S = Record<string, unknown>> {
   }
 
   private async shutdown(): Promise<void> {
+    this.api.phase.draining();
     this.lifecycle.closeStreams();
     const server = this.server;
     if (server) await new Promise<void>((resolve) => (server.close(() => resolve()), server.closeIdleConnections()));

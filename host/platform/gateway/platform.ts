@@ -29,6 +29,7 @@ import { RegistryCatalogue } from '../plugins/registry-catalogue.js';
 import { Ports } from '../ports/ports.js';
 import { hostVersion, packageRoot } from '../runtime/paths.js';
 import type { SurfaceVocabulary } from './surface.js';
+import type { RequestListener } from 'node:http';
 
 export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -39,6 +40,11 @@ export interface GatewayOptions {
   watch?: boolean;
   /** The configuration, when the caller read it already (npm start reads it to bind the port first). */
   config?: ConfigRegistry;
+  /**
+   * Called with the gateway once its surfaces are installed, before the plugins load: npm start
+   * opens its app here, and until they are loaded routes answer 503 `plugins_loading`.
+   */
+  beforePlugins?: (gateway: { app: RequestListener }) => void;
 }
 
 /**
@@ -81,6 +87,8 @@ export interface Platform {
   readonly auth: Auth;
   readonly catalogue: RegistryCatalogue;
   readonly ports: Ports;
+  /** Runs once the kernel's first scan has loaded the plugins, before any route answers: routes the manifests declare are added here. */
+  onPluginsLoaded(step: () => void): void;
   /** Runs once every surface is installed, the kernel has started and the server listens. */
   onStart(step: () => void): void;
   /** Runs at shutdown, after the server stopped taking requests, before the kernel stops. */
@@ -88,6 +96,9 @@ export interface Platform {
 }
 
 export interface PlatformLifecycle {
+  pluginsLoaded: Array<() => void>;
+  /** The kernel's first scan, then the routes the manifests declare; from then on every route serves. */
+  loadPlugins(): Promise<void>;
   starts: Array<() => void>;
   stops: Array<[string, () => Promise<void> | void]>;
 }
@@ -184,12 +195,23 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
   // Upload temp files of requests a killed process left behind; none of this process exists yet.
   const swept = await sweepTempFiles(tmpDir);
   if (swept) logger.info({ files: swept, dir: tmpDir }, 'removed temp files left by an earlier process');
-  const lifecycle: PlatformLifecycle = { starts: [() => (kernelRunning = true)], stops: [] };
+  api.phase.loading();
+  const lifecycle: PlatformLifecycle = {
+    pluginsLoaded: [],
+    async loadPlugins() {
+      await kernel.start();
+      for (const step of lifecycle.pluginsLoaded) step();
+      api.phase.serving();
+    },
+    starts: [() => (kernelRunning = true)],
+    stops: [],
+  };
   const platform: Platform = {
     env, cwd, root, version, config, logger, metrics, dataDir, tmpDir, configStorePath, manifestsDir, kernel,
     pluginEnv: pluginEnv.env, outbound, api, readiness, database, leases, runAccounting, judges: new JudgeService({ kernel, config, metrics }), clusterConfig, audit, auditSink, auth,
     catalogue: new RegistryCatalogue(path.join(root, 'registry')),
     ports: new Ports(),
+    onPluginsLoaded: (step) => lifecycle.pluginsLoaded.push(step),
     onStart: (step) => lifecycle.starts.push(step),
     onStop: (name, step) => lifecycle.stops.push([name, step]),
   };

@@ -31,6 +31,13 @@ export interface Surface<Handles> extends SurfaceVocabulary {
 
 export type SurfaceHandles<S extends Record<string, Surface<unknown>>> = { [K in keyof S]: Awaited<ReturnType<S[K]['install']>> };
 
+/** Installs each surface in order; what each install returned, by surface name. */
+export async function installSurfaces<S extends Record<string, Surface<unknown>>>(platform: Platform, surfaces: S): Promise<SurfaceHandles<S>> {
+  const handles: Record<string, unknown> = {};
+  for (const [name, surface] of Object.entries(surfaces)) handles[name] = await surface.install(platform);
+  return handles as SurfaceHandles<S>;
+}
+
 /** The platform as a surface sees it: the configuration typed with its own keys too, the database with its own tables. */
 export type SurfacePlatform<S extends SettingsSection, T> = Omit<Platform, 'config' | 'database'> & {
   readonly config: ConfigRegistry<PlatformConfig & SectionValues<S>>;

@@ -14,6 +14,7 @@ export function registerHealthRoutes(api: HttpApi, deps: { kernel: Kernel; readi
     {
       method: 'get',
       path: '/health',
+      servesWhileStarting: true,
       summary: 'Liveness',
       responses: { 200: { description: 'The process is up', schema: z.object({ status: z.literal('ok') }) } },
     },
@@ -24,6 +25,7 @@ export function registerHealthRoutes(api: HttpApi, deps: { kernel: Kernel; readi
     {
       method: 'get',
       path: '/health/ready',
+      servesWhileStarting: true,
       summary: 'Readiness: one check per dependency and per active plugin',
       responses: {
         200: { description: 'Every check passed', schema: ReadyReport },
@@ -48,6 +50,7 @@ export function registerHealthRoutes(api: HttpApi, deps: { kernel: Kernel; readi
     {
       method: 'get',
       path: '/metrics',
+      servesWhileStarting: true,
       summary: 'Prometheus metrics',
       responses: { 200: { description: 'Prometheus text exposition', contentType: 'text/plain' } },
     },

@@ -5,6 +5,7 @@ import { httpError, httpErrorWithStatus, invalid } from './error-catalogue.js';
 import { ErrorBody } from './errors.js';
 import { ErrorCatalogue } from './error-catalogue.js';
 import { mcpToolDeclaration, type McpToolMarker } from './mcp-tool.js';
+import { ServingPhase } from './serving-phase.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
@@ -59,6 +60,11 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   rateLimit?: RateLimit;
   /** Offered as a tool by the MCP adapter (published as the operation's `x-mcp-tool`). */
   mcp?: McpToolMarker;
+  /**
+   * Answers while the plugins load and while the gateway drains (liveness, readiness, metrics).
+   * Every other route answers 503 with Retry-After then (`ServingPhase`).
+   */
+  servesWhileStarting?: true;
 }
 
 /**
@@ -132,6 +138,8 @@ export class HttpApi {
   readonly routes: GuardedRoute[] = [];
   /** Every error code and its HTTP answer: the platform's, plus each surface's (added by the gateway from the surface's declaration). */
   readonly errors = new ErrorCatalogue();
+  /** Loading plugins, serving, or draining: routes refuse new work outside `serving`. */
+  readonly phase = new ServingPhase();
   private guard: AccessGuard = async () => {};
   private siteGuard: SiteGuard = () => {};
 
@@ -168,6 +176,10 @@ export class HttpApi {
       else if (!res.headersSent) res.status(204).end();
     };
     const checkSite = (req: Request) => {
+      if (!spec.servesWhileStarting) {
+        const refusal = this.phase.refusal();
+        if (refusal) throw refusal;
+      }
       this.siteGuard(guarded, req);
       // A write without a declared body reads none; one sent anyway must be JSON (or empty) too.
       if (spec.body || (takesJsonOrNothing(spec) && hasBody(req))) refuseNonJsonBody(req);
@@ -350,6 +362,7 @@ function withDefaultErrors(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>, nam
   if (spec.query && spec.queryErrorStatus === 422) defaults[422] = { description: 'A query value is invalid; `detail` names it (`validation_error`)' };
   if (spec.rawBody && spec.bodyErrorStatus) defaults[spec.bodyErrorStatus] ??= { description: 'A field of the body is invalid; `detail` names it (`validation_error`)' };
   if (spec.rateLimit) defaults[429] = { description: 'Rate limit exceeded; Retry-After says when to retry (`rate_limited`)' };
+  if (!spec.servesWhileStarting) defaults[503] = { description: 'The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again' };
   const merged: Record<number, ResponseSpec & { description: string }> = { ...defaults };
   for (const [status, description] of Object.entries(named)) {
     const shared = merged[Number(status)];

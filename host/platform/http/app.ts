@@ -30,14 +30,24 @@ export function createExpressApp(api: HttpApi, deps: { logger: Logger; metrics: 
     next();
   });
   app.use(api.router);
-  app.get('/openapi.json', (_req, res) => void res.json(openApiDocument(api, deps.version)));
+  // Built once, so never before the plugins' routes are declared: until then it answers 503.
+  app.get('/openapi.json', (_req, res, next) => {
+    const refusal = api.phase.refusal();
+    if (refusal) return next(refusal);
+    res.json(openApiDocument(api, deps.version));
+  });
   const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   app.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
   app.get('/docs/init.js', (_req, res) => void res.type('application/javascript').send(DOCS_INIT));
   app.use('/docs/assets', express.static(swaggerDir, { index: false, fallthrough: false }));
   // The web console (web/dist, or WEB_DIST_DIR) at `/`, after every API route.
   if (deps.console) mountConsole(app, api, deps.console.dir ? path.resolve(deps.console.dir) : path.join(deps.console.root, 'web', 'dist'));
-  app.use(notFoundHandler);
+  // A path no route answers yet may be one a plugin's manifest declares: not a 404 before they load.
+  app.use((req, res, next) => {
+    const refusal = api.phase.refusal();
+    if (refusal) return next(refusal);
+    notFoundHandler(req, res, next);
+  });
   app.use(errorHandler((err) => deps.logger.error({ err }, 'unhandled error'), (err) => api.errors.toHttp(err)));
   return app;
 }

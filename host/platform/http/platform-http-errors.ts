@@ -43,6 +43,7 @@ export const PLATFORM_HTTP_ERRORS = httpErrorMapping(
     registry_busy: 409,
     corpus_deleted: 404,
     run_not_found: 404,
+    plugins_loading: 503,
     shutting_down: 503,
     internal_error: 500,
     judge_timeout: 502,

@@ -92,13 +92,15 @@ export const faxSurface = defineSurface<FaxTables>()({
     config.onChange((keys) => {
       if (keys.includes('CLEANUP_INTERVAL_MINUTES')) keySweep.reschedule();
     });
-    platform.onStart(() => {
-      // Alias paths come from the manifests the kernel's first scan loaded.
+    // Alias paths come from the manifests the kernel's first scan loaded.
+    platform.onPluginsLoaded(() =>
       registerWebhookAliasRoutes(api, {
         ...webhooks,
         kernel,
         onSkipped: (aliasPath, pluginId) => logger.warn({ path: aliasPath, plugin: pluginId }, 'webhook alias path clashes with a route of the host; not routed'),
-      });
+      }),
+    );
+    platform.onStart(() => {
       dispatcher.start();
       reconciler.start();
       // Passes run while ARTIFACT_TTL_DAYS or INBOUND_RETENTION_DAYS is set (read at each pass).
