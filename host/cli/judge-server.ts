@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { createPluginLogger } from '../../core/kernel/plugin-logger.js';
+import { removeServerAddress, writeServerAddress } from '../../plugins/judge-selfhosted/server-address.js';
 import { startJudgeServer } from '../../plugins/judge-selfhosted/server/judge-server.js';
 import { checkpointWriterInstalled, writeMissingDemoCheckpoints } from '../../plugins/judge-selfhosted/server/word-checkpoint.js';
 import { ConfigRegistry } from '../platform/config/registry.js';
@@ -48,11 +49,29 @@ export async function runJudgeServer(io: CliOutput, env: NodeJS.ProcessEnv = pro
       logger.warn({ component: 'judge-server', dir: root }, 'no demo checkpoint written: the optional dependency onnx-proto is not installed; put checkpoints in the directory or set SELFHOSTED_CHECKPOINTS_DIR');
     }
   }
-  const server = await startJudgeServer({ checkpointsRoot: root, pinned: pinned === 'none' ? null : pinned, port: config.get('SELFHOSTED_HTTP_PORT'), logger: createPluginLogger(logger, { component: 'judge-server' }, () => []) });
+  const start = (port: number) => startJudgeServer({ checkpointsRoot: root, pinned: pinned === 'none' ? null : pinned, port, logger: createPluginLogger(logger, { component: 'judge-server' }, () => []) });
+  const port = config.get('SELFHOSTED_HTTP_PORT');
+  let server;
+  try {
+    server = await start(port);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    // The default port taken: any free port does, since the gateway finds it by the address
+    // file below. A port the operator chose is kept to: say so instead.
+    if (config.effective().source.SELFHOSTED_HTTP_PORT !== 'default') {
+      io.err(`switchboard judge-server: port ${port} (SELFHOSTED_HTTP_PORT) is in use; unset SELFHOSTED_HTTP_PORT to let the server pick a free port, or choose another`);
+      return 1;
+    }
+    logger.info({ component: 'judge-server', port }, 'the default port is in use: picking a free one');
+    server = await start(0);
+  }
+  const dataDir = path.resolve(config.get('DATA_DIR'));
+  writeServerAddress(dataDir, server.port);
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', () => resolve());
     process.once('SIGINT', () => resolve());
   });
   await server.close();
+  removeServerAddress(dataDir);
   return 0;
 }

@@ -23,6 +23,8 @@ export interface RouteTool {
   readonly scope: string;
   /** The hook that runs the tool instead of the plain request, if any (tool-hooks.ts). */
   readonly hook: string | undefined;
+  /** Where each route argument goes in the request (`job_id` → the path's `id`); a hook's own arguments are not listed. */
+  readonly bindings: McpToolDeclaration['arguments'];
   run(args: Record<string, unknown>, context: ToolContext): Promise<unknown>;
 }
 
@@ -79,6 +81,7 @@ function routeTool(method: string, path: string, declaration: McpToolDeclaration
     route: `${method} ${path}`,
     scope,
     hook: declaration.hook,
+    bindings: declaration.arguments,
     async run(args, context) {
       for (const name of inputSchema.required ?? []) if (args[name] === undefined || args[name] === null) throw new ToolRefusal(`${name} is required`);
       const request = routeRequest(declaration, args);

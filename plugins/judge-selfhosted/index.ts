@@ -1,9 +1,10 @@
 import { EgressDeniedError, definePlugin, z, type JudgeReadiness } from 'switchboard/sdk';
 import { createSystemOneClient } from 'switchboard/sdk/judge';
 import { getText } from './health-probe.js';
+import { runningServerPort } from './server-address.js';
 
 const settings = z.object({
-  /** Loopback port of the self-hosted judge server (`switchboard judge-server`). */
+  /** Loopback port of the self-hosted judge server (`switchboard judge-server`), unless a running server says which port it took. */
   port: z.coerce.number().int().min(1).max(65535).default(58180),
 });
 
@@ -23,12 +24,21 @@ export default definePlugin({
   settings,
   env: { port: 'SELFHOSTED_HTTP_PORT' },
   start(ctx) {
-    const base = `http://127.0.0.1:${ctx.settings.port}`;
-    const client = createSystemOneClient({ http: ctx.http, url: `${base}/v1/systemone`, defaultModel: 'english' });
+    // Read at every call: a judge server started (or restarted on another port) after this
+    // generation is found through the address it wrote under DATA_DIR.
+    const baseUrl = () => `http://127.0.0.1:${runningServerPort(ctx.dataDir) ?? ctx.settings.port}`;
+    const clients = new Map<string, ReturnType<typeof createSystemOneClient>>();
+    const client = () => {
+      const url = `${baseUrl()}/v1/systemone`;
+      if (!clients.has(url)) clients.set(url, createSystemOneClient({ http: ctx.http, url, defaultModel: 'english' }));
+      return clients.get(url)!;
+    };
+    let base = baseUrl();
     const info = (state: ServerState) => ({ url: base, reachable: state.responding, resident: state.resident, loaded: state.loaded });
 
     /** The server's GET /health: ready once a checkpoint is resident. */
     async function check(): Promise<ServerState> {
+      base = baseUrl();
       try {
         // Not through ctx.http (fetch, so undici) but under the same egress list.
         const url = new URL(`${base}/health`);
@@ -46,7 +56,7 @@ export default definePlugin({
     return {
       providers: {
         judge: {
-          ask: (request) => client.ask(request),
+          ask: (request) => client().ask(request),
           // A server on this machine: ready once a model is resident (judge contract 1.2).
           served: 'local',
           async readiness(): Promise<JudgeReadiness> {

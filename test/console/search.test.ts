@@ -105,6 +105,8 @@ test('ask: the answer streams in, then its citations link to the retrieved snipp
   const link = citations.getByRole('link', { name: /core\/kernel\/reload-queue\.ts lines \d+–\d+/ });
   await link.waitFor();
   assert.is(await answer.getAttribute('aria-busy'), 'false');
+  // The trace is named where it is: under DATA_DIR, not the checkout.
+  await page.getByText(/ · trace DATA_DIR\/out\/[^/]+\/traces\/\d{8}T\d{6}Z_[0-9a-f]{8}\.json/).waitFor();
   const target = (await link.getAttribute('href'))!;
   assert.match(target, /^#source-\d+$/);
   // Following the citation (keyboard) moves focus to its snippet.

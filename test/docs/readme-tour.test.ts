@@ -195,7 +195,7 @@ test('the tour has its blocks', () => {
   assert.is(all[0]!.commands[0], 'npm install && npm start', 'the tour starts the gateway as its first command');
   assert.equal(
     all.filter((b) => b.skip).map((b) => b.skip),
-    ['needs a real keyfax account', 'a second server on the fixed port 58180; test/host/cli/judge-server-demo.test.ts runs these steps on a free port'],
+    ['needs a real keyfax account', 'a second long-running server; test/host/cli/judge-server-demo.test.ts runs these steps'],
   );
 });
 

@@ -14,11 +14,12 @@ export interface JudgeServerProcess {
 /**
  * `switchboard judge-server` as its own process on a port it picks itself
  * (SELFHOSTED_HTTP_PORT=0) and reports in its "judge server listening" line: no other server
- * can be mistaken for it.
+ * can be mistaken for it. A variable given as undefined is left unset.
  */
-export async function startJudgeServerProcess(env: Record<string, string>): Promise<JudgeServerProcess> {
+export async function startJudgeServerProcess(env: Record<string, string | undefined>): Promise<JudgeServerProcess> {
+  const merged = { PATH: process.env.PATH ?? '/usr/bin:/bin', SELFHOSTED_HTTP_PORT: '0', ENV_FILE: '/nonexistent/.env', ...env };
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'dist/host/cli/run.js'), 'judge-server'], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SELFHOSTED_HTTP_PORT: '0', ENV_FILE: '/nonexistent/.env', ...env },
+    env: Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

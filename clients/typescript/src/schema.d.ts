@@ -840,7 +840,7 @@ export interface paths {
         put?: never;
         /**
          * Evaluate search against a golden set (hit@1/5/10, MRR@10, nDCG@10, MAP, p50/p95 latency)
-         * @description The same figures `switchboard eval --golden <file>` prints; a trace per repository is written under out/<repo>/traces/. Up to EVAL_SYNC_MAX_QUESTIONS selected questions the report is the answer (200); a larger set, or `background: true`, runs in the background (202 with the run; follow it with GET /api/eval/runs/{id}). Every evaluation is a recorded run; questions are asked one per event-loop turn, so a long set never stalls other requests.
+         * @description The same figures `switchboard eval --golden <file>` prints; a trace per repository is written under DATA_DIR/out/<repo>/traces/. Up to EVAL_SYNC_MAX_QUESTIONS selected questions the report is the answer (200); a larger set, or `background: true`, runs in the background (202 with the run; follow it with GET /api/eval/runs/{id}). Every evaluation is a recorded run; questions are asked one per event-loop turn, so a long set never stalls other requests.
          *
          *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
          */
@@ -5343,7 +5343,7 @@ export interface operations {
                         run_id: string;
                         /** @description true when the answer cites code whose file changed or was removed since it was indexed (those citations say stale: true, and a note names the files). */
                         stale?: boolean;
-                        /** @description The trace file written, relative to DATA_DIR (null with TRACE_RETENTION=0). */
+                        /** @description The trace file written, relative to DATA_DIR: out/<repo>/traces/<name> is the file DATA_DIR/out/<repo>/traces/<name> (null with TRACE_RETENTION=0). */
                         trace: string | null;
                     };
                 };
@@ -8672,7 +8672,7 @@ export interface operations {
                         run_id: string;
                         /** @description true when the answer cites code whose file changed or was removed since it was indexed (those citations say stale: true, and a note names the files). */
                         stale?: boolean;
-                        /** @description The trace file written, relative to DATA_DIR (null with TRACE_RETENTION=0). */
+                        /** @description The trace file written, relative to DATA_DIR: out/<repo>/traces/<name> is the file DATA_DIR/out/<repo>/traces/<name> (null with TRACE_RETENTION=0). */
                         trace: string | null;
                     };
                 };
@@ -8822,7 +8822,7 @@ export interface operations {
                 repo?: string;
                 /** @description Results to return, 1..100; defaults to FINAL_K. */
                 top_k?: string;
-                /** @description true: write this search as a trace under out/<repo>/traces/ (TRACE_RETENTION newest kept) and name it in the answer. */
+                /** @description true: write this search as a trace under DATA_DIR/out/<repo>/traces/ (TRACE_RETENTION newest kept) and name it in the answer. */
                 trace?: "0" | "1" | "true" | "false";
             };
             header?: never;
@@ -8860,7 +8860,7 @@ export interface operations {
                         }[];
                         /** @description The resolved value (top_k, else FINAL_K). */
                         top_k: number;
-                        /** @description With trace=true: the trace file written, relative to DATA_DIR. */
+                        /** @description With trace=true: the trace file written, relative to DATA_DIR (out/<repo>/traces/<name> is DATA_DIR/out/<repo>/traces/<name>). */
                         trace?: string;
                     };
                 };

@@ -15,7 +15,7 @@ export const JUDGE_SERVER_KEYS = {
   SELFHOSTED_HTTP_PORT: z
     .preprocess(numberFromText, z.number().int().min(0).max(65535))
     .default(58180)
-    .describe('Loopback port of the self-hosted judge server (switchboard judge-server, read at its start); the self-hosted judge plugin (system_one.provider selfhosted) calls it there. 0: the server picks a free port and logs it ("judge server listening", `port`); for tests, since the plugin cannot call port 0.'),
+    .describe('Loopback port of the self-hosted judge server (switchboard judge-server, read at its start); the self-hosted judge plugin (system_one.provider selfhosted) calls it there. Unset and 58180 taken, or 0: the server picks a free port, logs it ("judge server listening", `port`) and writes it to DATA_DIR/judge-server/address.json, where the plugin finds it (nothing to set in the gateway, no restart); set and taken: the server exits saying so.'),
   SELFHOSTED_CHECKPOINTS_DIR: envOnly(
     z
       .preprocess(unsetWhenEmpty, z.string().min(1).optional())

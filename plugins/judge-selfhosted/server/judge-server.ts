@@ -26,6 +26,7 @@ export interface JudgeServerOptions {
 
 export interface RunningJudgeServer {
   url: string;
+  port: number;
   server: Server;
   close(): Promise<void>;
 }
@@ -186,10 +187,17 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
   }
 
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, host, () => resolve());
+    });
+  } catch (err) {
+    // Not listening (the port is taken): the worker would keep the process alive.
+    worker.removeAllListeners('exit');
+    await worker.terminate();
+    throw err;
+  }
   const port = (server.address() as AddressInfo).port;
   // A pinned server loads its checkpoint at once; /health says when it is resident.
   if (options.pinned) {
@@ -199,6 +207,7 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
   log({ level: 'info', msg: 'judge server listening', host, port, pinned: options.pinned });
   return {
     url: `http://${host === '::1' ? '[::1]' : host}:${port}`,
+    port,
     server,
     async close() {
       await new Promise<void>((resolve) => {

@@ -45,11 +45,12 @@ test('with no settings the judge server writes the demo checkpoints under DATA_D
 
 test("the README's judge steps: the gateway selects the self-hosted judge over /api/config, is ready, and a lab run and the reranker A/B succeed", async () => {
   // The tour's judge block (marked for this test), its judge server the one started above on a
-  // free port instead of 58180, so the gateway is given that port.
+  // free port instead of 58180. The gateway is given no port: it shares the server's DATA_DIR, as
+  // in the tour, and finds the port the server took there.
   const block = shellBlocks(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).find((b) => b.skip?.includes('judge-server-demo.test.ts'));
   assert.ok(block, 'the README has the judge block');
   assert.is(block!.commands[0], 'npx switchboard judge-server');
-  const gw = await startGateway({ SELFHOSTED_HTTP_PORT: String(server!.port) });
+  const gw = await startGateway({}, { dataDir });
   try {
     // The A/B reranks search results: the tour indexed the repository (step 6) before this block.
     assert.is((await fetch(`${gw.url}/api/index/start`, { method: 'POST' })).status, 202);
@@ -67,13 +68,16 @@ test("the README's judge steps: the gateway selects the self-hosted judge over /
     }
     assert.equal(outputs.length, 4);
     assert.equal(outputs[1].map((d: { name: string; ready: boolean }) => [d.name, d.ready]), [['database', true], ['judge-selfhosted', true]], JSON.stringify(outputs[1]));
+    // What the tour says the lab run shows, on the comment line under it.
+    assert.ok(readFileSync(path.join(ROOT, 'README.md'), 'utf8').includes(`   # ${JSON.stringify(outputs[2])}\n`), JSON.stringify(outputs[2]));
     assert.is(outputs[2].state, 'succeeded', JSON.stringify(outputs[2]));
     assert.is(outputs[2].summary.rows, 1, JSON.stringify(outputs[2]));
     const ab = outputs[3];
     assert.ok(typeof ab.baseline === 'number' && typeof ab.reranked === 'number', JSON.stringify(ab));
     assert.ok(ab.judge.calls > 0, `the judge was asked: ${JSON.stringify(ab)}`);
   } finally {
-    await gw.close();
+    // Not gw.close(): that removes the DATA_DIR the next tests keep using.
+    await gw.gateway.close();
   }
 });
 

@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { makePdf } from '../../fakes/fax-document-server.js';
 import { json, removeDir, ROOT, startGateway, tempDir, until, type TestGateway } from '../../support/gateway.js';
 import { writeRepoFile } from '../surfaces/search/search-repo-fixture.js';
+import { toolResult } from '../../../host/mcp/tool-result.js';
 
 // One gateway: FAX_DISABLED stores sent jobs without a provider; a repository with a planted secret.
 const BOOT = 'boot-admin-key-for-mcp-tests';
@@ -127,10 +128,15 @@ test('prepare_fax previews and send_fax sends exactly the approved document, onc
     const job = await call(client, 'send_fax', { approval_id: preview.approval_id, to: NUMBER, sha256: preview.sha256 });
     assert.ok(job.id, JSON.stringify(job));
     assert.is(job.pages, 2);
+    // Masked as the preview masks it, in every answer (the HTTP API answers the number in full).
+    assert.is(job.to, preview.to);
     const again = await call(client, 'send_fax', { approval_id: preview.approval_id });
     assert.match(again.error.detail, /used already/);
     const status = await call(client, 'get_fax_status', { job_id: job.id });
     assert.is(status.id, job.id);
+    assert.is(status.to, '***4321');
+    assert.not.ok(JSON.stringify(status).includes(NUMBER.slice(1)), JSON.stringify(status));
+    assert.is((await json(await fetch(`${gw.url}/fax/${job.id}`, { headers: { 'x-api-key': BOOT } }))).to, NUMBER);
     const listed = await call(client, 'list_faxes', { limit: 10 });
     assert.is(listed.jobs.filter((j: any) => j.id === job.id).length, 1, 'sent once');
     const missing = await call(client, 'get_fax_status', { job_id: 'no-such-job' });
@@ -446,6 +452,14 @@ test('resources: the OpenAPI document and a repository\'s traces, scoped as thei
   } finally {
     await noSearch.close();
   }
+});
+
+test('an inbound answer is masked like the others: from and to at any depth, ids and other fields untouched', () => {
+  const answer = { items: [{ id: 'in_15551234567', from: '+15551234567', to: '+15557654321', pages: 2, mailbox: null }], next_cursor: null };
+  const result = toolResult(answer);
+  assert.equal(result.structuredContent, { items: [{ id: 'in_15551234567', from: '***4567', to: '***4321', pages: 2, mailbox: null }], next_cursor: null });
+  assert.not.ok(result.content[0]!.type === 'text' && /5551234567|5557654321/.test(result.content[0]!.text.replace('in_15551234567', '')));
+  assert.is(answer.items[0]!.from, '+15551234567', 'the value given is not changed');
 });
 
 test.run();

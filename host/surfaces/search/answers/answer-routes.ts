@@ -57,7 +57,7 @@ export const AnswerBody = z.object({
   mode: z.enum(['graph', 'simple', 'extractive']).describe('graph: the answer graph; simple: one generate call (graph not built or a model call failed); extractive: best snippets, no model.'),
   model: z.string().nullable().describe('GEN_MODEL when a model wrote the answer, else null.'),
   run_id: z.string().describe('One id for every gateway call of this answer (x-gateway-session-id).'),
-  trace: z.string().nullable().describe('The trace file written, relative to DATA_DIR (null with TRACE_RETENTION=0).'),
+  trace: z.string().nullable().describe('The trace file written, relative to DATA_DIR: out/<repo>/traces/<name> is the file DATA_DIR/out/<repo>/traces/<name> (null with TRACE_RETENTION=0).'),
   notes: z.array(z.string()).optional().describe('How the answer was made when not by the full path: no model (extractive, and how to turn generation on), chat history not used, stale code cited (which files).'),
   stale: z.boolean().optional().describe('true when the answer cites code whose file changed or was removed since it was indexed (those citations say stale: true, and a note names the files).'),
 });

@@ -9,5 +9,5 @@ export const ModelsKeys = {
   ANSWER_CACHE_THRESHOLD: decimal(0, 1)
     .default(0.95)
     .describe('Cosine similarity from which a different question is answered from the cache (with EMBEDDING_MODEL set; identical questions hit without embeddings).'),
-  TRACE_RETENTION: integer(0).default(50).describe('Trace files kept per repository under out/<repo>/traces (newest first).'),
+  TRACE_RETENTION: integer(0).default(50).describe('Trace files kept per repository under DATA_DIR/out/<repo>/traces (newest first).'),
 };

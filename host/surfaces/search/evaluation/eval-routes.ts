@@ -121,7 +121,7 @@ export function registerEvalRoutes(api: HttpApi, deps: EvalRouteDeps): void {
       accessNote: '`search:read`; with `name` or `save_as_baseline` also `search:evaluate`',
       summary: 'Evaluate search against a golden set (hit@1/5/10, MRR@10, nDCG@10, MAP, p50/p95 latency)',
       description:
-        'The same figures `switchboard eval --golden <file>` prints; a trace per repository is written under out/<repo>/traces/. ' +
+        'The same figures `switchboard eval --golden <file>` prints; a trace per repository is written under DATA_DIR/out/<repo>/traces/. ' +
         'Up to EVAL_SYNC_MAX_QUESTIONS selected questions the report is the answer (200); a larger set, or `background: true`, runs in the background (202 with the run; follow it with GET /api/eval/runs/{id}). ' +
         'Every evaluation is a recorded run; questions are asked one per event-loop turn, so a long set never stalls other requests.',
       tags: ['code-search'],

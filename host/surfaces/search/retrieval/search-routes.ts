@@ -24,7 +24,7 @@ const SearchQuery = z.object({
     .enum(['true', 'false', '1', '0'], { error: 'trace must be true or false' })
     .transform((v) => v === 'true' || v === '1')
     .optional()
-    .describe('true: write this search as a trace under out/<repo>/traces/ (TRACE_RETENTION newest kept) and name it in the answer.'),
+    .describe('true: write this search as a trace under DATA_DIR/out/<repo>/traces/ (TRACE_RETENTION newest kept) and name it in the answer.'),
 });
 
 export const SearchResultBody = z.object({
@@ -44,7 +44,7 @@ export const SearchResponseBody = z.object({
   repo: z.string(),
   top_k: z.number().int().describe('The resolved value (top_k, else FINAL_K).'),
   results: z.array(SearchResultBody),
-  trace: z.string().optional().describe('With trace=true: the trace file written, relative to DATA_DIR.'),
+  trace: z.string().optional().describe('With trace=true: the trace file written, relative to DATA_DIR (out/<repo>/traces/<name> is DATA_DIR/out/<repo>/traces/<name>).'),
 });
 
 /** GET /api/search: retrieval only, no LLM call (an embedding call when EMBEDDING_MODEL is set). */

@@ -67,7 +67,7 @@ export function Ask({ repo }: { repo: string }) {
         <>
           <p class="hint">
             {answer.mode} answer{answer.model ? ` by ${answer.model}` : ''} · run {answer.run_id}
-            {answer.trace ? ` · trace ${answer.trace}` : ''}
+            {answer.trace ? ` · trace DATA_DIR/${answer.trace}` : ''}
           </p>
           {answer.notes?.map((n) => (
             <p class="note" key={n}>

@@ -42,7 +42,7 @@ export function SearchBox({ repo }: { repo: string }) {
         <div data-testid="search-results">
           <p class="hint" aria-live="polite">
             {data.results.length} result{data.results.length === 1 ? '' : 's'} for “{data.query}” in {data.repo}
-            {data.trace ? ` · trace ${data.trace}` : ''}
+            {data.trace ? ` · trace DATA_DIR/${data.trace}` : ''}
           </p>
           <Results results={data.results} idPrefix="result" />
         </div>
