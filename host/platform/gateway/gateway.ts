@@ -40,7 +40,8 @@ export class Gateway<S = Record<string, unknown>> {
     let gateway: Gateway<SurfaceHandles<T>> | undefined;
     const admin = registerPlatformRoutes(platform, () => gateway);
     const handles = await installSurfaces(platform, surfaces);
-    options.beforePlugins?.((gateway = new Gateway(platform, handles, { ...lifecycle, closeStreams: admin.closeStreams })));
+    gateway = new Gateway(platform, handles, { ...lifecycle, closeStreams: admin.closeStreams });
+    options.beforePlugins?.(gateway);
     return lifecycle.loadPlugins().then(() => gateway!);
   }
 
