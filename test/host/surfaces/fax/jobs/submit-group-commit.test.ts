@@ -7,28 +7,9 @@ import { SubmitGroupCommit } from '../../../../../host/surfaces/fax/jobs/submit-
 import { createLocalStorage } from '../../../../../plugins/storage-local/index.js';
 import type { StorageProvider } from '../../../../../core/sdk/index.js';
 import { tempDir } from '../../../../support/gateway.js';
-import { freshPostgresDatabase } from '../../../../support/pg.js';
-import { openGatewayDatabase, type GatewayDatabase } from '../../../../support/database.js';
+import { SQLITE_AND_POSTGRES } from '../../../../support/pg.js';
+import type { GatewayDatabase } from '../../../../support/database.js';
 
-/** Group commit of submits on SQLite and on PostgreSQL, with real local storage. */
-const backends: Array<{ name: string; open(): Promise<{ db: GatewayDatabase; cleanup(): Promise<void> }> }> = [
-  {
-    name: 'sqlite',
-    async open() {
-      const dir = tempDir();
-      const db = await openGatewayDatabase({ dataDir: dir });
-      return { db, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-    },
-  },
-  {
-    name: 'postgres',
-    async open() {
-      const fresh = await freshPostgresDatabase();
-      const db = await openGatewayDatabase({ url: fresh.url, dataDir: tempDir() });
-      return { db, cleanup: () => fresh.drop() };
-    },
-  },
-];
 
 let n = 0;
 const newJob = (over: Partial<NewFaxJob> = {}): NewFaxJob => {
@@ -36,7 +17,7 @@ const newJob = (over: Partial<NewFaxJob> = {}): NewFaxJob => {
   return { id, to: '+15550100100', backend: 'providera', pdfKey: `fax/${id}/document.pdf`, pages: 1, sourceType: 'pdf', sizeBytes: 4, disabled: false, ...over };
 };
 
-for (const backend of backends) {
+for (const backend of SQLITE_AND_POSTGRES) {
   const test = suite(`submit group commit on ${backend.name}`);
   let opened: { db: GatewayDatabase; cleanup(): Promise<void> };
   let store: FaxJobStore;
