@@ -79,3 +79,23 @@ export function twoInstancesForSuite(suite: { before(fn: () => unknown): void; a
     },
   };
 }
+
+/** A fresh database of each dialect, for a specification run on SQLite and on PostgreSQL alike. */
+export const SQLITE_AND_POSTGRES: Array<{ name: 'sqlite' | 'postgres'; open(): Promise<{ db: GatewayDatabase; cleanup(): Promise<void> }> }> = [
+  {
+    name: 'sqlite',
+    async open() {
+      const dir = tempDir();
+      const db = await openGatewayDatabase({ dataDir: dir });
+      return { db, cleanup: async () => removeDir(dir) };
+    },
+  },
+  {
+    name: 'postgres',
+    async open() {
+      const fresh = await freshPostgresDatabase();
+      const db = await openGatewayDatabase({ url: fresh.url, dataDir: tempDir() });
+      return { db, cleanup: () => fresh.drop() };
+    },
+  },
+];

@@ -12,6 +12,9 @@ export const FAX_SETTINGS = settingsSection('fax', {
   FAX_BACKEND: backendId('fax', 'Plugin id of the fax provider outbound faxes are sent with.', { startOnValidate: true }),
   FAX_DISABLED: flag().default(false).describe('Accept and store faxes without sending them: new jobs get status "disabled".'),
   FAX_DISPATCH_CONCURRENCY: integer(1, 256).default(4).describe('Fax jobs dispatched to the provider at the same time.'),
+  FAX_GROUP_COMMIT_MS: integer(0, 1000)
+    .default(2)
+    .describe('Group commit of POST /fax: submits arriving within this many milliseconds of each other store their documents and job rows together (shared fsyncs, one insert); 0 stores each alone. A 202 still follows its document and row being durable.'),
   FAX_PAPER_SIZE: z
     .preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['letter', 'a4']))
     .default('letter')

@@ -20,6 +20,7 @@ import { registerFaxRoutes } from './jobs/fax-routes.js';
 import { registerApprovalRoutes } from './jobs/approval-routes.js';
 import { FaxApprovals } from './jobs/fax-approvals.js';
 import { FaxService } from './jobs/fax-service.js';
+import { SubmitGroupCommit } from './jobs/submit-group-commit.js';
 import { JobDocuments } from './jobs/job-documents.js';
 import { FaxJobStore } from './jobs/job-store.js';
 import { JobUpdates } from './jobs/job-updates.js';
@@ -46,7 +47,8 @@ export const faxSurface = defineSurface<FaxTables>()({
     const updates = new JobUpdates({ store, audit, logger, retryPolicy: () => ({ maxAttempts: config.get('FAX_RETRY_MAX_ATTEMPTS'), delaySeconds: config.get('FAX_RETRY_DELAY_SECONDS') }) });
     let dispatcher: FaxDispatcher | undefined;
     const idempotencyKeys = new IdempotencyKeys(database.db);
-    const service = new FaxService({ store, kernel, config, documents, audit, logger, idempotencyKeys, onSubmitted: () => dispatcher?.wake() });
+    const groupCommit = new SubmitGroupCommit({ store, withStorage: (fn) => documents.withStorage(fn), waitMs: () => config.get('FAX_GROUP_COMMIT_MS') });
+    const service = new FaxService({ store, kernel, config, documents, audit, logger, idempotencyKeys, groupCommit, onSubmitted: () => dispatcher?.wake() });
     dispatcher = new FaxDispatcher({ store, kernel, documents, updates, config, audit, logger });
     const reconciler = new FaxReconciler({ store, kernel, config, updates, logger, leases: platform.leases });
     applyPluginStatusEvents({ kernel, store, updates, logger });

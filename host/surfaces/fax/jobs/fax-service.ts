@@ -8,7 +8,8 @@ import { normalizeToPdf, prependCover, renderCoverPage, type CoverFields } from 
 import type { IdempotencyKeys, IdempotentSubmit } from './idempotency-keys.js';
 import type { FaxJobAttemptRow } from './job-attempts.js';
 import { jobPrefix, type JobDocuments } from './job-documents.js';
-import type { FaxJobRow, FaxJobStore } from './job-store.js';
+import type { FaxJobRow, FaxJobStore, NewFaxJob } from './job-store.js';
+import type { SubmitGroupCommit } from './submit-group-commit.js';
 import { normalizePhone, PHONE_RULE } from './phone.js';
 import { maskPhone } from '../../../platform/logging/text-masking.js';
 import { faxErrors } from '../fax-errors.js';
@@ -65,6 +66,7 @@ export class FaxService {
       audit: AuditLog;
       logger: Logger;
       idempotencyKeys: IdempotencyKeys;
+      groupCommit: SubmitGroupCommit;
       onSubmitted: () => void;
     },
   ) {}
@@ -86,7 +88,7 @@ export class FaxService {
   async submit(input: { to: unknown; bytes: Buffer; size: number }, options: SubmitOptions = {}): Promise<{ row: FaxJobRow; replayed: boolean }> {
     const to = normalizePhone(input.to);
     if (!to) throw malformedInput('to', PHONE_RULE);
-    const { config, store, idempotencyKeys } = this.deps;
+    const { config } = this.deps;
     const idempotent: IdempotentSubmit | undefined = options.idempotency && {
       ...options.idempotency,
       documentSha256: sha256(input.bytes),
@@ -116,12 +118,12 @@ export class FaxService {
     }
     const id = randomUUID();
     const pdfKey = `${jobPrefix(id)}/document.pdf`;
-    const { documents } = this.deps;
-    await documents.withStorage((s) => s.put(pdfKey, pdf)).catch((err) => {
+    const { documents, groupCommit } = this.deps;
+    const storageError = (err: unknown) => {
       if (err instanceof PluginNotAvailableError) throw faxErrors.error('storage_unavailable', { storageId: documents.storageId, reason: err.message });
       throw err;
-    });
-    const job = {
+    };
+    const job: NewFaxJob = {
       id,
       to,
       backend,
@@ -136,18 +138,12 @@ export class FaxService {
       retryDelaySeconds: options.retry?.delaySeconds,
     };
     let row: FaxJobRow | undefined;
-    try {
-      // One INSERT is atomic by itself; a transaction (BEGIN and COMMIT, two more statements on
-      // the request) only when the idempotency key's claim must commit with the job.
-      row = idempotent
-        ? await store.db.transaction().execute(async (trx) => {
-            if (!(await idempotencyKeys.claim(trx, idempotent, id, config.get('FAX_IDEMPOTENCY_TTL_HOURS') * 3600_000))) return undefined;
-            return store.insert(job, new Date(), trx);
-          })
-        : await store.insert(job, new Date());
-    } catch (err) {
-      await documents.withStorage((s) => s.delete(pdfKey)).catch(() => {});
-      throw err;
+    if (!idempotent && groupCommit.enabled) {
+      // Document and row stored with concurrent submits' (FAX_GROUP_COMMIT_MS), as durable as alone.
+      row = await groupCommit.submit(job, pdf).catch(storageError);
+    } else {
+      await documents.withStorage((s) => s.put(pdfKey, pdf)).catch(storageError);
+      row = await this.insertAlone(job, pdfKey, idempotent);
     }
     if (!row) {
       // A concurrent submit with the same key won: answer its job, keep nothing of ours.
@@ -160,6 +156,24 @@ export class FaxService {
     this.deps.logger.info({ job_id: id, to: maskPhone(to), backend, status: row.status }, 'fax job created');
     if (!disabled) this.deps.onSubmitted();
     return { row, replayed: false };
+  }
+
+  /** Inserts the row of a job whose document is stored; undefined when a concurrent submit claimed the key. Its document is deleted when the insert fails. */
+  private async insertAlone(job: NewFaxJob, pdfKey: string, idempotent: IdempotentSubmit | undefined): Promise<FaxJobRow | undefined> {
+    const { store, idempotencyKeys, config, documents } = this.deps;
+    try {
+      // One INSERT is atomic by itself; a transaction (BEGIN and COMMIT, two more statements on
+      // the request) only when the idempotency key's claim must commit with the job.
+      return idempotent
+        ? await store.db.transaction().execute(async (trx) => {
+            if (!(await idempotencyKeys.claim(trx, idempotent, job.id, config.get('FAX_IDEMPOTENCY_TTL_HOURS') * 3600_000))) return undefined;
+            return store.insert(job, new Date(), trx);
+          })
+        : await store.insert(job, new Date());
+    } catch (err) {
+      await documents.withStorage((s) => s.delete(pdfKey)).catch(() => {});
+      throw err;
+    }
   }
 
   /** The job of an earlier submit with this key, or undefined; throws when the key asked for another fax. */

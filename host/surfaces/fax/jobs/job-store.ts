@@ -64,6 +64,38 @@ const jobById = new PreparedQuery(
   (id) => [id],
 );
 
+/** The row of a new job, as inserted. */
+function newJobRow(job: NewFaxJob, now: Date): FaxJobTable {
+  const iso = now.toISOString();
+  return {
+    id: job.id,
+    to_number: job.to,
+    status: job.disabled ? 'disabled' : 'queued',
+    error: null,
+    pages: job.pages,
+    backend: job.backend,
+    provider_sid: null,
+    pdf_key: job.pdfKey,
+    source_type: job.sourceType,
+    size_bytes: job.sizeBytes,
+    created_at: iso,
+    updated_at: iso,
+    dispatch_state: job.disabled ? 'done' : 'pending',
+    attempts: 0,
+    next_attempt_at: now.getTime(),
+    lease_owner: null,
+    lease_until: null,
+    sent_at: null,
+    last_checked_at: null,
+    finished_at: job.disabled ? iso : null,
+    artifacts_removed_at: null,
+    retry_max_attempts: job.retryMaxAttempts ?? null,
+    retry_delay_seconds: job.retryDelaySeconds ?? null,
+    document_sha256: job.documentSha256 ?? null,
+    cover_page: job.coverPage ? 1 : 0,
+  };
+}
+
 /**
  * Every job error passes here on its way into the table: the texts come from providers (code
  * plugins and manifest runtimes alike), which echo destinations, so numbers are masked first.
@@ -91,36 +123,17 @@ export class FaxJobStore {
   }
 
   async insert(job: NewFaxJob, now = new Date(), db: Kysely<FaxTables> = this.db): Promise<FaxJobRow> {
-    const iso = now.toISOString();
-    const row: FaxJobTable = {
-      id: job.id,
-      to_number: job.to,
-      status: job.disabled ? 'disabled' : 'queued',
-      error: null,
-      pages: job.pages,
-      backend: job.backend,
-      provider_sid: null,
-      pdf_key: job.pdfKey,
-      source_type: job.sourceType,
-      size_bytes: job.sizeBytes,
-      created_at: iso,
-      updated_at: iso,
-      dispatch_state: job.disabled ? 'done' : 'pending',
-      attempts: 0,
-      next_attempt_at: now.getTime(),
-      lease_owner: null,
-      lease_until: null,
-      sent_at: null,
-      last_checked_at: null,
-      finished_at: job.disabled ? iso : null,
-      artifacts_removed_at: null,
-      retry_max_attempts: job.retryMaxAttempts ?? null,
-      retry_delay_seconds: job.retryDelaySeconds ?? null,
-      document_sha256: job.documentSha256 ?? null,
-      cover_page: job.coverPage ? 1 : 0,
-    };
+    const row = newJobRow(job, now);
     await insertJob.execute(db, row);
     return row;
+  }
+
+  /** Inserts several new jobs with one statement: one commit, one round trip (submits' group commit). All or none. */
+  async insertMany(jobs: { job: NewFaxJob; now: Date }[]): Promise<FaxJobRow[]> {
+    if (jobs.length === 1) return [await this.insert(jobs[0]!.job, jobs[0]!.now)];
+    const rows = jobs.map(({ job, now }) => newJobRow(job, now));
+    await this.db.insertInto('fax_jobs').values(rows).execute();
+    return rows;
   }
 
   async get(id: string): Promise<FaxJobRow | undefined> {

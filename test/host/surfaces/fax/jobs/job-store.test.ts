@@ -1,33 +1,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from '../../../../../host/platform/db/kysely-runtime.js';
 import { FaxJobStore } from '../../../../../host/surfaces/fax/jobs/job-store.js';
 import { tempDir, until } from '../../../../support/gateway.js';
 import { withClockSkew } from '../../../../support/clock-skew.js';
-import { freshPostgresDatabase } from '../../../../support/pg.js';
+import { SQLITE_AND_POSTGRES } from '../../../../support/pg.js';
 import { openGatewayDatabase, type GatewayDatabase } from '../../../../support/database.js';
-
-/** The same job-store specification, run on SQLite and on PostgreSQL. */
-const backends: Array<{ name: string; open(): Promise<{ db: GatewayDatabase; cleanup(): Promise<void> }> }> = [
-  {
-    name: 'sqlite',
-    async open() {
-      const dir = tempDir();
-      const db = await openGatewayDatabase({ dataDir: dir });
-      return { db, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-    },
-  },
-  {
-    name: 'postgres',
-    async open() {
-      const fresh = await freshPostgresDatabase();
-      const db = await openGatewayDatabase({ url: fresh.url, dataDir: tempDir() });
-      return { db, cleanup: () => fresh.drop() };
-    },
-  },
-];
 
 let n = 0;
 const newJob = (over: Partial<Parameters<FaxJobStore['insert']>[0]> = {}) => ({
@@ -42,7 +21,7 @@ const newJob = (over: Partial<Parameters<FaxJobStore['insert']>[0]> = {}) => ({
   ...over,
 });
 
-for (const backend of backends) {
+for (const backend of SQLITE_AND_POSTGRES) {
   const test = suite(`job store on ${backend.name}`);
   let opened: { db: GatewayDatabase; cleanup(): Promise<void> };
   let store: FaxJobStore;
