@@ -679,6 +679,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/definitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a name is defined
+         * @description The definitions of exactly `name` (case as written); `Container.name` narrows to a member of that container.
+         *
+         *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
+         */
+        get: operations["getApiDefinitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dev/status": {
         parameters: {
             query?: never;
@@ -887,6 +909,50 @@ export interface paths {
          *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
          */
         get: operations["getApiEvalRunsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a file, or a line range of it
+         * @description The file as the index holds it. `path` is relative to the repository root; absolute paths and "." or ".." segments answer 422. A file not in the index answers 404 `file_not_indexed` with the reason (binary, oversized, ignored). A whole file over 512 KiB is refused: read it by line range.
+         *
+         *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
+         */
+        get: operations["getApiFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/grep": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Exact or regular-expression search in a repository
+         * @description Every line matching `pattern` (a literal, or an RE2 regular expression with regex=true) in the files of the index, with line, column and byte offset; candidates come from the trigram index, every match is confirmed on the content. `path` is a regular expression over file paths.
+         *
+         *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
+         */
+        get: operations["getApiGrep"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1237,6 +1303,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/references": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a name is used
+         * @description Identifier occurrences of exactly `name` found by tree-sitter (definitions are not references), with their lines.
+         *
+         *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
+         */
+        get: operations["getApiReferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/search": {
         parameters: {
             query?: never;
@@ -1251,6 +1339,28 @@ export interface paths {
          *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
          */
         get: operations["getApiSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/symbols": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search definitions by name
+         * @description Definitions (functions, classes, methods, types, ...) found by tree-sitter whose name contains `q` (case folded); an exact name first, then a prefix, then shorter names.
+         *
+         *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
+         */
+        get: operations["getApiSymbols"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1313,6 +1423,28 @@ export interface paths {
          *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
          */
         get: operations["getApiTracesLatest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a directory of the index
+         * @description The files and directories directly under `path` (the root when absent) in the indexed revision; `recursive=true` lists every file under it.
+         *
+         *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
+         */
+        get: operations["getApiTree"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5312,6 +5444,114 @@ export interface operations {
             };
         };
     };
+    getApiDefinitions: {
+        parameters: {
+            query: {
+                name: string;
+                /** @description Repository name (a key of REPOS); REPO when absent. */
+                repo?: string;
+                /** @description A branch or tag of a git repository; its default branch (or the directory as indexed) when absent. */
+                rev?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Definitions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        definitions: {
+                            /** @description 1-based column of the name. */
+                            column: number;
+                            /** @description The enclosing definition (a method's class). */
+                            container: string | null;
+                            /** @description Last line of the definition. */
+                            end_line: number;
+                            /** @description function, class, method, interface, type, struct, enum, ... */
+                            kind: string;
+                            language: string;
+                            /** @description 1-based line of the name. */
+                            line: number;
+                            name: string;
+                            path: string;
+                        }[];
+                        name: string;
+                        repo: string;
+                        rev: string | null;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `search:read` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No configured repository has this name (`repository_not_found`); The repository has no index of this revision (branch or tag); the indexed revisions are listed (`revision_not_indexed`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The repository has no code index yet (exact search, symbols and files read from it): run an index run first (`code_index_missing`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A query value is invalid; `detail` names it (`validation_error`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getApiDevStatus: {
         parameters: {
             query?: never;
@@ -6537,6 +6777,222 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiFiles: {
+        parameters: {
+            query: {
+                end_line?: string;
+                path: string;
+                /** @description Repository name (a key of REPOS); REPO when absent. */
+                repo?: string;
+                /** @description A branch or tag of a git repository; its default branch (or the directory as indexed) when absent. */
+                rev?: string;
+                start_line?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file or the range */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: string;
+                        end_line: number;
+                        language: string;
+                        path: string;
+                        repo: string;
+                        rev: string | null;
+                        /** @description Bytes of the whole file. */
+                        size: number;
+                        start_line: number;
+                        total_lines: number;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `search:read` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No configured repository has this name (`repository_not_found`); The repository has no index of this revision (branch or tag); the indexed revisions are listed (`revision_not_indexed`); The path is not a file or directory of the indexed revision, or is refused (outside the repository, binary, too large); the reason is given (`file_not_indexed`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The repository has no code index yet (exact search, symbols and files read from it): run an index run first (`code_index_missing`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A query value is invalid; `detail` names it (`validation_error`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiGrep: {
+        parameters: {
+            query: {
+                /** @description true: match case as written (default: folded). */
+                case_sensitive?: "true" | "false";
+                lang?: string;
+                /** @description At most this many, 1..1000 (default 100). */
+                limit?: string;
+                /** @description Only files whose path matches this regular expression. */
+                path?: string;
+                pattern: string;
+                /** @description true: pattern is a regular expression (RE2 syntax). */
+                regex?: "true" | "false";
+                /** @description Repository name (a key of REPOS); REPO when absent. */
+                repo?: string;
+                /** @description A branch or tag of a git repository; its default branch (or the directory as indexed) when absent. */
+                rev?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching files, most matches first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        files: {
+                            language: string;
+                            match_count: number;
+                            matches: {
+                                byte_length: number;
+                                byte_offset: number;
+                                column: number;
+                                line: number;
+                                text: string;
+                            }[];
+                            path: string;
+                        }[];
+                        partial: boolean;
+                        repo: string;
+                        rev: string | null;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`); The search query is malformed (docs/search/code-search.md "Query language"); the 1-based character position and what is wrong are given (`query_invalid`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `search:read` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No configured repository has this name (`repository_not_found`); The repository has no index of this revision (branch or tag); the indexed revisions are listed (`revision_not_indexed`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The repository has no code index yet (exact search, symbols and files read from it): run an index run first (`code_index_missing`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A query value is invalid; `detail` names it (`validation_error`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8363,17 +8819,16 @@ export interface operations {
             };
         };
     };
-    getApiSearch: {
+    getApiReferences: {
         parameters: {
             query: {
-                /** @description Query text: a question in plain English or an identifier. Any characters; nothing is query syntax. */
-                q: string;
-                /** @description Repository name (a key of REPOS); defaults to REPO. */
+                /** @description At most this many, 1..1000 (default 100). */
+                limit?: string;
+                name: string;
+                /** @description Repository name (a key of REPOS); REPO when absent. */
                 repo?: string;
-                /** @description Results to return, 1..100; defaults to FINAL_K. */
-                top_k?: string;
-                /** @description true: write this search as a trace under out/<repo>/traces/ (TRACE_RETENTION newest kept) and name it in the answer. */
-                trace?: "0" | "1" | "true" | "false";
+                /** @description A branch or tag of a git repository; its default branch (or the directory as indexed) when absent. */
+                rev?: string;
             };
             header?: never;
             path?: never;
@@ -8381,37 +8836,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Results, best first */
+            /** @description References by path and line */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        query: string;
-                        repo: string;
-                        results: {
-                            /** @description 1-based, inclusive. */
-                            end_line: number;
-                            /** @description With ENRICH_CODE_CHUNKS: the LLM's summary and keywords of the chunk, indexed as their own field. */
-                            enrichment?: string;
-                            /** @description When that run read the file (ISO 8601). */
-                            indexed_at?: string;
-                            /** @description Relative to the repository root. */
+                        name: string;
+                        references: {
+                            column: number;
+                            language: string;
+                            line: number;
                             path: string;
-                            /** @description The index run that wrote this chunk. */
-                            run_id?: string;
-                            score: number;
-                            snippet: string;
-                            /** @description true: the file changed (size or mtime) or was removed since it was indexed, so the snippet may be out of date; reindex with POST /api/index/start. */
-                            stale?: boolean;
-                            /** @description 1-based, inclusive. */
-                            start_line: number;
+                            /** @description The line (at most 300 characters). */
+                            text: string;
                         }[];
-                        /** @description The resolved value (top_k, else FINAL_K). */
-                        top_k: number;
-                        /** @description With trace=true: the trace file written, relative to DATA_DIR. */
-                        trace?: string;
+                        repo: string;
+                        rev: string | null;
                     };
                 };
             };
@@ -8442,8 +8884,171 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No configured repository has this name (`repository_not_found`); The corpus (repository index) was deleted: current-state reads answer 404 until it is indexed again; its run records stay readable by id (`corpus_deleted`) */
+            /** @description No configured repository has this name (`repository_not_found`); The repository has no index of this revision (branch or tag); the indexed revisions are listed (`revision_not_indexed`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The repository has no code index yet (exact search, symbols and files read from it): run an index run first (`code_index_missing`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A query value is invalid; `detail` names it (`validation_error`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiSearch: {
+        parameters: {
+            query: {
+                /** @description Query text. Bare words: the ranked search (a question in plain English or an identifier). The query language adds "a phrase", /a regex/, repo:, file: (or path:), lang:, sym:, case:yes|no|auto, rev:, and -word / -file: to exclude (docs/search/code-search.md "Query language"). A query with a phrase or regex is an exact search over the code index; with no repo (parameter or repo:) a query-language search reaches every repository. */
+                q: string;
+                /** @description Repository name (a key of REPOS); defaults to REPO. */
+                repo?: string;
+                /** @description Results to return, 1..100; defaults to FINAL_K. */
+                top_k?: string;
+                /** @description true: write this search as a trace under out/<repo>/traces/ (TRACE_RETENTION newest kept) and name it in the answer. */
+                trace?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Results, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Query-language searches: how the query was answered (ranked words, exact phrases/regexes, symbol definitions).
+                         * @enum {string}
+                         */
+                        mode?: "ranked" | "exact" | "symbols";
+                        /** @description true: the exact search's time budget ended before every candidate file was read. */
+                        partial?: boolean;
+                        query: string;
+                        repo: string;
+                        /** @description Query-language searches: the results per repository, best first. `repo` is "*" when more than one was searched. */
+                        repos?: {
+                            best_score: number;
+                            repo: string;
+                            results: number;
+                        }[];
+                        results: {
+                            /** @description 1-based, inclusive. */
+                            end_line: number;
+                            /** @description With ENRICH_CODE_CHUNKS: the LLM's summary and keywords of the chunk, indexed as their own field. */
+                            enrichment?: string;
+                            /** @description When that run read the file (ISO 8601). */
+                            indexed_at?: string;
+                            /** @description Exact and symbol searches: the file's language. */
+                            language?: string;
+                            /** @description Exact searches: occurrences of the patterns in the file (counted up to 1,000 per pattern). */
+                            match_count?: number;
+                            /** @description Exact searches: the first 20 matches, by line. */
+                            matches?: {
+                                byte_length: number;
+                                /** @description 0-based offset of the match in the file, in UTF-8 bytes. */
+                                byte_offset: number;
+                                /** @description 1-based, in characters. */
+                                column: number;
+                                /** @description 1-based. */
+                                line: number;
+                                /** @description The line (at most 300 characters). */
+                                text: string;
+                            }[];
+                            /** @description Relative to the repository root. */
+                            path: string;
+                            /** @description Query-language searches: the repository of the result. */
+                            repo?: string;
+                            /** @description The index run that wrote this chunk. */
+                            run_id?: string;
+                            score: number;
+                            snippet: string;
+                            /** @description true: the file changed (size or mtime) or was removed since it was indexed, so the snippet may be out of date; reindex with POST /api/index/start. */
+                            stale?: boolean;
+                            /** @description 1-based, inclusive. */
+                            start_line: number;
+                            /** @description sym: searches: the definition. */
+                            symbol?: {
+                                container: string | null;
+                                kind: string;
+                                name: string;
+                            };
+                        }[];
+                        /** @description The resolved value (top_k, else FINAL_K). */
+                        top_k: number;
+                        /** @description With trace=true: the trace file written, relative to DATA_DIR. */
+                        trace?: string;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`); The search query is malformed (docs/search/code-search.md "Query language"); the 1-based character position and what is wrong are given (`query_invalid`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `search:read` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No configured repository has this name (`repository_not_found`); The corpus (repository index) was deleted: current-state reads answer 404 until it is indexed again; its run records stay readable by id (`corpus_deleted`); The repository has no index of this revision (branch or tag); the indexed revisions are listed (`revision_not_indexed`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The repository has no code index yet (exact search, symbols and files read from it): run an index run first (`code_index_missing`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8471,6 +9076,117 @@ export interface operations {
             };
             /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiSymbols: {
+        parameters: {
+            query: {
+                /** @description Only this language (typescript, python, go, c, ...). */
+                lang?: string;
+                /** @description At most this many, 1..1000 (default 100). */
+                limit?: string;
+                q: string;
+                /** @description Repository name (a key of REPOS); REPO when absent. */
+                repo?: string;
+                /** @description A branch or tag of a git repository; its default branch (or the directory as indexed) when absent. */
+                rev?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Definitions, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        repo: string;
+                        rev: string | null;
+                        symbols: {
+                            /** @description 1-based column of the name. */
+                            column: number;
+                            /** @description The enclosing definition (a method's class). */
+                            container: string | null;
+                            /** @description Last line of the definition. */
+                            end_line: number;
+                            /** @description function, class, method, interface, type, struct, enum, ... */
+                            kind: string;
+                            language: string;
+                            /** @description 1-based line of the name. */
+                            line: number;
+                            name: string;
+                            path: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `search:read` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No configured repository has this name (`repository_not_found`); The repository has no index of this revision (branch or tag); the indexed revisions are listed (`revision_not_indexed`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The repository has no code index yet (exact search, symbols and files read from it): run an index run first (`code_index_missing`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A query value is invalid; `detail` names it (`validation_error`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8718,6 +9434,112 @@ export interface operations {
             };
             /** @description No configured repository has this name (`repository_not_found`); The repository has no readable retrieval trace yet, or none of the name asked for (`trace_not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A query value is invalid; `detail` names it (`validation_error`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiTree: {
+        parameters: {
+            query?: {
+                /** @description At most this many, 1..1000 (default 100). */
+                limit?: string;
+                path?: string;
+                /** @description true: every file under path, not only the direct entries. */
+                recursive?: "true" | "false";
+                /** @description Repository name (a key of REPOS); REPO when absent. */
+                repo?: string;
+                /** @description A branch or tag of a git repository; its default branch (or the directory as indexed) when absent. */
+                rev?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entries: directories first, then files, each by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: {
+                            language?: string;
+                            name: string;
+                            path: string;
+                            size?: number;
+                            /** @enum {string} */
+                            type: "dir" | "file";
+                        }[];
+                        path: string;
+                        repo: string;
+                        rev: string | null;
+                        truncated: boolean;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `search:read` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No configured repository has this name (`repository_not_found`); The repository has no index of this revision (branch or tag); the indexed revisions are listed (`revision_not_indexed`); The path is not a file or directory of the indexed revision, or is refused (outside the repository, binary, too large); the reason is given (`file_not_indexed`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The repository has no code index yet (exact search, symbols and files read from it): run an index run first (`code_index_missing`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
