@@ -7,7 +7,7 @@
 // time against ripgrep scanning the same tree. Each figure is printed beside its target. Other
 // work on the machine stretches wall times: the CPU figures and the ratios are the steadier ones.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { linkSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, removeDir, startGateway, tempDir } from '../test/support/gateway.js';
@@ -79,7 +79,7 @@ async function indexOnce(repo = 'tree'): Promise<{ seconds: number; status: any;
       // exited
     }
   }, 20);
-  const status = await waitForRun(gw.url, repo, 600_000);
+  const status = await waitForRun(gw.url, repo, 1_800_000);
   clearInterval(sampler);
   const seconds = (Date.parse(status.metadata.finished_at) - Date.parse(status.metadata.started_at)) / 1000;
   return { seconds, status, peakRss, cpuSeconds, writerSeconds };
@@ -142,6 +142,76 @@ if (rg.status === 0) {
   console.log(`ripgrep over the same tree: median ${ms(rgMedian)} per query; our search is ${(rgMedian / p50).toFixed(1)}x faster (rg median / our p50)`);
 } else {
   console.log('ripgrep (rg) not installed: no baseline');
+}
+
+// Exact search (the code index, issue 39): literal and regex queries from the trigram index,
+// confirmed on the content, over HTTP (GET /api/grep), against `rg -n` (line matches, as ours)
+// over the same tree in the same run; each query repeated, so both have warm caches.
+const LITERALS = ['createServer', 'Buffer.from(', 'process.nextTick', 'Object.defineProperty', 'new Promise(', 'readFileSync', 'EventEmitter', 'addEventListener', 'hasOwnProperty.call', 'JSON.parse(', 'setTimeout(', 'module.exports ='];
+const REGEXES = ['function \\w+Sync\\(', 'new Error\\([\'"]Invalid', '\\.prototype\\.\\w+ = function', 'require\\([\'"]node:\\w+', 'export (async )?function parse\\w*', 'throw new TypeError\\(`'];
+const REPEAT = 5;
+async function grepTimes(pattern: string, regex: boolean): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < REPEAT; i++) {
+    const t = performance.now();
+    const res = await fetch(`${gw.url}/api/grep?${new URLSearchParams({ pattern, repo: 'tree', limit: '100', ...(regex ? { regex: 'true' } : {}) })}`);
+    const body = (await res.json()) as { files?: unknown[]; partial?: boolean };
+    times.push(performance.now() - t);
+    if (res.status !== 200 || body.partial) throw new Error(`grep ${pattern}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  }
+  return times;
+}
+function rgTimes(pattern: string, regex: boolean): number[] {
+  const times: number[] = [];
+  for (let i = 0; i < REPEAT; i++) {
+    const t = performance.now();
+    try {
+      execFileSync('rg', ['-n', '-i', '--no-ignore', '--hidden', ...(regex ? [] : ['-F']), '-e', pattern, tree], { stdio: ['ignore', 'ignore', 'ignore'], maxBuffer: 256 * 1024 * 1024 });
+    } catch {
+      // exit 1: no match
+    }
+    times.push(performance.now() - t);
+  }
+  return times;
+}
+const hasRg = spawnSync('rg', ['--version']).status === 0;
+for (const [kind, patterns, regex] of [['literal', LITERALS, false], ['regex', REGEXES, true]] as const) {
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  for (const p of patterns) {
+    ours.push(...(await grepTimes(p, regex)));
+    if (hasRg) theirs.push(...rgTimes(p, regex));
+  }
+  const o50 = percentile(ours, 50);
+  const line = `${kind} search over HTTP from the code index, ${ours.length} queries: p50 ${ms(o50)}, p95 ${ms(percentile(ours, 95))}`;
+  if (!hasRg) console.log(`${line}; rg not installed: no baseline`);
+  else {
+    const r50 = percentile(theirs, 50);
+    console.log(`${line}; rg -n over the same tree: p50 ${ms(r50)}, p95 ${ms(percentile(theirs, 95))}; index ${(r50 / o50).toFixed(1)}x faster at p50 (target >= 5x: ${mark(r50 / o50 >= 5)})`);
+  }
+}
+const symbolTimes: number[] = [];
+for (let round = 0; round < 5; round++) {
+  for (const name of ['createServer', 'parse', 'EventEmitter', 'readFile', 'format', 'resolve', 'Stream', 'debug']) {
+    const t = performance.now();
+    const res = await fetch(`${gw.url}/api/definitions?${new URLSearchParams({ name, repo: 'tree' })}`);
+    await res.json();
+    symbolTimes.push(performance.now() - t);
+  }
+}
+console.log(`symbol lookup (GET /api/definitions) over HTTP, ${symbolTimes.length} lookups: p50 ${ms(percentile(symbolTimes, 50))}, p95 ${ms(percentile(symbolTimes, 95))}`);
+const sizeOf = (dir: string, prefix: string) => readdirSync(dir).filter((f) => f.startsWith(prefix)).reduce((n, f) => n + statSync(path.join(dir, f)).size, 0);
+const codeIndexBytes = sizeOf(path.join(gw.dataDir, 'code-index'), 'tree.sqlite');
+const bm25Bytes = sizeOf(path.join(gw.dataDir, 'retrieval-sqlite'), 'tree.sqlite');
+console.log(`index size: code index ${(codeIndexBytes / 1e6).toFixed(1)} MB = ${(codeIndexBytes / bytes).toFixed(2)}x the source (${(bytes / 1e6).toFixed(1)} MB; zoekt reports about 3x), BM25 index ${(bm25Bytes / 1e6).toFixed(1)} MB = ${(bm25Bytes / bytes).toFixed(2)}x; both ${((codeIndexBytes + bm25Bytes) / bytes).toFixed(2)}x`);
+console.log(`index throughput (first full index, both indexes): ${(bytes / 1e6 / fulls[0]!.seconds).toFixed(2)} MB/s, ${(files / fulls[0]!.seconds).toFixed(0)} files/s`);
+{
+  // One file changed: the run re-reads it alone (both indexes), and the change is found.
+  const changed = readdirSync(tree).find((f) => f.endsWith('.js')) ?? 'bench-added.js';
+  appendFileSync(path.join(tree, changed), '\nfunction benchIncrementalMarker() { return 1; }\n');
+  const inc = await indexOnce();
+  const found = await (await fetch(`${gw.url}/api/definitions?name=benchIncrementalMarker&repo=tree`)).json() as { definitions: unknown[] };
+  console.log(`incremental update after one file changed: ${inc.seconds.toFixed(2)} s, ${inc.status.run.files_changed} file(s) re-chunked, new definition found: ${found.definitions.length === 1}`);
 }
 console.log(`status after the runs: ${(await statusOf(gw.url, 'tree')).status.slice(-4).join(' | ')}`);
 await gw.close();

@@ -141,4 +141,24 @@ test('keywords and traces of the repository; the answer left a trace', async () 
   assert.equal(browser.problems, []);
 });
 
+test('navigation: an exact result opens its file at the line; an identifier goes to its definition in another file', async () => {
+  const { page } = browser;
+  writeRepoFile(demo, 'src/use-header.ts', "import { parseHttpHeader } from './http/header-parser.js';\n\nexport const host = parseHttpHeader('Host: a')[1];\n");
+  assert.is((await fetch(`${gw.url}/api/index/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ repo: 'demo' }) })).status, 202);
+  await until(async () => ((await json(await fetch(`${gw.url}/api/grep?pattern=parseHttpHeader(%27Host&repo=demo`))).files?.length ? true : undefined), 60_000, 100);
+  await page.getByLabel('Query').fill('"parseHttpHeader(\'Host" repo:demo');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  const results = page.getByTestId('search-results');
+  await results.getByText('1 result for').waitFor();
+  await results.getByRole('button', { name: 'demo:src/use-header.ts' }).click();
+  const view = page.getByTestId('file-view');
+  await view.getByText('src/use-header.ts at line 3').waitFor();
+  assert.match(await view.locator('.hit').innerText(), /export const host = parseHttpHeader/);
+  await view.locator('.hit').getByRole('button', { name: 'parseHttpHeader' }).click();
+  await view.getByText('src/http/header-parser.ts at line 1').waitFor();
+  assert.match(await view.locator('.hit').innerText(), /export function parseHttpHeader\(line: string\)/);
+  await checkAccessibility(page, 'code search with a file open');
+  assert.equal(browser.problems, []);
+});
+
 test.run();

@@ -679,6 +679,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/definitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a name is defined
+         * @description The definitions of exactly `name` (case as written); `Container.name` narrows to a member of that container.
+         *
+         *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
+         */
+        get: operations["getApiDefinitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dev/status": {
         parameters: {
             query?: never;
@@ -840,7 +862,7 @@ export interface paths {
         put?: never;
         /**
          * Evaluate search against a golden set (hit@1/5/10, MRR@10, nDCG@10, MAP, p50/p95 latency)
-         * @description The same figures `switchboard eval --golden <file>` prints; a trace per repository is written under DATA_DIR/out/<repo>/traces/. Up to EVAL_SYNC_MAX_QUESTIONS selected questions the report is the answer (200); a larger set, or `background: true`, runs in the background (202 with the run; follow it with GET /api/eval/runs/{id}). Every evaluation is a recorded run; questions are asked one per event-loop turn, so a long set never stalls other requests.
+         * @description The same figures `switchboard eval --golden <file>` prints; a trace per repository is written under out/<repo>/traces/. Up to EVAL_SYNC_MAX_QUESTIONS selected questions the report is the answer (200); a larger set, or `background: true`, runs in the background (202 with the run; follow it with GET /api/eval/runs/{id}). Every evaluation is a recorded run; questions are asked one per event-loop turn, so a long set never stalls other requests.
          *
          *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
          */
@@ -887,6 +909,50 @@ export interface paths {
          *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
          */
         get: operations["getApiEvalRunsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a file, or a line range of it
+         * @description The file as the index holds it. `path` is relative to the repository root; absolute paths and "." or ".." segments answer 422. A file not in the index answers 404 `file_not_indexed` with the reason (binary, oversized, ignored). A whole file over 512 KiB is refused: read it by line range.
+         *
+         *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
+         */
+        get: operations["getApiFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/grep": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Exact or regular-expression search in a repository
+         * @description Every line matching `pattern` (a literal, or an RE2 regular expression with regex=true) in the files of the index, with line, column and byte offset; candidates come from the trigram index, every match is confirmed on the content. `path` is a regular expression over file paths.
+         *
+         *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
+         */
+        get: operations["getApiGrep"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1237,6 +1303,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/references": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a name is used
+         * @description Identifier occurrences of exactly `name` found by tree-sitter (definitions are not references), with their lines.
+         *
+         *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
+         */
+        get: operations["getApiReferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/search": {
         parameters: {
             query?: never;
@@ -1251,6 +1339,28 @@ export interface paths {
          *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
          */
         get: operations["getApiSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/symbols": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search definitions by name
+         * @description Definitions (functions, classes, methods, types, ...) found by tree-sitter whose name contains `q` (case folded); an exact name first, then a prefix, then shorter names.
+         *
+         *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
+         */
+        get: operations["getApiSymbols"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1313,6 +1423,28 @@ export interface paths {
          *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
          */
         get: operations["getApiTracesLatest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a directory of the index
+         * @description The files and directories directly under `path` (the root when absent) in the indexed revision; `recursive=true` lists every file under it.
+         *
+         *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
+         */
+        get: operations["getApiTree"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2078,7 +2210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2189,7 +2321,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2252,15 +2384,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2338,15 +2461,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2465,15 +2579,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getAdminApiKeys: {
@@ -2531,15 +2636,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2671,15 +2767,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     deleteAdminApiKeysByKeyId: {
@@ -2764,15 +2851,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2882,15 +2960,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getAdminDbStatus: {
@@ -2945,15 +3014,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3070,15 +3130,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getAdminFaxActivity: {
@@ -3131,15 +3182,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3220,15 +3262,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3359,15 +3392,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getAdminFaxJobsByIdPdf: {
@@ -3435,7 +3459,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3563,15 +3587,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getAdminHealthStatus: {
@@ -3640,15 +3655,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getAdminIntegrationsWebhooks: {
@@ -3701,15 +3707,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3821,15 +3818,6 @@ export interface operations {
             };
             /** @description A body field is invalid; `detail` names it (`validation_error`) */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3950,15 +3938,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     deleteAdminIntegrationsWebhooksTargetsById: {
@@ -4057,15 +4036,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getAdminLogs: {
@@ -4135,15 +4105,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getAdminLogsTail: {
@@ -4203,15 +4164,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getAdminMailboxes: {
@@ -4256,15 +4208,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4381,15 +4324,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getAdminMailboxesByName: {
@@ -4450,15 +4384,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4584,15 +4509,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     deleteAdminMailboxesByName: {
@@ -4667,15 +4583,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     postAdminRestart: {
@@ -4728,15 +4635,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4803,15 +4701,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4933,15 +4822,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getAdminSettingsExport: {
@@ -5004,15 +4884,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     postAdminSettingsPersist: {
@@ -5065,15 +4936,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5141,15 +5003,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5275,15 +5128,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     postApiChat: {
@@ -5343,7 +5187,7 @@ export interface operations {
                         run_id: string;
                         /** @description true when the answer cites code whose file changed or was removed since it was indexed (those citations say stale: true, and a note names the files). */
                         stale?: boolean;
-                        /** @description The trace file written, relative to DATA_DIR: out/<repo>/traces/<name> is the file DATA_DIR/out/<repo>/traces/<name> (null with TRACE_RETENTION=0). */
+                        /** @description The trace file written, relative to DATA_DIR (null with TRACE_RETENTION=0). */
                         trace: string | null;
                     };
                 };
@@ -5420,7 +5264,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
+            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5478,15 +5322,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5607,8 +5442,107 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
+        };
+    };
+    getApiDefinitions: {
+        parameters: {
+            query: {
+                name: string;
+                /** @description Repository name (a key of REPOS); REPO when absent. */
+                repo?: string;
+                /** @description A branch or tag of a git repository; its default branch (or the directory as indexed) when absent. */
+                rev?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Definitions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        definitions: {
+                            /** @description 1-based column of the name. */
+                            column: number;
+                            /** @description The enclosing definition (a method's class). */
+                            container: string | null;
+                            /** @description Last line of the definition. */
+                            end_line: number;
+                            /** @description function, class, method, interface, type, struct, enum, ... */
+                            kind: string;
+                            language: string;
+                            /** @description 1-based line of the name. */
+                            line: number;
+                            name: string;
+                            path: string;
+                        }[];
+                        name: string;
+                        repo: string;
+                        rev: string | null;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `search:read` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No configured repository has this name (`repository_not_found`); The repository has no index of this revision (branch or tag); the indexed revisions are listed (`revision_not_indexed`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The repository has no code index yet (exact search, symbols and files read from it): run an index run first (`code_index_missing`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A query value is invalid; `detail` names it (`validation_error`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5670,15 +5604,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5762,7 +5687,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; No container engine answers (`engine_unreachable`) */
+            /** @description No container engine answers (`engine_unreachable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5898,7 +5823,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; No container engine answers (`engine_unreachable`) */
+            /** @description No container engine answers (`engine_unreachable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6001,7 +5926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; No container engine answers (`engine_unreachable`) */
+            /** @description No container engine answers (`engine_unreachable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6057,15 +5982,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6129,15 +6045,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6315,7 +6222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
+            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6556,7 +6463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The gateway is stopping and takes no new work; Retry-After says when to try again (another instance, or this one restarted) (`shutting_down`); The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
+            /** @description The gateway is stopping and takes no new work (`shutting_down`); The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6744,7 +6651,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The gateway is stopping and takes no new work; Retry-After says when to try again (another instance, or this one restarted) (`shutting_down`) */
+            /** @description The gateway is stopping and takes no new work (`shutting_down`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6877,8 +6784,215 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
+        };
+    };
+    getApiFiles: {
+        parameters: {
+            query: {
+                end_line?: string;
+                path: string;
+                /** @description Repository name (a key of REPOS); REPO when absent. */
+                repo?: string;
+                /** @description A branch or tag of a git repository; its default branch (or the directory as indexed) when absent. */
+                rev?: string;
+                start_line?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file or the range */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: string;
+                        end_line: number;
+                        language: string;
+                        path: string;
+                        repo: string;
+                        rev: string | null;
+                        /** @description Bytes of the whole file. */
+                        size: number;
+                        start_line: number;
+                        total_lines: number;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `search:read` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No configured repository has this name (`repository_not_found`); The repository has no index of this revision (branch or tag); the indexed revisions are listed (`revision_not_indexed`); The path is not a file or directory of the indexed revision, or is refused (outside the repository, binary, too large); the reason is given (`file_not_indexed`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The repository has no code index yet (exact search, symbols and files read from it): run an index run first (`code_index_missing`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A query value is invalid; `detail` names it (`validation_error`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiGrep: {
+        parameters: {
+            query: {
+                /** @description true: match case as written (default: folded). */
+                case_sensitive?: "true" | "false";
+                lang?: string;
+                /** @description At most this many, 1..1000 (default 100). */
+                limit?: string;
+                /** @description Only files whose path matches this regular expression. */
+                path?: string;
+                pattern: string;
+                /** @description true: pattern is a regular expression (RE2 syntax). */
+                regex?: "true" | "false";
+                /** @description Repository name (a key of REPOS); REPO when absent. */
+                repo?: string;
+                /** @description A branch or tag of a git repository; its default branch (or the directory as indexed) when absent. */
+                rev?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching files, most matches first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        files: {
+                            language: string;
+                            match_count: number;
+                            matches: {
+                                byte_length: number;
+                                byte_offset: number;
+                                column: number;
+                                line: number;
+                                text: string;
+                            }[];
+                            path: string;
+                        }[];
+                        partial: boolean;
+                        repo: string;
+                        rev: string | null;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`); The search query is malformed (docs/search/code-search.md "Query language"); the 1-based character position and what is wrong are given (`query_invalid`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `search:read` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No configured repository has this name (`repository_not_found`); The repository has no index of this revision (branch or tag); the indexed revisions are listed (`revision_not_indexed`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The repository has no code index yet (exact search, symbols and files read from it): run an index run first (`code_index_missing`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A query value is invalid; `detail` names it (`validation_error`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6984,7 +7098,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`) */
+            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7128,15 +7242,6 @@ export interface operations {
             };
             /** @description corpus_id is refused as a repository name (`validation_error`) */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7295,15 +7400,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getApiIndexByCorpusIdRunsLatest: {
@@ -7442,15 +7538,6 @@ export interface operations {
             };
             /** @description A query value is invalid; `detail` names it (`validation_error`) */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7630,15 +7717,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     postApiIndexStart: {
@@ -7755,7 +7833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The gateway is stopping and takes no new work; Retry-After says when to try again (another instance, or this one restarted) (`shutting_down`) */
+            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The gateway is stopping and takes no new work (`shutting_down`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7869,15 +7947,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getApiJudges: {
@@ -7937,15 +8006,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8039,15 +8099,6 @@ export interface operations {
             };
             /** @description A query value is invalid; `detail` names it (`validation_error`) */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8157,15 +8208,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     postApiKeywordsReload: {
@@ -8220,15 +8262,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8366,15 +8399,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getApiLabRunsById: {
@@ -8470,15 +8494,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8606,15 +8621,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     postApiRag: {
@@ -8672,7 +8678,7 @@ export interface operations {
                         run_id: string;
                         /** @description true when the answer cites code whose file changed or was removed since it was indexed (those citations say stale: true, and a note names the files). */
                         stale?: boolean;
-                        /** @description The trace file written, relative to DATA_DIR: out/<repo>/traces/<name> is the file DATA_DIR/out/<repo>/traces/<name> (null with TRACE_RETENTION=0). */
+                        /** @description The trace file written, relative to DATA_DIR (null with TRACE_RETENTION=0). */
                         trace: string | null;
                     };
                 };
@@ -8749,7 +8755,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
+            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8813,17 +8819,16 @@ export interface operations {
             };
         };
     };
-    getApiSearch: {
+    getApiReferences: {
         parameters: {
             query: {
-                /** @description Query text: a question in plain English or an identifier. Any characters; nothing is query syntax. */
-                q: string;
-                /** @description Repository name (a key of REPOS); defaults to REPO. */
+                /** @description At most this many, 1..1000 (default 100). */
+                limit?: string;
+                name: string;
+                /** @description Repository name (a key of REPOS); REPO when absent. */
                 repo?: string;
-                /** @description Results to return, 1..100; defaults to FINAL_K. */
-                top_k?: string;
-                /** @description true: write this search as a trace under DATA_DIR/out/<repo>/traces/ (TRACE_RETENTION newest kept) and name it in the answer. */
-                trace?: "0" | "1" | "true" | "false";
+                /** @description A branch or tag of a git repository; its default branch (or the directory as indexed) when absent. */
+                rev?: string;
             };
             header?: never;
             path?: never;
@@ -8831,37 +8836,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Results, best first */
+            /** @description References by path and line */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        query: string;
-                        repo: string;
-                        results: {
-                            /** @description 1-based, inclusive. */
-                            end_line: number;
-                            /** @description With ENRICH_CODE_CHUNKS: the LLM's summary and keywords of the chunk, indexed as their own field. */
-                            enrichment?: string;
-                            /** @description When that run read the file (ISO 8601). */
-                            indexed_at?: string;
-                            /** @description Relative to the repository root. */
+                        name: string;
+                        references: {
+                            column: number;
+                            language: string;
+                            line: number;
                             path: string;
-                            /** @description The index run that wrote this chunk. */
-                            run_id?: string;
-                            score: number;
-                            snippet: string;
-                            /** @description true: the file changed (size or mtime) or was removed since it was indexed, so the snippet may be out of date; reindex with POST /api/index/start. */
-                            stale?: boolean;
-                            /** @description 1-based, inclusive. */
-                            start_line: number;
+                            /** @description The line (at most 300 characters). */
+                            text: string;
                         }[];
-                        /** @description The resolved value (top_k, else FINAL_K). */
-                        top_k: number;
-                        /** @description With trace=true: the trace file written, relative to DATA_DIR (out/<repo>/traces/<name> is DATA_DIR/out/<repo>/traces/<name>). */
-                        trace?: string;
+                        repo: string;
+                        rev: string | null;
                     };
                 };
             };
@@ -8892,8 +8884,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No configured repository has this name (`repository_not_found`); The corpus (repository index) was deleted: current-state reads answer 404 until it is indexed again; its run records stay readable by id (`corpus_deleted`) */
+            /** @description No configured repository has this name (`repository_not_found`); The repository has no index of this revision (branch or tag); the indexed revisions are listed (`revision_not_indexed`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The repository has no code index yet (exact search, symbols and files read from it): run an index run first (`code_index_missing`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8919,8 +8920,273 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
+        };
+    };
+    getApiSearch: {
+        parameters: {
+            query: {
+                /** @description Query text. Bare words: the ranked search (a question in plain English or an identifier). The query language adds "a phrase", /a regex/, repo:, file: (or path:), lang:, sym:, case:yes|no|auto, rev:, and -word / -file: to exclude (docs/search/code-search.md "Query language"). A query with a phrase or regex is an exact search over the code index; with no repo (parameter or repo:) a query-language search reaches every repository. */
+                q: string;
+                /** @description Repository name (a key of REPOS); defaults to REPO. */
+                repo?: string;
+                /** @description Results to return, 1..100; defaults to FINAL_K. */
+                top_k?: string;
+                /** @description true: write this search as a trace under out/<repo>/traces/ (TRACE_RETENTION newest kept) and name it in the answer. */
+                trace?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Results, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Query-language searches: how the query was answered (ranked words, exact phrases/regexes, symbol definitions).
+                         * @enum {string}
+                         */
+                        mode?: "ranked" | "exact" | "symbols";
+                        /** @description true: the exact search's time budget ended before every candidate file was read. */
+                        partial?: boolean;
+                        query: string;
+                        repo: string;
+                        /** @description Query-language searches: the results per repository, best first. `repo` is "*" when more than one was searched. */
+                        repos?: {
+                            best_score: number;
+                            repo: string;
+                            results: number;
+                        }[];
+                        results: {
+                            /** @description 1-based, inclusive. */
+                            end_line: number;
+                            /** @description With ENRICH_CODE_CHUNKS: the LLM's summary and keywords of the chunk, indexed as their own field. */
+                            enrichment?: string;
+                            /** @description When that run read the file (ISO 8601). */
+                            indexed_at?: string;
+                            /** @description Exact and symbol searches: the file's language. */
+                            language?: string;
+                            /** @description Exact searches: occurrences of the patterns in the file (counted up to 1,000 per pattern). */
+                            match_count?: number;
+                            /** @description Exact searches: the first 20 matches, by line. */
+                            matches?: {
+                                byte_length: number;
+                                /** @description 0-based offset of the match in the file, in UTF-8 bytes. */
+                                byte_offset: number;
+                                /** @description 1-based, in characters. */
+                                column: number;
+                                /** @description 1-based. */
+                                line: number;
+                                /** @description The line (at most 300 characters). */
+                                text: string;
+                            }[];
+                            /** @description Relative to the repository root. */
+                            path: string;
+                            /** @description Query-language searches: the repository of the result. */
+                            repo?: string;
+                            /** @description The index run that wrote this chunk. */
+                            run_id?: string;
+                            score: number;
+                            snippet: string;
+                            /** @description true: the file changed (size or mtime) or was removed since it was indexed, so the snippet may be out of date; reindex with POST /api/index/start. */
+                            stale?: boolean;
+                            /** @description 1-based, inclusive. */
+                            start_line: number;
+                            /** @description sym: searches: the definition. */
+                            symbol?: {
+                                container: string | null;
+                                kind: string;
+                                name: string;
+                            };
+                        }[];
+                        /** @description The resolved value (top_k, else FINAL_K). */
+                        top_k: number;
+                        /** @description With trace=true: the trace file written, relative to DATA_DIR. */
+                        trace?: string;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`); The search query is malformed (docs/search/code-search.md "Query language"); the 1-based character position and what is wrong are given (`query_invalid`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `search:read` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No configured repository has this name (`repository_not_found`); The corpus (repository index) was deleted: current-state reads answer 404 until it is indexed again; its run records stay readable by id (`corpus_deleted`); The repository has no index of this revision (branch or tag); the indexed revisions are listed (`revision_not_indexed`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The repository has no code index yet (exact search, symbols and files read from it): run an index run first (`code_index_missing`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A query value is invalid; `detail` names it (`validation_error`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiSymbols: {
+        parameters: {
+            query: {
+                /** @description Only this language (typescript, python, go, c, ...). */
+                lang?: string;
+                /** @description At most this many, 1..1000 (default 100). */
+                limit?: string;
+                q: string;
+                /** @description Repository name (a key of REPOS); REPO when absent. */
+                repo?: string;
+                /** @description A branch or tag of a git repository; its default branch (or the directory as indexed) when absent. */
+                rev?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Definitions, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        repo: string;
+                        rev: string | null;
+                        symbols: {
+                            /** @description 1-based column of the name. */
+                            column: number;
+                            /** @description The enclosing definition (a method's class). */
+                            container: string | null;
+                            /** @description Last line of the definition. */
+                            end_line: number;
+                            /** @description function, class, method, interface, type, struct, enum, ... */
+                            kind: string;
+                            language: string;
+                            /** @description 1-based line of the name. */
+                            line: number;
+                            name: string;
+                            path: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `search:read` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No configured repository has this name (`repository_not_found`); The repository has no index of this revision (branch or tag); the indexed revisions are listed (`revision_not_indexed`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The repository has no code index yet (exact search, symbols and files read from it): run an index run first (`code_index_missing`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A query value is invalid; `detail` names it (`validation_error`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9007,15 +9273,6 @@ export interface operations {
             };
             /** @description A query value is invalid; `detail` names it (`validation_error`) */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9114,15 +9371,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getApiTracesLatest: {
@@ -9211,8 +9459,105 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
+        };
+    };
+    getApiTree: {
+        parameters: {
+            query?: {
+                /** @description At most this many, 1..1000 (default 100). */
+                limit?: string;
+                path?: string;
+                /** @description true: every file under path, not only the direct entries. */
+                recursive?: "true" | "false";
+                /** @description Repository name (a key of REPOS); REPO when absent. */
+                repo?: string;
+                /** @description A branch or tag of a git repository; its default branch (or the directory as indexed) when absent. */
+                rev?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entries: directories first, then files, each by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: {
+                            language?: string;
+                            name: string;
+                            path: string;
+                            size?: number;
+                            /** @enum {string} */
+                            type: "dir" | "file";
+                        }[];
+                        path: string;
+                        repo: string;
+                        rev: string | null;
+                        truncated: boolean;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `search:read` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No configured repository has this name (`repository_not_found`); The repository has no index of this revision (branch or tag); the indexed revisions are listed (`revision_not_indexed`); The path is not a file or directory of the indexed revision, or is refused (outside the repository, binary, too large); the reason is given (`file_not_indexed`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The repository has no code index yet (exact search, symbols and files read from it): run an index run first (`code_index_missing`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A query value is invalid; `detail` names it (`validation_error`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9425,7 +9770,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`) */
+            /** @description The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9544,15 +9889,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getFaxByIdPdf: {
@@ -9604,7 +9940,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9691,15 +10027,6 @@ export interface operations {
             };
             /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`) */
             429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9808,7 +10135,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The fax approval was used already (or is being used by a send in progress): an approval sends once (`approval_used`); The stored document of the approval no longer has the SHA-256 that was approved (it was changed in storage); nothing was sent (`approval_document_changed`) */
+            /** @description The fax approval was used already (or is being used by a send in progress): an approval sends once (`approval_used`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9871,7 +10198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`); The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`); The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9966,7 +10293,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`); Too many prepared faxes wait for sending, of this API key (FAX_APPROVALS_PENDING_PER_KEY) or in the cluster (100); send them or let them expire (MCP_APPROVAL_TTL_SECONDS). Retry-After says when the oldest expires (`approvals_pending_limit`) */
+            /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`); Too many prepared faxes wait for sending; send them or let them expire (MCP_APPROVAL_TTL_SECONDS) (`approvals_pending_limit`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9984,7 +10311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10188,15 +10515,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getInboundById: {
@@ -10298,15 +10616,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getInboundByIdPdf: {
@@ -10376,7 +10685,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10464,15 +10773,6 @@ export interface operations {
             };
             /** @description The Host header names none of the hosts this gateway answers on non-public routes (localhost, loopback addresses, the host of PUBLIC_API_URL, ALLOWED_HOSTS): a DNS-rebinding guard (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10574,15 +10874,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     deletePluginRegistryById: {
@@ -10665,15 +10956,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10832,15 +11114,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description The manifest was written but the kernel did not load the plugin in time (`plugin_load_timeout`) */
             504: {
                 headers: {
@@ -10981,15 +11254,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getPluginsById: {
@@ -11097,15 +11361,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     getPluginsByIdConfig: {
@@ -11202,15 +11457,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11399,15 +11645,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     postPluginsByIdConfigTest: {
@@ -11505,15 +11742,6 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11679,15 +11907,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description The manifest was written but the kernel did not load the plugin in time (`plugin_load_timeout`) */
             504: {
                 headers: {
@@ -11817,15 +12036,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     postProvideraCallback: {
@@ -11917,7 +12127,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12028,7 +12238,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12139,7 +12349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12239,7 +12449,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12342,7 +12552,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12456,7 +12666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;

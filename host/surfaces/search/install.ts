@@ -21,6 +21,9 @@ import { Repositories } from './repositories/repositories.js';
 import { CodeSearch } from './retrieval/code-search.js';
 import { warnWhenBackendCannotIndex } from './retrieval/retrieval-backend.js';
 import { registerSearchRoutes } from './retrieval/search-routes.js';
+import { CodeIndexes } from './code-index/code-indexes.js';
+import { QuerySearch } from './query/query-search.js';
+import { registerNavigationRoutes } from './navigation/navigation-routes.js';
 import { secretValuesOf } from '../../platform/config/secret-values.js';
 import { registerTraceRoutes } from './traces/trace-routes.js';
 import { registerEditorRoutes } from './editor/editor-routes.js';
@@ -61,7 +64,12 @@ export const searchSurface = defineSurface<SearchTables>()({
     const traces = new TraceStore({ dataDir, retention: () => config.get('TRACE_RETENTION'), secretValues: () => secretValuesOf(config, kernel) });
     const search = new CodeSearch({ kernel, config, repositories, logger, keywords, outbound: platform.outbound });
     const isDeleted = (corpus: string) => platform.runAccounting.store.isDeleted(corpus);
-    registerSearchRoutes(api, { search, traces, repositories, isDeleted });
+    const codeIndexes = new CodeIndexes(dataDir);
+    platform.onStop('code indexes', async () => codeIndexes.close());
+    // Exact searches read candidates for at most 3 s; the results so far answer, marked partial.
+    const querySearch = new QuerySearch({ repositories, search, codeIndexes, exactBudgetMs: () => 3000 });
+    registerSearchRoutes(api, { search, traces, repositories, isDeleted, querySearch });
+    registerNavigationRoutes(api, { repositories, codeIndexes, maxFileBytes: () => config.get('INDEX_MAX_FILE_BYTES') });
     const answers = new AnswerService({
       config, search, repositories, traces, logger,
       accounting: answerAccounting(platform.runAccounting),
@@ -95,7 +103,7 @@ export const searchSurface = defineSurface<SearchTables>()({
     platform.onStop('index runs', () => runs.stop());
     platform.onStop('evaluation runs', () => evalJobs.stop());
     platform.onStop('keyword builds', () => keywords.drain());
-    return { repositories, runs, runStore, search, keywords, traces, answers, canaries, evalJobs };
+    return { codeIndexes, querySearch, repositories, runs, runStore, search, keywords, traces, answers, canaries, evalJobs };
   },
 });
 

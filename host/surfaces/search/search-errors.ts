@@ -12,6 +12,10 @@ export const searchErrors = errorVocabulary('search', {
   ),
   retrieval_backend_failed: defineError<{ backend: string; reason: string }>('The retrieval backend failed the search (a locked or damaged index file, say); the reason is given.', ({ backend, reason }) => `retrieval backend "${backend}" failed: ${reason}`),
   index_run_running: defineError<{ reason: string }>('An indexing run for this repository is already under way.', ({ reason }) => reason),
+  query_invalid: defineError<{ position: number; reason: string }>('The search query is malformed (docs/search/code-search.md "Query language"); the 1-based character position and what is wrong are given.', ({ position, reason }) => `query: at position ${position}: ${reason}`),
+  revision_not_indexed: defineError<{ repo: string; rev: string; indexed: string[] }>('The repository has no index of this revision (branch or tag); the indexed revisions are listed.', ({ repo, rev, indexed }) => `repository "${repo}" has no index of revision "${rev}" (indexed: ${indexed.join(', ') || 'none'})`),
+  code_index_missing: defineError<{ repo: string }>('The repository has no code index yet (exact search, symbols and files read from it): run an index run first.', ({ repo }) => `repository "${repo}" has no code index yet; index it with POST /api/index/start`),
+  file_not_indexed: defineError<{ path: string; reason: string }>('The path is not a file or directory of the indexed revision, or is refused (outside the repository, binary, too large); the reason is given.', ({ path, reason }) => `${path}: ${reason}`),
   evaluation_run_not_found: defineError<{ id: string }>('No evaluation run has this id.', ({ id }) => `evaluation run ${id} not found`),
   evaluation_runs_busy: defineError<{ limit: number }>('As many evaluation runs as EVAL_MAX_RUNNING are already running in this gateway; retry when one has finished.', ({ limit }) => `${limit} evaluation run(s) are already running (EVAL_MAX_RUNNING); retry when one has finished`),
 });

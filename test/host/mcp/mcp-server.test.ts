@@ -22,6 +22,29 @@ let outbox: string;
 let readOnlyKey: string;
 let sendKey: string;
 
+/** Code navigation over the code index (host/surfaces/search/navigation). */
+const NAVIGATION_TOOLS = ['grep', 'read_file', 'list_tree', 'find_definition', 'find_references', 'search_symbols'];
+
+/** Every navigation tool against the indexed billing repository; the planted key never leaves. */
+async function navigate(client: Client): Promise<void> {
+  const grep = await call(client, 'grep', { pattern: 'invoice\\w+', regex: 'true', repo: 'billing' });
+  assert.equal(grep.files.map((f: any) => f.path).sort(), ['src/billing/invoice-total.ts', 'src/billing/provider-config.ts'], JSON.stringify(grep));
+  const def = await call(client, 'find_definition', { name: 'invoiceTotal', repo: 'billing' });
+  assert.equal(def.definitions.map((d: any) => [d.path, d.line, d.kind]), [['src/billing/invoice-total.ts', 1, 'function']]);
+  const refs = await call(client, 'find_references', { name: 'lines', repo: 'billing' });
+  assert.ok(refs.references.some((r: any) => r.line === 2 && r.text.includes('lines.reduce')), JSON.stringify(refs));
+  const syms = await call(client, 'search_symbols', { q: 'invoice', repo: 'billing' });
+  assert.is(syms.symbols[0].name, 'invoiceTotal');
+  const tree = await call(client, 'list_tree', { path: 'src', repo: 'billing' });
+  assert.equal(tree.entries.map((e: any) => [e.name, e.type]), [['billing', 'dir']]);
+  const file = await call(client, 'read_file', { path: 'src/billing/provider-config.ts', start_line: '2', end_line: '3', repo: 'billing' });
+  assert.is(file.start_line, 2);
+  assert.ok(file.content.includes('invoiceEndpoint'));
+  assert.not.ok(JSON.stringify(file).includes(PLANTED), 'read_file masks the planted key like search_code');
+  const outside = await call(client, 'read_file', { path: '../secrets.txt', repo: 'billing' });
+  assert.is(outside.error.code, 'validation_error', JSON.stringify(outside));
+}
+
 async function connect(key: string | undefined, bearer = false): Promise<Client> {
   const headers: Record<string, string> = key ? (bearer ? { Authorization: `Bearer ${key}` } : { 'X-API-Key': key }) : {};
   const client = new Client({ name: 'mcp-test', version: '1.0.0' });
@@ -76,9 +99,9 @@ test('the tools are listed with their annotations: read-only ones read-only, sen
   try {
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    const expected = ['get_fax_status', 'list_faxes', 'list_inbound', 'get_inbound', 'search_code', 'answer_question', 'start_index', 'index_status', 'list_plugins', 'plugin_health', 'list_alerts', 'prepare_fax', 'send_fax'];
+    const expected = ['get_fax_status', 'list_faxes', 'list_inbound', 'get_inbound', 'search_code', 'answer_question', 'start_index', 'index_status', 'list_plugins', 'plugin_health', 'list_alerts', 'prepare_fax', 'send_fax', ...NAVIGATION_TOOLS];
     assert.equal([...byName.keys()].sort(), [...expected].sort());
-    for (const name of ['get_fax_status', 'list_faxes', 'list_inbound', 'get_inbound', 'search_code', 'answer_question', 'index_status', 'list_plugins', 'plugin_health', 'list_alerts']) {
+    for (const name of ['get_fax_status', 'list_faxes', 'list_inbound', 'get_inbound', 'search_code', 'answer_question', 'index_status', 'list_plugins', 'plugin_health', 'list_alerts', ...NAVIGATION_TOOLS]) {
       assert.is(byName.get(name)!.annotations?.readOnlyHint, true, name);
     }
     assert.is(byName.get('send_fax')!.annotations?.readOnlyHint, false);
@@ -111,6 +134,7 @@ test('index, status, search and answer: a secret planted in an indexed file come
     const answer = await call(client, 'answer_question', { question: 'which invoice provider key is configured?', repo: 'billing' });
     assert.not.ok(answer.error, JSON.stringify(answer));
     assert.not.ok(JSON.stringify(answer).includes(PLANTED), JSON.stringify(answer));
+    await navigate(client);
   } finally {
     await client.close();
   }
@@ -326,7 +350,8 @@ test('switchboard mcp: the same tools over stdio against a running gateway', asy
   await client.connect(transport);
   try {
     const { tools } = await client.listTools();
-    assert.is(tools.length, 13);
+    assert.is(tools.length, 13 + NAVIGATION_TOOLS.length);
+    await navigate(client);
     const found = await call(client, 'search_code', { q: 'STRIPE_API_KEY invoice provider', repo: 'billing' });
     assert.ok(found.results.length > 0);
     assert.not.ok(JSON.stringify(found).includes(PLANTED));
@@ -363,7 +388,7 @@ test('tools/list over stdio equals tools/list over HTTP: one builder, one /opena
   try {
     const overStdio = (await stdio.listTools()).tools;
     const overHttp = (await http.listTools()).tools;
-    assert.is(overHttp.length, 13);
+    assert.is(overHttp.length, 13 + NAVIGATION_TOOLS.length);
     assert.equal(overStdio, overHttp);
     // Each comes from the x-mcp-tool of its route in the document.
     const doc = await json(await fetch(`${gw.url}/openapi.json`));

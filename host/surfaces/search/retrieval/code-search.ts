@@ -40,6 +40,8 @@ export interface SearchOptions {
   boostTerms?: { terms: string[]; factor: number };
   /** Run identity of the query embedding (answers pass their run id, lane retrieval_embeddings). */
   identity?: RunIdentity;
+  /** Only chunks of these languages (the query language's `lang:`). */
+  languages?: string[];
 }
 
 /** Where the discriminative keywords of a repository come from (host/surfaces/search/keywords/keyword-store.ts). */
@@ -77,6 +79,11 @@ export class CodeSearch {
 
   constructor(private readonly deps: { kernel: Kernel; config: SearchConfig; repositories: Repositories; logger: Logger; keywords?: KeywordSource; outbound?: OutboundGuard }) {}
 
+  /** FINAL_K: the results a search returns when top_k is absent. */
+  defaultTopK(): number {
+    return this.deps.config.get('FINAL_K');
+  }
+
   async search(q: string, repoName: string | undefined, topK: number | undefined, options: SearchOptions = {}): Promise<SearchOutcome> {
     const started = performance.now();
     const { config, kernel } = this.deps;
@@ -92,6 +99,7 @@ export class CodeSearch {
         topKDense: config.get('TOPK_DENSE'),
       },
     };
+    if (options.languages?.length) searchOptions.filters = { languages: options.languages };
     const boostTerms = options.boostTerms ?? (await this.keywordBoost(repo.name));
     if (boostTerms) searchOptions.boostTerms = boostTerms;
     let denseError: string | undefined;

@@ -4,6 +4,8 @@ import { publicResult, RETRIEVAL_ERRORS, type CodeSearch, type SearchOutcome } f
 import type { TraceStore } from '../traces/trace-store.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
 import type { RepositoryResolver } from '../repositories/repo-query.js';
+import { isPlainQuery, parseSearchQuery } from '../query/search-query.js';
+import type { QuerySearch } from '../query/query-search.js';
 
 
 const SearchQuery = z.object({
@@ -11,7 +13,11 @@ const SearchQuery = z.object({
     .string({ error: 'q is required' })
     .refine((v) => v.trim().length > 0, 'q cannot be empty')
     .refine((v) => v.length <= 1000, 'q is longer than 1000 characters')
-    .describe('Query text: a question in plain English or an identifier. Any characters; nothing is query syntax.'),
+    .describe(
+      'Query text. Bare words: the ranked search (a question in plain English or an identifier). The query language adds "a phrase", /a regex/, ' +
+        'repo:, file: (or path:), lang:, sym:, case:yes|no|auto, rev:, and -word / -file: to exclude (docs/search/code-search.md "Query language"). ' +
+        'A query with a phrase or regex is an exact search over the code index; with no repo (parameter or repo:) a query-language search reaches every repository.',
+    ),
   repo: z.string().optional().describe('Repository name (a key of REPOS); defaults to REPO.'),
   top_k: z
     .string()
@@ -37,6 +43,20 @@ export const SearchResultBody = z.object({
   run_id: z.string().optional().describe('The index run that wrote this chunk.'),
   indexed_at: z.string().optional().describe('When that run read the file (ISO 8601).'),
   stale: z.boolean().optional().describe('true: the file changed (size or mtime) or was removed since it was indexed, so the snippet may be out of date; reindex with POST /api/index/start.'),
+  repo: z.string().optional().describe('Query-language searches: the repository of the result.'),
+  language: z.string().optional().describe('Exact and symbol searches: the file\'s language.'),
+  match_count: z.number().int().optional().describe('Exact searches: occurrences of the patterns in the file (counted up to 1,000 per pattern).'),
+  matches: z
+    .array(z.object({
+      line: z.number().int().describe('1-based.'),
+      column: z.number().int().describe('1-based, in characters.'),
+      byte_offset: z.number().int().describe('0-based offset of the match in the file, in UTF-8 bytes.'),
+      byte_length: z.number().int(),
+      text: z.string().describe('The line (at most 300 characters).'),
+    }))
+    .optional()
+    .describe('Exact searches: the first 20 matches, by line.'),
+  symbol: z.object({ name: z.string(), kind: z.string(), container: z.string().nullable() }).optional().describe('sym: searches: the definition.'),
 });
 
 export const SearchResponseBody = z.object({
@@ -45,12 +65,15 @@ export const SearchResponseBody = z.object({
   top_k: z.number().int().describe('The resolved value (top_k, else FINAL_K).'),
   results: z.array(SearchResultBody),
   trace: z.string().optional().describe('With trace=true: the trace file written, relative to DATA_DIR (out/<repo>/traces/<name> is DATA_DIR/out/<repo>/traces/<name>).'),
+  mode: z.enum(['ranked', 'exact', 'symbols']).optional().describe('Query-language searches: how the query was answered (ranked words, exact phrases/regexes, symbol definitions).'),
+  repos: z.array(z.object({ repo: z.string(), results: z.number().int(), best_score: z.number() })).optional().describe('Query-language searches: the results per repository, best first. `repo` is "*" when more than one was searched.'),
+  partial: z.boolean().optional().describe('true: the exact search\'s time budget ended before every candidate file was read.'),
 });
 
 /** GET /api/search: retrieval only, no LLM call (an embedding call when EMBEDDING_MODEL is set). */
 export function registerSearchRoutes(
   api: HttpApi,
-  deps: { search: CodeSearch; traces?: TraceStore; repositories: RepositoryResolver; isDeleted?: (repo: string) => Promise<boolean> },
+  deps: { search: CodeSearch; traces?: TraceStore; repositories: RepositoryResolver; isDeleted?: (repo: string) => Promise<boolean>; querySearch?: QuerySearch },
 ): void {
   api.route(
     {
@@ -66,10 +89,19 @@ export function registerSearchRoutes(
       access: { scope: 'search:read' },
       query: SearchQuery,
       queryErrorStatus: 422,
-      errors: ['repository_not_found', 'corpus_deleted', ...RETRIEVAL_ERRORS],
+      errors: ['repository_not_found', 'corpus_deleted', 'query_invalid', 'revision_not_indexed', 'code_index_missing', ...RETRIEVAL_ERRORS],
       responses: { 200: { description: 'Results, best first', schema: SearchResponseBody } },
     },
     async ({ query }) => {
+      const parsed = parseSearchQuery(query.q);
+      if (deps.querySearch && !isPlainQuery(parsed)) {
+        const found = await deps.querySearch.run(parsed, query.repo, query.top_k ?? deps.search.defaultTopK());
+        for (const repo of deps.querySearch.reposOf(parsed, query.repo)) {
+          if (await deps.isDeleted?.(repo)) throw httpError('corpus_deleted', { corpus: repo, hint: 'index it again with POST /api/index/start' });
+        }
+        return { query: query.q, repo: found.repo, top_k: query.top_k ?? deps.search.defaultTopK(), results: found.results, mode: found.mode, repos: found.repos, ...(found.partial ? { partial: true } : {}) };
+      }
+      // Bare words: the ranked search of one repository, as it always was.
       const repo = deps.repositories.resolve(query.repo).name;
       // A deleted corpus has no current state: not an empty result list.
       if (await deps.isDeleted?.(repo)) throw httpError('corpus_deleted', { corpus: repo, hint: 'index it again with POST /api/index/start' });

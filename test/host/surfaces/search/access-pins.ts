@@ -8,6 +8,12 @@ import type { AccessPin } from '../../../support/access-pins.js';
  */
 export const ACCESS_PINS: AccessPin[] = [
   ['GET /api/search', 'search:read'],
+  ['GET /api/symbols', 'search:read'],
+  ['GET /api/definitions', 'search:read'],
+  ['GET /api/references', 'search:read'],
+  ['GET /api/files', 'search:read'],
+  ['GET /api/tree', 'search:read'],
+  ['GET /api/grep', 'search:read'],
   ['GET /api/editor/settings', 'admin', 'admin'],
   ['GET /api/keywords', 'search:read'],
   ['POST /api/keywords/rebuild', 'search:index'],

@@ -2,11 +2,12 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Chunk } from '../chunking/chunk.js';
 import type { ChunkTask } from './chunk-worker.js';
+import type { SymbolOutline } from '../../code-index/symbol-outline.js';
 
 export type FileOutcome =
   | { id: number; type: 'skipped' }
   | { id: number; type: 'unchanged'; hash: string }
-  | { id: number; type: 'chunked'; hash: string; chunks: Chunk[]; terms: ChunkTerms }
+  | { id: number; type: 'chunked'; hash: string; chunks: Chunk[]; terms: ChunkTerms; content: string; outline: SymbolOutline }
   | { id: number; type: 'error'; message: string };
 
 /**

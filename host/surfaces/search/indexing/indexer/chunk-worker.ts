@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { indexPathTerms, indexTerms } from '../../../../../core/sdk/retrieval/code-terms.js';
 import { chunkFile } from '../chunking/chunk-file.js';
+import { symbolOutline } from '../../code-index/symbol-outline.js';
 import type { ChunkLimits } from '../chunking/chunk.js';
 import type { Language } from '../chunking/languages.js';
 import { isBinary, looksMinified } from './file-walk.js';
@@ -36,7 +37,9 @@ async function handle(task: ChunkTask): Promise<FileOutcome> {
   const chunks = await chunkFile(text, task.language, task.limits);
   // Term making (splitting and stemming) here rather than in the writer thread, which only inserts.
   const terms = { path: indexPathTerms(task.rel), bodies: chunks.map((c) => indexTerms(c.text)), symbols: chunks.map((c) => (c.symbol ? indexTerms(c.symbol) : null)) };
-  return { id: task.id, type: 'chunked', hash, chunks, terms };
+  // The code index (exact search, symbols, navigation) keeps the content and its definitions and identifiers.
+  const outline = await symbolOutline(text, task.language);
+  return { id: task.id, type: 'chunked', hash, chunks, terms, content: text, outline };
 }
 
 parentPort!.on('message', (task: ChunkTask) => {

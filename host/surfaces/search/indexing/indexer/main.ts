@@ -10,6 +10,8 @@ import { ChunkPool, type FileOutcome } from './chunk-pool.js';
 import { SKIPPED_HASH, readStamps, sameStamp, stampsFile, writeStamps, type Stamp } from './file-stamps.js';
 import { loadBackend } from './load-backend.js';
 import type { IndexJob, IndexerMessage } from './protocol.js';
+import { codeIndexFile, openCodeIndexDb } from '../../code-index/code-index-db.js';
+import { CodeIndexWriter } from '../../code-index/code-index-writer.js';
 
 /**
  * The indexer child process: walks the repository, re-chunks files whose content hash changed,
@@ -34,10 +36,17 @@ async function run(job: IndexJob): Promise<RunCounts> {
   const backend = await loadBackend(job.backend, process.env, outbound);
   let session: RetrievalWriteSession | undefined;
   let pool: ChunkPool | undefined;
+  let codeDb: ReturnType<typeof openCodeIndexDb> | undefined;
+  let code: CodeIndexWriter | undefined;
   try {
     if (!backend.provider.openSession) throw new Error(`retrieval backend "${job.backend.pluginId}" does not support write sessions (contract retrieval@1.1)`);
     session = await backend.provider.openSession(job.repo);
     const knownHashes = new Map((await session.sources()).map((s) => [s.path, s.hash]));
+    // The code index beside it, written in its own transaction and committed after the session.
+    codeDb = openCodeIndexDb(codeIndexFile(job.backend.dataDir, job.repo, job.rev));
+    code = new CodeIndexWriter(codeDb);
+    const codeHashes = code.hashes();
+    code.begin();
     send({ type: 'progress', kind: knownHashes.size ? 'incremental' : 'full', counts: { ...counts } });
     const stampFile = stampsFile(job.backend.dataDir, job.repo);
     const cache = await readStamps(stampFile);
@@ -80,7 +89,7 @@ async function run(job: IndexJob): Promise<RunCounts> {
           inFlight.push({ file, outcome: { id: -1, type: 'skipped' } });
           continue;
         }
-        const unchanged = same && known !== undefined && stamp[2] === known;
+        const unchanged = same && known !== undefined && stamp[2] === known && codeHashes.get(file.rel) === known;
         // A file whose stamp moved is chunked again even when its content did not change, so its
         // chunks carry the new stamp (a hit is stale exactly when its file's stamp moved since).
         const outcome: FileOutcome | Promise<FileOutcome> = unchanged
@@ -99,6 +108,7 @@ async function run(job: IndexJob): Promise<RunCounts> {
       if (outcome.type === 'error') throw new Error(`${file.rel}: ${outcome.message}`);
       if (outcome.type === 'skipped') {
         counts.files_skipped++;
+        if (codeHashes.has(file.rel)) code.remove(file.rel);
         record(file.rel, [file.size, file.mtimeMs, SKIPPED_HASH, file.ino]);
         continue;
       }
@@ -139,16 +149,20 @@ async function run(job: IndexJob): Promise<RunCounts> {
         }
       }
       await session.replaceSource(file.rel, outcome.hash, documents);
+      code.replace({ path: file.rel, language, hash: outcome.hash, content: outcome.content, outline: outcome.outline });
       counts.files_changed++;
       counts.chunks += documents.length;
       progress();
     }
-    const removed = [...knownHashes.keys()].filter((p) => !seen.has(p));
-    if (removed.length) await session.deleteSources(removed);
-    counts.files_removed = removed.length;
+    const removed = [...new Set([...knownHashes.keys(), ...codeHashes.keys()])].filter((p) => !seen.has(p));
+    for (const p of removed) code.remove(p);
+    const removedSources = removed.filter((p) => knownHashes.has(p));
+    if (removedSources.length) await session.deleteSources(removedSources);
+    counts.files_removed = removedSources.length;
     progress(true);
     const stats = await session.commit();
     session = undefined;
+    code.commit();
     const dirsMoved = dirs.size !== cache.dirs.size || [...dirs].some(([rel, listing]) => cache.dirs.get(rel) !== listing);
     if (stampsMoved || dirsMoved || stamps.size !== oldStamps.size || cache.backend !== job.backend.pluginId) {
       await writeStamps(stampFile, { files: stamps, dirs, backend: job.backend.pluginId }).catch(() => {}); // only a cache: the next run reads files instead
@@ -162,6 +176,8 @@ async function run(job: IndexJob): Promise<RunCounts> {
     if (job.census) census.close();
     await pool?.close();
     await session?.abort().catch(() => {});
+    code?.rollback();
+    codeDb?.close();
     await backend.stop().catch(() => {});
     await outbound.close();
   }

@@ -7,6 +7,8 @@ export interface IndexJob {
   runId: string;
   repo: string;
   repoDir: string;
+  /** The git revision (branch or tag name) this run indexes, checked out in repoDir; absent for a plain directory. */
+  rev?: string;
   enrich: boolean;
   maxFileBytes: number;
   chunk: { size: number; overlap: number };

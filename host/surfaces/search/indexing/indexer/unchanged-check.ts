@@ -3,6 +3,8 @@ import type { RunCounts } from '../index-run-store.js';
 import { walkRepositorySync, type DirListing } from './file-walk.js';
 import { SKIPPED_HASH, readStamps, sameStamp, stampsFile, writeStamps } from './file-stamps.js';
 import type { IndexJob } from './protocol.js';
+import { existsSync } from 'node:fs';
+import { codeIndexFile } from '../../code-index/code-index-db.js';
 
 /**
  * The check before a run spawns its indexer child: when every file of the walk has the stamp the
@@ -15,6 +17,8 @@ export async function nothingChanged(job: IndexJob, indexed: Pick<RetrievalStats
   const file = stampsFile(job.backend.dataDir, job.repo);
   const cache = await readStamps(file);
   if (cache.backend !== job.backend.pluginId || !cache.files.size) return undefined;
+  // No code index yet (an index from before it existed): the child builds it.
+  if (!existsSync(codeIndexFile(job.backend.dataDir, job.repo, job.rev))) return undefined;
   const dirs = new Map<string, DirListing>();
   let walked;
   try {

@@ -7,6 +7,7 @@ import { walkRepositorySync, type DirListing } from '../../../../../host/surface
 import { readStamps, stampsFile, writeStamps, type Stamp } from '../../../../../host/surfaces/search/indexing/indexer/file-stamps.js';
 import type { IndexJob } from '../../../../../host/surfaces/search/indexing/indexer/protocol.js';
 import { removeDir, tempDir } from '../../../../support/gateway.js';
+import { codeIndexFile, openCodeIndexDb } from '../../../../../host/surfaces/search/code-index/code-index-db.js';
 import { smallRepo, writeRepoFile } from '../search-repo-fixture.js';
 
 // The no-change check before a run spawns its child: any change must send the run to the child.
@@ -27,6 +28,8 @@ async function stampAll(backend = 'retrieval-sqlite'): Promise<number> {
   const walked = walkRepositorySync(repo, { maxBytes: job.maxFileBytes, listings: { previous: new Map(), next: dirs, startedMs: Date.now() } });
   const files = new Map<string, Stamp>(walked.files.map((f) => [f.rel, [f.size, f.mtimeMs, `hash-${f.rel}`, f.ino]]));
   await writeStamps(stampsFile(dataDir, 'demo'), { files, dirs, backend });
+  // The code index the same run committed.
+  openCodeIndexDb(codeIndexFile(dataDir, 'demo')).close();
   return files.size;
 }
 
@@ -36,6 +39,9 @@ test('nothing changed: the counts of a run that read nothing; the backend and it
   assert.is(n, 5);
   assert.equal(await nothingChanged(job, { sources: 5, vectors: 3 }), { files_seen: 5, files_changed: 0, files_removed: 0, files_skipped: 0, chunks: 0, vectors: 3 });
   assert.is(await nothingChanged(job, { sources: 4, vectors: 0 }), undefined, 'the index lost a source');
+  removeDir(path.join(dataDir, 'code-index'));
+  assert.is(await nothingChanged(job, { sources: 5, vectors: 3 }), undefined, 'no code index yet: the child builds it');
+  await stampAll();
   assert.is(await nothingChanged(job, { sources: 0, vectors: 0 }), undefined, 'the index was wiped');
   assert.is(await nothingChanged({ ...job, backend: { ...job.backend, pluginId: 'retrieval-postgres' } }, { sources: 5, vectors: 0 }), undefined, 'stamps of another backend');
   await stampAll('retrieval-postgres');

@@ -41,12 +41,18 @@ test('invalid parameters answer 422 naming the field', async () => {
   assert.is((await search(gw.url, { q: 'queue', top_k: '100' })).body.top_k, 100);
 });
 
-test('any text is a query: FTS5 syntax characters and words never cause an error', async () => {
-  const texts = ['"', '(', ')', '*', ':', 'NEAR', 'NEAR(reload queue, 2)', 'reload AND', 'OR OR', 'NOT', '-queue', '^queue', 'path:core', '"reload queue"', 'queue*', 'a"b(c)*d:e', "'; DROP TABLE docs; --", '\\', '%', '🙂 emoji', 'ünïcödé'];
+test('FTS5 syntax characters and words never cause an error; only the query language\'s own faults answer 400', async () => {
+  const texts = ['(', ')', '*', ':', 'NEAR', 'NEAR(reload queue, 2)', 'reload AND', 'OR OR', 'NOT', '^queue', '"reload queue"', 'queue*', 'a"b(c)*d:e', "'; DROP TABLE docs; --", '\\', '%', '🙂 emoji', 'ünïcödé'];
   for (const q of texts) {
     const res = await search(gw.url, { q });
     assert.is(res.status, 200, `${q}: ${JSON.stringify(res.body)}`);
     assert.ok(Array.isArray(res.body.results));
+  }
+  // Query language (docs/search/code-search.md): an unclosed phrase, or filters and exclusions with nothing to find.
+  for (const q of ['"', '-queue', 'path:core']) {
+    const res = await search(gw.url, { q });
+    assert.is(res.status, 400, q);
+    assert.is(res.body.code, 'query_invalid', q);
   }
   assert.is((await search(gw.url, { q: '"reload queue"' })).body.results[0].path, 'core/kernel/reload-queue.ts');
   assert.is((await search(gw.url, { q: 'ReloadQueue.request()' })).body.results[0].path, 'core/kernel/reload-queue.ts');
