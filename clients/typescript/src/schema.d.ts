@@ -1917,6 +1917,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deliveries of the key's status events, newest event first
+         * @description Access: API key with scope `webhooks:manage` once any key exists; loopback callers only before that.
+         */
+        get: operations["getWebhooksDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One delivery
+         * @description Access: API key with scope `webhooks:manage` once any key exists; loopback callers only before that.
+         */
+        get: operations["getWebhooksDeliveriesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivered or failed event again (same event id and body, a fresh signature)
+         * @description Access: API key with scope `webhooks:manage` once any key exists; loopback callers only before that.
+         */
+        post: operations["postWebhooksDeliveriesByIdRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key's subscriptions (without their secrets)
+         * @description Access: API key with scope `webhooks:manage` once any key exists; loopback callers only before that.
+         */
+        get: operations["getWebhooksSubscriptions"];
+        put?: never;
+        /**
+         * Subscribe a URL to status events; the answer holds the signing secret, shown once
+         * @description Fax events need fax:read or fax:send, inbound.received needs inbound:list; numbers are in full when the key holds fax:read (inbound:read for inbound.received). Deliveries: docs/fax/webhooks.md.
+         *
+         *     Access: API key with scope `webhooks:manage` once any key exists; loopback callers only before that.
+         */
+        post: operations["postWebhooksSubscriptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One subscription of the key
+         * @description Access: API key with scope `webhooks:manage` once any key exists; loopback callers only before that.
+         */
+        get: operations["getWebhooksSubscriptionsById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a subscription; its pending deliveries fail
+         * @description Access: API key with scope `webhooks:manage` once any key exists; loopback callers only before that.
+         */
+        delete: operations["deleteWebhooksSubscriptionsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1979,6 +2089,48 @@ export interface components {
             size_bytes: number;
             /** @description The destination, masked (last four digits) */
             to: string;
+        };
+        WebhookDelivery: {
+            attempts: number;
+            /** @description The body sent (the signature is made at each attempt) */
+            event: {
+                /** @description ISO 8601: when the event happened; events of one job reach one destination in this order */
+                created_at: string;
+                /** @description The job (fax.*) or the inbound fax (inbound.received) */
+                data: {
+                    [key: string]: unknown;
+                };
+                /** @description The event id, also in X-Switchboard-Event-Id: the same on every retry and redelivery (deduplicate on it) */
+                id: string;
+                /** @enum {string} */
+                type: "fax.queued" | "fax.sending" | "fax.retrying" | "fax.delivered" | "fax.failed" | "fax.canceled" | "inbound.received";
+            };
+            event_id: string;
+            /** @enum {string} */
+            event_type: "fax.queued" | "fax.sending" | "fax.retrying" | "fax.delivered" | "fax.failed" | "fax.canceled" | "inbound.received";
+            /** @description ISO 8601 */
+            finished_at: string | null;
+            id: string;
+            last_error: string | null;
+            /** @description The receiver's last HTTP status; null when it did not answer */
+            last_status: number | null;
+            /** @description ISO 8601, while pending */
+            next_attempt_at: string | null;
+            /** @enum {string} */
+            state: "pending" | "delivered" | "failed";
+            /** @description The fax job (or inbound fax) the event is about */
+            subject_id: string;
+            /** @description null: the job's callback_url */
+            subscription_id: string | null;
+            url: string;
+        };
+        WebhookSubscription: {
+            /** @description ISO 8601 */
+            created_at: string;
+            description: string | null;
+            events: ("fax.queued" | "fax.sending" | "fax.retrying" | "fax.delivered" | "fax.failed" | "fax.canceled" | "inbound.received")[];
+            id: string;
+            url: string;
         };
     };
     responses: never;
@@ -2531,7 +2683,7 @@ export interface operations {
                     name: string;
                     owner?: string;
                     rate_limit_rpm?: number;
-                    /** @description Any of: fax:send, fax:read, inbound:list, inbound:read, keys:manage, plugins:manage, search:read, search:evaluate, search:answer, search:index, judge:run, admin */
+                    /** @description Any of: fax:send, fax:read, inbound:list, inbound:read, webhooks:manage, keys:manage, plugins:manage, search:read, search:evaluate, search:answer, search:index, judge:run, admin */
                     scopes: string[];
                 };
             };
@@ -8758,6 +8910,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "multipart/form-data": {
+                    /** @description https URL the status events of this job are POSTed to, signed with WEBHOOK_SIGNING_SECRET (docs/fax/webhooks.md); the number in full when the key holds fax:read */
+                    callback_url?: string;
                     /** @description Cover page: the sender */
                     cover_from?: string;
                     /** @description Cover page: the message (line breaks kept) */
@@ -8867,7 +9021,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`); POST /fax takes multipart/form-data only (`multipart_required`); The multipart body cannot be parsed, was cut off, or carries more than one file (`malformed_multipart`); The uploaded document is damaged or cannot be converted (`invalid_document`) */
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`); POST /fax takes multipart/form-data only (`multipart_required`); The multipart body cannot be parsed, was cut off, or carries more than one file (`malformed_multipart`); The uploaded document is damaged or cannot be converted (`invalid_document`); A status webhook URL (`callback_url`, a subscription's `url`) is not https, or names a non-public address (plain http only to loopback with ALERT_ALLOW_HTTP_LOOPBACK; private hosts only with OUTBOUND_ALLOW_HOSTS) (`webhook_url_refused`); A submit named a `callback_url` but WEBHOOK_SIGNING_SECRET, which signs its events, is not set (`callback_url_unavailable`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11846,6 +12000,526 @@ export interface operations {
             };
             /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhooksDeliveries: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                limit?: number;
+                state?: "pending" | "delivered" | "failed";
+                /** @description The deliveries about one fax job or inbound fax */
+                subject_id?: string;
+                /** @description One subscription's deliveries; `callback` for those to the callback_url of the key's faxes */
+                subscription_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `webhooks:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No subscription of this key has this id (`webhook_subscription_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhooksDeliveriesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `webhooks:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No delivery of this key's events has this id (`webhook_delivery_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWebhooksDeliveriesByIdRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued again */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `webhooks:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No delivery of this key's events has this id (`webhook_delivery_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The delivery is still being attempted; redeliver it once it has been delivered or has failed (`webhook_delivery_pending`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhooksSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every subscription of this key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscriptions: components["schemas"]["WebhookSubscription"][];
+                    };
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `webhooks:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWebhooksSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    events: ("fax.queued" | "fax.sending" | "fax.retrying" | "fax.delivered" | "fax.failed" | "fax.canceled" | "inbound.received")[];
+                    /** @description https (plain http to loopback only with ALERT_ALLOW_HTTP_LOOPBACK) */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Subscribed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 */
+                        created_at: string;
+                        description: string | null;
+                        events: ("fax.queued" | "fax.sending" | "fax.retrying" | "fax.delivered" | "fax.failed" | "fax.canceled" | "inbound.received")[];
+                        id: string;
+                        /** @description The signing secret (X-Switchboard-Signature): shown this once, never again */
+                        secret: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description The body is not JSON (`validation_error`); A status webhook URL (`callback_url`, a subscription's `url`) is not https, or names a non-public address (plain http only to loopback with ALERT_ALLOW_HTTP_LOOPBACK; private hosts only with OUTBOUND_ALLOW_HOSTS) (`webhook_url_refused`); The key holds WEBHOOK_SUBSCRIPTIONS_PER_KEY subscriptions already (`webhook_subscription_limit`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `webhooks:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`); A subscription asked for events the key may not read: fax events need fax:read or fax:send, inbound.received needs inbound:list (`webhook_event_not_permitted`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is over its size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body field is invalid; `detail` names it (`validation_error`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhooksSubscriptionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `webhooks:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No subscription of this key has this id (`webhook_subscription_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWebhooksSubscriptionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `webhooks:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No subscription of this key has this id (`webhook_subscription_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -32,4 +32,11 @@ export const faxErrors = errorVocabulary('fax', {
   mailbox_not_found: defineError<{ name: string }>('No mailbox has this name.', ({ name }) => `no mailbox "${name}"`),
   mailbox_exists: defineError<{ name: string }>('A mailbox of this name exists already.', ({ name }) => `mailbox "${name}" exists already`),
   mailbox_number_taken: defineError<{ number: string; mailbox: string }>('A called-number rule of the request routes to another mailbox already; a number goes to one mailbox.', ({ number, mailbox }) => `${number} is routed to mailbox "${mailbox}" already`),
+  webhook_url_refused: defineError<{ field: string; reason: string }>('A status webhook URL (`callback_url`, a subscription\'s `url`) is not https, or names a non-public address (plain http only to loopback with ALERT_ALLOW_HTTP_LOOPBACK; private hosts only with OUTBOUND_ALLOW_HOSTS).', ({ field, reason }) => `${field}: ${reason}`),
+  callback_url_unavailable: defineError('A submit named a `callback_url` but WEBHOOK_SIGNING_SECRET, which signs its events, is not set.', () => 'callback_url needs WEBHOOK_SIGNING_SECRET to be set on the gateway (or subscribe with POST /webhooks/subscriptions)'),
+  webhook_event_not_permitted: defineError<{ event: string; scope: string }>('A subscription asked for events the key may not read: fax events need fax:read or fax:send, inbound.received needs inbound:list.', ({ event, scope }) => `event ${event} needs scope ${scope}`),
+  webhook_subscription_limit: defineError<{ limit: number }>('The key holds WEBHOOK_SUBSCRIPTIONS_PER_KEY subscriptions already.', ({ limit }) => `this key holds ${limit} subscriptions already (WEBHOOK_SUBSCRIPTIONS_PER_KEY)`),
+  webhook_subscription_not_found: defineError<{ id: string }>('No subscription of this key has this id.', ({ id }) => `subscription "${id}" not found`),
+  webhook_delivery_not_found: defineError<{ id: string }>('No delivery of this key\'s events has this id.', ({ id }) => `delivery "${id}" not found`),
+  webhook_delivery_pending: defineError('The delivery is still being attempted; redeliver it once it has been delivered or has failed.', () => 'this delivery is still pending; redeliver it once it has finished'),
 });

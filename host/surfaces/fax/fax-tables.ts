@@ -31,6 +31,12 @@ export interface FaxJobTable {
   document_sha256: string | null;
   /** 1 when a cover page was rendered and prepended to the document. */
   cover_page: number;
+  /** The submit's `callback_url`: every status event of the job is POSTed there, signed with WEBHOOK_SIGNING_SECRET. */
+  callback_url: string | null;
+  /** 1 when the submitting key may read numbers (fax:read): its callbacks carry the number in full. */
+  callback_full_numbers: number;
+  /** The API key id (or caller kind) that submitted it: it sees the callback deliveries; null for jobs stored before. */
+  submitted_by: string | null;
 }
 
 /** An Idempotency-Key of POST /fax, per caller scope (API key id, or caller kind without one). */
@@ -115,6 +121,51 @@ export interface MailboxTable {
   updated_at: string;
 }
 
+/** A key's subscription to status events (/webhooks/subscriptions): deliveries are signed with its secret. */
+export interface FaxWebhookSubscriptionTable {
+  id: string;
+  /** The API key id (or caller kind) that made it: only it lists, deletes and sees its deliveries. */
+  owner: string;
+  /** JSON: the scopes of that key when it subscribed (whether numbers are shown in full). */
+  scopes: string;
+  url: string;
+  /** JSON array of event types. */
+  events: string;
+  secret: string;
+  description: string | null;
+  created_at: string;
+}
+
+/**
+ * The durable outbox of status events: one row per event and destination (`callback` or
+ * `subscription:<id>`), written when the event fires, claimed with a lease, sent in event order
+ * per job and destination, retried with backoff on 5xx and timeouts.
+ */
+export interface FaxWebhookDeliveryTable {
+  id: string;
+  /** The event's id, sent as X-Switchboard-Event-Id: the same on every retry and redelivery. */
+  event_id: string;
+  event_type: string;
+  /** The job or inbound fax the event is about: deliveries of one subject go out in event order. */
+  subject_id: string;
+  destination: string;
+  owner: string;
+  url: string;
+  /** The JSON body, as signed and sent. */
+  body: string;
+  event_at: number;
+  /** pending | delivered | failed */
+  state: string;
+  attempts: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
 /** The fax surface's tables (fax-migrations.ts creates them). */
 export type FaxTables = {
   fax_jobs: FaxJobTable;
@@ -124,4 +175,6 @@ export type FaxTables = {
   host_kv: HostKvTable;
   inbound_faxes: InboundFaxTable;
   mailboxes: MailboxTable;
+  fax_webhook_subscriptions: FaxWebhookSubscriptionTable;
+  fax_webhook_deliveries: FaxWebhookDeliveryTable;
 };

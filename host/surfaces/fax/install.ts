@@ -28,6 +28,11 @@ import { RecurringTask } from '../../platform/runtime/recurring-task.js';
 import { CallbackReceiver } from './webhooks/callback-receiver.js';
 import { registerWebhookAliasRoutes, registerWebhookRoutes } from './webhooks/webhook-routes.js';
 import { FAX_HTTP_ERRORS } from './http/fax-http-errors.js';
+import { DeliveryOutbox } from './status-events/delivery-outbox.js';
+import { EventDelivery } from './status-events/event-delivery.js';
+import { FaxEventPublisher } from './status-events/event-publisher.js';
+import { registerStatusEventRoutes } from './status-events/status-event-routes.js';
+import { SubscriptionStore } from './status-events/subscription-store.js';
 import { FAX_MIGRATIONS } from './fax-migrations.js';
 import { FAX_SETTINGS } from './fax-settings.js';
 import type { FaxTables } from './fax-tables.js';
@@ -43,11 +48,15 @@ export const faxSurface = defineSurface<FaxTables>()({
     const tokens = await DocumentTokens.load(database.db);
     const store = new FaxJobStore(database.db, database.dialect);
     const documents = new JobDocuments({ kernel, config, tokens });
-    const updates = new JobUpdates({ store, audit, logger, retryPolicy: () => ({ maxAttempts: config.get('FAX_RETRY_MAX_ATTEMPTS'), delaySeconds: config.get('FAX_RETRY_DELAY_SECONDS') }) });
+    const outbox = new DeliveryOutbox(database.db, database.dialect);
+    const subscriptions = new SubscriptionStore(database.db);
+    const eventDelivery = new EventDelivery({ outbox, subscriptions, config, outbound: platform.outbound, logger });
+    const events = new FaxEventPublisher({ outbox, subscriptions, logger, onEnqueued: () => eventDelivery.wake() });
+    const updates = new JobUpdates({ store, audit, logger, events, retryPolicy: () => ({ maxAttempts: config.get('FAX_RETRY_MAX_ATTEMPTS'), delaySeconds: config.get('FAX_RETRY_DELAY_SECONDS') }) });
     let dispatcher: FaxDispatcher | undefined;
     const idempotencyKeys = new IdempotencyKeys(database.db);
-    const service = new FaxService({ store, kernel, config, documents, audit, logger, idempotencyKeys, onSubmitted: () => dispatcher?.wake() });
-    dispatcher = new FaxDispatcher({ store, kernel, documents, updates, config, audit, logger });
+    const service = new FaxService({ store, kernel, config, documents, audit, logger, idempotencyKeys, onSubmitted: () => dispatcher?.wake(), onQueued: events.queued });
+    dispatcher = new FaxDispatcher({ store, kernel, documents, updates, config, audit, logger, events });
     const reconciler = new FaxReconciler({ store, kernel, config, updates, logger, leases: platform.leases });
     applyPluginStatusEvents({ kernel, store, updates, logger });
     readiness.add('fax_backend', () => faxBackendCheck({ config, kernel, service }));
@@ -56,13 +65,13 @@ export const faxSurface = defineSurface<FaxTables>()({
       return kernel.isActive('storage', id) ? { ok: true, info: { backend: id } } : { ok: false, detail: `storage backend "${id}" is not active (state: ${kernel.stateOf(id)})` };
     });
     readiness.add('pdf_renderer', () => pdfRendererCheck({ config, kernel, version: ghostscriptVersion }));
-    registerFaxRoutes(api, { service, documents, store, kernel, config, tokens, audit, reconciler, tmpDir: platform.tmpDir });
+    registerFaxRoutes(api, { service, documents, store, kernel, config, tokens, audit, reconciler, outbound: platform.outbound, tmpDir: platform.tmpDir });
     const approvals = new FaxApprovals({ db: database.db, dialect: database.dialect, withStorage: (fn) => documents.withStorage(fn), ttlSeconds: () => config.get('MCP_APPROVAL_TTL_SECONDS') });
     registerApprovalRoutes(api, { approvals, service, store, config, audit, tmpDir: platform.tmpDir });
     const inboundStore = new InboundStore(database.db);
     const mailboxes = new MailboxStore(database.db);
     const mailboxOf = async (calledNumber: string | undefined) => mailboxFor(await mailboxes.list(), calledNumber, config.get('INBOUND_DEFAULT_MAILBOX'));
-    const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger, mailboxOf });
+    const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger, mailboxOf, onReceived: (row) => events.inbound(row) });
     registerMailboxRoutes(api, { mailboxes, config, audit });
     registerInboundRoutes(api, { service: inbound, store: inboundStore, config, tokens, audit });
     const webhooks = {
@@ -71,6 +80,7 @@ export const faxSurface = defineSurface<FaxTables>()({
       publicBaseUrl: () => publicBaseUrl(config),
     };
     registerWebhookRoutes(api, webhooks);
+    registerStatusEventRoutes(api, { subscriptions, outbox, delivery: eventDelivery, config, outbound: platform.outbound, audit });
     registerAdminJobRoutes(api, { store, documents, audit });
     platform.ports.provide('faxStatus', {
       jobsByStatus: () => store.countByStatus(),
@@ -104,12 +114,14 @@ export const faxSurface = defineSurface<FaxTables>()({
       // Passes run while ARTIFACT_TTL_DAYS or INBOUND_RETENTION_DAYS is set (read at each pass).
       cleanup.start();
       keySweep.start();
+      eventDelivery.start();
     });
     platform.onStop('dispatcher', () => dispatcher.stop());
     platform.onStop('reconciler', () => reconciler.stop());
     platform.onStop('cleanup', () => cleanup.stop());
     platform.onStop('idempotency-key-sweep', () => keySweep.stop());
-    return { store, service, approvals, documents, dispatcher, reconciler, cleanup, idempotencyKeys, inbound: { store: inboundStore, service: inbound } };
+    platform.onStop('status-event-delivery', () => eventDelivery.stop());
+    return { store, service, approvals, documents, dispatcher, reconciler, cleanup, idempotencyKeys, inbound: { store: inboundStore, service: inbound }, statusEvents: { outbox, subscriptions, delivery: eventDelivery, publisher: events } };
   },
 });
 

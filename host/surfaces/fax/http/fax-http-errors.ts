@@ -37,6 +37,13 @@ export const FAX_HTTP_ERRORS = httpErrorMapping(
     mailbox_not_found: 404,
     mailbox_exists: 409,
     mailbox_number_taken: 409,
+    webhook_url_refused: 400,
+    callback_url_unavailable: 400,
+    webhook_event_not_permitted: 403,
+    webhook_subscription_limit: 400,
+    webhook_subscription_not_found: 404,
+    webhook_delivery_not_found: 404,
+    webhook_delivery_pending: 409,
   },
   translateFaxError,
 );

@@ -5,12 +5,12 @@ import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import { principalOf } from '../../../platform/auth/access-guard.js';
 import { grants } from '../../../platform/auth/scopes.js';
 import type { DocumentTokens } from '../jobs/document-tokens.js';
-import { maskPhone } from '../../../platform/logging/text-masking.js';
+import { inboundView } from './inbound-view.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import { decodeCursor, encodeCursor, PageQuery } from '../../../platform/http/cursor.js';
 import { sendStoredPdf } from '../../../platform/http/stored-pdf.js';
 import { INBOUND_TOKEN_SCOPE, type InboundService } from './inbound-service.js';
-import type { InboundRow, InboundStore } from './inbound-store.js';
+import type { InboundStore } from './inbound-store.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
 import { faxErrors } from '../fax-errors.js';
 
@@ -53,19 +53,7 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
   const enabled = () => {
     if (!config.get('INBOUND_ENABLED')) throw faxErrors.error('inbound_disabled');
   };
-  const view = (row: InboundRow, full: boolean) => ({
-    id: row.id,
-    provider: row.provider,
-    provider_id: row.provider_id,
-    from: full ? row.from_number : row.from_number && maskPhone(row.from_number),
-    to: full ? row.to_number : row.to_number && maskPhone(row.to_number),
-    status: row.status,
-    pages: row.pages,
-    source_type: row.source_type,
-    size_bytes: row.size_bytes,
-    received_at: row.received_at,
-    mailbox: row.mailbox,
-  });
+  const view = inboundView;
 
   api.route(
     {

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import type { HttpApi } from '../../../platform/http/api.js';
-import { actorOf } from '../../../platform/auth/access-guard.js';
+import { actorOf, principalOf } from '../../../platform/auth/access-guard.js';
+import { grants } from '../../../platform/auth/scopes.js';
+import type { OutboundGuard } from '../../../../core/kernel/egress.js';
+import { checkedWebhookUrl } from '../status-events/webhook-url.js';
 import { sendStoredPdf } from '../../../platform/http/stored-pdf.js';
 import type { FaxConfig } from '../fax-settings.js';
 import { toFaxJobOut, type FaxService, type SubmitOptions } from './fax-service.js';
@@ -43,6 +46,7 @@ const SubmitFields = z.object({
   cover_message: coverText(1000, true).describe('Cover page: the message (line breaks kept)'),
   retry_max_attempts: wholeNumber(1, 10).describe('Dial attempts when the line is busy, unanswered or failed (1 to 10; default FAX_RETRY_MAX_ATTEMPTS)'),
   retry_delay_seconds: wholeNumber(0, 86400).describe('Seconds between those attempts (0 to 86400; default FAX_RETRY_DELAY_SECONDS)'),
+  callback_url: z.string().max(2000).optional().describe('https URL the status events of this job are POSTed to, signed with WEBHOOK_SIGNING_SECRET (docs/fax/webhooks.md); the number in full when the key holds fax:read'),
 });
 const SubmitHeaders = z.object({
   'Idempotency-Key': z
@@ -64,11 +68,17 @@ export interface FaxRouteDeps {
   tokens: DocumentTokens;
   audit: AuditLog;
   reconciler: FaxReconciler;
+  outbound: OutboundGuard;
   tmpDir: string;
 }
 
 export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
   const { service, store, config } = deps;
+  const callbackOf = (value: string, res: Parameters<typeof actorOf>[0]) => {
+    const url = checkedWebhookUrl('callback_url', value, deps);
+    if (!config.get('WEBHOOK_SIGNING_SECRET')) throw faxErrors.error('callback_url_unavailable');
+    return { url, fullNumbers: grants(principalOf(res).scopes, 'fax:read') };
+  };
 
   api.route(
     {
@@ -86,7 +96,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       },
       headers: SubmitHeaders,
       bodyErrorStatus: 400,
-      errors: ['approval_required', ...UPLOAD_ERRORS, 'invalid_document', 'unsupported_document', 'idempotency_key_reused', 'fax_backend_unavailable', 'storage_unavailable'],
+      errors: ['approval_required', ...UPLOAD_ERRORS, 'invalid_document', 'unsupported_document', 'idempotency_key_reused', 'webhook_url_refused', 'callback_url_unavailable', 'fax_backend_unavailable', 'storage_unavailable'],
       responses: {
         200: { description: 'An earlier submit with this Idempotency-Key (same document, number and options) made this job; nothing new was sent', schema: FaxJobOutSchema },
         202: { description: 'Accepted', schema: FaxJobOutSchema },
@@ -105,6 +115,8 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
           ...(Object.values(cover).some((v) => v !== undefined) ? { cover: Object.fromEntries(Object.entries(cover).filter(([, v]) => v !== undefined)) } : {}),
           ...(fields.retry_max_attempts !== undefined || fields.retry_delay_seconds !== undefined ? { retry: { maxAttempts: fields.retry_max_attempts, delaySeconds: fields.retry_delay_seconds } } : {}),
           ...(key ? { idempotency: { scope: actorOf(res), key } } : {}),
+          ...(fields.callback_url !== undefined ? { callback: callbackOf(fields.callback_url, res) } : {}),
+          submittedBy: actorOf(res),
         };
         const { row, replayed } = await service.submit({ to: fields.to, bytes: await upload.file.bytes(), size: upload.file.size }, options);
         res.status(replayed ? 200 : 202);

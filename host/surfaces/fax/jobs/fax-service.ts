@@ -47,6 +47,10 @@ export interface SubmitOptions {
   retry?: { maxAttempts?: number | undefined; delaySeconds?: number | undefined } | undefined;
   /** Idempotency-Key and the caller it belongs to. */
   idempotency?: { scope: string; key: string } | undefined;
+  /** Where the job's status events are POSTed, and whether they show the number in full (the submitter holds fax:read). */
+  callback?: { url: string; fullNumbers: boolean } | undefined;
+  /** The API key id (or caller kind) submitting. */
+  submittedBy?: string | undefined;
 }
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
@@ -66,6 +70,8 @@ export class FaxService {
       logger: Logger;
       idempotencyKeys: IdempotencyKeys;
       onSubmitted: () => void;
+      /** The job's first status event (fax.queued). */
+      onQueued?: (row: FaxJobRow) => Promise<void>;
     },
   ) {}
 
@@ -91,7 +97,8 @@ export class FaxService {
       ...options.idempotency,
       documentSha256: sha256(input.bytes),
       to,
-      optionsSha256: sha256(JSON.stringify([options.cover ?? null, options.retry?.maxAttempts ?? null, options.retry?.delaySeconds ?? null])),
+      // Options added later join the list only when set, so keys stored before them still match.
+      optionsSha256: sha256(JSON.stringify([options.cover ?? null, options.retry?.maxAttempts ?? null, options.retry?.delaySeconds ?? null, ...(options.callback ? [options.callback.url] : [])])),
     };
     if (idempotent) {
       const earlier = await this.replay(idempotent);
@@ -134,6 +141,9 @@ export class FaxService {
       coverPage: !!options.cover,
       retryMaxAttempts: options.retry?.maxAttempts,
       retryDelaySeconds: options.retry?.delaySeconds,
+      callbackUrl: options.callback?.url,
+      callbackFullNumbers: options.callback?.fullNumbers,
+      submittedBy: options.submittedBy,
     };
     let row: FaxJobRow | undefined;
     try {
@@ -158,7 +168,10 @@ export class FaxService {
     }
     this.deps.audit.record('job_created', { job_id: id, to, backend, pages, source_type: normalized.sourceType, status: row.status, cover_page: !!options.cover });
     this.deps.logger.info({ job_id: id, to: maskPhone(to), backend, status: row.status }, 'fax job created');
-    if (!disabled) this.deps.onSubmitted();
+    if (!disabled) {
+      await this.deps.onQueued?.(row);
+      this.deps.onSubmitted();
+    }
     return { row, replayed: false };
   }
 

@@ -24,6 +24,11 @@ export interface NewFaxJob {
   /** Per-job retry policy; undefined follows the settings. */
   retryMaxAttempts?: number | undefined;
   retryDelaySeconds?: number | undefined;
+  /** The submit's callback_url, and whether its events show the number in full. */
+  callbackUrl?: string | undefined;
+  callbackFullNumbers?: boolean | undefined;
+  /** The API key id (or caller kind) that submitted it. */
+  submittedBy?: string | undefined;
 }
 
 export interface StatusChange {
@@ -118,6 +123,9 @@ export class FaxJobStore {
       retry_delay_seconds: job.retryDelaySeconds ?? null,
       document_sha256: job.documentSha256 ?? null,
       cover_page: job.coverPage ? 1 : 0,
+      callback_url: job.callbackUrl ?? null,
+      callback_full_numbers: job.callbackFullNumbers ? 1 : 0,
+      submitted_by: job.submittedBy ?? null,
     };
     await insertJob.execute(db, row);
     return row;

@@ -34,4 +34,11 @@ export const ACCESS_PINS: AccessPin[] = [
   ['GET /admin/mailboxes/{name}', 'admin', 'admin'],
   ['PUT /admin/mailboxes/{name}', 'admin', 'admin'],
   ['DELETE /admin/mailboxes/{name}', 'admin', 'admin'],
+  ['POST /webhooks/subscriptions', 'webhooks:manage'],
+  ['GET /webhooks/subscriptions', 'webhooks:manage'],
+  ['GET /webhooks/subscriptions/{id}', 'webhooks:manage'],
+  ['DELETE /webhooks/subscriptions/{id}', 'webhooks:manage'],
+  ['GET /webhooks/deliveries', 'webhooks:manage'],
+  ['GET /webhooks/deliveries/{id}', 'webhooks:manage'],
+  ['POST /webhooks/deliveries/{id}/redeliver', 'webhooks:manage'],
 ];
