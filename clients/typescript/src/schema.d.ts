@@ -1363,6 +1363,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fax/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a fax job: before it is sent it ends FAILED with error `canceled`; during a send its provider is asked to stop it
+         * @description A job waiting (also a scheduled one, or one between redials) ends at once: 200, status FAILED, error `canceled`, event fax.canceled. A send under way: 202 when the provider plugin was asked to cancel (the job ends as the provider reports), 409 `fax_cancel_unsupported` when it cannot.
+         *
+         *     Access: API key with scope `fax:send` once any key exists; loopback callers only before that.
+         */
+        post: operations["postFaxByIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fax/{id}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a final job's stored document everywhere it lives; the job stays, later PDF requests answer 410
+         * @description Access: API key with scope `fax:send` once any key exists; loopback callers only before that.
+         */
+        delete: operations["deleteFaxByIdDocument"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/fax/{id}/pdf": {
         parameters: {
             query?: never;
@@ -1399,6 +1441,26 @@ export interface paths {
         get: operations["getFaxByIdReport"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fax/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a job's stored document again to the same number: a new job, linked both ways (`resend_of`, `resent_as`)
+         * @description Access: API key with scope `fax:send` once any key exists; loopback callers only before that.
+         */
+        post: operations["postFaxByIdResend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1523,7 +1585,11 @@ export interface paths {
         get: operations["getInboundById"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an inbound fax's stored document; the record stays (with `deleted_at`), its PDF answers 410
+         * @description Access: API key with scope `inbound:read` once any key exists; loopback callers only before that.
+         */
+        delete: operations["deleteInboundById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3470,6 +3536,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The document was deleted on request (DELETE /fax/{id}/document or DELETE /inbound/{id}); the record stays as a tombstone (`document_deleted`) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
                 headers: {
@@ -3536,6 +3611,12 @@ export interface operations {
                         id: string;
                         pages?: number;
                         provider_sid?: string;
+                        /** @description The job this one resends (POST /fax/{id}/resend) */
+                        resend_of?: string;
+                        /** @description GET /fax/{id}: the jobs made by resending this one */
+                        resent_as?: string[];
+                        /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                        send_at?: string;
                         /** @enum {string} */
                         status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
                         to: string;
@@ -8929,6 +9010,8 @@ export interface operations {
                     retry_delay_seconds?: string;
                     /** @description Dial attempts when the line is busy, unanswered or failed (1 to 10; default FAX_RETRY_MAX_ATTEMPTS) */
                     retry_max_attempts?: string;
+                    /** @description ISO 8601 with a zone: send then, not now (within FAX_SCHEDULE_HORIZON_DAYS); the job waits in `queued` and can be canceled until it starts */
+                    send_at?: string;
                     /** @description E.164 or digits: optional "+" and 6 to 20 digits */
                     to: string;
                 };
@@ -8970,6 +9053,12 @@ export interface operations {
                         id: string;
                         pages?: number;
                         provider_sid?: string;
+                        /** @description The job this one resends (POST /fax/{id}/resend) */
+                        resend_of?: string;
+                        /** @description GET /fax/{id}: the jobs made by resending this one */
+                        resent_as?: string[];
+                        /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                        send_at?: string;
                         /** @enum {string} */
                         status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
                         to: string;
@@ -9013,6 +9102,12 @@ export interface operations {
                         id: string;
                         pages?: number;
                         provider_sid?: string;
+                        /** @description The job this one resends (POST /fax/{id}/resend) */
+                        resend_of?: string;
+                        /** @description GET /fax/{id}: the jobs made by resending this one */
+                        resent_as?: string[];
+                        /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                        send_at?: string;
                         /** @enum {string} */
                         status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
                         to: string;
@@ -9021,7 +9116,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`); POST /fax takes multipart/form-data only (`multipart_required`); The multipart body cannot be parsed, was cut off, or carries more than one file (`malformed_multipart`); The uploaded document is damaged or cannot be converted (`invalid_document`); A status webhook URL (`callback_url`, a subscription's `url`) is not https, or names a non-public address (plain http only to loopback with ALERT_ALLOW_HTTP_LOOPBACK; private hosts only with OUTBOUND_ALLOW_HOSTS) (`webhook_url_refused`); A submit named a `callback_url` but WEBHOOK_SIGNING_SECRET, which signs its events, is not set (`callback_url_unavailable`) */
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`); POST /fax takes multipart/form-data only (`multipart_required`); The multipart body cannot be parsed, was cut off, or carries more than one file (`malformed_multipart`); The uploaded document is damaged or cannot be converted (`invalid_document`); `send_at` of POST /fax is not an ISO 8601 time in the future within FAX_SCHEDULE_HORIZON_DAYS (`send_at_out_of_range`); A status webhook URL (`callback_url`, a subscription's `url`) is not https, or names a non-public address (plain http only to loopback with ALERT_ALLOW_HTTP_LOOPBACK; private hosts only with OUTBOUND_ALLOW_HOSTS) (`webhook_url_refused`); A submit named a `callback_url` but WEBHOOK_SIGNING_SECRET, which signs its events, is not set (`callback_url_unavailable`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9159,6 +9254,12 @@ export interface operations {
                         id: string;
                         pages?: number;
                         provider_sid?: string;
+                        /** @description The job this one resends (POST /fax/{id}/resend) */
+                        resend_of?: string;
+                        /** @description GET /fax/{id}: the jobs made by resending this one */
+                        resent_as?: string[];
+                        /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                        send_at?: string;
                         /** @enum {string} */
                         status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
                         to: string;
@@ -9223,6 +9324,299 @@ export interface operations {
             };
         };
     };
+    postFaxByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Canceled before it was sent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every send of the job, oldest first (an addition to the Faxbot shape) */
+                        attempts?: {
+                            /** @description 1 for the first send */
+                            attempt: number;
+                            /** @description ISO 8601; absent while under way */
+                            ended_at?: string;
+                            error?: string;
+                            /**
+                             * @description The line failed: the job is redialled while its retry policy allows
+                             * @enum {string}
+                             */
+                            line_failure?: "busy" | "no_answer" | "line_failure";
+                            /**
+                             * @description absent while under way (or while an uncertain send is looked up)
+                             * @enum {string}
+                             */
+                            outcome?: "SUCCESS" | "FAILED" | "not_accepted";
+                            provider_sid?: string;
+                            /** @description ISO 8601 */
+                            started_at: string;
+                        }[];
+                        backend: string;
+                        /** @description ISO 8601 */
+                        created_at: string;
+                        error?: string;
+                        id: string;
+                        pages?: number;
+                        provider_sid?: string;
+                        /** @description The job this one resends (POST /fax/{id}/resend) */
+                        resend_of?: string;
+                        /** @description GET /fax/{id}: the jobs made by resending this one */
+                        resent_as?: string[];
+                        /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                        send_at?: string;
+                        /** @enum {string} */
+                        status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
+                        to: string;
+                        /** @description ISO 8601 */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description The provider was asked to stop the send under way */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every send of the job, oldest first (an addition to the Faxbot shape) */
+                        attempts?: {
+                            /** @description 1 for the first send */
+                            attempt: number;
+                            /** @description ISO 8601; absent while under way */
+                            ended_at?: string;
+                            error?: string;
+                            /**
+                             * @description The line failed: the job is redialled while its retry policy allows
+                             * @enum {string}
+                             */
+                            line_failure?: "busy" | "no_answer" | "line_failure";
+                            /**
+                             * @description absent while under way (or while an uncertain send is looked up)
+                             * @enum {string}
+                             */
+                            outcome?: "SUCCESS" | "FAILED" | "not_accepted";
+                            provider_sid?: string;
+                            /** @description ISO 8601 */
+                            started_at: string;
+                        }[];
+                        backend: string;
+                        /** @description ISO 8601 */
+                        created_at: string;
+                        error?: string;
+                        id: string;
+                        pages?: number;
+                        provider_sid?: string;
+                        /** @description The job this one resends (POST /fax/{id}/resend) */
+                        resend_of?: string;
+                        /** @description GET /fax/{id}: the jobs made by resending this one */
+                        resent_as?: string[];
+                        /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                        send_at?: string;
+                        /** @enum {string} */
+                        status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
+                        to: string;
+                        /** @description ISO 8601 */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `fax:send` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The job has ended already; there is nothing to cancel (`fax_already_final`); The send is under way and its provider plugin has no cancel: the gateway cannot stop it (`fax_cancel_unsupported`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteFaxByIdDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (also when it was deleted already) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `fax:send` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The job is not final: its document may still be sent. Cancel the job first (`fax_document_in_use`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getFaxByIdPdf: {
         parameters: {
             query?: {
@@ -9265,6 +9659,15 @@ export interface operations {
             };
             /** @description No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`); The document was removed by the artifact cleanup (ARTIFACT_TTL_DAYS, INBOUND_RETENTION_DAYS) or is gone from storage (`document_expired`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The document was deleted on request (DELETE /fax/{id}/document or DELETE /inbound/{id}); the record stays as a tombstone (`document_deleted`) */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9368,6 +9771,149 @@ export interface operations {
             };
         };
     };
+    postFaxByIdResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new job */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every send of the job, oldest first (an addition to the Faxbot shape) */
+                        attempts?: {
+                            /** @description 1 for the first send */
+                            attempt: number;
+                            /** @description ISO 8601; absent while under way */
+                            ended_at?: string;
+                            error?: string;
+                            /**
+                             * @description The line failed: the job is redialled while its retry policy allows
+                             * @enum {string}
+                             */
+                            line_failure?: "busy" | "no_answer" | "line_failure";
+                            /**
+                             * @description absent while under way (or while an uncertain send is looked up)
+                             * @enum {string}
+                             */
+                            outcome?: "SUCCESS" | "FAILED" | "not_accepted";
+                            provider_sid?: string;
+                            /** @description ISO 8601 */
+                            started_at: string;
+                        }[];
+                        backend: string;
+                        /** @description ISO 8601 */
+                        created_at: string;
+                        error?: string;
+                        id: string;
+                        pages?: number;
+                        provider_sid?: string;
+                        /** @description The job this one resends (POST /fax/{id}/resend) */
+                        resend_of?: string;
+                        /** @description GET /fax/{id}: the jobs made by resending this one */
+                        resent_as?: string[];
+                        /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                        send_at?: string;
+                        /** @enum {string} */
+                        status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
+                        to: string;
+                        /** @description ISO 8601 */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `fax:send` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`); The document was removed by the artifact cleanup (ARTIFACT_TTL_DAYS, INBOUND_RETENTION_DAYS) or is gone from storage (`document_expired`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The document was deleted on request (DELETE /fax/{id}/document or DELETE /inbound/{id}); the record stays as a tombstone (`document_deleted`) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`); The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     postFaxApprovalsByIdSend: {
         parameters: {
             query?: never;
@@ -9423,6 +9969,12 @@ export interface operations {
                         id: string;
                         pages?: number;
                         provider_sid?: string;
+                        /** @description The job this one resends (POST /fax/{id}/resend) */
+                        resend_of?: string;
+                        /** @description GET /fax/{id}: the jobs made by resending this one */
+                        resent_as?: string[];
+                        /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                        send_at?: string;
                         /** @enum {string} */
                         status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
                         to: string;
@@ -9764,6 +10316,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         faxes: {
+                            /** @description ISO 8601: its document was deleted on request (DELETE /inbound/{id}); the PDF answers 410 */
+                            deleted_at?: string;
                             /** @description Calling number; masked to the last four digits unless the caller holds inbound:read */
                             from: string | null;
                             /** @description Our id (UUID) */
@@ -9867,6 +10421,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description ISO 8601: its document was deleted on request (DELETE /inbound/{id}); the PDF answers 410 */
+                        deleted_at?: string;
                         /** @description Calling number; masked to the last four digits unless the caller holds inbound:read */
                         from: string | null;
                         /** @description Our id (UUID) */
@@ -9950,6 +10506,98 @@ export interface operations {
             };
         };
     };
+    deleteInboundById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (also when it was deleted already) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `inbound:read` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Inbound fax is off (INBOUND_ENABLED=false) (`inbound_disabled`); No inbound fax has this id, or its document is gone (`inbound_fax_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getInboundByIdPdf: {
         parameters: {
             query?: {
@@ -10001,6 +10649,15 @@ export interface operations {
             };
             /** @description Inbound fax is off (INBOUND_ENABLED=false) (`inbound_disabled`); No inbound fax has this id, or its document is gone (`inbound_fax_not_found`); The document was removed by the artifact cleanup (ARTIFACT_TTL_DAYS, INBOUND_RETENTION_DAYS) or is gone from storage (`document_expired`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The document was deleted on request (DELETE /fax/{id}/document or DELETE /inbound/{id}); the record stays as a tombstone (`document_deleted`) */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

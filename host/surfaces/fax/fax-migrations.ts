@@ -119,5 +119,22 @@ export const FAX_MIGRATIONS: OwnedMigrations = {
         await db.schema.createIndex('fax_webhook_deliveries_subject').on('fax_webhook_deliveries').columns(['destination', 'subject_id', 'event_at']).execute();
       },
     },
+    '0009_scheduled_and_resent_jobs': {
+      async up(db: Kysely<any>) {
+        // Additive only: an older instance dispatches by next_attempt_at, which holds send_at already.
+        await db.schema.alterTable('fax_jobs').addColumn('send_at', 'text').execute();
+        await db.schema.alterTable('fax_jobs').addColumn('resend_of', 'text').execute();
+        await db.schema.createIndex('fax_jobs_resend_of').on('fax_jobs').column('resend_of').execute();
+      },
+    },
+    '0010_media_deleted_on_demand': {
+      async up(db: Kysely<any>) {
+        // Tombstones: the row stays, its media is gone (DELETE /fax/{id}/document, DELETE /inbound/{id}).
+        await db.schema.alterTable('fax_jobs').addColumn('document_deleted_at', 'text').execute();
+        await db.schema.alterTable('fax_jobs').addColumn('document_deleted_by', 'text').execute();
+        await db.schema.alterTable('inbound_faxes').addColumn('deleted_at', 'text').execute();
+        await db.schema.alterTable('inbound_faxes').addColumn('deleted_by', 'text').execute();
+      },
+    },
   } satisfies Record<string, DeclaredMigration>,
 };

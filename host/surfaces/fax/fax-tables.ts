@@ -37,6 +37,13 @@ export interface FaxJobTable {
   callback_full_numbers: number;
   /** The API key id (or caller kind) that submitted it: it sees the callback deliveries; null for jobs stored before. */
   submitted_by: string | null;
+  /** ISO time a scheduled job is sent at (`send_at`); null: as soon as possible. */
+  send_at: string | null;
+  /** The job this one resends (POST /fax/{id}/resend); its resends point back here. */
+  resend_of: string | null;
+  /** Tombstone of DELETE /fax/{id}/document: when and by whom the media was removed (artifacts_removed_at is set too). */
+  document_deleted_at: string | null;
+  document_deleted_by: string | null;
 }
 
 /** An Idempotency-Key of POST /fax, per caller scope (API key id, or caller kind without one). */
@@ -110,6 +117,9 @@ export interface InboundFaxTable {
   size_bytes: number | null;
   /** The mailbox its called number was routed to; null for faxes received before mailboxes existed. */
   mailbox: string | null;
+  /** Tombstone of DELETE /inbound/{id}: the media is gone (pdf_key null), the record stays. */
+  deleted_at: string | null;
+  deleted_by: string | null;
 }
 
 /** A named mailbox and the called-number rules (JSON `[{match, number}]`) routed to it. */

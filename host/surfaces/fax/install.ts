@@ -1,6 +1,8 @@
 import { publicBaseUrl } from '../../platform/http/public-url.js';
 import { defineSurface } from '../../platform/gateway/surface.js';
 import { ArtifactCleanup } from './cleanup/artifact-cleanup.js';
+import { MediaDeletion } from './cleanup/media-deletion.js';
+import { registerMediaDeletionRoutes } from './cleanup/media-deletion-routes.js';
 import { faxBackendCheck } from './dispatch/backend-readiness.js';
 import { FaxDispatcher } from './dispatch/dispatcher.js';
 import { faxConditions, providerLeftActiveCondition } from './dispatch/fax-conditions.js';
@@ -17,6 +19,8 @@ import { InboundStore } from './inbound/inbound-store.js';
 import { registerAdminJobRoutes } from './jobs/admin-job-routes.js';
 import { DocumentTokens } from './jobs/document-tokens.js';
 import { registerFaxRoutes } from './jobs/fax-routes.js';
+import { registerCancelResendRoutes } from './jobs/cancel-resend-routes.js';
+import { JobCancel } from './jobs/job-cancel.js';
 import { registerApprovalRoutes } from './jobs/approval-routes.js';
 import { FaxApprovals } from './jobs/fax-approvals.js';
 import { FaxService } from './jobs/fax-service.js';
@@ -66,6 +70,7 @@ export const faxSurface = defineSurface<FaxTables>()({
     });
     readiness.add('pdf_renderer', () => pdfRendererCheck({ config, kernel, version: ghostscriptVersion }));
     registerFaxRoutes(api, { service, documents, store, kernel, config, tokens, audit, reconciler, outbound: platform.outbound, tmpDir: platform.tmpDir });
+    registerCancelResendRoutes(api, { store, service, cancel: new JobCancel({ store, kernel, audit, onCanceled: events.finished, lookUp: (row) => reconciler.check(row) }) });
     const approvals = new FaxApprovals({ db: database.db, dialect: database.dialect, withStorage: (fn) => documents.withStorage(fn), ttlSeconds: () => config.get('MCP_APPROVAL_TTL_SECONDS') });
     registerApprovalRoutes(api, { approvals, service, store, config, audit, tmpDir: platform.tmpDir });
     const inboundStore = new InboundStore(database.db);
@@ -74,6 +79,8 @@ export const faxSurface = defineSurface<FaxTables>()({
     const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger, mailboxOf, onReceived: (row) => events.inbound(row) });
     registerMailboxRoutes(api, { mailboxes, config, audit });
     registerInboundRoutes(api, { service: inbound, store: inboundStore, config, tokens, audit });
+    const deletion = new MediaDeletion({ db: database.db, withStorage: (fn) => documents.withStorage(fn), audit });
+    registerMediaDeletionRoutes(api, { deletion, store, inbound: inboundStore, config });
     const webhooks = {
       callbacks: new CallbackReceiver({ kernel, audit, store, updates }),
       inbound: new InboundReceiver({ kernel, audit, config, service: inbound }),

@@ -63,6 +63,8 @@ export class InboundService {
       source_type: sourceType,
       size_bytes: bytes.length,
       mailbox,
+      deleted_at: null,
+      deleted_by: null,
     };
     let inserted = false;
     try {

@@ -15,5 +15,6 @@ export function inboundView(row: InboundRow, full: boolean) {
     size_bytes: row.size_bytes,
     received_at: row.received_at,
     mailbox: row.mailbox,
+    ...(row.deleted_at ? { deleted_at: row.deleted_at } : {}),
   };
 }

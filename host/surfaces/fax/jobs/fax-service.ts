@@ -12,6 +12,7 @@ import type { FaxJobRow, FaxJobStore } from './job-store.js';
 import { normalizePhone, PHONE_RULE } from './phone.js';
 import { maskPhone } from '../../../platform/logging/text-masking.js';
 import { faxErrors } from '../fax-errors.js';
+import { assertDocumentStored } from './fax-job-out.js';
 import { malformedInput } from '../../../platform/errors/platform-errors.js';
 
 export interface FaxJobOut {
@@ -24,6 +25,9 @@ export interface FaxJobOut {
   provider_sid?: string;
   created_at: string;
   updated_at: string;
+  send_at?: string;
+  resend_of?: string;
+  resent_as?: string[];
   /** Additive to Faxbot's shape: every send of the job, oldest first. */
   attempts?: FaxAttemptOut[];
 }
@@ -51,6 +55,8 @@ export interface SubmitOptions {
   callback?: { url: string; fullNumbers: boolean } | undefined;
   /** The API key id (or caller kind) submitting. */
   submittedBy?: string | undefined;
+  /** A scheduled send: not before this time (checked against FAX_SCHEDULE_HORIZON_DAYS by the route). */
+  sendAt?: Date | undefined;
 }
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
@@ -98,7 +104,7 @@ export class FaxService {
       documentSha256: sha256(input.bytes),
       to,
       // Options added later join the list only when set, so keys stored before them still match.
-      optionsSha256: sha256(JSON.stringify([options.cover ?? null, options.retry?.maxAttempts ?? null, options.retry?.delaySeconds ?? null, ...(options.callback ? [options.callback.url] : [])])),
+      optionsSha256: sha256(JSON.stringify([options.cover ?? null, options.retry?.maxAttempts ?? null, options.retry?.delaySeconds ?? null, ...(options.callback ? [options.callback.url] : []), ...(options.sendAt ? [options.sendAt.toISOString()] : [])])),
     };
     if (idempotent) {
       const earlier = await this.replay(idempotent);
@@ -144,6 +150,7 @@ export class FaxService {
       callbackUrl: options.callback?.url,
       callbackFullNumbers: options.callback?.fullNumbers,
       submittedBy: options.submittedBy,
+      sendAt: options.sendAt,
     };
     let row: FaxJobRow | undefined;
     try {
@@ -183,6 +190,53 @@ export class FaxService {
     return this.deps.store.get(jobId);
   }
 
+  /**
+   * A new job from `original`'s stored document (copied under the new job's prefix, so deleting
+   * either leaves the other whole), to the same number with the same redial policy; linked both
+   * ways. Refused once the document is gone.
+   */
+  async resend(original: FaxJobRow, by: string): Promise<FaxJobRow> {
+    assertDocumentStored(original);
+    const { config, store, documents } = this.deps;
+    const disabled = config.get('FAX_DISABLED');
+    if (!disabled) {
+      const problem = this.backendProblem();
+      if (problem) throw faxErrors.error('fax_backend_unavailable', { problem });
+    }
+    const id = randomUUID();
+    const pdfKey = `${jobPrefix(id)}/document.pdf`;
+    await documents.withStorage(async (s) => s.put(pdfKey, await s.get(original.pdf_key))).catch((err) => {
+      if (err instanceof PluginNotAvailableError) throw faxErrors.error('storage_unavailable', { storageId: documents.storageId, reason: err.message });
+      throw err;
+    });
+    const sameSubmitter = original.submitted_by === by;
+    const row = await store.insert({
+      id,
+      to: original.to_number,
+      backend: config.get('FAX_BACKEND'),
+      pdfKey,
+      pages: original.pages ?? 0,
+      sourceType: original.source_type,
+      sizeBytes: original.size_bytes,
+      disabled,
+      documentSha256: original.document_sha256 ?? undefined,
+      coverPage: original.cover_page === 1,
+      retryMaxAttempts: original.retry_max_attempts ?? undefined,
+      retryDelaySeconds: original.retry_delay_seconds ?? undefined,
+      // The callback is the submitting application's: it follows a resend by the same key only.
+      callbackUrl: sameSubmitter ? (original.callback_url ?? undefined) : undefined,
+      callbackFullNumbers: sameSubmitter && original.callback_full_numbers === 1,
+      submittedBy: by,
+      resendOf: original.id,
+    });
+    this.deps.audit.record('job_resent', { job_id: id, resend_of: original.id, backend: row.backend, by });
+    if (!disabled) {
+      await this.deps.onQueued?.(row);
+      this.deps.onSubmitted();
+    }
+    return row;
+  }
+
   get(id: string): Promise<FaxJobRow | undefined> {
     return this.deps.store.get(id);
   }
@@ -212,6 +266,8 @@ export function toFaxJobOut(row: FaxJobRow, attempts?: FaxJobAttemptRow[]): FaxJ
     ...(row.provider_sid ? { provider_sid: row.provider_sid } : {}),
     created_at: row.created_at,
     updated_at: row.updated_at,
+    ...(row.send_at ? { send_at: row.send_at } : {}),
+    ...(row.resend_of ? { resend_of: row.resend_of } : {}),
     ...(attempts ? { attempts: toAttemptsOut(attempts) } : {}),
   };
 }
