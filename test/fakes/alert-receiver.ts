@@ -13,7 +13,7 @@ export interface AlertReceiver {
   url: string;
   /** PEM of the receiver's self-signed certificate (https only): trust it through ALERT_WEBHOOK_CA_FILE. */
   caFile?: string;
-  received: Array<{ headers: IncomingHttpHeaders; body: any; answered: ReceiverMode }>;
+  received: Array<{ headers: IncomingHttpHeaders; body: any; answered: ReceiverMode; raw?: string; path?: string }>;
   /** Answers for the next requests, in order; then 200. */
   next(...modes: ReceiverMode[]): void;
   close(): Promise<void>;
@@ -53,7 +53,7 @@ export async function startAlertReceiver(options: { tls?: boolean; port?: number
       } catch {
         body = Buffer.concat(chunks).toString('utf8');
       }
-      received.push({ headers: req.headers, body, answered: mode });
+      received.push({ headers: req.headers, body, answered: mode, raw: Buffer.concat(chunks).toString('utf8'), path: req.url ?? '' });
       if (mode === 'hang') return;
       res.writeHead(mode, { 'content-type': 'application/json' });
       res.end('{}');

@@ -8,6 +8,7 @@ export { fillPath, queryString, type PathParams, type QueryParams } from './api-
 export type { AnswerQuestion, AnswerStreamHandlers } from './answers.js';
 export { createSwitchboardClient, unwrap, type SwitchboardClient } from './client.js';
 export { readEvents, type ServerEvent } from './events.js';
+export { verifyWebhookSignature, type WebhookVerdict, type WebhookVerification } from './webhook-signature.js';
 export type { ApprovalExpectation, FaxCalls, FaxDocument, SendFaxOptions } from './fax.js';
 export type { ApiRequests, DownloadOptions, RequestOptions } from './requests.js';
 export type * from './responses.js';

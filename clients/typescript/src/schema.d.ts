@@ -1495,6 +1495,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fax/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a fax job: before it is sent it ends FAILED with error `canceled`; during a send its provider is asked to stop it
+         * @description A job waiting (also a scheduled one, or one between redials) ends at once: 200, status FAILED, error `canceled`, event fax.canceled. A send under way: 202 when the provider plugin was asked to cancel (the job ends as the provider reports), 409 `fax_cancel_unsupported` when it cannot.
+         *
+         *     Access: API key with scope `fax:send` once any key exists; loopback callers only before that.
+         */
+        post: operations["postFaxByIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fax/{id}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a final job's stored document everywhere it lives; the job stays, later PDF requests answer 410
+         * @description Access: API key with scope `fax:send` once any key exists; loopback callers only before that.
+         */
+        delete: operations["deleteFaxByIdDocument"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/fax/{id}/pdf": {
         parameters: {
             query?: never;
@@ -1531,6 +1573,26 @@ export interface paths {
         get: operations["getFaxByIdReport"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fax/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a job's stored document again to the same number: a new job, linked both ways (`resend_of`, `resent_as`)
+         * @description Access: API key with scope `fax:send` once any key exists; loopback callers only before that.
+         */
+        post: operations["postFaxByIdResend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1655,7 +1717,11 @@ export interface paths {
         get: operations["getInboundById"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an inbound fax's stored document; the record stays (with `deleted_at`), its PDF answers 410
+         * @description Access: API key with scope `inbound:read` once any key exists; loopback callers only before that.
+         */
+        delete: operations["deleteInboundById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2049,6 +2115,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deliveries of the key's status events, newest event first
+         * @description Access: API key with scope `webhooks:manage` once any key exists; loopback callers only before that.
+         */
+        get: operations["getWebhooksDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One delivery
+         * @description Access: API key with scope `webhooks:manage` once any key exists; loopback callers only before that.
+         */
+        get: operations["getWebhooksDeliveriesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivered or failed event again (same event id and body, a fresh signature)
+         * @description Access: API key with scope `webhooks:manage` once any key exists; loopback callers only before that.
+         */
+        post: operations["postWebhooksDeliveriesByIdRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key's subscriptions (without their secrets)
+         * @description Access: API key with scope `webhooks:manage` once any key exists; loopback callers only before that.
+         */
+        get: operations["getWebhooksSubscriptions"];
+        put?: never;
+        /**
+         * Subscribe a URL to status events; the answer holds the signing secret, shown once
+         * @description Fax events need fax:read or fax:send, inbound.received needs inbound:list; numbers are in full when the key holds fax:read (inbound:read for inbound.received). Deliveries: docs/fax/webhooks.md.
+         *
+         *     Access: API key with scope `webhooks:manage` once any key exists; loopback callers only before that.
+         */
+        post: operations["postWebhooksSubscriptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One subscription of the key
+         * @description Access: API key with scope `webhooks:manage` once any key exists; loopback callers only before that.
+         */
+        get: operations["getWebhooksSubscriptionsById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a subscription; its pending deliveries fail
+         * @description Access: API key with scope `webhooks:manage` once any key exists; loopback callers only before that.
+         */
+        delete: operations["deleteWebhooksSubscriptionsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2111,6 +2287,48 @@ export interface components {
             size_bytes: number;
             /** @description The destination, masked (last four digits) */
             to: string;
+        };
+        WebhookDelivery: {
+            attempts: number;
+            /** @description The body sent (the signature is made at each attempt) */
+            event: {
+                /** @description ISO 8601: when the event happened; events of one job reach one destination in this order */
+                created_at: string;
+                /** @description The job (fax.*) or the inbound fax (inbound.received) */
+                data: {
+                    [key: string]: unknown;
+                };
+                /** @description The event id, also in X-Switchboard-Event-Id: the same on every retry and redelivery (deduplicate on it) */
+                id: string;
+                /** @enum {string} */
+                type: "fax.queued" | "fax.sending" | "fax.retrying" | "fax.delivered" | "fax.failed" | "fax.canceled" | "inbound.received";
+            };
+            event_id: string;
+            /** @enum {string} */
+            event_type: "fax.queued" | "fax.sending" | "fax.retrying" | "fax.delivered" | "fax.failed" | "fax.canceled" | "inbound.received";
+            /** @description ISO 8601 */
+            finished_at: string | null;
+            id: string;
+            last_error: string | null;
+            /** @description The receiver's last HTTP status; null when it did not answer */
+            last_status: number | null;
+            /** @description ISO 8601, while pending */
+            next_attempt_at: string | null;
+            /** @enum {string} */
+            state: "pending" | "delivered" | "failed";
+            /** @description The fax job (or inbound fax) the event is about */
+            subject_id: string;
+            /** @description null: the job's callback_url */
+            subscription_id: string | null;
+            url: string;
+        };
+        WebhookSubscription: {
+            /** @description ISO 8601 */
+            created_at: string;
+            description: string | null;
+            events: ("fax.queued" | "fax.sending" | "fax.retrying" | "fax.delivered" | "fax.failed" | "fax.canceled" | "inbound.received")[];
+            id: string;
+            url: string;
         };
     };
     responses: never;
@@ -2663,7 +2881,7 @@ export interface operations {
                     name: string;
                     owner?: string;
                     rate_limit_rpm?: number;
-                    /** @description Any of: fax:send, fax:read, inbound:list, inbound:read, keys:manage, plugins:manage, search:read, search:evaluate, search:answer, search:index, judge:run, admin */
+                    /** @description Any of: fax:send, fax:read, inbound:list, inbound:read, webhooks:manage, keys:manage, plugins:manage, search:read, search:evaluate, search:answer, search:index, judge:run, admin */
                     scopes: string[];
                 };
             };
@@ -3450,6 +3668,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The document was deleted on request (DELETE /fax/{id}/document or DELETE /inbound/{id}); the record stays as a tombstone (`document_deleted`) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
                 headers: {
@@ -3516,6 +3743,12 @@ export interface operations {
                         id: string;
                         pages?: number;
                         provider_sid?: string;
+                        /** @description The job this one resends (POST /fax/{id}/resend) */
+                        resend_of?: string;
+                        /** @description GET /fax/{id}: the jobs made by resending this one */
+                        resent_as?: string[];
+                        /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                        send_at?: string;
                         /** @enum {string} */
                         status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
                         to: string;
@@ -9580,6 +9813,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "multipart/form-data": {
+                    /** @description https URL the status events of this job are POSTed to, signed with WEBHOOK_SIGNING_SECRET (docs/fax/webhooks.md); the number in full when the key holds fax:read */
+                    callback_url?: string;
                     /** @description Cover page: the sender */
                     cover_from?: string;
                     /** @description Cover page: the message (line breaks kept) */
@@ -9597,6 +9832,8 @@ export interface operations {
                     retry_delay_seconds?: string;
                     /** @description Dial attempts when the line is busy, unanswered or failed (1 to 10; default FAX_RETRY_MAX_ATTEMPTS) */
                     retry_max_attempts?: string;
+                    /** @description ISO 8601 with a zone: send then, not now (within FAX_SCHEDULE_HORIZON_DAYS); the job waits in `queued` and can be canceled until it starts */
+                    send_at?: string;
                     /** @description E.164 or digits: optional "+" and 6 to 20 digits */
                     to: string;
                 };
@@ -9638,6 +9875,12 @@ export interface operations {
                         id: string;
                         pages?: number;
                         provider_sid?: string;
+                        /** @description The job this one resends (POST /fax/{id}/resend) */
+                        resend_of?: string;
+                        /** @description GET /fax/{id}: the jobs made by resending this one */
+                        resent_as?: string[];
+                        /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                        send_at?: string;
                         /** @enum {string} */
                         status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
                         to: string;
@@ -9681,6 +9924,12 @@ export interface operations {
                         id: string;
                         pages?: number;
                         provider_sid?: string;
+                        /** @description The job this one resends (POST /fax/{id}/resend) */
+                        resend_of?: string;
+                        /** @description GET /fax/{id}: the jobs made by resending this one */
+                        resent_as?: string[];
+                        /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                        send_at?: string;
                         /** @enum {string} */
                         status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
                         to: string;
@@ -9689,7 +9938,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`); POST /fax takes multipart/form-data only (`multipart_required`); The multipart body cannot be parsed, was cut off, or carries more than one file (`malformed_multipart`); The uploaded document is damaged or cannot be converted (`invalid_document`) */
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`); POST /fax takes multipart/form-data only (`multipart_required`); The multipart body cannot be parsed, was cut off, or carries more than one file (`malformed_multipart`); The uploaded document is damaged or cannot be converted (`invalid_document`); `send_at` of POST /fax is not an ISO 8601 time in the future within FAX_SCHEDULE_HORIZON_DAYS (`send_at_out_of_range`); A status webhook URL (`callback_url`, a subscription's `url`) is not https, or names a non-public address (plain http only to loopback with ALERT_ALLOW_HTTP_LOOPBACK; private hosts only with OUTBOUND_ALLOW_HOSTS) (`webhook_url_refused`); A submit named a `callback_url` but WEBHOOK_SIGNING_SECRET, which signs its events, is not set (`callback_url_unavailable`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9827,6 +10076,12 @@ export interface operations {
                         id: string;
                         pages?: number;
                         provider_sid?: string;
+                        /** @description The job this one resends (POST /fax/{id}/resend) */
+                        resend_of?: string;
+                        /** @description GET /fax/{id}: the jobs made by resending this one */
+                        resent_as?: string[];
+                        /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                        send_at?: string;
                         /** @enum {string} */
                         status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
                         to: string;
@@ -9891,6 +10146,299 @@ export interface operations {
             };
         };
     };
+    postFaxByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Canceled before it was sent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every send of the job, oldest first (an addition to the Faxbot shape) */
+                        attempts?: {
+                            /** @description 1 for the first send */
+                            attempt: number;
+                            /** @description ISO 8601; absent while under way */
+                            ended_at?: string;
+                            error?: string;
+                            /**
+                             * @description The line failed: the job is redialled while its retry policy allows
+                             * @enum {string}
+                             */
+                            line_failure?: "busy" | "no_answer" | "line_failure";
+                            /**
+                             * @description absent while under way (or while an uncertain send is looked up)
+                             * @enum {string}
+                             */
+                            outcome?: "SUCCESS" | "FAILED" | "not_accepted";
+                            provider_sid?: string;
+                            /** @description ISO 8601 */
+                            started_at: string;
+                        }[];
+                        backend: string;
+                        /** @description ISO 8601 */
+                        created_at: string;
+                        error?: string;
+                        id: string;
+                        pages?: number;
+                        provider_sid?: string;
+                        /** @description The job this one resends (POST /fax/{id}/resend) */
+                        resend_of?: string;
+                        /** @description GET /fax/{id}: the jobs made by resending this one */
+                        resent_as?: string[];
+                        /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                        send_at?: string;
+                        /** @enum {string} */
+                        status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
+                        to: string;
+                        /** @description ISO 8601 */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description The provider was asked to stop the send under way */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every send of the job, oldest first (an addition to the Faxbot shape) */
+                        attempts?: {
+                            /** @description 1 for the first send */
+                            attempt: number;
+                            /** @description ISO 8601; absent while under way */
+                            ended_at?: string;
+                            error?: string;
+                            /**
+                             * @description The line failed: the job is redialled while its retry policy allows
+                             * @enum {string}
+                             */
+                            line_failure?: "busy" | "no_answer" | "line_failure";
+                            /**
+                             * @description absent while under way (or while an uncertain send is looked up)
+                             * @enum {string}
+                             */
+                            outcome?: "SUCCESS" | "FAILED" | "not_accepted";
+                            provider_sid?: string;
+                            /** @description ISO 8601 */
+                            started_at: string;
+                        }[];
+                        backend: string;
+                        /** @description ISO 8601 */
+                        created_at: string;
+                        error?: string;
+                        id: string;
+                        pages?: number;
+                        provider_sid?: string;
+                        /** @description The job this one resends (POST /fax/{id}/resend) */
+                        resend_of?: string;
+                        /** @description GET /fax/{id}: the jobs made by resending this one */
+                        resent_as?: string[];
+                        /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                        send_at?: string;
+                        /** @enum {string} */
+                        status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
+                        to: string;
+                        /** @description ISO 8601 */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `fax:send` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The job has ended already; there is nothing to cancel (`fax_already_final`); The send is under way and its provider plugin has no cancel: the gateway cannot stop it (`fax_cancel_unsupported`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteFaxByIdDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (also when it was deleted already) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `fax:send` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The job is not final: its document may still be sent. Cancel the job first (`fax_document_in_use`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getFaxByIdPdf: {
         parameters: {
             query?: {
@@ -9933,6 +10481,15 @@ export interface operations {
             };
             /** @description No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`); The document was removed by the artifact cleanup (ARTIFACT_TTL_DAYS, INBOUND_RETENTION_DAYS) or is gone from storage (`document_expired`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The document was deleted on request (DELETE /fax/{id}/document or DELETE /inbound/{id}); the record stays as a tombstone (`document_deleted`) */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10036,6 +10593,149 @@ export interface operations {
             };
         };
     };
+    postFaxByIdResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new job */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every send of the job, oldest first (an addition to the Faxbot shape) */
+                        attempts?: {
+                            /** @description 1 for the first send */
+                            attempt: number;
+                            /** @description ISO 8601; absent while under way */
+                            ended_at?: string;
+                            error?: string;
+                            /**
+                             * @description The line failed: the job is redialled while its retry policy allows
+                             * @enum {string}
+                             */
+                            line_failure?: "busy" | "no_answer" | "line_failure";
+                            /**
+                             * @description absent while under way (or while an uncertain send is looked up)
+                             * @enum {string}
+                             */
+                            outcome?: "SUCCESS" | "FAILED" | "not_accepted";
+                            provider_sid?: string;
+                            /** @description ISO 8601 */
+                            started_at: string;
+                        }[];
+                        backend: string;
+                        /** @description ISO 8601 */
+                        created_at: string;
+                        error?: string;
+                        id: string;
+                        pages?: number;
+                        provider_sid?: string;
+                        /** @description The job this one resends (POST /fax/{id}/resend) */
+                        resend_of?: string;
+                        /** @description GET /fax/{id}: the jobs made by resending this one */
+                        resent_as?: string[];
+                        /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                        send_at?: string;
+                        /** @enum {string} */
+                        status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
+                        to: string;
+                        /** @description ISO 8601 */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `fax:send` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No fax job has this id (or, for a provider callback, none sent through this provider) (`fax_job_not_found`); The document was removed by the artifact cleanup (ARTIFACT_TTL_DAYS, INBOUND_RETENTION_DAYS) or is gone from storage (`document_expired`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The document was deleted on request (DELETE /fax/{id}/document or DELETE /inbound/{id}); the record stays as a tombstone (`document_deleted`) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`); The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     postFaxApprovalsByIdSend: {
         parameters: {
             query?: never;
@@ -10091,6 +10791,12 @@ export interface operations {
                         id: string;
                         pages?: number;
                         provider_sid?: string;
+                        /** @description The job this one resends (POST /fax/{id}/resend) */
+                        resend_of?: string;
+                        /** @description GET /fax/{id}: the jobs made by resending this one */
+                        resent_as?: string[];
+                        /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                        send_at?: string;
                         /** @enum {string} */
                         status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
                         to: string;
@@ -10432,6 +11138,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         faxes: {
+                            /** @description ISO 8601: its document was deleted on request (DELETE /inbound/{id}); the PDF answers 410 */
+                            deleted_at?: string;
                             /** @description Calling number; masked to the last four digits unless the caller holds inbound:read */
                             from: string | null;
                             /** @description Our id (UUID) */
@@ -10535,6 +11243,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description ISO 8601: its document was deleted on request (DELETE /inbound/{id}); the PDF answers 410 */
+                        deleted_at?: string;
                         /** @description Calling number; masked to the last four digits unless the caller holds inbound:read */
                         from: string | null;
                         /** @description Our id (UUID) */
@@ -10618,6 +11328,98 @@ export interface operations {
             };
         };
     };
+    deleteInboundById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (also when it was deleted already) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `inbound:read` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Inbound fax is off (INBOUND_ENABLED=false) (`inbound_disabled`); No inbound fax has this id, or its document is gone (`inbound_fax_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getInboundByIdPdf: {
         parameters: {
             query?: {
@@ -10669,6 +11471,15 @@ export interface operations {
             };
             /** @description Inbound fax is off (INBOUND_ENABLED=false) (`inbound_disabled`); No inbound fax has this id, or its document is gone (`inbound_fax_not_found`); The document was removed by the artifact cleanup (ARTIFACT_TTL_DAYS, INBOUND_RETENTION_DAYS) or is gone from storage (`document_expired`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The document was deleted on request (DELETE /fax/{id}/document or DELETE /inbound/{id}); the record stays as a tombstone (`document_deleted`) */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12668,6 +13479,526 @@ export interface operations {
             };
             /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhooksDeliveries: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                limit?: number;
+                state?: "pending" | "delivered" | "failed";
+                /** @description The deliveries about one fax job or inbound fax */
+                subject_id?: string;
+                /** @description One subscription's deliveries; `callback` for those to the callback_url of the key's faxes */
+                subscription_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `webhooks:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No subscription of this key has this id (`webhook_subscription_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhooksDeliveriesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `webhooks:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No delivery of this key's events has this id (`webhook_delivery_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWebhooksDeliveriesByIdRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued again */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `webhooks:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No delivery of this key's events has this id (`webhook_delivery_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The delivery is still being attempted; redeliver it once it has been delivered or has failed (`webhook_delivery_pending`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhooksSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every subscription of this key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscriptions: components["schemas"]["WebhookSubscription"][];
+                    };
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `webhooks:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWebhooksSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    events: ("fax.queued" | "fax.sending" | "fax.retrying" | "fax.delivered" | "fax.failed" | "fax.canceled" | "inbound.received")[];
+                    /** @description https (plain http to loopback only with ALERT_ALLOW_HTTP_LOOPBACK) */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Subscribed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 */
+                        created_at: string;
+                        description: string | null;
+                        events: ("fax.queued" | "fax.sending" | "fax.retrying" | "fax.delivered" | "fax.failed" | "fax.canceled" | "inbound.received")[];
+                        id: string;
+                        /** @description The signing secret (X-Switchboard-Signature): shown this once, never again */
+                        secret: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description The body is not JSON (`validation_error`); A status webhook URL (`callback_url`, a subscription's `url`) is not https, or names a non-public address (plain http only to loopback with ALERT_ALLOW_HTTP_LOOPBACK; private hosts only with OUTBOUND_ALLOW_HOSTS) (`webhook_url_refused`); The key holds WEBHOOK_SUBSCRIPTIONS_PER_KEY subscriptions already (`webhook_subscription_limit`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `webhooks:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`); A subscription asked for events the key may not read: fax events need fax:read or fax:send, inbound.received needs inbound:list (`webhook_event_not_permitted`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is over its size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body field is invalid; `detail` names it (`validation_error`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhooksSubscriptionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `webhooks:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No subscription of this key has this id (`webhook_subscription_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWebhooksSubscriptionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `webhooks:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No subscription of this key has this id (`webhook_subscription_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,6 +4,7 @@ export const SCOPES = {
   'fax:read': 'GET /fax/{id}',
   'inbound:list': 'GET /inbound (numbers in full only with inbound:read too)',
   'inbound:read': 'GET /inbound/{id} and its PDF',
+  'webhooks:manage': 'status webhooks: /webhooks/subscriptions and /webhooks/deliveries of the key itself (the events also need fax:read or fax:send, inbound:list)',
   'keys:manage': 'mint, list, revoke and rotate API keys (only scopes the caller holds can be granted)',
   'plugins:manage': 'change plugin configuration, install and remove plugins',
   'search:read': 'GET /api/search, GET /api/index/status, GET /api/keywords, GET /api/traces*, POST /api/eval/run, POST /api/eval/runs, GET /api/eval/runs/{id}',

@@ -99,5 +99,42 @@ export const FAX_MIGRATIONS: OwnedMigrations = {
         await db.schema.alterTable('inbound_faxes').addColumn('mailbox', 'text').execute();
       },
     },
+    '0008_status_webhooks': {
+      async up(db: Kysely<any>) {
+        // Additive only: an instance of the previous version ignores the columns and the tables.
+        await db.schema.alterTable('fax_jobs').addColumn('callback_url', 'text').execute();
+        await db.schema.alterTable('fax_jobs').addColumn('callback_full_numbers', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema.alterTable('fax_jobs').addColumn('submitted_by', 'text').execute();
+        await withColumns(db.schema.createTable('fax_webhook_subscriptions'), columns(`
+          id text primary key, owner text not null, scopes text not null, url text not null, events text not null,
+          secret text not null, description text, created_at text not null
+        `)).execute();
+        await withColumns(db.schema.createTable('fax_webhook_deliveries'), columns(`
+          id text primary key, event_id text not null, event_type text not null, subject_id text not null,
+          destination text not null, owner text not null, url text not null, body text not null, event_at bigint not null,
+          state text not null, attempts integer not null default 0, next_attempt_at bigint not null, lease_owner text,
+          lease_until bigint, last_status integer, last_error text, created_at bigint not null, finished_at bigint
+        `)).addUniqueConstraint('fax_webhook_deliveries_event', ['event_id', 'destination']).execute();
+        await db.schema.createIndex('fax_webhook_deliveries_due').on('fax_webhook_deliveries').columns(['state', 'next_attempt_at']).execute();
+        await db.schema.createIndex('fax_webhook_deliveries_subject').on('fax_webhook_deliveries').columns(['destination', 'subject_id', 'event_at']).execute();
+      },
+    },
+    '0009_scheduled_and_resent_jobs': {
+      async up(db: Kysely<any>) {
+        // Additive only: an older instance dispatches by next_attempt_at, which holds send_at already.
+        await db.schema.alterTable('fax_jobs').addColumn('send_at', 'text').execute();
+        await db.schema.alterTable('fax_jobs').addColumn('resend_of', 'text').execute();
+        await db.schema.createIndex('fax_jobs_resend_of').on('fax_jobs').column('resend_of').execute();
+      },
+    },
+    '0010_media_deleted_on_demand': {
+      async up(db: Kysely<any>) {
+        // Tombstones: the row stays, its media is gone (DELETE /fax/{id}/document, DELETE /inbound/{id}).
+        await db.schema.alterTable('fax_jobs').addColumn('document_deleted_at', 'text').execute();
+        await db.schema.alterTable('fax_jobs').addColumn('document_deleted_by', 'text').execute();
+        await db.schema.alterTable('inbound_faxes').addColumn('deleted_at', 'text').execute();
+        await db.schema.alterTable('inbound_faxes').addColumn('deleted_by', 'text').execute();
+      },
+    },
   } satisfies Record<string, DeclaredMigration>,
 };

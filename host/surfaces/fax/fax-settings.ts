@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { backendId, decimal, integer, flag } from '../../platform/config/model/field-kinds.js';
+import { apiSecret, backendId, decimal, integer, flag } from '../../platform/config/model/field-kinds.js';
 import type { ConfigRegistry } from '../../platform/config/registry.js';
 import type { PlatformConfig } from '../../platform/config/model/index.js';
 import { settingsSection, type SectionValues } from '../../platform/config/settings-section.js';
@@ -61,6 +61,13 @@ export const FAX_SETTINGS = settingsSection('fax', {
   ARTIFACT_TTL_DAYS: integer(0).default(0).describe('Days stored artifacts (PDF, TIFF) are kept; 0 turns expiry off.'),
   CLEANUP_INTERVAL_MINUTES: integer(1).default(1440).describe('Minutes between runs of the cleanup of expired artifacts and inbound faxes, and of spent or expired fax approvals.'),
   MCP_APPROVAL_TTL_SECONDS: integer(1, 86400).default(600).describe('Seconds a fax approval (POST /fax/prepare, MCP prepare_fax) stays usable by POST /fax/approvals/{id}/send and MCP send_fax.'),
+  FAX_SCHEDULE_HORIZON_DAYS: integer(1, 365).default(30).describe('How far ahead `send_at` of POST /fax may lie; later is refused 400 `send_at_out_of_range`.'),
+  WEBHOOK_SIGNING_SECRET: apiSecret('Secret the status events of a submit\'s `callback_url` are signed with (X-Switchboard-Signature, HMAC-SHA256); unset, a submit with `callback_url` is refused 400 `callback_url_unavailable`. Subscriptions sign with their own secret.'),
+  WEBHOOK_TIMEOUT_SECONDS: integer(1, 120).default(10).describe('Seconds a receiver of status events may take to answer; no answer in time is retried like a 5xx.'),
+  WEBHOOK_MAX_ATTEMPTS: integer(1, 50).default(8).describe('Attempts to deliver one status event (5xx, 408, 429, timeouts, refused connections are retried; any other 4xx fails it at once).'),
+  WEBHOOK_RETRY_BASE_MS: integer(10, 3_600_000).default(10_000).describe('Wait before the first retry of a status event; doubles with each attempt, at most an hour.'),
+  WEBHOOK_DELIVERY_POLL_MS: integer(10, 60_000).default(1000).describe('How often the delivery loop looks for due status events (a new event of this instance wakes it at once).'),
+  WEBHOOK_SUBSCRIPTIONS_PER_KEY: integer(1, 1000).default(25).describe('Subscriptions one API key may hold (/webhooks/subscriptions); one more is refused 400 `webhook_subscription_limit`.'),
   ALERT_FAX_FAILURE_RATE: decimal(0, 1).default(0.5).describe('Fax failure-rate alert (critical): fires when the share of jobs finished FAILED in the window reaches this.'),
   ALERT_FAX_FAILURE_WINDOW_MINUTES: decimal(0.01).default(15).describe('Window of the fax failure-rate alert.'),
   ALERT_FAX_FAILURE_MIN_JOBS: integer(1).default(5).describe('Finished jobs the window needs before the fax failure-rate alert can fire.'),

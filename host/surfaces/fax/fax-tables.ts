@@ -31,6 +31,19 @@ export interface FaxJobTable {
   document_sha256: string | null;
   /** 1 when a cover page was rendered and prepended to the document. */
   cover_page: number;
+  /** The submit's `callback_url`: every status event of the job is POSTed there, signed with WEBHOOK_SIGNING_SECRET. */
+  callback_url: string | null;
+  /** 1 when the submitting key may read numbers (fax:read): its callbacks carry the number in full. */
+  callback_full_numbers: number;
+  /** The API key id (or caller kind) that submitted it: it sees the callback deliveries; null for jobs stored before. */
+  submitted_by: string | null;
+  /** ISO time a scheduled job is sent at (`send_at`); null: as soon as possible. */
+  send_at: string | null;
+  /** The job this one resends (POST /fax/{id}/resend); its resends point back here. */
+  resend_of: string | null;
+  /** Tombstone of DELETE /fax/{id}/document: when and by whom the media was removed (artifacts_removed_at is set too). */
+  document_deleted_at: string | null;
+  document_deleted_by: string | null;
 }
 
 /** An Idempotency-Key of POST /fax, per caller scope (API key id, or caller kind without one). */
@@ -104,6 +117,9 @@ export interface InboundFaxTable {
   size_bytes: number | null;
   /** The mailbox its called number was routed to; null for faxes received before mailboxes existed. */
   mailbox: string | null;
+  /** Tombstone of DELETE /inbound/{id}: the media is gone (pdf_key null), the record stays. */
+  deleted_at: string | null;
+  deleted_by: string | null;
 }
 
 /** A named mailbox and the called-number rules (JSON `[{match, number}]`) routed to it. */
@@ -115,6 +131,51 @@ export interface MailboxTable {
   updated_at: string;
 }
 
+/** A key's subscription to status events (/webhooks/subscriptions): deliveries are signed with its secret. */
+export interface FaxWebhookSubscriptionTable {
+  id: string;
+  /** The API key id (or caller kind) that made it: only it lists, deletes and sees its deliveries. */
+  owner: string;
+  /** JSON: the scopes of that key when it subscribed (whether numbers are shown in full). */
+  scopes: string;
+  url: string;
+  /** JSON array of event types. */
+  events: string;
+  secret: string;
+  description: string | null;
+  created_at: string;
+}
+
+/**
+ * The durable outbox of status events: one row per event and destination (`callback` or
+ * `subscription:<id>`), written when the event fires, claimed with a lease, sent in event order
+ * per job and destination, retried with backoff on 5xx and timeouts.
+ */
+export interface FaxWebhookDeliveryTable {
+  id: string;
+  /** The event's id, sent as X-Switchboard-Event-Id: the same on every retry and redelivery. */
+  event_id: string;
+  event_type: string;
+  /** The job or inbound fax the event is about: deliveries of one subject go out in event order. */
+  subject_id: string;
+  destination: string;
+  owner: string;
+  url: string;
+  /** The JSON body, as signed and sent. */
+  body: string;
+  event_at: number;
+  /** pending | delivered | failed */
+  state: string;
+  attempts: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
 /** The fax surface's tables (fax-migrations.ts creates them). */
 export type FaxTables = {
   fax_jobs: FaxJobTable;
@@ -124,4 +185,6 @@ export type FaxTables = {
   host_kv: HostKvTable;
   inbound_faxes: InboundFaxTable;
   mailboxes: MailboxTable;
+  fax_webhook_subscriptions: FaxWebhookSubscriptionTable;
+  fax_webhook_deliveries: FaxWebhookDeliveryTable;
 };

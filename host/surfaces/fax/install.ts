@@ -1,6 +1,8 @@
 import { publicBaseUrl } from '../../platform/http/public-url.js';
 import { defineSurface } from '../../platform/gateway/surface.js';
 import { ArtifactCleanup } from './cleanup/artifact-cleanup.js';
+import { MediaDeletion } from './cleanup/media-deletion.js';
+import { registerMediaDeletionRoutes } from './cleanup/media-deletion-routes.js';
 import { faxBackendCheck } from './dispatch/backend-readiness.js';
 import { FaxDispatcher } from './dispatch/dispatcher.js';
 import { faxConditions, providerLeftActiveCondition } from './dispatch/fax-conditions.js';
@@ -17,6 +19,8 @@ import { InboundStore } from './inbound/inbound-store.js';
 import { registerAdminJobRoutes } from './jobs/admin-job-routes.js';
 import { DocumentTokens } from './jobs/document-tokens.js';
 import { registerFaxRoutes } from './jobs/fax-routes.js';
+import { registerCancelResendRoutes } from './jobs/cancel-resend-routes.js';
+import { JobCancel } from './jobs/job-cancel.js';
 import { registerApprovalRoutes } from './jobs/approval-routes.js';
 import { FaxApprovals } from './jobs/fax-approvals.js';
 import { FaxService } from './jobs/fax-service.js';
@@ -29,6 +33,11 @@ import { RecurringTask } from '../../platform/runtime/recurring-task.js';
 import { CallbackReceiver } from './webhooks/callback-receiver.js';
 import { registerWebhookAliasRoutes, registerWebhookRoutes } from './webhooks/webhook-routes.js';
 import { FAX_HTTP_ERRORS } from './http/fax-http-errors.js';
+import { DeliveryOutbox } from './status-events/delivery-outbox.js';
+import { EventDelivery } from './status-events/event-delivery.js';
+import { FaxEventPublisher } from './status-events/event-publisher.js';
+import { registerStatusEventRoutes } from './status-events/status-event-routes.js';
+import { SubscriptionStore } from './status-events/subscription-store.js';
 import { FAX_MIGRATIONS } from './fax-migrations.js';
 import { FAX_SETTINGS } from './fax-settings.js';
 import type { FaxTables } from './fax-tables.js';
@@ -44,12 +53,16 @@ export const faxSurface = defineSurface<FaxTables>()({
     const tokens = await DocumentTokens.load(database.db);
     const store = new FaxJobStore(database.db, database.dialect);
     const documents = new JobDocuments({ kernel, config, tokens });
-    const updates = new JobUpdates({ store, audit, logger, retryPolicy: () => ({ maxAttempts: config.get('FAX_RETRY_MAX_ATTEMPTS'), delaySeconds: config.get('FAX_RETRY_DELAY_SECONDS') }) });
+    const outbox = new DeliveryOutbox(database.db, database.dialect);
+    const subscriptions = new SubscriptionStore(database.db);
+    const eventDelivery = new EventDelivery({ outbox, subscriptions, config, outbound: platform.outbound, logger });
+    const events = new FaxEventPublisher({ outbox, subscriptions, logger, onEnqueued: () => eventDelivery.wake() });
+    const updates = new JobUpdates({ store, audit, logger, events, retryPolicy: () => ({ maxAttempts: config.get('FAX_RETRY_MAX_ATTEMPTS'), delaySeconds: config.get('FAX_RETRY_DELAY_SECONDS') }) });
     let dispatcher: FaxDispatcher | undefined;
     const idempotencyKeys = new IdempotencyKeys(database.db);
     const groupCommit = new SubmitGroupCommit({ store, withStorage: (fn) => documents.withStorage(fn), waitMs: () => config.get('FAX_GROUP_COMMIT_MS') });
-    const service = new FaxService({ store, kernel, config, documents, audit, logger, idempotencyKeys, groupCommit, onSubmitted: () => dispatcher?.wake() });
-    dispatcher = new FaxDispatcher({ store, kernel, documents, updates, config, audit, logger });
+    const service = new FaxService({ store, kernel, config, documents, audit, logger, idempotencyKeys, groupCommit, onSubmitted: () => dispatcher?.wake(), onQueued: events.queued });
+    dispatcher = new FaxDispatcher({ store, kernel, documents, updates, config, audit, logger, events });
     const reconciler = new FaxReconciler({ store, kernel, config, updates, logger, leases: platform.leases });
     applyPluginStatusEvents({ kernel, store, updates, logger });
     readiness.add('fax_backend', () => faxBackendCheck({ config, kernel, service }));
@@ -58,21 +71,25 @@ export const faxSurface = defineSurface<FaxTables>()({
       return kernel.isActive('storage', id) ? { ok: true, info: { backend: id } } : { ok: false, detail: `storage backend "${id}" is not active (state: ${kernel.stateOf(id)})` };
     });
     readiness.add('pdf_renderer', () => pdfRendererCheck({ config, kernel, version: ghostscriptVersion }));
-    registerFaxRoutes(api, { service, documents, store, kernel, config, tokens, audit, reconciler, tmpDir: platform.tmpDir });
+    registerFaxRoutes(api, { service, documents, store, kernel, config, tokens, audit, reconciler, outbound: platform.outbound, tmpDir: platform.tmpDir });
+    registerCancelResendRoutes(api, { store, service, cancel: new JobCancel({ store, kernel, audit, onCanceled: events.finished, lookUp: (row) => reconciler.check(row) }) });
     const approvals = new FaxApprovals({ db: database.db, dialect: database.dialect, withStorage: (fn) => documents.withStorage(fn), ttlSeconds: () => config.get('MCP_APPROVAL_TTL_SECONDS'), perKeyLimit: () => config.get('FAX_APPROVALS_PENDING_PER_KEY') });
     registerApprovalRoutes(api, { approvals, service, store, config, audit, tmpDir: platform.tmpDir });
     const inboundStore = new InboundStore(database.db);
     const mailboxes = new MailboxStore(database.db);
     const mailboxOf = async (calledNumber: string | undefined) => mailboxFor(await mailboxes.list(), calledNumber, config.get('INBOUND_DEFAULT_MAILBOX'));
-    const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger, mailboxOf });
+    const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger, mailboxOf, onReceived: (row) => events.inbound(row) });
     registerMailboxRoutes(api, { mailboxes, config, audit });
     registerInboundRoutes(api, { service: inbound, store: inboundStore, config, tokens, audit });
+    const deletion = new MediaDeletion({ db: database.db, withStorage: (fn) => documents.withStorage(fn), audit });
+    registerMediaDeletionRoutes(api, { deletion, store, inbound: inboundStore, config });
     const webhooks = {
       callbacks: new CallbackReceiver({ kernel, audit, store, updates }),
       inbound: new InboundReceiver({ kernel, audit, config, service: inbound }),
       publicBaseUrl: () => publicBaseUrl(config),
     };
     registerWebhookRoutes(api, webhooks);
+    registerStatusEventRoutes(api, { subscriptions, outbox, delivery: eventDelivery, config, outbound: platform.outbound, audit });
     registerAdminJobRoutes(api, { store, documents, audit });
     platform.ports.provide('faxStatus', {
       jobsByStatus: () => store.countByStatus(),
@@ -108,12 +125,14 @@ export const faxSurface = defineSurface<FaxTables>()({
       // Passes run while ARTIFACT_TTL_DAYS or INBOUND_RETENTION_DAYS is set (read at each pass).
       cleanup.start();
       keySweep.start();
+      eventDelivery.start();
     });
     platform.onStop('dispatcher', () => dispatcher.stop());
     platform.onStop('reconciler', () => reconciler.stop());
     platform.onStop('cleanup', () => cleanup.stop());
     platform.onStop('idempotency-key-sweep', () => keySweep.stop());
-    return { store, service, approvals, documents, dispatcher, reconciler, cleanup, idempotencyKeys, inbound: { store: inboundStore, service: inbound } };
+    platform.onStop('status-event-delivery', () => eventDelivery.stop());
+    return { store, service, approvals, documents, dispatcher, reconciler, cleanup, idempotencyKeys, inbound: { store: inboundStore, service: inbound }, statusEvents: { outbox, subscriptions, delivery: eventDelivery, publisher: events } };
   },
 });
 

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { removeStoredPrefix } from '../documents/stored-media.js';
 import type { Kysely } from 'kysely';
 import type { FaxConfig } from '../fax-settings.js';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
@@ -184,9 +185,7 @@ export class ArtifactCleanup {
     }
   }
 
-  private async removePrefix(storage: StorageProvider, prefix: string): Promise<number> {
-    let removed = 0;
-    for (const entry of await storage.list(prefix)) if (await storage.delete(entry.key)) removed++;
-    return removed;
+  private removePrefix(storage: StorageProvider, prefix: string): Promise<number> {
+    return removeStoredPrefix(storage, prefix);
   }
 }

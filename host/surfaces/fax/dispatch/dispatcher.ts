@@ -35,6 +35,8 @@ export class FaxDispatcher {
       config: FaxConfig;
       audit: AuditLog;
       logger: Logger;
+      /** Status events of a send starting and of a refused send retried (status-events/). */
+      events?: { sending(row: FaxJobRow): Promise<void>; retrying(row: FaxJobRow): Promise<void> };
     },
   ) {
     const { config, store, logger } = deps;
@@ -113,6 +115,7 @@ export class FaxDispatcher {
     }
     if (!(await store.markSending(job.id, this.owner))) return;
     audit.record('job_dispatch', { job_id: job.id, backend: job.backend, attempt: attempts });
+    await this.announce(job.id, 'sending');
     let result: FaxProviderStatus & { providerSid: string };
     try {
       result = await kernel.withProvider('fax', job.backend, (fax) =>
@@ -162,6 +165,14 @@ export class FaxDispatcher {
     // markSending counted the attempt; an attempt that never reached a provider is counted here.
     await store.scheduleRetry(job.id, this.owner, at, message, sendingRecorded ? undefined : attempts);
     logger.info({ job_id: job.id, attempt: attempts, retry_in_ms: at - Date.now(), err: message }, 'fax not accepted; retrying');
+    await this.announce(job.id, 'retrying');
+  }
+
+  private async announce(id: string, step: 'sending' | 'retrying'): Promise<void> {
+    const events = this.deps.events;
+    if (!events) return;
+    const row = await this.deps.store.get(id);
+    if (row) await events[step](row);
   }
 
   private async failJob(job: FaxJobRow, error: string): Promise<void> {

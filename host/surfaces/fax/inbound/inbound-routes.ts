@@ -5,12 +5,12 @@ import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import { principalOf } from '../../../platform/auth/access-guard.js';
 import { grants } from '../../../platform/auth/scopes.js';
 import type { DocumentTokens } from '../jobs/document-tokens.js';
-import { maskPhone } from '../../../platform/logging/text-masking.js';
+import { inboundView } from './inbound-view.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import { decodeCursor, encodeCursor, PageQuery } from '../../../platform/http/cursor.js';
 import { sendStoredPdf } from '../../../platform/http/stored-pdf.js';
 import { INBOUND_TOKEN_SCOPE, type InboundService } from './inbound-service.js';
-import type { InboundRow, InboundStore } from './inbound-store.js';
+import type { InboundStore } from './inbound-store.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
 import { faxErrors } from '../fax-errors.js';
 
@@ -26,6 +26,7 @@ export const InboundFaxSchema = z.object({
   size_bytes: z.number().int().nullable().describe('Size of the delivered document'),
   received_at: z.string().describe('ISO 8601'),
   mailbox: z.string().nullable().describe('The mailbox its called number routed it to (GET /admin/mailboxes); null for faxes received before mailboxes existed'),
+  deleted_at: z.string().optional().describe('ISO 8601: its document was deleted on request (DELETE /inbound/{id}); the PDF answers 410'),
   pdf_url: z.string().optional().describe('GET /inbound/{id} only: a tokenized download link valid INBOUND_TOKEN_TTL_MINUTES'),
 });
 const Phone = z.string().trim().regex(/^\+?\d{1,20}$/, 'a number is an optional "+" and digits');
@@ -53,19 +54,7 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
   const enabled = () => {
     if (!config.get('INBOUND_ENABLED')) throw faxErrors.error('inbound_disabled');
   };
-  const view = (row: InboundRow, full: boolean) => ({
-    id: row.id,
-    provider: row.provider,
-    provider_id: row.provider_id,
-    from: full ? row.from_number : row.from_number && maskPhone(row.from_number),
-    to: full ? row.to_number : row.to_number && maskPhone(row.to_number),
-    status: row.status,
-    pages: row.pages,
-    source_type: row.source_type,
-    size_bytes: row.size_bytes,
-    received_at: row.received_at,
-    mailbox: row.mailbox,
-  });
+  const view = inboundView;
 
   api.route(
     {
@@ -129,7 +118,7 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
       params: IdParams,
       query: z.object({ token: z.string().max(200).optional() }),
       // without a valid token the route checks the key itself (requireInboundRead)
-      errors: ['unauthorized', 'token_invalid', 'insufficient_scope', 'inbound_disabled', 'inbound_fax_not_found', 'document_expired', 'plugin_not_available'],
+      errors: ['unauthorized', 'token_invalid', 'insufficient_scope', 'inbound_disabled', 'inbound_fax_not_found', 'document_expired', 'document_deleted', 'plugin_not_available'],
       responses: { 200: { description: 'The PDF', contentType: 'application/pdf' } },
     },
     async ({ params, query, req, res }) => {
@@ -137,6 +126,7 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
       const row = await store.get(params.id);
       const byToken = !!row && deps.tokens.verify(INBOUND_TOKEN_SCOPE, row.id, query.token);
       if (!byToken) requireInboundRead(req, res, query.token !== undefined);
+      if (row?.deleted_at) throw faxErrors.error('document_deleted');
       if (!row || !row.pdf_key) throw faxErrors.error('inbound_fax_not_found', { id: params.id });
       await service.withStorage((storage) => sendStoredPdf(storage, row.pdf_key!, res, { filename: `inbound-${row.id}.pdf`, disposition: 'inline' }));
       audit.record('inbound_pdf_served', { inbound_id: row.id, via: byToken ? 'token' : 'key', by: principalOf(res).keyId });

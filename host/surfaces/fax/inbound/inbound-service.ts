@@ -31,7 +31,7 @@ export const INBOUND_TOKEN_SCOPE = 'inbound';
  */
 export class InboundService {
   constructor(
-    private readonly deps: { store: InboundStore; kernel: Kernel; config: FaxConfig; audit: AuditLog; logger: Logger; mailboxOf: (calledNumber: string | undefined) => Promise<string> },
+    private readonly deps: { store: InboundStore; kernel: Kernel; config: FaxConfig; audit: AuditLog; logger: Logger; mailboxOf: (calledNumber: string | undefined) => Promise<string>; onReceived?: (row: InboundRow) => Promise<void> },
   ) {}
 
   withStorage<T>(fn: (storage: StorageProvider) => Promise<T>): Promise<T> {
@@ -63,6 +63,8 @@ export class InboundService {
       source_type: sourceType,
       size_bytes: bytes.length,
       mailbox,
+      deleted_at: null,
+      deleted_by: null,
     };
     let inserted = false;
     try {
@@ -78,6 +80,7 @@ export class InboundService {
     }
     this.deps.audit.record('inbound_received', { inbound_id: id, provider: notice.provider, from: notice.from, to: notice.to, pages, status: notice.status, source_type: sourceType, mailbox });
     this.deps.logger.info({ inbound_id: id, provider: notice.provider, to: maskPhone(notice.to), pages }, 'inbound fax stored');
+    await this.deps.onReceived?.(row);
     return { row, duplicate: false };
   }
 

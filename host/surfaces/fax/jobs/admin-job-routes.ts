@@ -8,7 +8,7 @@ import type { FaxJobRow, FaxJobStore } from './job-store.js';
 import { maskPhone } from '../../../platform/logging/text-masking.js';
 import { maskNumbers } from '../../../../core/sdk/index.js';
 import { principalOf } from '../../../platform/auth/access-guard.js';
-import { FaxAttemptSchema, jobOrNotFound, JOB_PDF_ERRORS } from './fax-job-out.js';
+import { assertDocumentStored, FaxAttemptSchema, jobOrNotFound, JOB_PDF_ERRORS } from './fax-job-out.js';
 import { toAttemptsOut } from './fax-service.js';
 import { faxErrors } from '../fax-errors.js';
 
@@ -198,7 +198,7 @@ export function registerAdminJobRoutes(api: HttpApi, deps: { store: FaxJobStore;
     },
     async ({ params, res }) => {
       const row = await jobOrNotFound(store, params.id);
-      if (row.artifacts_removed_at) throw faxErrors.error('document_expired');
+      assertDocumentStored(row);
       await deps.documents.withStorage((storage) => sendStoredPdf(storage, row.pdf_key, res, { filename: `fax-${row.id}.pdf`, disposition: 'attachment' }));
       deps.audit.record('admin_pdf_served', { job_id: row.id, by: principalOf(res).keyId ?? principalOf(res).kind });
     },

@@ -24,6 +24,9 @@ export const FaxJobOutSchema = z.object({
   provider_sid: z.string().optional(),
   created_at: z.string().describe('ISO 8601'),
   updated_at: z.string().describe('ISO 8601'),
+  send_at: z.string().optional().describe('ISO 8601: a scheduled job waits in `queued` until then'),
+  resend_of: z.string().optional().describe('The job this one resends (POST /fax/{id}/resend)'),
+  resent_as: z.array(z.string()).optional().describe('GET /fax/{id}: the jobs made by resending this one'),
   attempts: z
     .array(FaxAttemptSchema)
     .optional()
@@ -33,7 +36,13 @@ export const FaxJobOutSchema = z.object({
 
 /** The job a route names by its id, or the 404 `fax_job_not_found`. */
 /** The refusals of a route serving a job's stored PDF: no such job, its document removed or lost, the storage plugin down. */
-export const JOB_PDF_ERRORS = ['fax_job_not_found', 'document_expired', 'plugin_not_available'];
+export const JOB_PDF_ERRORS = ['fax_job_not_found', 'document_expired', 'document_deleted', 'plugin_not_available'];
+
+/** Throws when the job's document is gone: 410 `document_deleted` on request, 404 `document_expired` by the cleanup. */
+export function assertDocumentStored(row: Pick<FaxJobRow, 'artifacts_removed_at' | 'document_deleted_at'>): void {
+  if (row.document_deleted_at) throw faxErrors.error('document_deleted');
+  if (row.artifacts_removed_at) throw faxErrors.error('document_expired');
+}
 
 export async function jobOrNotFound(store: Pick<FaxJobStore, 'get'>, id: string): Promise<FaxJobRow> {
   const row = await store.get(id);

@@ -2,11 +2,14 @@ import { z } from 'zod';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import type { HttpApi } from '../../../platform/http/api.js';
-import { actorOf } from '../../../platform/auth/access-guard.js';
+import { actorOf, principalOf } from '../../../platform/auth/access-guard.js';
+import { grants } from '../../../platform/auth/scopes.js';
+import type { OutboundGuard } from '../../../../core/kernel/egress.js';
+import { checkedWebhookUrl } from '../status-events/webhook-url.js';
 import { sendStoredPdf } from '../../../platform/http/stored-pdf.js';
 import type { FaxConfig } from '../fax-settings.js';
 import { toFaxJobOut, type FaxService, type SubmitOptions } from './fax-service.js';
-import { FaxJobOutSchema, JOB_PDF_ERRORS, jobOrNotFound } from './fax-job-out.js';
+import { assertDocumentStored, FaxJobOutSchema, JOB_PDF_ERRORS, jobOrNotFound } from './fax-job-out.js';
 import { renderTransmissionReport } from './transmission-report.js';
 import { isFinal } from './job-states.js';
 import { parseOr } from '../../../platform/http/api.js';
@@ -43,6 +46,8 @@ const SubmitFields = z.object({
   cover_message: coverText(1000, true).describe('Cover page: the message (line breaks kept)'),
   retry_max_attempts: wholeNumber(1, 10).describe('Dial attempts when the line is busy, unanswered or failed (1 to 10; default FAX_RETRY_MAX_ATTEMPTS)'),
   retry_delay_seconds: wholeNumber(0, 86400).describe('Seconds between those attempts (0 to 86400; default FAX_RETRY_DELAY_SECONDS)'),
+  send_at: z.string().max(64).optional().describe('ISO 8601 with a zone: send then, not now (within FAX_SCHEDULE_HORIZON_DAYS); the job waits in `queued` and can be canceled until it starts'),
+  callback_url: z.string().max(2000).optional().describe('https URL the status events of this job are POSTed to, signed with WEBHOOK_SIGNING_SECRET (docs/fax/webhooks.md); the number in full when the key holds fax:read'),
 });
 const SubmitHeaders = z.object({
   'Idempotency-Key': z
@@ -64,11 +69,25 @@ export interface FaxRouteDeps {
   tokens: DocumentTokens;
   audit: AuditLog;
   reconciler: FaxReconciler;
+  outbound: OutboundGuard;
   tmpDir: string;
 }
 
 export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
   const { service, store, config } = deps;
+  const callbackOf = (value: string, res: Parameters<typeof actorOf>[0]) => {
+    const url = checkedWebhookUrl('callback_url', value, deps);
+    if (!config.get('WEBHOOK_SIGNING_SECRET')) throw faxErrors.error('callback_url_unavailable');
+    return { url, fullNumbers: grants(principalOf(res).scopes, 'fax:read') };
+  };
+  const sendAtOf = (value: string): Date => {
+    if (!z.iso.datetime({ offset: true }).safeParse(value).success) throw faxErrors.error('send_at_out_of_range', { reason: 'not an ISO 8601 time with a zone (2026-12-01T09:00:00Z)' });
+    const at = Date.parse(value);
+    const days = config.get('FAX_SCHEDULE_HORIZON_DAYS');
+    if (at <= Date.now()) throw faxErrors.error('send_at_out_of_range', { reason: 'must be in the future' });
+    if (at > Date.now() + days * 86_400_000) throw faxErrors.error('send_at_out_of_range', { reason: `more than FAX_SCHEDULE_HORIZON_DAYS (${days}) days ahead` });
+    return new Date(at);
+  };
 
   api.route(
     {
@@ -86,7 +105,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       },
       headers: SubmitHeaders,
       bodyErrorStatus: 400,
-      errors: ['approval_required', ...UPLOAD_ERRORS, 'invalid_document', 'unsupported_document', 'idempotency_key_reused', 'fax_backend_unavailable', 'storage_unavailable'],
+      errors: ['approval_required', ...UPLOAD_ERRORS, 'invalid_document', 'unsupported_document', 'idempotency_key_reused', 'send_at_out_of_range', 'webhook_url_refused', 'callback_url_unavailable', 'fax_backend_unavailable', 'storage_unavailable'],
       responses: {
         200: { description: 'An earlier submit with this Idempotency-Key (same document, number and options) made this job; nothing new was sent', schema: FaxJobOutSchema },
         202: { description: 'Accepted', schema: FaxJobOutSchema },
@@ -105,6 +124,9 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
           ...(Object.values(cover).some((v) => v !== undefined) ? { cover: Object.fromEntries(Object.entries(cover).filter(([, v]) => v !== undefined)) } : {}),
           ...(fields.retry_max_attempts !== undefined || fields.retry_delay_seconds !== undefined ? { retry: { maxAttempts: fields.retry_max_attempts, delaySeconds: fields.retry_delay_seconds } } : {}),
           ...(key ? { idempotency: { scope: actorOf(res), key } } : {}),
+          ...(fields.callback_url !== undefined ? { callback: callbackOf(fields.callback_url, res) } : {}),
+          submittedBy: actorOf(res),
+          ...(fields.send_at !== undefined ? { sendAt: sendAtOf(fields.send_at) } : {}),
         };
         const { row, replayed } = await service.submit({ to: fields.to, bytes: await upload.file.bytes(), size: upload.file.size }, options);
         res.status(replayed ? 200 : 202);
@@ -132,7 +154,9 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
     async ({ params }) => {
       const row = await jobOrNotFound(store, params.id);
       // An attempt row is written in the same transaction that counts it on the job: none to read while the count is 0.
-      return toFaxJobOut(row, row.attempts > 0 ? await store.attempts.list(row.id) : []);
+      const out = toFaxJobOut(row, row.attempts > 0 ? await store.attempts.list(row.id) : []);
+      const resends = await store.resendsOf(row.id);
+      return resends.length ? { ...out, resent_as: resends } : out;
     },
   );
 
@@ -179,7 +203,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
     async ({ params, query, res }) => {
       const row = await jobOrNotFound(store, params.id);
       if (!deps.tokens.verify(FAX_TOKEN_SCOPE, row.id, query.token)) throw faxErrors.error('token_invalid');
-      if (row.artifacts_removed_at) throw faxErrors.error('document_expired');
+      assertDocumentStored(row);
       await deps.documents.withStorage((storage) => sendStoredPdf(storage, row.pdf_key, res, { filename: `fax-${row.id}.pdf`, disposition: 'inline' }));
       deps.audit.record('pdf_served', { job_id: row.id, backend: row.backend });
     },

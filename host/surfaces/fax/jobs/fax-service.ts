@@ -13,6 +13,7 @@ import type { SubmitGroupCommit } from './submit-group-commit.js';
 import { normalizePhone, PHONE_RULE } from './phone.js';
 import { maskPhone } from '../../../platform/logging/text-masking.js';
 import { faxErrors } from '../fax-errors.js';
+import { assertDocumentStored } from './fax-job-out.js';
 import { malformedInput } from '../../../platform/errors/platform-errors.js';
 
 export interface FaxJobOut {
@@ -25,6 +26,9 @@ export interface FaxJobOut {
   provider_sid?: string;
   created_at: string;
   updated_at: string;
+  send_at?: string;
+  resend_of?: string;
+  resent_as?: string[];
   /** Additive to Faxbot's shape: every send of the job, oldest first. */
   attempts?: FaxAttemptOut[];
 }
@@ -48,6 +52,12 @@ export interface SubmitOptions {
   retry?: { maxAttempts?: number | undefined; delaySeconds?: number | undefined } | undefined;
   /** Idempotency-Key and the caller it belongs to. */
   idempotency?: { scope: string; key: string } | undefined;
+  /** Where the job's status events are POSTed, and whether they show the number in full (the submitter holds fax:read). */
+  callback?: { url: string; fullNumbers: boolean } | undefined;
+  /** The API key id (or caller kind) submitting. */
+  submittedBy?: string | undefined;
+  /** A scheduled send: not before this time (checked against FAX_SCHEDULE_HORIZON_DAYS by the route). */
+  sendAt?: Date | undefined;
 }
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
@@ -68,6 +78,8 @@ export class FaxService {
       idempotencyKeys: IdempotencyKeys;
       groupCommit: SubmitGroupCommit;
       onSubmitted: () => void;
+      /** The job's first status event (fax.queued). */
+      onQueued?: (row: FaxJobRow) => Promise<void>;
     },
   ) {}
 
@@ -93,7 +105,8 @@ export class FaxService {
       ...options.idempotency,
       documentSha256: sha256(input.bytes),
       to,
-      optionsSha256: sha256(JSON.stringify([options.cover ?? null, options.retry?.maxAttempts ?? null, options.retry?.delaySeconds ?? null])),
+      // Options added later join the list only when set, so keys stored before them still match.
+      optionsSha256: sha256(JSON.stringify([options.cover ?? null, options.retry?.maxAttempts ?? null, options.retry?.delaySeconds ?? null, ...(options.callback ? [options.callback.url] : []), ...(options.sendAt ? [options.sendAt.toISOString()] : [])])),
     };
     if (idempotent) {
       const earlier = await this.replay(idempotent);
@@ -136,6 +149,10 @@ export class FaxService {
       coverPage: !!options.cover,
       retryMaxAttempts: options.retry?.maxAttempts,
       retryDelaySeconds: options.retry?.delaySeconds,
+      callbackUrl: options.callback?.url,
+      callbackFullNumbers: options.callback?.fullNumbers,
+      submittedBy: options.submittedBy,
+      sendAt: options.sendAt,
     };
     let row: FaxJobRow | undefined;
     if (!idempotent && groupCommit.enabled) {
@@ -154,7 +171,10 @@ export class FaxService {
     }
     this.deps.audit.record('job_created', { job_id: id, to, backend, pages, source_type: normalized.sourceType, status: row.status, cover_page: !!options.cover });
     this.deps.logger.info({ job_id: id, to: maskPhone(to), backend, status: row.status }, 'fax job created');
-    if (!disabled) this.deps.onSubmitted();
+    if (!disabled) {
+      await this.deps.onQueued?.(row);
+      this.deps.onSubmitted();
+    }
     return { row, replayed: false };
   }
 
@@ -182,6 +202,53 @@ export class FaxService {
     if (!jobId) return undefined;
     this.deps.audit.record('job_idempotent_replay', { job_id: jobId, by: submit.scope });
     return this.deps.store.get(jobId);
+  }
+
+  /**
+   * A new job from `original`'s stored document (copied under the new job's prefix, so deleting
+   * either leaves the other whole), to the same number with the same redial policy; linked both
+   * ways. Refused once the document is gone.
+   */
+  async resend(original: FaxJobRow, by: string): Promise<FaxJobRow> {
+    assertDocumentStored(original);
+    const { config, store, documents } = this.deps;
+    const disabled = config.get('FAX_DISABLED');
+    if (!disabled) {
+      const problem = this.backendProblem();
+      if (problem) throw faxErrors.error('fax_backend_unavailable', { problem });
+    }
+    const id = randomUUID();
+    const pdfKey = `${jobPrefix(id)}/document.pdf`;
+    await documents.withStorage(async (s) => s.put(pdfKey, await s.get(original.pdf_key))).catch((err) => {
+      if (err instanceof PluginNotAvailableError) throw faxErrors.error('storage_unavailable', { storageId: documents.storageId, reason: err.message });
+      throw err;
+    });
+    const sameSubmitter = original.submitted_by === by;
+    const row = await store.insert({
+      id,
+      to: original.to_number,
+      backend: config.get('FAX_BACKEND'),
+      pdfKey,
+      pages: original.pages ?? 0,
+      sourceType: original.source_type,
+      sizeBytes: original.size_bytes,
+      disabled,
+      documentSha256: original.document_sha256 ?? undefined,
+      coverPage: original.cover_page === 1,
+      retryMaxAttempts: original.retry_max_attempts ?? undefined,
+      retryDelaySeconds: original.retry_delay_seconds ?? undefined,
+      // The callback is the submitting application's: it follows a resend by the same key only.
+      callbackUrl: sameSubmitter ? (original.callback_url ?? undefined) : undefined,
+      callbackFullNumbers: sameSubmitter && original.callback_full_numbers === 1,
+      submittedBy: by,
+      resendOf: original.id,
+    });
+    this.deps.audit.record('job_resent', { job_id: id, resend_of: original.id, backend: row.backend, by });
+    if (!disabled) {
+      await this.deps.onQueued?.(row);
+      this.deps.onSubmitted();
+    }
+    return row;
   }
 
   get(id: string): Promise<FaxJobRow | undefined> {
@@ -213,6 +280,8 @@ export function toFaxJobOut(row: FaxJobRow, attempts?: FaxJobAttemptRow[]): FaxJ
     ...(row.provider_sid ? { provider_sid: row.provider_sid } : {}),
     created_at: row.created_at,
     updated_at: row.updated_at,
+    ...(row.send_at ? { send_at: row.send_at } : {}),
+    ...(row.resend_of ? { resend_of: row.resend_of } : {}),
     ...(attempts ? { attempts: toAttemptsOut(attempts) } : {}),
   };
 }

@@ -27,3 +27,6 @@ export function predecessorsOf(to: FaxStatus): FaxStatus[] {
 
 /** Where the send stands, for the dispatcher and the reconciler. */
 export type DispatchState = 'pending' | 'sending' | 'accepted' | 'uncertain' | 'done';
+
+/** The error of a job a cancel ended before it was sent (POST /fax/{id}/cancel): FAILED, the spec's statuses stay. */
+export const CANCELED_ERROR = 'canceled';

@@ -24,6 +24,14 @@ export interface NewFaxJob {
   /** Per-job retry policy; undefined follows the settings. */
   retryMaxAttempts?: number | undefined;
   retryDelaySeconds?: number | undefined;
+  /** The submit's callback_url, and whether its events show the number in full. */
+  callbackUrl?: string | undefined;
+  callbackFullNumbers?: boolean | undefined;
+  /** The API key id (or caller kind) that submitted it. */
+  submittedBy?: string | undefined;
+  /** Not before this time (a scheduled send). */
+  sendAt?: Date | undefined;
+  resendOf?: string | undefined;
 }
 
 export interface StatusChange {
@@ -82,7 +90,7 @@ function newJobRow(job: NewFaxJob, now: Date): FaxJobTable {
     updated_at: iso,
     dispatch_state: job.disabled ? 'done' : 'pending',
     attempts: 0,
-    next_attempt_at: now.getTime(),
+    next_attempt_at: job.sendAt?.getTime() ?? now.getTime(),
     lease_owner: null,
     lease_until: null,
     sent_at: null,
@@ -93,6 +101,13 @@ function newJobRow(job: NewFaxJob, now: Date): FaxJobTable {
     retry_delay_seconds: job.retryDelaySeconds ?? null,
     document_sha256: job.documentSha256 ?? null,
     cover_page: job.coverPage ? 1 : 0,
+    callback_url: job.callbackUrl ?? null,
+    callback_full_numbers: job.callbackFullNumbers ? 1 : 0,
+    submitted_by: job.submittedBy ?? null,
+    send_at: job.sendAt?.toISOString() ?? null,
+    resend_of: job.resendOf ?? null,
+    document_deleted_at: null,
+    document_deleted_by: null,
   };
 }
 
@@ -315,6 +330,28 @@ export class FaxJobStore {
       })
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Ends a job no dispatcher holds and nothing was sent for yet (waiting, scheduled, or between
+   * redials) as FAILED with `error`; false when a send is under way or the job is final.
+   */
+  async cancelWaiting(id: string, error: string, now = Date.now()): Promise<boolean> {
+    const iso = new Date(now).toISOString();
+    const r = await this.db
+      .updateTable('fax_jobs')
+      .set({ status: 'FAILED', error, dispatch_state: 'done', finished_at: iso, updated_at: iso, lease_owner: null, lease_until: null })
+      .where('id', '=', id)
+      .where('dispatch_state', '=', 'pending')
+      .where('status', 'in', ['queued', 'in_progress'])
+      .where(leaseFree(this.dialect))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** The ids of the jobs made by resending `id`, oldest first. */
+  async resendsOf(id: string): Promise<string[]> {
+    return (await this.db.selectFrom('fax_jobs').select('id').where('resend_of', '=', id).orderBy('created_at').execute()).map((r) => r.id);
   }
 
   /** Accepted, unfinished jobs not heard of for `staleMs`: the reconciler asks their provider. */

@@ -2,6 +2,12 @@ import type { Logger } from 'pino';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import type { FaxJobRow, FaxJobStore, RetryPolicy, StatusChange } from './job-store.js';
 
+/** The status events a status step fires (status-events/): the job as it is after the step. */
+export interface JobEvents {
+  retrying(row: FaxJobRow): Promise<void>;
+  finished(row: FaxJobRow): Promise<void>;
+}
+
 /** Who reported a status: kept in the audit record. */
 export type UpdateSource = 'callback' | 'event' | 'poll' | 'dispatch' | 'lookup' | 'timeout';
 
@@ -19,6 +25,7 @@ export class JobUpdates {
       retryPolicy?: () => RetryPolicy;
       /** A job's final state is logged once, with its id, where operators read the log. */
       logger?: Pick<Logger, 'info' | 'warn'>;
+      events?: JobEvents;
     },
   ) {}
 
@@ -35,6 +42,7 @@ export class JobUpdates {
       if (retry === 'stale') return false;
       if (retry === 'scheduled') {
         audit.record('job_retry_scheduled', { job_id: job.id, backend: job.backend, via, line_failure: change.lineFailure, error: change.error ?? change.lineFailure });
+        await this.announce(job.id, 'retrying');
         return true;
       }
     }
@@ -51,9 +59,16 @@ export class JobUpdates {
       ...(failed ? { error: change.error ?? 'failed' } : {}),
       ...(failed && change.lineFailure ? { line_failure: change.lineFailure } : {}),
     });
+    if (failed || change.status === 'SUCCESS') await this.announce(job.id, 'finished');
     if (failed) this.deps.logger?.warn({ job_id: job.id, backend: job.backend, via, error: change.error ?? 'failed' }, 'fax job FAILED');
     else if (change.status === 'SUCCESS') this.deps.logger?.info({ job_id: job.id, backend: job.backend, via, ...(change.pages !== undefined ? { pages: change.pages } : {}) }, 'fax job SUCCESS');
     return true;
+  }
+
+  private async announce(id: string, step: keyof JobEvents): Promise<void> {
+    if (!this.deps.events) return;
+    const row = await this.deps.store.get(id);
+    if (row) await this.deps.events[step](row);
   }
 
   /** Fails a job for good (ends its dispatch); audited once. */

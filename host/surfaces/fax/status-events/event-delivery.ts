@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { OutboundGuard } from '../../../../core/kernel/egress.js';
+import { EgressDeniedError } from '../../../../core/sdk/index.js';
+import { RecurringTask } from '../../../platform/runtime/recurring-task.js';
+import type { FaxConfig } from '../fax-settings.js';
+import type { DeliveryOutbox, DeliveryRow } from './delivery-outbox.js';
+import { signatureHeader } from './event-signature.js';
+import { CALLBACK_DESTINATION } from './event-publisher.js';
+import type { SubscriptionStore } from './subscription-store.js';
+
+const LEASE_MS = 60_000;
+const MAX_BACKOFF_MS = 3_600_000;
+
+/** What one attempt came to: delivered, worth another try, or refused for good. */
+type Outcome = { ok: true; status: number } | { ok: false; retry: boolean; status: number | null; detail: string };
+
+/**
+ * Delivers the outbox: claims due rows with a lease and POSTs each stored body through the
+ * outbound guard, signed with its destination's secret at the time of sending. 2xx delivers;
+ * 5xx, 408, 429, no answer within WEBHOOK_TIMEOUT_SECONDS or a broken connection retries with
+ * doubling backoff up to WEBHOOK_MAX_ATTEMPTS; any other 4xx, a refused address or a deleted
+ * subscription fails the row at once.
+ */
+export class EventDelivery {
+  readonly owner = `fax-events-${randomUUID()}`;
+  private readonly loop: RecurringTask;
+  private running = false;
+
+  constructor(private readonly deps: { outbox: DeliveryOutbox; subscriptions: SubscriptionStore; config: FaxConfig; outbound: OutboundGuard; logger: Logger }) {
+    this.loop = new RecurringTask({
+      cadence: { pauseMs: () => deps.config.get('WEBHOOK_DELIVERY_POLL_MS') },
+      task: () => this.drain(),
+      onError: (err) => deps.logger.error({ err: (err as Error).message }, 'status event delivery failed; next run retries'),
+    });
+  }
+
+  start(): void {
+    this.running = true;
+    this.loop.start();
+    this.loop.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop.stop();
+  }
+
+  wake(): void {
+    this.loop.wake();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.running) {
+      const rows = await this.deps.outbox.claim(this.owner, 32, LEASE_MS);
+      if (!rows.length) return;
+      // One receiver's events go one after the other (claim order is event order); receivers in parallel.
+      const byReceiver = new Map<string, DeliveryRow[]>();
+      for (const row of rows) byReceiver.set(row.destination + row.url, [...(byReceiver.get(row.destination + row.url) ?? []), row]);
+      await Promise.all([...byReceiver.values()].map(async (list) => {
+        for (const row of list) await this.deliver(row);
+      }));
+    }
+  }
+
+  private async deliver(row: DeliveryRow): Promise<void> {
+    const { outbox, config, logger } = this.deps;
+    const outcome = await this.attempt(row);
+    if (outcome.ok) {
+      await outbox.delivered(row.id, this.owner, outcome.status);
+      return;
+    }
+    const attempts = row.attempts + 1;
+    if (!outcome.retry || attempts >= config.get('WEBHOOK_MAX_ATTEMPTS')) {
+      await outbox.failed(row.id, this.owner, outcome.detail, outcome.status);
+      logger.warn({ event_id: row.event_id, destination: row.destination, attempts, detail: outcome.detail }, 'status event delivery failed for good');
+      return;
+    }
+    const delay = Math.min(MAX_BACKOFF_MS, config.get('WEBHOOK_RETRY_BASE_MS') * 2 ** row.attempts);
+    await outbox.retryLater(row.id, this.owner, Date.now() + delay, outcome.detail, outcome.status);
+  }
+
+  private async secretOf(row: DeliveryRow): Promise<string | undefined> {
+    if (row.destination === CALLBACK_DESTINATION) return this.deps.config.get('WEBHOOK_SIGNING_SECRET');
+    return (await this.deps.subscriptions.get(row.destination.slice(row.destination.indexOf(':') + 1)))?.secret;
+  }
+
+  private async attempt(row: DeliveryRow): Promise<Outcome> {
+    const secret = await this.secretOf(row);
+    if (!secret) return { ok: false, retry: false, status: null, detail: row.destination === CALLBACK_DESTINATION ? 'WEBHOOK_SIGNING_SECRET is not set' : 'the subscription was deleted' };
+    const seconds = this.deps.config.get('WEBHOOK_TIMEOUT_SECONDS');
+    const signal = AbortSignal.timeout(seconds * 1000);
+    try {
+      const res = await this.deps.outbound.fetch(
+        new URL(row.url),
+        {
+          method: 'POST',
+          redirect: 'manual',
+          signal,
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'Switchboard-Webhooks/1',
+            'x-switchboard-event-id': row.event_id,
+            'x-switchboard-event': row.event_type,
+            'x-switchboard-signature': signatureHeader(secret, row.body, Math.floor(Date.now() / 1000)),
+          },
+          body: row.body,
+        },
+        { timeoutMs: seconds * 1000 },
+      );
+      await res.body?.cancel().catch(() => {});
+      if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status };
+      const retry = res.status >= 500 || res.status === 408 || res.status === 429;
+      return { ok: false, retry, status: res.status, detail: `receiver answered HTTP ${res.status}` };
+    } catch (err) {
+      if (err instanceof EgressDeniedError) return { ok: false, retry: false, status: null, detail: err.message };
+      if (signal.aborted) return { ok: false, retry: true, status: null, detail: `no answer within ${seconds} s (WEBHOOK_TIMEOUT_SECONDS)` };
+      return { ok: false, retry: true, status: null, detail: `connection failed: ${connectionFailure(err)}` };
+    }
+  }
+}
+
+function connectionFailure(err: unknown): string {
+  let current: unknown = err;
+  for (let i = 0; i < 4 && current; i++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return (err as Error)?.message ?? String(err);
+}

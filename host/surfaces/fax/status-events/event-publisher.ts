@@ -1,0 +1,64 @@
+import type { Logger } from 'pino';
+import { grants } from '../../../platform/auth/scopes.js';
+import { maskPhone } from '../../../platform/logging/text-masking.js';
+import { inboundView } from '../inbound/inbound-view.js';
+import type { InboundRow } from '../inbound/inbound-store.js';
+import { toFaxJobOut } from '../jobs/fax-service.js';
+import type { FaxJobRow } from '../jobs/job-store.js';
+import type { DeliveryOutbox, NewDelivery } from './delivery-outbox.js';
+import { fullNumbersScope, newEventId, onceEventId, type FaxEvent, type FaxEventType } from './fax-events.js';
+import { CANCELED_ERROR } from '../jobs/job-states.js';
+import type { SubscriptionStore } from './subscription-store.js';
+
+export const CALLBACK_DESTINATION = 'callback';
+export const subscriptionDestination = (id: string) => `subscription:${id}`;
+
+/** A job as an event shows it: GET /fax/{id}'s fields (no attempts), the number masked unless the receiver may read it. */
+function jobData(row: FaxJobRow, fullNumbers: boolean): Record<string, unknown> {
+  const out = toFaxJobOut(row);
+  return { ...out, to: fullNumbers ? out.to : maskPhone(out.to) };
+}
+
+/**
+ * Turns a job's status step or a stored inbound fax into deliveries in the outbox: one for the
+ * job's callback_url, one per subscription to the event. Each body is final when written (the
+ * event as of now, masked for its receiver), so a retry or redelivery sends the same bytes.
+ */
+export class FaxEventPublisher {
+  constructor(private readonly deps: { outbox: DeliveryOutbox; subscriptions: SubscriptionStore; logger: Pick<Logger, 'warn'>; onEnqueued: () => void }) {}
+
+  // Job events never throw: a status change is not undone by a failed publish, which is logged.
+  queued = (row: FaxJobRow) => this.job('fax.queued', row, true);
+  sending = (row: FaxJobRow) => this.job('fax.sending', row, false);
+  retrying = (row: FaxJobRow) => this.job('fax.retrying', row, false);
+  /** SUCCESS is fax.delivered; FAILED is fax.canceled when a cancel ended it, else fax.failed. */
+  finished = (row: FaxJobRow) => this.job(row.status === 'SUCCESS' ? 'fax.delivered' : row.error === CANCELED_ERROR ? 'fax.canceled' : 'fax.failed', row, true);
+
+  async inbound(row: InboundRow): Promise<void> {
+    await this.publish('inbound.received', row.id, true, (full) => inboundView(row, full));
+  }
+
+  private job(type: FaxEventType, row: FaxJobRow, once: boolean): Promise<void> {
+    return this.publish(type, row.id, once, (full) => jobData(row, full), row.callback_url ? { url: row.callback_url, owner: row.submitted_by ?? 'unknown', full: row.callback_full_numbers === 1 } : undefined);
+  }
+
+  /** `once`: the event happens once per subject (queued, a final status), so its id is derived from both and a second report of it is dropped by the outbox. */
+  private async publish(type: FaxEventType, subjectId: string, once: boolean, data: (fullNumbers: boolean) => Record<string, unknown>, callback?: { url: string; owner: string; full: boolean }): Promise<void> {
+    try {
+      const now = Date.now();
+      const eventId = once ? onceEventId(subjectId, type) : newEventId(now);
+      const body = (full: boolean) => JSON.stringify({ id: eventId, type, created_at: new Date(now).toISOString(), data: data(full) } satisfies FaxEvent);
+      const deliveries: NewDelivery[] = [];
+      const base = { eventId, eventType: type, subjectId, eventAt: now };
+      if (callback) deliveries.push({ ...base, destination: CALLBACK_DESTINATION, owner: callback.owner, url: callback.url, body: body(callback.full) });
+      for (const s of await this.deps.subscriptions.to(type)) {
+        deliveries.push({ ...base, destination: subscriptionDestination(s.id), owner: s.owner, url: s.url, body: body(grants(s.scopes, fullNumbersScope(type))) });
+      }
+      if (!deliveries.length) return;
+      await this.deps.outbox.enqueue(deliveries, now);
+      this.deps.onEnqueued();
+    } catch (err) {
+      this.deps.logger.warn({ event: type, subject: subjectId, err: (err as Error).message }, 'status event not written to the outbox');
+    }
+  }
+}
