@@ -40,8 +40,7 @@ export class Gateway<S = Record<string, unknown>> {
     let gateway: Gateway<SurfaceHandles<T>> | undefined;
     const admin = registerPlatformRoutes(platform, () => gateway);
     const handles = await installSurfaces(platform, surfaces);
-    options.beforePlugins?.((gateway = new Gateway(platform, handles, { ...lifecycle, closeStreams: admin.closeStreams })));
-    return lifecycle.loadPlugins().then(() => gateway!);
+    return lifecycle.loadPlugins((gateway = new Gateway(platform, handles, { ...lifecycle, closeStreams: admin.closeStreams }))).then(() => gateway!);
   }
 
   /** `bound`: a server already listening whose requests reach `app` (npm start binds first: http/early-server.ts). */
