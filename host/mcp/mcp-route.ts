@@ -4,6 +4,7 @@ import { isLoopback } from '../platform/auth/loopback.js';
 import { hostAllowed } from '../platform/auth/request-site.js';
 import { httpError, invalid } from '../platform/http/error-catalogue.js';
 import { openApiDocument } from '../platform/http/openapi.js';
+import { readRawBody } from '../platform/http/raw-body.js';
 import type { Platform } from '../platform/gateway/platform.js';
 import { MCP_SETTINGS } from './mcp-settings.js';
 
@@ -31,20 +32,14 @@ export const MCP_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /** The request's JSON body, refused 413 as soon as it is known to be over the limit (from Content-Length, or while it streams). */
 async function readJsonBody(req: Request, JSONRPCMessageSchema: { safeParse(m: unknown): { success: boolean } }): Promise<unknown> {
-  const tooLarge = () => httpError('payload_too_large', { what: 'MCP request body', limit: '16 MB' }).withHeaders({ Connection: 'close' });
+  const tooLarge = () => httpError('payload_too_large', { what: 'MCP request body', limit: '16 MB' });
   if (Number(req.headers['content-length'] ?? 0) > MCP_BODY_LIMIT_BYTES) throw tooLarge();
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') throw httpError('unsupported_media_type', { expected: 'application/json', got: type || 'a body without Content-Type' });
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MCP_BODY_LIMIT_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
+  const bytes = await readRawBody(req, MCP_BODY_LIMIT_BYTES, tooLarge);
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    body = JSON.parse(bytes.toString('utf8'));
   } catch {
     throw invalid('body', 'must be JSON (a JSON-RPC message or batch)', 400);
   }

@@ -31,7 +31,7 @@ export class Gateway<S = Record<string, unknown>> {
     /** What each surface's install returned, by surface name. */
     readonly surfaces: S,
     private readonly lifecycle: PlatformLifecycle & { closeStreams(): void },
-    readonly app = createExpressApp(platform.api, { logger: platform.logger, metrics: platform.metrics, version: platform.version, console: { root: platform.root, dir: platform.config.get('WEB_DIST_DIR') } }),
+    readonly app = createExpressApp(platform.api, { logger: platform.logger, metrics: platform.metrics, version: platform.version, console: { root: platform.root, dir: platform.config.get('WEB_DIST_DIR') }, refusedBodyDiscardBytes: () => platform.config.get('REFUSED_BODY_DISCARD_MB') * 1024 * 1024 }),
   ) {}
 
   /** Builds the platform, installs each surface in order and loads the plugins; the surfaces' work starts with listen(). */
@@ -40,9 +40,7 @@ export class Gateway<S = Record<string, unknown>> {
     let gateway: Gateway<SurfaceHandles<T>> | undefined;
     const admin = registerPlatformRoutes(platform, () => gateway);
     const handles = await installSurfaces(platform, surfaces);
-    gateway = new Gateway(platform, handles, { ...lifecycle, closeStreams: admin.closeStreams });
-    options.beforePlugins?.(gateway);
-    return lifecycle.loadPlugins().then(() => gateway!);
+    return lifecycle.loadPlugins((gateway = new Gateway(platform, handles, { ...lifecycle, closeStreams: admin.closeStreams }))).then(() => gateway!);
   }
 
   /** `bound`: a server already listening whose requests reach `app` (npm start binds first: http/early-server.ts). */

@@ -97,8 +97,8 @@ export interface Platform {
 
 export interface PlatformLifecycle {
   pluginsLoaded: Array<() => void>;
-  /** The kernel's first scan, then the routes the manifests declare; from then on every route serves. */
-  loadPlugins(): Promise<void>;
+  /** `beforePlugins` with the gateway, the kernel's first scan, the routes the manifests declare; from then on every route serves. */
+  loadPlugins(gateway: { app: RequestListener }): Promise<void>;
   starts: Array<() => void>;
   stops: Array<[string, () => Promise<void> | void]>;
 }
@@ -198,7 +198,8 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
   api.phase.loading();
   const lifecycle: PlatformLifecycle = {
     pluginsLoaded: [],
-    async loadPlugins() {
+    async loadPlugins(gateway) {
+      options.beforePlugins?.(gateway);
       await kernel.start();
       for (const step of lifecycle.pluginsLoaded) step();
       api.phase.serving();

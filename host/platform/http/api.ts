@@ -108,6 +108,9 @@ function isJsonType(contentType: string): boolean {
   return media === 'application/json' || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(media);
 }
 
+/** A JSON body's size limit; a declared length over it is refused before a byte is read. */
+const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
 const WRITES: readonly HttpMethod[] = ['post', 'put', 'patch', 'delete'];
 
 /** A write that declares no body of its own kind (multipart, a provider's raw body). */
@@ -191,9 +194,10 @@ export class HttpApi {
         spec.path,
         (req: Request, _res: Response, next: NextFunction) => {
           checkSite(req);
+          if (Number(req.headers['content-length'] ?? 0) > JSON_BODY_LIMIT_BYTES) throw httpError('payload_too_large', { what: 'request body', limit: `${JSON_BODY_LIMIT_BYTES} bytes` });
           next();
         },
-        express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }),
+        express.json({ limit: JSON_BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] }),
         (req: Request, res: Response, next: NextFunction) => void run(req, res).catch(next),
       );
     } else {

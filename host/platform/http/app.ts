@@ -9,7 +9,7 @@ import { mountConsole } from './console.js';
 import { DOCS_INIT, DOCS_PAGE, openApiDocument } from './openapi.js';
 
 /** The express app around the declared routes: metrics, logs, /openapi.json, /docs, errors. */
-export function createExpressApp(api: HttpApi, deps: { logger: Logger; metrics: Registry; version: string; console?: { root: string; dir: string | undefined } }): Express {
+export function createExpressApp(api: HttpApi, deps: { logger: Logger; metrics: Registry; version: string; console?: { root: string; dir: string | undefined }; refusedBodyDiscardBytes?: () => number }): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -48,6 +48,6 @@ export function createExpressApp(api: HttpApi, deps: { logger: Logger; metrics: 
     if (refusal) return next(refusal);
     notFoundHandler(req, res, next);
   });
-  app.use(errorHandler((err) => deps.logger.error({ err }, 'unhandled error'), (err) => api.errors.toHttp(err)));
+  app.use(errorHandler((err) => deps.logger.error({ err }, 'unhandled error'), (err) => api.errors.toHttp(err), deps.refusedBodyDiscardBytes));
   return app;
 }

@@ -1,8 +1,11 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { HttpError } from './errors.js';
 import { ErrorCatalogue, httpError, invalid } from './error-catalogue.js';
+import { answerAfterBody } from './refused-body.js';
 
 const platformOnly = new ErrorCatalogue();
+/** REFUSED_BODY_DISCARD_MB's default, for an app built without the configuration. */
+const DEFAULT_DISCARD_BYTES = 64 * 1024 * 1024;
 
 /** Unknown routes answer 404 in the API's error shape. */
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
@@ -14,7 +17,7 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
  * through the error catalogue (the platform's and the surfaces' codes), express' own parser errors by status. Unknown
  * errors are logged and answered with a generic 500 so internals never leak.
  */
-export function errorHandler(log: (err: unknown) => void = () => {}, toHttp: (err: unknown) => HttpError | undefined = (err) => platformOnly.toHttp(err)): ErrorRequestHandler {
+export function errorHandler(log: (err: unknown) => void = () => {}, toHttp: (err: unknown) => HttpError | undefined = (err) => platformOnly.toHttp(err), discardBytes: () => number = () => DEFAULT_DISCARD_BYTES): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) {
       res.end();
@@ -30,7 +33,8 @@ export function errorHandler(log: (err: unknown) => void = () => {}, toHttp: (er
     if (!answer) log(err);
     const sent = answer ?? httpError('internal_error');
     for (const [k, v] of Object.entries(sent.headers)) res.setHeader(k, v);
-    res.status(sent.status).json({ ...sent.extra, detail: sent.detail, code: sent.code });
+    // Refused before its body was read (413, 415, a key missing on an upload): answered once it is.
+    answerAfterBody(req, res, discardBytes(), () => void res.status(sent.status).json({ ...sent.extra, detail: sent.detail, code: sent.code }));
   };
 }
 

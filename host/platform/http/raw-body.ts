@@ -1,19 +1,38 @@
 import type { Request } from 'express';
 import { httpError } from './error-catalogue.js';
+import type { HttpError } from './errors.js';
 
-/** Reads a request body as bytes, refusing more than `limit` (413). */
-export async function readRawBody(req: Request, limit = 256 * 1024): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      req.resume();
-      throw httpError('payload_too_large', { what: 'request body', limit: `${limit} bytes` });
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+/**
+ * Reads a request body as bytes, refusing more than `limit` (413 `tooLarge`). Past the limit it
+ * stops reading and leaves the socket open: the error handler discards the rest and answers, so
+ * the client reads the 413 (a stream torn down mid-body would reset the connection).
+ */
+export function readRawBody(req: Request, limit = 256 * 1024, tooLarge: () => HttpError = () => httpError('payload_too_large', { what: 'request body', limit: `${limit} bytes` })): Promise<Buffer> {
+  if (Number(req.headers['content-length'] ?? 0) > limit) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (then: () => void) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      then();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      req.pause();
+      settle(() => reject(tooLarge()));
+    };
+    const onEnd = () => settle(() => resolve(Buffer.concat(chunks, size)));
+    const onError = (err: Error) => settle(() => reject(err));
+    const onClose = () => settle(() => reject(Object.assign(new Error('the request was aborted'), { code: 'ECONNRESET' })));
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onError);
+    req.once('close', onClose);
+  });
 }
 
 /** Lower-cased header map with single values, as provider webhooks see them. */

@@ -22,6 +22,9 @@ export const HostKeys = {
     optionalText().describe('PostgreSQL URL (postgres://...) for shared state; unset uses the SQLite file under DATA_DIR. Plugins that declare DATABASE_URL among their settings variables see this value too (a retrieval backend that keeps its index in the same database). Secret: it may hold a password.'),
   )),
   STORAGE_BACKEND: backendId('storage', 'Plugin id of the storage provider for artifacts.'),
+  REFUSED_BODY_DISCARD_MB: integer(0, 4096)
+    .default(64)
+    .describe('How much of a refused request\'s body (over a size limit, the wrong Content-Type) the gateway reads and discards before it answers with `Connection: close`, so that every client (Node fetch, Python requests, curl) reads the 413 or 415 instead of a broken connection; past it the answer goes out and the connection is cut.'),
   CLUSTER_LEASE_SECONDS: decimal(0.2, 3600)
     .default(30)
     .describe('Seconds a lease of once-per-cluster work (cleanup, alert evaluation, fax reconciliation) lasts without renewal: how long after an instance dies another takes its share of that work over. The holder renews at a third of it.'),
