@@ -1,5 +1,4 @@
 import { fork } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -48,7 +47,6 @@ function exitOnce(listeners: ExitListener[]) {
 function launchChild(launch: IsolateLaunch): IsolateProcess {
   const execArgv = [`--max-old-space-size=${launch.memoryMb}`, '--disable-warning=ExperimentalWarning', '--disable-warning=SecurityWarning'];
   if (launch.confine) {
-    mkdirSync(launch.confine.dataDir, { recursive: true, mode: 0o700 });
     // --allow-worker: the loader hooks run on an internal thread; the public Worker is closed by the network guard.
     execArgv.push('--experimental-permission', `--allow-fs-read=${PACKAGE_ROOT}`, `--allow-fs-read=${launch.confine.codeRoot}`, `--allow-fs-read=${launch.confine.dataDir}`, `--allow-fs-write=${launch.confine.dataDir}`, '--allow-worker');
   }

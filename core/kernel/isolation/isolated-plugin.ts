@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import type { PluginContext, PluginInstance } from '../../sdk/plugin.js';
 import { NotAcceptedError } from '../../sdk/errors.js';
 import type { HealthResult } from '../../sdk/health.js';
@@ -45,6 +46,7 @@ export interface IsolatedPlugin {
  */
 export async function startIsolatedPlugin(request: IsolatedStartRequest): Promise<IsolatedPlugin> {
   const { limits, pluginId } = request;
+  mkdirSync(request.dataDir, { recursive: true, mode: 0o700 });
   const isolate: IsolateProcess = launchIsolate({
     mode: request.mode,
     memoryMb: limits.memoryMb,
