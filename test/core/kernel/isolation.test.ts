@@ -36,7 +36,7 @@ test.before(async () => {
   k = await startTestKernel({
     searchPaths: [dir],
     watch: true,
-    isolation: { limits: () => ({ memoryMb: 64, unresponsiveMs: 3_000, callMs: 20_000 }) },
+    isolation: { limits: () => ({ memoryMb: 64, unresponsiveMs: 10_000, callMs: 20_000 }) },
     backoff: { initialMs: 50, maxMs: 400 },
   });
 });

@@ -77,6 +77,8 @@ test('a start that is not ready yet is retried on the backoff schedule until it 
   writeFileSync(path.join(folder, 'manifest.json'), JSON.stringify({
     manifestVersion: 1, id: 'slowpoke', name: 'n', version: '1.0.0', description: 'd', author: 'a', host: '^0.1.0',
     provides: [{ kind: 'retrieval', contract: 'retrieval@^1' }], capabilities: [], egress: [], entry: 'index.js',
+    // It counts its attempts in the process's globals: one process across retries.
+    isolation: 'in-process',
   }));
   writeFileSync(path.join(folder, 'index.js'), `import { definePlugin, NotReadyError } from 'switchboard/sdk';
 globalThis.__slowpokeAttempts = 0;

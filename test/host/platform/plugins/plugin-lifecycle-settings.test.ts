@@ -46,6 +46,8 @@ export default definePlugin({
   writeAtomic(path.join(folder, 'manifest.json'), JSON.stringify({
     manifestVersion: 1, id: 'warming', name: 'n', version: '1.0.0', description: 'd', author: 'a', host: '^0.1.0',
     provides: [{ kind: 'retrieval', contract: 'retrieval@^1' }], capabilities: [], egress: [], entry: 'index.js',
+    // It counts its attempts in the process's globals: one process across retries.
+    isolation: 'in-process',
   }));
   await gw.gateway.kernel.rescan();
   await until(async () => (await plugins()).some((p) => p.id === 'warming' && p.state === 'active'), 3000, 25);
