@@ -17,6 +17,8 @@ export interface TestKernelOptions {
   watch?: boolean;
   /** Isolation limits of isolated plugins (the kernel's defaults otherwise). */
   isolation?: KernelOptions['isolation'];
+  /** Start, stop and drain deadlines (the kernel's defaults otherwise). */
+  timeouts?: KernelOptions['timeouts'];
   /** Restart backoff after a crash or a not-ready start. */
   backoff?: KernelOptions['backoff'];
 }
@@ -48,6 +50,7 @@ export async function startTestKernel(options: TestKernelOptions): Promise<TestK
     watch: options.watch ?? false,
     ...(options.isolation ? { isolation: options.isolation } : {}),
     ...(options.backoff ? { backoff: options.backoff } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
   });
   await kernel.start();
   return {

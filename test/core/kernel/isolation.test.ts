@@ -38,6 +38,8 @@ test.before(async () => {
     watch: true,
     isolation: { limits: () => ({ memoryMb: 64, unresponsiveMs: 10_000, callMs: 20_000 }) },
     backoff: { initialMs: 50, maxMs: 400 },
+    // A child process starts in well under a second on an idle machine; CI machines are not idle.
+    timeouts: { startMs: 30_000 },
   });
 });
 
@@ -47,6 +49,7 @@ test.after(async () => {
 });
 
 test('a third-party plugin without an isolation choice starts isolated and serves', async () => {
+  await until(() => view('steady').state === 'active', 60_000);
   assert.is(view('steady').state, 'active', view('steady').last_error ?? '');
   assert.is((await search('steady')).length, 1);
 });
@@ -55,6 +58,7 @@ for (const mode of modes) {
   const id = `unruly-${mode}`;
 
   test(`${mode}: a send crosses the boundary, the document read called back into the host`, async () => {
+    await until(() => view(id).state === 'active', 60_000);
     assert.is(view(id).state, 'active', view(id).last_error ?? '');
     const result = await send(id, '+15551234567');
     assert.match(result.providerSid, /^unruly-job-\d+$/);
@@ -89,6 +93,7 @@ for (const mode of modes) {
   }
 
   test(`${mode}: a socket opened directly is refused; the plugin stays up`, async () => {
+    await until(() => view(id).state === 'active', 60_000);
     const err = (await send(id, UNRULY_NUMBERS.socket).catch((e: unknown) => e)) as Error;
     assert.match(err.message, /refused to an isolated plugin/);
     assert.is(view(id).state, 'active');
@@ -96,6 +101,7 @@ for (const mode of modes) {
 }
 
 test('process: reading /etc/passwd directly is refused (the file system is its data folder only)', async () => {
+  await until(() => view('unruly-process').state === 'active', 60_000);
   const err = (await send('unruly-process', UNRULY_NUMBERS.passwd).catch((e: unknown) => e)) as Error & { code?: string };
   assert.is(err.code, 'ERR_ACCESS_DENIED', err.message);
 });
