@@ -40,6 +40,8 @@ function setup() {
     container: container.createChildContainer(),
     events,
     timeouts: { startMs: 2000, stopMs: 1000, drainMs: 1000 },
+    // The lifecycle under test, not isolation (test/core/kernel/isolation.test.ts): plugins run in this process.
+    isolation: () => 'in-process',
   });
   const delays: number[] = [];
   const due: Array<() => void> = [];
