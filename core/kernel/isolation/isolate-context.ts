@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { container as rootContainer } from 'tsyringe';
-import { Tokens, type EgressRequestInit, type PluginContext, type PluginLogger } from '../../sdk/plugin.js';
+import { type EgressRequestInit, type PluginContext, type PluginLogger } from '../../sdk/plugin.js';
 import { egressAllows } from '../egress.js';
+import { registerContextTokens } from '../plugin-context.js';
 import type { RpcPeer } from './rpc-peer.js';
 
 /** What the host tells an isolate about the generation it runs. */
@@ -67,10 +68,7 @@ export function createIsolateContext(init: IsolateContextInit, host: RpcPeer): {
     },
     signal: abort.signal,
   };
-  container.register(Tokens.Context, { useValue: ctx });
-  container.register(Tokens.Settings, { useValue: ctx.settings });
-  container.register(Tokens.Logger, { useValue: logger });
-  container.register(Tokens.Http, { useValue: http });
+  registerContextTokens(ctx);
   return {
     ctx,
     async dispose() {
