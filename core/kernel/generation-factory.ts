@@ -9,6 +9,7 @@ import { startGeneration } from './plugin-runner.js';
 import type { SettingSource } from './settings-resolver.js';
 import type { OutboundGuard } from './egress.js';
 import type { InstanceRunInputs } from './plugin-instances.js';
+import { DEFAULT_ISOLATION_LIMITS, isolationOf, type IsolationLimits, type IsolationMode } from './isolation/isolation-mode.js';
 
 export interface GenerationFactoryOptions {
   env: NodeJS.ProcessEnv;
@@ -23,6 +24,12 @@ export interface GenerationFactoryOptions {
   events: KernelEvents;
   timeouts: { startMs: number; stopMs: number; drainMs: number };
   onEgressDenied?: (pluginId: string, url: URL) => void;
+  /** The operator's isolation mode for a plugin (PLUGIN_ISOLATION), read at each start. */
+  isolation?: (pluginId: string) => IsolationMode | undefined;
+  /** The limits of isolated plugins, read at each start. */
+  limits?: () => IsolationLimits;
+  /** An isolated generation stopped on its own or over a limit. */
+  onCrash?: (pluginId: string, generation: number, reason: string) => void;
 }
 
 /** Builds generations (through the plugin runner), stops them, and drains replaced ones. */
@@ -34,6 +41,7 @@ export class GenerationFactory {
    * host, from `instance`); throws what start threw.
    */
   async build(pluginId: string, manifest: Manifest, resolved: ResolvedPlugin, stored: Record<string, unknown>, number: number, instance?: InstanceRunInputs): Promise<{ generation: Generation; sources: Record<string, SettingSource> }> {
+    const mode = isolationOf(manifest, resolved.code, this.options.isolation?.(pluginId));
     const run = await startGeneration({
       pluginId,
       generation: number,
@@ -56,6 +64,9 @@ export class GenerationFactory {
       emit: (topic, payload) => this.options.events.emit('plugin-event', { pluginId, generation: number, topic, payload }),
       ...(this.options.onEgressDenied ? { onEgressDenied: (url: URL) => this.options.onEgressDenied!(pluginId, url) } : {}),
       timeouts: this.options.timeouts,
+      ...(mode !== 'in-process' && resolved.code
+        ? { isolation: { mode, code: resolved.code, limits: this.options.limits?.() ?? DEFAULT_ISOLATION_LIMITS, onCrash: (reason: string) => this.options.onCrash?.(pluginId, number, reason) } }
+        : {}),
     });
     return { generation: new Generation(pluginId, number, run), sources: run.settings.sources };
   }

@@ -26,6 +26,7 @@ import { PluginRecords, type PluginState } from './plugin-record.js';
 import { PluginSettingsEditor, type PluginConfigView } from './plugin-settings-editor.js';
 import { PluginViews, type PluginView } from './plugin-views.js';
 import { Reconciler } from './reconciler.js';
+import { DEFAULT_ISOLATION_LIMITS, type IsolationLimits, type IsolationMode } from './isolation/isolation-mode.js';
 import { ReloadQueue } from './reload-queue.js';
 
 export type { PluginState } from './plugin-record.js';
@@ -38,6 +39,8 @@ export { DeclarativeRuntimes } from './declarative-runtimes.js';
 export { PluginNotAvailableError } from './lease-registry.js';
 export { SettingsValidationError } from './plugin-settings-editor.js';
 export { nextStateFor } from './reconciler.js';
+export { PluginCrashedError } from './isolation/plugin-crashed.js';
+export { ISOLATION_MODES, parseIsolationSetting, type IsolationMode, type IsolationLimits } from './isolation/isolation-mode.js';
 
 export interface KernelOptions {
   hostVersion: string;
@@ -63,6 +66,8 @@ export interface KernelOptions {
   pathsAllow?: () => readonly string[];
   /** True for an env variable the host fills from its run-time configuration (a bridged key). */
   runtimeVariable?: (name: string) => boolean;
+  /** Isolation of plugin code: the operator's mode per plugin id (over the manifest's) and the isolates' limits. */
+  isolation?: { modes?: () => ReadonlyMap<string, IsolationMode>; limits?: () => Partial<IsolationLimits> };
 }
 
 /**
@@ -104,6 +109,9 @@ export class Kernel {
       ...(options.outbound ? { outbound: options.outbound } : {}),
       ...(options.pathsAllow ? { pathsAllow: options.pathsAllow } : {}),
       ...(options.runtimeVariable ? { runtimeVariable: options.runtimeVariable } : {}),
+      isolation: (id) => options.isolation?.modes?.().get(id),
+      limits: () => ({ ...DEFAULT_ISOLATION_LIMITS, ...options.isolation?.limits?.() }),
+      onCrash: (id, generation, reason) => this.reconciler.crashed(id, generation, reason),
     });
     if (options.watch !== false) this.codeWatcher = new PluginCodeWatcher((id) => void this.queue.request(`plugin:${id}`));
     this.reconciler = new Reconciler({

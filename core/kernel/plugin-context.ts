@@ -60,10 +60,7 @@ export function createPluginContext(options: ContextOptions): OwnedContext {
     },
     signal: abort.signal,
   };
-  container.register(Tokens.Context, { useValue: ctx });
-  container.register(Tokens.Settings, { useValue: ctx.settings });
-  container.register(Tokens.Logger, { useValue: logger });
-  container.register(Tokens.Http, { useValue: http });
+  registerContextTokens(ctx);
   return {
     ctx,
     async dispose() {
@@ -80,4 +77,12 @@ export function createPluginContext(options: ContextOptions): OwnedContext {
       if (errors.length) throw new AggregateError(errors, `${errors.length} disposer(s) of ${options.pluginId} failed`);
     },
   };
+}
+
+/** Registers the context's parts under the SDK's tokens in its own container (in the host and in an isolate alike). */
+export function registerContextTokens(ctx: PluginContext): void {
+  ctx.container.register(Tokens.Context, { useValue: ctx });
+  ctx.container.register(Tokens.Settings, { useValue: ctx.settings });
+  ctx.container.register(Tokens.Logger, { useValue: ctx.logger });
+  ctx.container.register(Tokens.Http, { useValue: ctx.http });
 }

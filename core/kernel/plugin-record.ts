@@ -43,6 +43,8 @@ export interface PluginRecord {
   /** The fingerprint of the last start that failed; the same inputs are not retried until they change. */
   failedFingerprint?: string;
   retry?: { attempt: number; timer?: NodeJS.Timeout };
+  /** Crashes of isolated generations in a row: the restart backoff's attempt. */
+  crashes?: number;
 }
 
 /** The kernel's records by plugin id; state changes go through here so they are announced. */

@@ -7,6 +7,10 @@ import { withTimeout } from './generation.js';
 import { servedAtCurrentContracts } from './contract-adapters.js';
 import { createPluginContext } from './plugin-context.js';
 import type { PluginMetricsSource } from './plugin-metrics.js';
+import path from 'node:path';
+import type { PluginCode } from './entry-loader.js';
+import { startIsolatedPlugin, type IsolatedPlugin } from './isolation/isolated-plugin.js';
+import type { IsolationLimits } from './isolation/isolation-mode.js';
 import { isOperatorSource, resolveSettings, secretValues, type ResolvedSettings, type SettingSource } from './settings-resolver.js';
 
 /** The kernel's deadlines for a plugin's start and stop, also used by every other runner caller. */
@@ -48,6 +52,16 @@ export interface GenerationRequest {
   emit: (topic: string, payload: unknown) => void;
   onEgressDenied?: (url: URL) => void;
   timeouts?: Partial<typeof DEFAULT_RUN_TIMEOUTS>;
+  /** Run the plugin's code in an isolate (a child process or a worker) instead of this process. */
+  isolation?: GenerationIsolation;
+}
+
+export interface GenerationIsolation {
+  mode: 'process' | 'worker';
+  code: PluginCode;
+  limits: IsolationLimits;
+  /** The isolate stopped on its own or over a limit, after start: the generation has failed. */
+  onCrash: (reason: string) => void;
 }
 
 /** A started generation: the host calls stop (under its deadline), then dispose, exactly once. */
@@ -61,6 +75,8 @@ export interface StartedGeneration {
   dispose(): Promise<void>;
   /** stop, then dispose even when stop failed; throws the first failure. */
   close(reason: string): Promise<void>;
+  /** The isolate it runs in, when isolated. */
+  isolate?: IsolatedPlugin;
 }
 
 /**
@@ -98,16 +114,24 @@ export async function startGeneration(request: GenerationRequest): Promise<Start
     container: request.container,
   });
   let instance: PluginInstance;
+  let isolate: IsolatedPlugin | undefined;
   try {
-    instance = servedAtCurrentContracts(await withTimeout(Promise.resolve(definition.start(owned.ctx as never)), timeouts.startMs, `start of ${pluginId}`), request.contracts ?? []);
+    if (request.isolation) {
+      isolate = await startIsolated(request, request.isolation, owned.ctx, settings.values, timeouts);
+      instance = isolate.instance;
+    } else {
+      instance = servedAtCurrentContracts(await withTimeout(Promise.resolve(definition.start(owned.ctx as never)), timeouts.startMs, `start of ${pluginId}`), request.contracts ?? []);
+    }
   } catch (err) {
     await owned.dispose().catch(() => {});
     throw err;
   }
   const stop = async (reason: string) => {
-    if (instance.stop) await withTimeout(Promise.resolve(instance.stop(reason)), timeouts.stopMs, `stop of ${pluginId}`);
+    if (isolate) await isolate.stop(reason);
+    else if (instance.stop) await withTimeout(Promise.resolve(instance.stop(reason)), timeouts.stopMs, `stop of ${pluginId}`);
   };
   return {
+    ...(isolate ? { isolate } : {}),
     instance,
     ctx: owned.ctx,
     settings,
@@ -121,4 +145,26 @@ export async function startGeneration(request: GenerationRequest): Promise<Start
       }
     },
   };
+}
+
+/**
+ * Starts the plugin's code in an isolate: it gets its settings and, for third-party code, a
+ * data folder of its own (DATA_DIR/plugin-data/<id>, the only place it may write).
+ */
+function startIsolated(request: GenerationRequest, isolation: GenerationIsolation, ctx: PluginContext, settings: Record<string, unknown>, timeouts: typeof DEFAULT_RUN_TIMEOUTS): Promise<IsolatedPlugin> {
+  return startIsolatedPlugin({
+    mode: isolation.mode,
+    code: isolation.code,
+    limits: isolation.limits,
+    pluginId: request.pluginId,
+    generation: request.generation,
+    settings,
+    dataDir: isolation.code.builtin ? request.dataDir : path.join(request.dataDir, 'plugin-data', request.pluginId),
+    egress: resolveEgress(request.egress, settings),
+    contracts: request.contracts ?? [],
+    startMs: timeouts.startMs,
+    stopMs: timeouts.stopMs,
+    hostContext: ctx,
+    onCrash: isolation.onCrash,
+  });
 }

@@ -245,6 +245,37 @@ export class Reconciler {
     if (next === 'retrying') this.scheduleRetry(record);
   }
 
+  /**
+   * An isolated generation stopped on its own or over a limit: the plugin is failed with the
+   * reason (in /plugins, the logs and the alert condition) and restarted with backoff; a fix
+   * dropped in meanwhile (new code or settings) starts at once.
+   */
+  crashed(id: string, number: number, reason: string): void {
+    const record = this.options.records.get(id);
+    const gen = record?.active;
+    if (!record || !gen || gen.number !== number) return; // a draining generation: its retire disposes it
+    record.active = undefined;
+    record.lastError = `plugin crashed (generation ${number}): ${reason}`;
+    record.failedFingerprint = record.fingerprint;
+    record.fingerprint = undefined;
+    this.options.logger.error({ plugin: id, generation: number, reason }, 'plugin crashed; restarting with backoff');
+    this.options.records.setState(record, 'failed');
+    void this.options.factory.stop(gen, 'crashed');
+    // A generation that served a good while starts the backoff over.
+    const served = Date.now() - gen.startedAt.getTime();
+    const attempt = served > this.options.backoff.maxMs * 2 ? 1 : (record.crashes ?? 0) + 1;
+    record.crashes = attempt;
+    this.cancelRetry(record);
+    const schedule = this.options.schedule ?? unrefTimer;
+    this.cancels.set(
+      id,
+      schedule(() => {
+        record.failedFingerprint = undefined;
+        this.options.requestReload(id);
+      }, retryDelay(attempt, this.options.backoff)),
+    );
+  }
+
   private scheduleRetry(record: PluginRecord): void {
     const attempt = (record.retry?.attempt ?? 0) + 1;
     const delay = retryDelay(attempt, this.options.backoff);

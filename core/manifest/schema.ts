@@ -268,6 +268,8 @@ export const ManifestShapeSchema = z.strictObject({
   settings: ManifestSettingsSchema.optional(),
   egress: z.array(EgressEntry).optional(),
   maturity: z.enum(['alpha', 'beta', 'stable', 'deprecated']).optional(),
+  /** Where its code runs: a child process, a worker thread or the gateway's own process (code plugins). */
+  isolation: z.enum(['process', 'worker', 'in-process']).optional(),
   homepage: z.url({ protocol: /^https?$/, error: 'homepage must be an http(s) URL' }).optional(),
   license: z.string().min(1, 'license must not be empty').optional(),
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { Kernel } from '../kernel/kernel.js';
+import { Kernel, type KernelOptions } from '../kernel/kernel.js';
 import { PluginConfigStore } from '../config/plugin-config-store.js';
 
 export interface TestKernelOptions {
@@ -15,6 +15,12 @@ export interface TestKernelOptions {
   env?: NodeJS.ProcessEnv;
   /** Watch for manifest changes (default false: call kernel.rescan()). */
   watch?: boolean;
+  /** Isolation limits of isolated plugins (the kernel's defaults otherwise). */
+  isolation?: KernelOptions['isolation'];
+  /** Start, stop and drain deadlines (the kernel's defaults otherwise). */
+  timeouts?: KernelOptions['timeouts'];
+  /** Restart backoff after a crash or a not-ready start. */
+  backoff?: KernelOptions['backoff'];
 }
 
 export interface TestKernel {
@@ -42,6 +48,9 @@ export async function startTestKernel(options: TestKernelOptions): Promise<TestK
     logger: pino({ level: 'silent' }),
     metrics: new Registry(),
     watch: options.watch ?? false,
+    ...(options.isolation ? { isolation: options.isolation } : {}),
+    ...(options.backoff ? { backoff: options.backoff } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
   });
   await kernel.start();
   return {

@@ -40,6 +40,7 @@ export const platformErrors = errorVocabulary('platform', {
   config_file_unreadable: defineError<{ reason: string }>('The configuration file exists but cannot be read; writing it would lose its content.', ({ reason }) => reason),
   plugin_not_found: defineError<{ id: string }>('No plugin with this id is installed.', ({ id }) => `no plugin "${id}" is installed`),
   plugin_not_available: defineError<{ reason: string }>('The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back.', ({ reason }) => reason),
+  plugin_crashed: defineError<{ reason: string }>('The isolated plugin serving the request stopped while serving it (crashed, over its memory limit or call deadline); it restarts with backoff: retry after Retry-After.', ({ reason }) => reason),
   plugin_builtin: defineError<{ id: string; action: 'install' | 'remove' }>('Built-in plugins ship with the host: they are always installed and cannot be removed.', ({ id, action }) => (action === 'install' ? `"${id}" is built in: it ships with the host and is always installed` : `"${id}" is built in and cannot be removed`)),
   manifest_invalid: defineError<{ id: string }>("The registry catalogue's manifest for this plugin fails validation; the answer adds `diagnostics`.", ({ id }) => `the catalogue manifest of "${id}" is invalid`),
   plugin_already_installed: defineError<{ id: string }>('The plugin is already installed.', ({ id }) => `plugin "${id}" is already installed`),

@@ -4,7 +4,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { PluginConfigStore } from '../../../core/config/plugin-config-store.js';
 import { ensurePrivateDirSync } from '../../../core/config/private-files.js';
-import { Kernel } from '../../../core/kernel/kernel.js';
+import { Kernel, parseIsolationSetting } from '../../../core/kernel/kernel.js';
 import { OutboundGuard, outboundAllowHosts } from '../../../core/kernel/egress.js';
 import { installAuditSinks } from '../audit/audit-sinks.js';
 import { AuditLog } from '../audit/audit-log.js';
@@ -27,6 +27,7 @@ import { hostDeclarativeRuntimes } from '../plugins/declarative-runtimes.js';
 import { pluginEnvironment } from '../plugins/plugin-environment.js';
 import { RegistryCatalogue } from '../plugins/registry-catalogue.js';
 import { Ports } from '../ports/ports.js';
+import { pluginCrashedCondition } from '../plugins/plugin-crash-condition.js';
 import { hostVersion, packageRoot } from '../runtime/paths.js';
 import type { SurfaceVocabulary } from './surface.js';
 import type { RequestListener } from 'node:http';
@@ -159,6 +160,10 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
     outbound,
     pathsAllow: () => config.get('PLUGIN_PATHS_ALLOW').split(path.delimiter).filter((p) => path.isAbsolute(p)),
     runtimeVariable: pluginEnv.runtimeVariable,
+    isolation: {
+      modes: () => parseIsolationSetting(config.get('PLUGIN_ISOLATION')),
+      limits: () => ({ memoryMb: config.get('PLUGIN_MEMORY_MB'), callMs: config.get('PLUGIN_CALL_TIMEOUT_MS'), unresponsiveMs: config.get('PLUGIN_UNRESPONSIVE_MS'), maxConcurrentCalls: config.get('PLUGIN_MAX_CONCURRENT_CALLS') }),
+    },
   });
   pluginEnv.onChange(() => void kernel.rescan());
   const api = new HttpApi();
@@ -216,5 +221,6 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
     onStart: (step) => lifecycle.starts.push(step),
     onStop: (name, step) => lifecycle.stops.push([name, step]),
   };
+  platform.ports.addAlertConditions(pluginCrashedCondition({ kernel }));
   return { platform, lifecycle };
 }

@@ -1,7 +1,8 @@
-import { PluginNotAvailableError, SettingsValidationError } from '../../../core/kernel/kernel.js';
+import { PluginCrashedError, PluginNotAvailableError, SettingsValidationError } from '../../../core/kernel/kernel.js';
 import { isSystemOneError } from '../../../core/sdk/judge/index.js';
 import { ConfigFileUnreadableError, ConfigValidationError } from '../config/registry.js';
 import type { DomainError } from '../errors/domain-error.js';
+import { HttpError } from './errors.js';
 import { platformErrors } from '../errors/platform-errors.js';
 import { httpErrorMapping } from './error-mapping.js';
 
@@ -31,6 +32,7 @@ export const PLATFORM_HTTP_ERRORS = httpErrorMapping(
     config_file_unreadable: 409,
     plugin_not_found: 404,
     plugin_not_available: 503,
+    plugin_crashed: 503,
     plugin_builtin: 409,
     manifest_invalid: 422,
     plugin_already_installed: 409,
@@ -61,7 +63,9 @@ export const PLATFORM_HTTP_ERRORS = httpErrorMapping(
  * one itself only when it knows more than the error does (the plugin in its path is the
  * resource, so "not installed" is its 404).
  */
-function translatePlatformError(err: unknown): DomainError | undefined {
+function translatePlatformError(err: unknown): DomainError | HttpError | undefined {
+  // retryable: the plugin restarts with backoff
+  if (err instanceof PluginCrashedError) return new HttpError(503, err.message, 'plugin_crashed').withHeaders({ 'Retry-After': String(err.retryAfterSeconds) });
   if (err instanceof PluginNotAvailableError) return platformErrors.error('plugin_not_available', { reason: err.message });
   // a plugin settings write is validated against the plugin's schema; its routes document 400
   if (err instanceof SettingsValidationError) return platformErrors.errorWithHint('validation_error', 400, { issues: [{ field: err.field, problem: err.message }] });

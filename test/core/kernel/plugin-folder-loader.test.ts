@@ -20,9 +20,10 @@ const sdkOf = (id: string) => (globalThis as { __switchboardSdkOf?: Record<strin
 
 test.before(async () => {
   dir = tempDir('switchboard-folder-plugins-');
-  writePluginFolder(dir, 'folder-plain');
+  // These two publish the SDK instance they got on the process's globals: run in the gateway's process.
+  writePluginFolder(dir, 'folder-plain', { manifest: { isolation: 'in-process' } });
   // A folder that bundles its own copy of the SDK: recognised, and given the host's anyway.
-  const bundled = writePluginFolder(dir, 'folder-bundled');
+  const bundled = writePluginFolder(dir, 'folder-bundled', { manifest: { isolation: 'in-process' } });
   const copy = path.join(bundled, 'node_modules', 'switchboard');
   mkdirSync(copy, { recursive: true });
   writeFileSync(path.join(copy, 'package.json'), JSON.stringify({ name: 'switchboard', version: '9.9.9', type: 'module', exports: { './sdk': './sdk.js' } }));

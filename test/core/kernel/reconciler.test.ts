@@ -40,6 +40,8 @@ function setup() {
     container: container.createChildContainer(),
     events,
     timeouts: { startMs: 2000, stopMs: 1000, drainMs: 1000 },
+    // The lifecycle under test, not isolation (test/core/kernel/isolation.test.ts): plugins run in this process.
+    isolation: () => 'in-process',
   });
   const delays: number[] = [];
   const due: Array<() => void> = [];
@@ -77,6 +79,8 @@ test('a start that is not ready yet is retried on the backoff schedule until it 
   writeFileSync(path.join(folder, 'manifest.json'), JSON.stringify({
     manifestVersion: 1, id: 'slowpoke', name: 'n', version: '1.0.0', description: 'd', author: 'a', host: '^0.1.0',
     provides: [{ kind: 'retrieval', contract: 'retrieval@^1' }], capabilities: [], egress: [], entry: 'index.js',
+    // It counts its attempts in the process's globals: one process across retries.
+    isolation: 'in-process',
   }));
   writeFileSync(path.join(folder, 'index.js'), `import { definePlugin, NotReadyError } from 'switchboard/sdk';
 globalThis.__slowpokeAttempts = 0;

@@ -17,5 +17,10 @@ export const PluginsKeys = {
   PLUGIN_RETRY_INITIAL_MS: integer(1).default(500).describe('Milliseconds before the first retry of a plugin whose start said it is not ready yet; each further retry waits twice as long.'),
   PLUGIN_RETRY_MAX_MS: integer(1).default(30000).describe('Longest wait between start retries of a plugin that is not ready yet.'),
   PLUGIN_DRAIN_TIMEOUT_MS: integer(1).default(30000).describe('Milliseconds an old plugin generation may keep serving leased requests after a reload.'),
+  PLUGIN_ISOLATION: z.string().default('').describe('Where plugins run, per plugin: `id=mode` pairs separated by commas, mode one of process, worker, in-process; over the manifest\'s `isolation`. Unnamed plugins: their manifest\'s choice, else in-process for built-ins and child processes for third-party code.'),
+  PLUGIN_MEMORY_MB: integer(16).default(256).describe('Heap limit of an isolated plugin (a child process or worker), in MB; over it the plugin is stopped and restarted.'),
+  PLUGIN_CALL_TIMEOUT_MS: integer(1).default(120000).describe('Milliseconds one call of an isolated plugin may take before its isolate is terminated and restarted.'),
+  PLUGIN_UNRESPONSIVE_MS: integer(10).default(5000).describe("Milliseconds an isolated plugin's event loop may stay blocked (a ping unanswered) before its isolate is terminated and restarted."),
+  PLUGIN_MAX_CONCURRENT_CALLS: integer(1).default(64).describe('Calls one isolated plugin serves at once; more are refused as not accepted (retried later).'),
   ALERT_ALLOW_HTTP_LOOPBACK: envOnly(flag().default(false).describe('Development only, environment only: allow http:// alert receivers (alert-sink plugins and alert targets) on 127.0.0.1, ::1 or localhost.')),
 };

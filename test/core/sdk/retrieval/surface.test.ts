@@ -61,7 +61,8 @@ let k: TestKernel;
 
 test.before(async () => {
   dir = tempDir('switchboard-ranking-plugin-');
-  const folder = writePluginFolder(dir, 'ranked-memory');
+  // It publishes the ranking module it got on the process's globals: run in the gateway's process.
+  const folder = writePluginFolder(dir, 'ranked-memory', { manifest: { isolation: 'in-process' } });
   writeFileSync(path.join(folder, 'index.js'), BACKEND);
   k = await startTestKernel({ searchPaths: [dir], watch: false });
 });

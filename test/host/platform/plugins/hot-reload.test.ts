@@ -66,7 +66,7 @@ test('a broken manifest leaves the last good generation serving and shows diagno
   const p = await until(async () => {
     const v = await plugin('echo');
     return v?.diagnostics?.length ? v : undefined;
-  }, 1500, 20);
+  }, 15_000, 20);
   const codes = p.diagnostics.map((d: any) => d.code);
   assert.ok(codes.includes('invalid-semver'), codes.join(','));
   assert.ok(codes.includes('unknown-key'), codes.join(','));
@@ -79,16 +79,16 @@ test('a broken manifest leaves the last good generation serving and shows diagno
   const q = await until(async () => {
     const v = await plugin('echo');
     return v?.diagnostics?.some((d: any) => d.code === 'invalid-json') ? v : undefined;
-  }, 1500, 20);
+  }, 15_000, 20);
   assert.is(q.generation, 2);
   assert.is((await search('still')).results[0]!.path, 'generation/2.txt');
 });
 
 test('a removed manifest drains and disappears', async () => {
   writeManifest(manifestFile, { ...baseManifest('echo'), entry: 'entry.mjs', version: '1.2.0' });
-  await until(async () => (await plugin('echo'))?.generation === 3, 1500, 20);
+  await until(async () => (await plugin('echo'))?.generation === 3, 15_000, 20);
   rmSync(path.dirname(manifestFile), { recursive: true, force: true });
-  await until(async () => (await plugin('echo')) === undefined, 1500, 20);
+  await until(async () => (await plugin('echo')) === undefined, 15_000, 20);
   const res = await fetch(`${gw.url}/api/search?q=x`);
   assert.is(res.status, 503);
   const body = await json(res);

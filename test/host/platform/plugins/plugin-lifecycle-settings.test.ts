@@ -46,9 +46,11 @@ export default definePlugin({
   writeAtomic(path.join(folder, 'manifest.json'), JSON.stringify({
     manifestVersion: 1, id: 'warming', name: 'n', version: '1.0.0', description: 'd', author: 'a', host: '^0.1.0',
     provides: [{ kind: 'retrieval', contract: 'retrieval@^1' }], capabilities: [], egress: [], entry: 'index.js',
+    // It counts its attempts in the process's globals: one process across retries.
+    isolation: 'in-process',
   }));
   await gw.gateway.kernel.rescan();
-  await until(async () => (await plugins()).some((p) => p.id === 'warming' && p.state === 'active'), 3000, 25);
+  await until(async () => (await plugins()).some((p) => p.id === 'warming' && p.state === 'active'), 15_000, 25);
   assert.is((globalThis as { __warmingAttempts?: number }).__warmingAttempts, 6);
 });
 
@@ -57,7 +59,7 @@ test.after(async () => {
 });
 
 test('PLUGIN_HEALTH_TIMEOUT_MS bounds a plugin health check', async () => {
-  const p = await until(async () => (await plugins()).find((x) => x.id === 'hangs' && x.health), 3000, 25);
+  const p = await until(async () => (await plugins()).find((x) => x.id === 'hangs' && x.health), 15_000, 25);
   assert.is(p.health!.ok, false);
   assert.is(p.health!.detail, 'health check timed out after 150 ms');
 });
@@ -66,7 +68,7 @@ test('unconfigured built-ins are logged once at debug (the start-up banner sums 
   const waiting = (await plugins()).filter((p) => p.state === 'needs-config').map((p) => p.id);
   assert.ok(waiting.length > 0, 'some built-in waits for configuration on a fresh install');
   writeFixturePlugin(gw.pluginsDir, 'echo', 'echo-retrieval');
-  await until(async () => (await plugins()).some((p) => p.id === 'echo' && p.state === 'active'), 3000, 25);
+  await until(async () => (await plugins()).some((p) => p.id === 'echo' && p.state === 'active'), 15_000, 25);
   await gw.gateway.kernel.rescan();
   await gw.gateway.kernel.rescan();
   for (const id of waiting) {
