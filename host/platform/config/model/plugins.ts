@@ -17,5 +17,10 @@ export const PluginsKeys = {
   PLUGIN_RETRY_INITIAL_MS: integer(1).default(500).describe('Milliseconds before the first retry of a plugin whose start said it is not ready yet; each further retry waits twice as long.'),
   PLUGIN_RETRY_MAX_MS: integer(1).default(30000).describe('Longest wait between start retries of a plugin that is not ready yet.'),
   PLUGIN_DRAIN_TIMEOUT_MS: integer(1).default(30000).describe('Milliseconds an old plugin generation may keep serving leased requests after a reload.'),
+  PLUGIN_SIGNATURES: z.enum(['required', 'warn', 'off']).default('warn').describe('Signatures of installed plugin packages: `required` refuses an unsigned package (`package_unsigned`) or one signed by a key outside PLUGIN_TRUSTED_KEYS (`package_untrusted`); `warn` installs them and logs and audits a warning; `off` does not look. A signature that does not verify is always refused (`package_tampered`).'),
+  PLUGIN_TRUSTED_KEYS: envOnly(z.string().default('').describe('Environment only: the public keys whose package signatures are trusted, as `SHA256:` fingerprints, base64 SPKI DER or PEM blocks, separated by commas or white space (`switchboard plugins verify` prints a package\'s signer). Public keys only: nothing secret.')),
+  PLUGIN_VERSION_HISTORY: integer(1, 100).default(5).describe('Installed versions kept per plugin package (the current one included); older ones are deleted after an install.'),
+  PLUGIN_PACKAGE_MAX_MB: integer(1, 32).default(32).describe('Largest plugin package accepted by POST /plugin-registry/install, uploaded or fetched, in megabytes.'),
+  PLUGIN_PACKAGE_CA_FILE: envOnly(optionalText().describe('PEM file of extra certificate authorities trusted when fetching plugin packages by https URL (besides the system ones).')),
   ALERT_ALLOW_HTTP_LOOPBACK: envOnly(flag().default(false).describe('Development only, environment only: allow http:// alert receivers (alert-sink plugins and alert targets) on 127.0.0.1, ::1 or localhost.')),
 };
