@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { unwrap } from '../../clients/typescript/src/index.js';
+import { withGateway } from './gateway-connection.js';
 import { findHostPackage } from './package-root.js';
 import { parseCommandArgs, UsageError } from './cli-command.js';
 import type { CliOutput } from './main.js';
@@ -55,4 +57,48 @@ async function reporting(io: CliOutput, run: () => Promise<number | void>): Prom
     io.err(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
+}
+
+/** `plugins install <package.tgz | https URL> --integrity I`: POST /plugin-registry/install of a running gateway. */
+export async function pluginsInstall(args: string[], io: CliOutput): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, { integrity: { type: 'string' }, json: { type: 'boolean' } });
+  if (positionals.length !== 1 || !values.integrity) throw new UsageError('plugins install needs a package file or https URL and --integrity <sha512-...>');
+  const source = positionals[0]!;
+  const form = new FormData();
+  if (/^https:\/\//i.test(source)) form.set('url', source);
+  else form.set('package', new Blob([new Uint8Array(readFileSync(source))]), source.split('/').pop() ?? 'package.tgz');
+  form.set('integrity', values.integrity);
+  return withGateway(io, async (client) => {
+    const body = await client.request<{ version: string; current: boolean; warnings: string[]; plugin: { id: string; state: string; generation: number | null } | null }>('POST', '/plugin-registry/install', { form });
+    if (values.json) io.out(JSON.stringify(body, null, 2));
+    else {
+      io.out(`${body.plugin?.id ?? '?'}@${body.version}: ${body.current ? `current, ${body.plugin?.state} (generation ${body.plugin?.generation})` : 'kept, not current'}`);
+      for (const w of body.warnings) io.out(`warning: ${w}`);
+    }
+    return 0;
+  });
+}
+
+/** `plugins versions <id>`: the installed versions of a packaged plugin. */
+export async function pluginsVersions(args: string[], io: CliOutput): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } });
+  if (positionals.length !== 1) throw new UsageError('plugins versions needs a plugin id');
+  return withGateway(io, async (client) => {
+    const body = await unwrap(client.GET('/plugins/{id}/versions', { params: { path: { id: positionals[0]! } } }));
+    if (values.json) io.out(JSON.stringify(body, null, 2));
+    else for (const v of body.versions) io.out(`${v.current ? '*' : ' '} ${v.version}  ${v.digest}  ${v.signer ?? 'unsigned'}  ${v.installed_by}  ${v.installed_at}${v.current && body.pinned ? '  pinned' : ''}`);
+    return 0;
+  });
+}
+
+/** `plugins rollback <id> [--to V]`: back to the previous (or named) installed version. */
+export async function pluginsRollback(args: string[], io: CliOutput): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, { to: { type: 'string' }, json: { type: 'boolean' } });
+  if (positionals.length !== 1) throw new UsageError('plugins rollback needs a plugin id');
+  return withGateway(io, async (client) => {
+    const body = await unwrap(client.POST('/plugins/{id}/rollback', { params: { path: { id: positionals[0]! } }, ...(values.to ? { body: { version: values.to } } : {}) }));
+    if (values.json) io.out(JSON.stringify(body, null, 2));
+    else io.out(`${positionals[0]}: ${body.from ?? '-'} -> ${body.to} (generation ${body.plugin?.generation ?? '-'})`);
+    return 0;
+  });
 }

@@ -11,22 +11,14 @@ import { writeFileAtomic } from '../../../../core/config/atomic-file.js';
 import { CONTRACT_VERSIONS } from '../../../../core/sdk/index.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { ConfigRegistry } from '../../config/registry.js';
-import type { PlatformTables } from '../../db/schema.js';
+import type { PlatformTables, PluginPackageTable } from '../../db/schema.js';
 import { platformErrors } from '../../errors/platform-errors.js';
 import type { Logger } from 'pino';
 import { PackageProblem, readPluginPackage, type PluginPackage } from './plugin-package.js';
 import { checkSignature, trustedFingerprints } from './package-signature.js';
 
-export interface PackageVersion {
-  version: string;
-  digest: string;
-  integrity: string;
-  signer: string | null;
-  size: number;
-  installed_by: string;
-  installed_at: string;
-  current: boolean;
-}
+/** An installed version as GET /plugins/{id}/versions lists it. */
+export type PackageVersion = Omit<PluginPackageTable, 'id' | 'plugin_id'> & { current: boolean };
 
 export interface PluginVersionsDeps {
   kernel: Kernel;

@@ -1,12 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { json, startGateway, until, type TestGateway } from '../../../support/gateway.js';
+import { json, ROOT, startGateway, until, type TestGateway } from '../../../support/gateway.js';
 import { writeHelper, writePluginFolder } from '../../../support/plugin-folder.js';
 import { packPluginFolder, signPackageFile } from '../../../../host/cli/plugins-pack.js';
 import { readTarEntries } from '../../../../host/platform/plugins/artifacts/plugin-package.js';
@@ -149,6 +149,27 @@ test('pin: later installs are kept, not started; PUT version null unpins', async
   assert.is((await search())[0]?.id, 'first');
   const unpin = await fetch(`${gw.url}/plugins/shipped/pin`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ version: null }) });
   assert.equal(await json(unpin), { current: '1.0.0', pinned: false });
+});
+
+test('the CLI installs a package, lists the versions and rolls back through the gateway', async () => {
+  const dir = mkdtempSync(path.join(work, 'cli-'));
+  const bytes = await packageOf('1.3.0', 'fourth');
+  const file = path.join(dir, 'shipped-1.3.0.tgz');
+  writeFileSync(file, bytes);
+  // Not spawnSync: the gateway answering the CLI runs in this process.
+  const cli = (...args: string[]) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [path.join(ROOT, 'host/bin/switchboard.mjs'), 'plugins', ...args], { cwd: dir, env: { ...process.env, SWITCHBOARD_URL: gw.url, SWITCHBOARD_API_KEY: '' } }, (err, stdout, stderr) => resolve({ status: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    });
+  const installed = await cli('install', file, '--integrity', sri(bytes));
+  assert.is(installed.status, 0, installed.stderr);
+  assert.match(installed.stdout, /shipped@1\.3\.0: current, active/);
+  const listed = await cli('versions', 'shipped', '--json');
+  assert.is(JSON.parse(listed.stdout).current, '1.3.0');
+  const back = await cli('rollback', 'shipped', '--to', '1.1.0');
+  assert.is(back.status, 0, back.stderr);
+  assert.match(back.stdout, /shipped: 1\.3\.0 -> 1\.1\.0/);
+  assert.is((await search())[0]?.id, 'second');
 });
 
 test.run();
