@@ -71,11 +71,15 @@ export function locateEntry(manifestPath: string, entry: string, roots: EntryRoo
   }
   if (!statSync(file, { throwIfNoEntry: false })?.isFile()) throw new Error(`entry module not found: ${file}`);
   const entryFile = realpathSync(file);
-  const allowed = realDir(insidePackage ? roots.packageRoot : manifestDir);
+  // The host's own code is what a manifest names outside its folder inside the package (the
+  // built-ins' ../plugins/x/index.ts), or TypeScript compiled with the host. A folder plugin
+  // inside the package (DATA_DIR defaults to ./data of the checkout) is a third party's.
+  const builtin = insidePackage && (file !== source || !inside(manifestDir, source));
+  const allowed = realDir(builtin ? roots.packageRoot : manifestDir);
   if (!inside(allowed, entryFile)) {
     throw new EntryRefusedError(manifestDiagnostic('entry-outside-folder', 'entry', JSON.stringify(entry), entryFile, allowed));
   }
-  if (insidePackage) return { entryFile, root: path.dirname(entryFile), hash: '', builtin: true, diagnostics: [] };
+  if (builtin) return { entryFile, root: path.dirname(entryFile), hash: '', builtin: true, diagnostics: [] };
   // A folder plugin owns its folder; a bare `<id>.json` owns its entry's folder.
   const root = path.basename(manifestPath) === 'manifest.json' ? realDir(manifestDir) : path.dirname(entryFile);
   return {

@@ -7,6 +7,7 @@ import { testPluginFolder } from './plugins-test.js';
 import { UsageError, type CliCommand } from './cli-command.js';
 import { FAX_COMMAND, INDEX_COMMAND, KEYS_COMMAND, listPlugins, SEARCH_COMMAND } from './gateway-commands.js';
 import { LAB_USAGE } from './lab.js';
+import { pluginsInstall, pluginsPack, pluginsRollback, pluginsSign, pluginsVerify, pluginsVersions } from './plugins-artifact-commands.js';
 import { isProviderKind, scaffoldPlugin } from './plugin-scaffold.js';
 import { PROVIDER_KINDS } from '../../core/sdk/index.js';
 
@@ -24,6 +25,12 @@ const PLUGINS_USAGE = `usage: switchboard plugins new <kind> <id> [--dir D]
        switchboard plugins lint [--json] <manifest.json...>
        switchboard plugins test [--settings <json>] <dir>
        switchboard plugins list [--json]
+       switchboard plugins pack <dir> [--out D]
+       switchboard plugins sign <package.tgz> --key <ed25519 private key PEM>
+       switchboard plugins verify <package.tgz> [--trusted-keys K] [--json]
+       switchboard plugins install <package.tgz | https URL> --integrity I [--json]
+       switchboard plugins versions <id> [--json]
+       switchboard plugins rollback <id> [--to V] [--json]
 
 new    writes a plugin folder <id>/ (or D): manifest, src/index.ts, a prebuilt dist/, a tsconfig
        with the host's SDK types, a node:test conformance test, a package.json pinning TypeScript
@@ -32,7 +39,15 @@ lint   validates plugin manifests as this host would load them (exit 1 when one 
 test   loads the plugin folder <dir> through the host's loader, runs the conformance suite of
        every kind it provides, then every *.test.js of the folder with the host's
        switchboard/sdk/testing (exit 1 when a case or a file fails).
-list   the plugins of a running gateway (SWITCHBOARD_URL, key from SWITCHBOARD_API_KEY).`;
+list   the plugins of a running gateway (SWITCHBOARD_URL, key from SWITCHBOARD_API_KEY).
+pack   writes <id>-<version>.tgz (into D or the current folder): manifest, built code, files.json
+       with each file's SHA-256; refuses a manifest failing lint, an entry leaving the folder, a
+       bundled SDK. Prints the package digest and the integrity (SRI) to install it with.
+sign   adds an Ed25519 signature over the package digest (signature.json); prints the signer.
+verify checks every file against files.json and the signature; prints digest and signer (exit 1
+       when tampered, or when the signer is not among the trusted keys given or PLUGIN_TRUSTED_KEYS).
+install, versions, rollback: a running gateway's POST /plugin-registry/install, GET
+       /plugins/{id}/versions and POST /plugins/{id}/rollback (SWITCHBOARD_URL, SWITCHBOARD_API_KEY).`;
 
 /** A command that takes no argument and serves until stopped; its module loads only when it runs. */
 function serverCommand(name: string, summary: string, about: string, run: (io: CliOutput) => Promise<number>): CliCommand {
@@ -64,7 +79,7 @@ const COMMANDS: CliCommand[] = [
   FAX_COMMAND,
   {
     name: 'plugins',
-    summary: 'new <kind> <id> | lint <manifest...> | test <dir> | list: write, check and list plugins',
+    summary: 'new | lint | test | list | pack | sign | verify: write, check, list, pack and sign plugins',
     usage: PLUGINS_USAGE,
     run: (args, io) => {
       const [verb, ...rest] = args;
@@ -72,7 +87,13 @@ const COMMANDS: CliCommand[] = [
       if (verb === 'lint') return pluginsLint(rest, io);
       if (verb === 'test') return pluginsTest(rest, io);
       if (verb === 'list') return listPlugins(rest, io);
-      throw new UsageError(verb === undefined ? 'plugins needs new, lint, test or list' : `unknown plugins command: ${verb}`);
+      if (verb === 'pack') return pluginsPack(rest, io);
+      if (verb === 'sign') return pluginsSign(rest, io);
+      if (verb === 'verify') return pluginsVerify(rest, io);
+      if (verb === 'install') return pluginsInstall(rest, io);
+      if (verb === 'versions') return pluginsVersions(rest, io);
+      if (verb === 'rollback') return pluginsRollback(rest, io);
+      throw new UsageError(verb === undefined ? 'plugins needs new, lint, test, list, pack, sign, verify, install, versions or rollback' : `unknown plugins command: ${verb}`);
     },
   },
   serverCommand(

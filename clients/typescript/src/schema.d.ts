@@ -1853,6 +1853,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/plugin-registry/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Install a plugin package (uploaded or by https URL) with its integrity; it becomes current once it starts
+         * @description Checks, before anything is written: the `integrity` of the bytes, every file against files.json, the signature (PLUGIN_SIGNATURES, PLUGIN_TRUSTED_KEYS), the host range, the manifest. The package is kept among the plugin's versions (PLUGIN_VERSION_HISTORY) and unpacked as a folder plugin in the manifests directory; a version that fails to start is not made current.
+         *
+         *     Access: API key with scope `plugins:manage` once any key exists; loopback callers only before that. An admin route: refused to other sites for every method.
+         */
+        post: operations["postPluginRegistryInstall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/plugins": {
         parameters: {
             query?: never;
@@ -1933,6 +1955,66 @@ export interface paths {
          * @description Access: API key with scope `plugins:manage` once any key exists; loopback callers only before that. An admin route: refused to other sites for every method.
          */
         post: operations["postPluginsByIdConfigTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/{id}/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Pin an installed version: made current, and later installs are kept but not started; `version: null` unpins
+         * @description Access: API key with scope `plugins:manage` once any key exists; loopback callers only before that. An admin route: refused to other sites for every method.
+         */
+        put: operations["putPluginsByIdPin"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/{id}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the previous (or a named) installed version current, through a new generation
+         * @description Access: API key with scope `plugins:manage` once any key exists; loopback callers only before that. An admin route: refused to other sites for every method.
+         */
+        post: operations["postPluginsByIdRollback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A packaged plugin's installed versions: digest, signer, who installed each and when, which is current
+         * @description Access: API key with scope `admin` once any key exists; loopback callers only before that. An admin route: refused to other sites for every method.
+         */
+        get: operations["getPluginsByIdVersions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -11936,6 +12018,163 @@ export interface operations {
             };
         };
     };
+    postPluginRegistryInstall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "multipart/form-data": {
+                    /** @description SRI of the package bytes: `sha256-<base64>` or `sha512-<base64>` (`switchboard plugins pack` and `verify` print it) */
+                    integrity: string;
+                    /** @description The package file (`<id>-<version>.tgz` of `switchboard plugins pack`); or give `url` */
+                    package?: string;
+                    /** @description An https URL to fetch the package from (through the outbound guard, size-capped); or upload `package` */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Installed: the plugin as /plugins shows it, the version and whether it is current */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        current: boolean;
+                        plugin: {
+                            declarative: boolean;
+                            description: string | null;
+                            diagnostics: {
+                                code: string;
+                                message: string;
+                                path: string;
+                                /** @enum {string} */
+                                severity: "error" | "warning";
+                            }[];
+                            /** @description Fax providers while active: the directions they serve (["inbound"] when started with only inbound settings); null otherwise */
+                            directions: ("inbound" | "outbound")[] | null;
+                            enabled: boolean;
+                            /** @description The generation serving new calls */
+                            generation: number | null;
+                            generations: {
+                                leases: number;
+                                number: number;
+                                started_at: string;
+                                state: string;
+                            }[];
+                            health: {
+                                checkedAt: string;
+                                detail?: string;
+                                info?: {
+                                    [key: string]: unknown;
+                                };
+                                ok: boolean;
+                            } | null;
+                            id: string;
+                            /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
+                            instance_of: string | null;
+                            kinds: string[];
+                            last_error: string | null;
+                            manifest_path: string | null;
+                            maturity: string | null;
+                            name: string | null;
+                            /** @description discovered | validated | rejected | starting | active | retrying | needs-config | failed | draining | stopped */
+                            state: string;
+                            version: string | null;
+                        } | null;
+                        version: string;
+                        warnings: string[];
+                    };
+                };
+            };
+            /** @description A field of the body is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `plugins:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This version of the plugin is already installed with other bytes; a version is immutable once installed (`package_version_exists`); The plugin is already installed (`plugin_already_installed`); An install or removal of this plugin is already running (`registry_busy`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is over its size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body has a Content-Type the route does not take (JSON routes take application/json, uploads multipart/form-data) (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The upload or download is not a plugin package (gzip tar with files.json and manifest.json), or its manifest fails validation; nothing was written (`package_invalid`); A file of the package does not match its SHA-256 in files.json, or its signature does not verify against the package digest; nothing was written (`package_tampered`); The package's bytes do not hash to the `integrity` given with it; nothing was written (`package_integrity_mismatch`); PLUGIN_SIGNATURES is `required` and the package has no signature; nothing was written (`package_unsigned`); PLUGIN_SIGNATURES is `required` and the package is signed by a key not in PLUGIN_TRUSTED_KEYS; nothing was written (`package_untrusted`); The package's manifest asks for a host version range this host is not in; nothing was written (`package_incompatible_host`); The version was installed but did not start; the previous version stays current and serving (`plugin_version_failed`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The package URL could not be fetched (refused address, not https, an error status, over the size limit) (`package_fetch_failed`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getPlugins: {
         parameters: {
             query?: never;
@@ -12544,6 +12783,355 @@ export interface operations {
             };
             /** @description The body is not application/json (`unsupported_media_type`) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putPluginsByIdPin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    version: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Pinned or unpinned */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        current: string | null;
+                        pinned: boolean;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `plugins:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No plugin with this id is installed (`plugin_not_found`); No installed package of the plugin has this version (or there is no earlier one to roll back to) (`plugin_version_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An install or removal of this plugin is already running (`registry_busy`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is over its size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The version was installed but did not start; the previous version stays current and serving (`plugin_version_failed`); A file of the package does not match its SHA-256 in files.json, or its signature does not verify against the package digest; nothing was written (`package_tampered`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postPluginsByIdRollback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The version to go back to; default the one installed before the current */
+                    version?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Rolled back */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: string | null;
+                        plugin: {
+                            declarative: boolean;
+                            description: string | null;
+                            diagnostics: {
+                                code: string;
+                                message: string;
+                                path: string;
+                                /** @enum {string} */
+                                severity: "error" | "warning";
+                            }[];
+                            /** @description Fax providers while active: the directions they serve (["inbound"] when started with only inbound settings); null otherwise */
+                            directions: ("inbound" | "outbound")[] | null;
+                            enabled: boolean;
+                            /** @description The generation serving new calls */
+                            generation: number | null;
+                            generations: {
+                                leases: number;
+                                number: number;
+                                started_at: string;
+                                state: string;
+                            }[];
+                            health: {
+                                checkedAt: string;
+                                detail?: string;
+                                info?: {
+                                    [key: string]: unknown;
+                                };
+                                ok: boolean;
+                            } | null;
+                            id: string;
+                            /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
+                            instance_of: string | null;
+                            kinds: string[];
+                            last_error: string | null;
+                            manifest_path: string | null;
+                            maturity: string | null;
+                            name: string | null;
+                            /** @description discovered | validated | rejected | starting | active | retrying | needs-config | failed | draining | stopped */
+                            state: string;
+                            version: string | null;
+                        } | null;
+                        to: string;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `plugins:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No plugin with this id is installed (`plugin_not_found`); No installed package of the plugin has this version (or there is no earlier one to roll back to) (`plugin_version_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An install or removal of this plugin is already running (`registry_busy`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is over its size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The version was installed but did not start; the previous version stays current and serving (`plugin_version_failed`); A file of the package does not match its SHA-256 in files.json, or its signature does not verify against the package digest; nothing was written (`package_tampered`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPluginsByIdVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        current: string | null;
+                        id: string;
+                        pinned: boolean;
+                        versions: {
+                            current: boolean;
+                            /** @description sha256 of the package's files.json: what a signature covers */
+                            digest: string;
+                            installed_at: string;
+                            installed_by: string;
+                            integrity: string;
+                            /** @description SHA256 fingerprint of the signing key; null when unsigned */
+                            signer: string | null;
+                            size: number;
+                            version: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `admin` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No plugin with this id is installed (`plugin_not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Manifest } from '../../manifest/index.js';
 import type { PluginCode } from '../entry-loader.js';
 
@@ -18,14 +20,19 @@ export interface IsolationLimits {
 
 export const DEFAULT_ISOLATION_LIMITS: IsolationLimits = { memoryMb: 256, callMs: 120_000, maxConcurrentCalls: 64, unresponsiveMs: 5_000 };
 
+/** The file list a plugin package carries; unpacked beside the code of an installed package. */
+export const PACKAGE_FILE_LIST = 'files.json';
+
 /**
  * How a plugin runs: the operator's choice for it (PLUGIN_ISOLATION), else its manifest's
- * `isolation`, else in-process for the host's own code (built-ins, declarative blocks) and a
- * child process for third-party code.
+ * `isolation`, else a child process for a third party's installed package (its folder holds the
+ * package's file list) and in-process for the rest (built-ins, declarative blocks, dropped-in
+ * folders, whose authors test them in-process with the SDK's kit).
  */
 export function isolationOf(manifest: Manifest, code: PluginCode | undefined, operator: IsolationMode | undefined): IsolationMode {
   if (!code) return 'in-process'; // a declarative block runs on the host's own runtime
-  return operator ?? manifest.isolation ?? (code.builtin ? 'in-process' : 'process');
+  const installedPackage = !code.builtin && existsSync(path.join(code.root, PACKAGE_FILE_LIST));
+  return operator ?? manifest.isolation ?? (installedPackage ? 'process' : 'in-process');
 }
 
 /** PLUGIN_ISOLATION: `id=mode` pairs separated by commas; malformed pairs are ignored (the setting's own check reports them). */

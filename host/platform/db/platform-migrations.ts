@@ -62,5 +62,16 @@ export const PLATFORM_MIGRATIONS: OwnedMigrations = {
         await withColumns(db.schema.createTable('corpus_deletions'), columns('corpus_id text primary key, deleted_at text not null')).execute();
       },
     },
+    '0005_plugin_packages': {
+      async up(db: Kysely<any>) {
+        // Installed plugin packages (the bytes are in DATA_DIR/plugin-packages) and each plugin's current version.
+        await withColumns(db.schema.createTable('plugin_packages'), columns(`
+          id text primary key, plugin_id text not null, version text not null, digest text not null, integrity text not null,
+          signer text, size integer not null, installed_by text not null, installed_at text not null
+        `)).execute();
+        await db.schema.createIndex('plugin_packages_plugin').on('plugin_packages').columns(['plugin_id', 'installed_at']).execute();
+        await withColumns(db.schema.createTable('plugin_current'), columns('plugin_id text primary key, version text not null, pinned integer not null default 0, updated_by text not null, updated_at text not null')).execute();
+      },
+    },
   } satisfies Record<string, DeclaredMigration>,
 };

@@ -86,6 +86,28 @@ export interface CorpusDeletionTable {
   deleted_at: string;
 }
 
+/** An installed plugin package (host/platform/plugins/artifacts/plugin-versions.ts); `id` is `<plugin>@<version>`. */
+export interface PluginPackageTable {
+  id: string;
+  plugin_id: string;
+  version: string;
+  digest: string;
+  integrity: string;
+  signer: string | null;
+  size: number;
+  installed_by: string;
+  installed_at: string;
+}
+
+/** The version of each packaged plugin that runs, and whether an operator pinned it. */
+export interface PluginCurrentTable {
+  plugin_id: string;
+  version: string;
+  pinned: number;
+  updated_by: string;
+  updated_at: string;
+}
+
 /** The platform's tables, as Kysely sees them; a surface adds its own with `db.withTables<...>()`. */
 export type PlatformTables = {
   api_keys: ApiKeyTable;
@@ -95,4 +117,6 @@ export type PlatformTables = {
   run_accounts: RunAccountTable;
   run_requests: RunRequestTable;
   corpus_deletions: CorpusDeletionTable;
+  plugin_packages: PluginPackageTable;
+  plugin_current: PluginCurrentTable;
 };

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { FaxSendResult } from '../../../core/sdk/index.js';
 import { startTestKernel, type TestKernel } from '../../../core/testing/index.js';
 import { PluginCrashedError } from '../../../core/kernel/kernel.js';
+import { PACKAGE_FILE_LIST } from '../../../core/kernel/isolation/isolation-mode.js';
 import { ROOT, tempDir, until, writeFixturePlugin } from '../../support/gateway.js';
 import { UNRULY_NUMBERS } from '../../fixtures/plugins/unruly-fax/index.js';
 
@@ -33,6 +34,8 @@ test.before(async () => {
   dir = tempDir('switchboard-isolation-');
   for (const mode of modes) writeFixturePlugin(dir, `unruly-${mode}`, 'unruly-fax', { provides: [{ kind: 'fax', contract: 'fax@^1' }], isolation: mode });
   writeFixturePlugin(dir, 'steady', 'echo-retrieval');
+  // An installed package: its folder holds the package's file list, so it runs isolated by default.
+  writeFileSync(path.join(dir, 'steady', PACKAGE_FILE_LIST), '{}');
   k = await startTestKernel({
     searchPaths: [dir],
     watch: true,
@@ -48,7 +51,7 @@ test.after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('a third-party plugin without an isolation choice starts isolated and serves', async () => {
+test('an installed package without an isolation choice starts isolated and serves', async () => {
   await until(() => view('steady').state === 'active', 60_000);
   assert.is(view('steady').state, 'active', view('steady').last_error ?? '');
   assert.is((await search('steady')).length, 1);
