@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '../sdk/errors.js';
-import { credentialFields, dataPathFields, secretFields } from '../sdk/settings.js';
+import { credentialFields, dataPathFields, needsSettings, secretFields } from '../sdk/settings.js';
 import { resolvePluginPath, type PluginPathRoots } from './plugin-paths.js';
 
 /**
@@ -63,6 +63,11 @@ export function resolveSettings(
   if (!schema) return { values: { ...merged }, sources, secretFields: [] };
   const parsed = schema.safeParse(merged);
   if (!parsed.success) {
+    // Only required fields left unset: named from the schema, not in zod's words.
+    const unset = Object.keys(schema.shape).filter((key) => merged[key] === undefined && !(schema.shape[key] as z.ZodType).safeParse(undefined).success);
+    if (unset.length && parsed.error.issues.every((i) => unset.includes(String(i.path[0])))) {
+      throw new ConfigError(needsSettings(unset.map((key) => (envMap[key] ? `${key} (${envMap[key]})` : key))), unset[0]);
+    }
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join('.') || 'settings';
     throw new ConfigError(`setting "${field}": ${issue.message}`, field);

@@ -6,7 +6,7 @@ export * from './contracts/index.js';
 export * from './errors.js';
 export * from './health.js';
 export * from './plugin.js';
-export { secret, isSecretSchema, secretFields, envOnly, envOnlyFields, dataPath, dataPathFields, credentialOf, credentialFields, SECRET_MASK, booleanSetting, singleLineText, requireSettings, missingSettings, envByFieldName } from './settings.js';
+export { secret, isSecretSchema, secretFields, envOnly, envOnlyFields, dataPath, dataPathFields, credentialOf, credentialFields, SECRET_MASK, booleanSetting, singleLineText, requireSettings, missingSettings, needsSettings, envByFieldName } from './settings.js';
 export { z } from 'zod';
 export { readBodyCapped, BodyTooLargeError } from './read-body-capped.js';
 export { maskNumbers } from './number-mask.js';

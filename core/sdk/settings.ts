@@ -132,20 +132,25 @@ export function missingSettings<S extends Record<string, unknown>>(settings: S, 
 }
 
 /**
- * Checks that every field a plugin cannot work without is set, naming the first missing one
- * and its environment variable in a ConfigError, so the plugin waits in needs-config.
+ * What a plugin waiting for settings reports, in one wording everywhere (GET /plugins, the
+ * console, `switchboard plugins list`, the log): `needs settings: url, token (ACME_TOKEN)`.
+ */
+export function needsSettings(missing: readonly string[]): string {
+  return `needs settings: ${missing.join(', ')}`;
+}
+
+/**
+ * Checks that every field a plugin cannot work without is set, naming the missing ones and
+ * their environment variables in a ConfigError, so the plugin waits in needs-config.
  */
 export function requireSettings<S extends Record<string, unknown>, K extends keyof S & string>(
-  pluginId: string,
+  // Not in the message: every listing names the plugin already.
+  _pluginId: string,
   settings: S,
   fields: readonly K[],
   env: Partial<Record<keyof S, string>>,
 ): S & { [F in K]-?: NonNullable<S[F]> } {
-  for (const field of fields) {
-    if (missingSettings(settings, [field], env).length) {
-      const variable = env[field];
-      throw new ConfigError(`${pluginId}: ${field} is required${variable ? ` (${variable})` : ''}`, field);
-    }
-  }
+  const missing = missingSettings(settings, fields, env);
+  if (missing.length) throw new ConfigError(needsSettings(missing), fields.find((field) => missingSettings(settings, [field], env).length));
   return settings as S & { [F in K]-?: NonNullable<S[F]> };
 }

@@ -12,19 +12,20 @@ export function decodeBase64Document(text: string): Buffer {
   return Buffer.from(compact, 'base64');
 }
 
+/** Every refusal of a file_path reads the same: whether a path outside the outbox exists is nobody's business. */
+const NOT_IN_OUTBOX = 'file_path must name a file inside the outbox directory (MCP_OUTBOX_DIR)';
+
 /** The bytes of a file inside the outbox directory; any path that resolves outside it is refused. */
 export async function readOutboxFile(outboxDir: string | undefined, filePath: string): Promise<Buffer> {
   if (!outboxDir) throw new ToolRefusal('file_path needs MCP_OUTBOX_DIR to be set; send document_base64 instead');
   const root = await realpath(outboxDir);
-  let resolved: string;
-  try {
-    resolved = await realpath(path.resolve(root, filePath));
-  } catch {
-    throw new ToolRefusal('no such file in the outbox directory');
-  }
-  // realpath first: a symlink inside the outbox that points out of it is outside too.
-  if (!resolved.startsWith(root + path.sep)) throw new ToolRefusal('file_path is outside the outbox directory (MCP_OUTBOX_DIR)');
-  if (!(await stat(resolved)).isFile()) throw new ToolRefusal('file_path is not a file');
+  const inside = (p: string) => p.startsWith(root + path.sep);
+  // Outside by its spelling: refused before the file system is asked anything.
+  const named = path.resolve(root, filePath);
+  if (!inside(named)) throw new ToolRefusal(NOT_IN_OUTBOX);
+  // realpath too: a symlink inside the outbox that points out of it is outside.
+  const resolved = await realpath(named).catch(() => undefined);
+  if (!resolved || !inside(resolved) || !(await stat(resolved)).isFile()) throw new ToolRefusal(NOT_IN_OUTBOX);
   return readFile(resolved);
 }
 

@@ -133,4 +133,19 @@ test('inbound faxes are listed with their pages and a download', async () => {
   assert.equal(browser.problems, []);
 });
 
+test('inbound off (the default) reads as a neutral state naming INBOUND_ENABLED, not as an error', async () => {
+  const plain = await startGateway({ FAX_DISABLED: 'true' });
+  try {
+    const { page } = browser;
+    await page.goto(`${plain.url}/#/fax/inbound`);
+    const note = page.getByTestId('inbound-off');
+    await note.waitFor();
+    assert.match(await note.innerText(), /Receiving is off by default\. Set INBOUND_ENABLED=true/);
+    assert.is(await page.getByRole('alert').count(), 0, 'no error shown');
+    assert.is(await note.locator('.badge.neutral').count(), 1);
+  } finally {
+    await plain.close();
+  }
+});
+
 test.run();

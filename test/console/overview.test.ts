@@ -43,6 +43,22 @@ test('the overview shows readiness, health, the 24 h chart and alerts', async ()
   assert.match(caption, /1 sent, 1 failed, 0 queued/);
   await page.getByText('No alert is firing.').waitFor();
   await page.getByRole('cell', { name: 'fax-sim', exact: true }).waitFor();
+  // Readiness once: its checks in one table, the section below lists the plugins only.
+  assert.is(await page.getByRole('cell', { name: 'fax_backend', exact: true }).count(), 1);
+  await page.getByRole('heading', { name: 'Plugin health' }).waitFor();
+  // A plugin waiting for settings reads as such, neutral, in the words GET /plugins uses.
+  const plugins = (await json(await fetch(`${gw.url}/plugins`))).plugins as Array<{ id: string; state: string; last_error: string | null }>;
+  const waiting = plugins.find((p) => p.id === 'alert-webhook')!;
+  assert.is(waiting.last_error, 'needs settings: url (ALERT_WEBHOOK_URL)', JSON.stringify(waiting));
+  const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'alert-webhook', exact: true }) });
+  assert.match(await row.innerText(), /needs settings: url \(ALERT_WEBHOOK_URL\)/);
+  assert.not.match(await row.innerText(), /Invalid input|received undefined/);
+  // A favicon, served: no 404 in the page's first requests.
+  const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+  assert.ok(icon, 'the page names an icon');
+  const served = await fetch(new URL(icon!, gw.url));
+  assert.is(served.status, 200);
+  assert.match(served.headers.get('content-type') ?? '', /image\/svg\+xml/);
   await checkAccessibility(page, 'overview');
   await screenshot(page, 'overview');
   assert.equal(browser.problems, []);
@@ -80,8 +96,9 @@ test('an unknown page path opens the console; the API key stays out of URLs and 
   await page.getByLabel('API key for this session').fill('sb_test_not_a_real_key');
   const seen: { url: string; key: string | undefined }[] = [];
   page.on('request', (r) => seen.push({ url: r.url(), key: r.headers()['x-api-key'] }));
-  await page.getByRole('button', { name: 'Use key' }).click();
-  await page.getByRole('button', { name: /API key: set/ }).waitFor();
+  await page.getByRole('button', { name: 'Use this key' }).click();
+  // Not a key of this gateway: its 401 reopens the form, saying so.
+  await page.getByRole('alert').filter({ hasText: "The gateway refused this session's key (401)." }).waitFor();
   await page.getByTestId('readiness').waitFor();
   assert.is(await page.evaluate(() => sessionStorage.getItem('switchboard.apiKey')), 'sb_test_not_a_real_key');
   const apiCalls = seen.filter((s) => /\/(health|admin)\//.test(s.url));
@@ -89,6 +106,29 @@ test('an unknown page path opens the console; the API key stays out of URLs and 
   assert.ok(apiCalls.every((s) => s.key === 'sb_test_not_a_real_key'));
   assert.ok(seen.every((s) => !s.url.includes('sb_test_not_a_real_key')));
   assert.not.ok(gw.logs.some((l) => l.includes('sb_test_not_a_real_key')));
+});
+
+test('once a key exists, a 401 opens the key form saying where keys come from; its buttons say what they do', async () => {
+  const { page } = browser;
+  await page.evaluate(() => sessionStorage.clear());
+  // Minting the first key (as the README does with the CLI) makes keys required.
+  const minted = await json(await fetch(`${gw.url}/admin/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'operator', scopes: ['admin'] }) }));
+  assert.match(minted.token, /^sbk_/);
+  await page.goto(`${gw.url}/#/plugins`);
+  const help = page.getByRole('alert').filter({ hasText: 'The gateway needs an API key (401).' });
+  await help.waitFor();
+  assert.match(await help.innerText(), /Keys come from switchboard keys mint <name> --scopes admin on the gateway's machine/);
+  const use = page.getByRole('button', { name: 'Use this key' });
+  assert.ok(await use.isDisabled(), 'nothing to use while the field is empty');
+  assert.is(await page.getByRole('button', { name: 'Forget the saved key' }).count(), 0, 'no saved key to forget');
+  await page.getByLabel('API key for this session').fill(minted.token);
+  await use.click();
+  await page.getByRole('button', { name: /API key: set/ }).waitFor();
+  await page.getByTestId('plugin-list').waitFor();
+  await page.getByRole('button', { name: /API key: set/ }).click();
+  await page.getByRole('button', { name: 'Forget the saved key' }).waitFor();
+  await page.getByRole('button', { name: 'Close' }).click();
+  await checkAccessibility(page, 'plugins with a key');
 });
 
 test.run();

@@ -2,7 +2,7 @@
 // caller. The operator's key lives in sessionStorage and travels only in the X-API-Key header.
 import { ApiError, createSwitchboardClient } from '../../clients/typescript/src/index.js';
 
-export { unwrap } from '../../clients/typescript/src/index.js';
+export { ApiError, unwrap } from '../../clients/typescript/src/index.js';
 export type * from '../../clients/typescript/src/responses.js';
 
 const KEY_ITEM = 'switchboard.apiKey';
@@ -23,8 +23,20 @@ export function setApiKey(key: string): void {
 /** Same-origin requests to the gateway that serves the console, with the session's key read on every request. */
 export const sb = createSwitchboardClient({ baseUrl: '', apiKey });
 
-/** A failure as the operator reads it: the API's own detail, then its status and code. */
+const keyNeeded = new Set<() => void>();
+
+/** Subscribes to the gateway's 401s (the key form opens on one); answers the unsubscribe. */
+export function onKeyNeeded(listener: () => void): () => void {
+  keyNeeded.add(listener);
+  return () => keyNeeded.delete(listener);
+}
+
+/**
+ * A failure as the operator reads it: the API's own detail, then its status and code. Every
+ * failure shown passes here, so a 401 from any page also asks for a key.
+ */
 export function errorText(err: unknown): string {
+  if (err instanceof ApiError && err.status === 401) for (const listener of keyNeeded) listener();
   if (err instanceof ApiError) return err.status ? `${err.detail} (${err.status} ${err.code})` : err.detail;
   return err instanceof Error ? err.message : String(err);
 }

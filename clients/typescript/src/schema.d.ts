@@ -412,7 +412,7 @@ export interface paths {
         };
         /**
          * Recent audit records (newest first) from the audit_events table
-         * @description Records are kept only while AUDIT_LOG_ENABLED is true.
+         * @description Records are kept while AUDIT_LOG_ENABLED is true (the default).
          *
          *     Access: API key with scope `admin` once any key exists; loopback callers only before that. An admin route: refused to other sites for every method.
          */

@@ -29,7 +29,7 @@ export function registerAdminLogRoutes(api: HttpApi, deps: { audit: AuditLog; si
       method: 'get',
       path: '/admin/logs',
       summary: 'Recent audit records (newest first) from the audit_events table',
-      description: 'Records are kept only while AUDIT_LOG_ENABLED is true.',
+      description: 'Records are kept while AUDIT_LOG_ENABLED is true (the default).',
       query: z.object({
         event: EventName.optional(),
         limit: z.coerce.number().int().min(1).max(1000).default(100),

@@ -2,10 +2,10 @@ import type { AddressInfo } from 'node:net';
 import type { PluginView } from '../../../core/kernel/plugin-views.js';
 import type { OpenedDatabase } from '../db/database.js';
 
-/** What a plugin waits for, in one wording: "url is required", not zod's "expected string, received undefined". */
+/** What a plugin waits for, as it reports it ("needs settings: url"). */
 function waitingReason(id: string, lastError: string | null): string {
-  if (!lastError) return 'settings missing';
-  return lastError.replace(new RegExp(`^${id}: `), '').replace(/setting "([^"]+)": Invalid input: expected \w+, received undefined/g, '$1 is required');
+  if (!lastError) return 'needs settings';
+  return lastError.replace(new RegExp(`^${id}: `), '');
 }
 
 /**
@@ -23,8 +23,9 @@ export function startUpBanner(address: AddressInfo, facts: { dataDir: string; da
     `data       ${facts.dataDir}`,
     `database   ${facts.database.dialect} (${facts.database.location})`,
     `api keys   ${facts.keysRequired ? 'required (X-API-Key)' : 'not required yet: mint one with `switchboard keys mint`'}`,
+    // One line however many: a fresh install has a dozen optional plugins without settings.
     ...(Object.keys(waiting).length
-      ? [`waiting for settings (${Object.keys(waiting).length}; GET /plugins shows them):`, ...Object.entries(waiting).map(([id, reason]) => `  ${id}: ${reason}`)]
+      ? [`plugins    ${Object.keys(waiting).length} need settings (${Object.keys(waiting).join(', ')}): \`switchboard plugins list\` or the console's Plugins page says which`]
       : []),
   ];
   return { port: address.port, host: address.address, url, docs: `${url}/docs`, data_dir: facts.dataDir, database: facts.database.dialect, keys_required: facts.keysRequired, waiting_for_settings: waiting, lines };

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { Histogram, type Registry } from 'prom-client';
 import type { HttpApi } from './api.js';
 import { errorHandler, notFoundHandler } from './error-handler.js';
-import { mountConsole } from './console.js';
+import { consoleHeaders, mountConsole } from './console.js';
 import { DOCS_INIT, DOCS_PAGE, openApiDocument } from './openapi.js';
 
 /** The express app around the declared routes: metrics, logs, /openapi.json, /docs, errors. */
@@ -37,6 +37,11 @@ export function createExpressApp(api: HttpApi, deps: { logger: Logger; metrics: 
     res.json(openApiDocument(api, deps.version));
   });
   const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  // The API viewer is a page of this origin like the console: the same CSP and framing rules.
+  app.use('/docs', (_req, res, next) => {
+    consoleHeaders(res);
+    next();
+  });
   app.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
   app.get('/docs/init.js', (_req, res) => void res.type('application/javascript').send(DOCS_INIT));
   app.use('/docs/assets', express.static(swaggerDir, { index: false, fallthrough: false }));

@@ -23,7 +23,8 @@ export const CONSOLE_CSP = [
 /** Paths the gateway itself answers outside the declared routes. */
 const FIXED_API_SEGMENTS = ['openapi.json', 'docs', 'mcp', 'metrics', 'assets'];
 
-function consoleHeaders(res: express.Response): void {
+/** The console's headers (CSP, no framing, no sniffing, no referrer); /docs answers with them too. */
+export function consoleHeaders(res: express.Response): void {
   res.setHeader('Content-Security-Policy', CONSOLE_CSP);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');

@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { paths } from '../../../clients/typescript/src/schema.js';
-import { errorText, sb, unwrap, type ApiResponse } from '../api.js';
+import { ApiError, errorText, sb, unwrap, type ApiResponse } from '../api.js';
 
 export interface Loaded<T> {
   data: T | undefined;
   error: string | undefined;
+  /** The API's code of the last failure (`inbound_disabled`): a panel may read a default state from it instead of an error. */
+  errorCode: string | undefined;
   loading: boolean;
   reload: () => void;
 }
@@ -16,6 +18,7 @@ export interface Loaded<T> {
 export function useApi<T>(load: ((signal: AbortSignal) => Promise<T>) | null, deps: readonly unknown[], refreshMs?: number): Loaded<T> {
   const [data, setData] = useState<T>();
   const [error, setError] = useState<string>();
+  const [errorCode, setErrorCode] = useState<string>();
   const [loading, setLoading] = useState(load !== null);
   const [tick, setTick] = useState(0);
   const reload = useCallback(() => setTick((t) => t + 1), []);
@@ -24,9 +27,9 @@ export function useApi<T>(load: ((signal: AbortSignal) => Promise<T>) | null, de
     const ctl = new AbortController();
     setLoading(true);
     load(ctl.signal)
-      .then((d) => (setData(d), setError(undefined)))
+      .then((d) => (setData(d), setError(undefined), setErrorCode(undefined)))
       .catch((e: unknown) => {
-        if (!ctl.signal.aborted) setError(errorText(e));
+        if (!ctl.signal.aborted) (setError(errorText(e)), setErrorCode(e instanceof ApiError ? e.code : undefined));
       })
       .finally(() => {
         if (!ctl.signal.aborted) setLoading(false);
@@ -39,7 +42,7 @@ export function useApi<T>(load: ((signal: AbortSignal) => Promise<T>) | null, de
     const id = setInterval(reload, refreshMs);
     return () => clearInterval(id);
   }, [refreshMs, reload, load === null]);
-  return { data, error, loading, reload };
+  return { data, error, errorCode, loading, reload };
 }
 
 type GetPath = { [P in keyof paths]: paths[P] extends { get: object } ? P : never }[keyof paths];

@@ -15,7 +15,7 @@ export const SecurityKeys = {
     .describe(
       'Environment only: comma-separated hosts (as URLs spell them: 127.0.0.1, localhost, ::1, judge.internal) that URLs set at run time may reach although they are, or resolve to, loopback, private, link-local, CGNAT, unique-local or metadata addresses. Lifts only that rule: a plugin still reaches only the hosts its manifest egress declares. URLs given in the environment and literal manifest egress hosts never need it.',
     )),
-  AUDIT_LOG_ENABLED: flag().default(false).describe('Write an audit log of security-relevant actions.'),
+  AUDIT_LOG_ENABLED: flag().default(true).describe('Record an audit log of security-relevant actions (admin writes, keys, MCP calls, fax lifecycle) in the database, read by GET /admin/logs; false records none. The copy to AUDIT_LOG_FILE (or the main log) and to syslog follows it.'),
   AUDIT_LOG_FILE: envOnly(optionalText().describe('File the audit log is appended to; unset writes it to the main log.')),
   AUDIT_LOG_SYSLOG: flag().default(false).describe('Also send audit events to syslog (RFC 5424): the unix socket AUDIT_SYSLOG_SOCKET, or UDP to AUDIT_SYSLOG_HOST when that is set.'),
   AUDIT_SYSLOG_SOCKET: text().default('/dev/log').describe('Unix datagram socket of the local syslog daemon.'),

@@ -31,6 +31,9 @@ test('/docs serves the viewer and its assets', async () => {
   const page = await fetch(`${gw.url}/docs`);
   assert.is(page.status, 200);
   assert.match(await page.text(), /swagger-ui-bundle\.js/);
+  // The console's rules: same-origin scripts only, never framed.
+  assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self'.*frame-ancestors 'none'/);
+  assert.is(page.headers.get('x-frame-options'), 'DENY');
   assert.is((await fetch(`${gw.url}/docs/assets/swagger-ui-bundle.js`)).status, 200);
   assert.is((await fetch(`${gw.url}/docs/assets/../../package.json`)).status, 404);
 });

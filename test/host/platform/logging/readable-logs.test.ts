@@ -33,7 +33,9 @@ test('LOG_FORMAT=pretty: one readable line per event and one start-up banner nam
     assert.match(text, `data       ${gw.dataDir}`);
     assert.match(text, /database   (sqlite|postgres) /);
     assert.match(text, /api keys   not required yet/);
-    assert.match(text, /waiting for settings \(\d+; GET \/plugins shows them\):/);
+    // One line however many plugins wait, each named once, none with its reason spread below.
+    assert.match(text, /plugins    \d+ need settings \([a-z0-9-]+(, [a-z0-9-]+)*\): `switchboard plugins list` or the console's Plugins page says which/);
+    assert.not.match(text, /^  alert-webhook/m);
     // The raw needs-config lines are gone from info: the banner says it once.
     assert.not.ok(gw.logs.some((l) => l.includes('needs-config')), gw.logs.join('\n'));
   } finally {
@@ -50,8 +52,8 @@ test('lifecycle events are logged once each: plugin active, manifest rejected, m
     assert.is(banner.url, gw.url);
     assert.is(banner.keys_required, false);
     // One wording for what each waits for, without the plugin id repeated.
-    assert.is(banner.waiting_for_settings['alert-webhook'], 'url is required');
-    assert.is(banner.waiting_for_settings.providera, 'baseUrl is required (PROVIDERA_BASE_URL)');
+    assert.is(banner.waiting_for_settings['alert-webhook'], 'needs settings: url (ALERT_WEBHOOK_URL)');
+    assert.match(banner.waiting_for_settings.providera!, /^needs settings: baseUrl \(PROVIDERA_BASE_URL\)/);
 
     writeFixturePlugin(gw.pluginsDir, 'echo', 'echo-retrieval');
     await until(() => gw.gateway.kernel.get('echo')?.state === 'active', 5000);

@@ -2,6 +2,7 @@ import { saveBlob, sb, type ApiResponse } from '../../api.js';
 import { WhenLoaded } from '../../components/notes.js';
 import { Pager } from '../../components/pager.js';
 import { Section } from '../../components/section.js';
+import { Status } from '../../components/status.js';
 import { Table, type Column } from '../../components/table.js';
 import { when } from '../../format.js';
 import { useAction } from '../../hooks/use-action.js';
@@ -35,6 +36,15 @@ export function InboundList() {
       ),
     },
   ];
+  // Off is the default, not a fault: say which setting turns it on.
+  if (list.errorCode === 'inbound_disabled')
+    return (
+      <Section title="Inbound faxes" id="inbound">
+        <p class="note" data-testid="inbound-off">
+          <Status ok={null}>off</Status> Receiving is off by default. Set <code>INBOUND_ENABLED=true</code> (Keys &amp; settings, or the environment) to receive faxes here.
+        </p>
+      </Section>
+    );
   return (
     <Section title="Inbound faxes" id="inbound">
       <WhenLoaded loaded={list} error={download.error}>

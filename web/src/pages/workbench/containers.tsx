@@ -40,9 +40,9 @@ export function Containers() {
   return (
     <Section title="Containers" id="containers">
       <ErrorNote error={status.error} />
-      {engine && (
+      {engine && engine.running && (
         <p>
-          Engine <Status ok={engine.running}>{engine.running ? 'running' : 'not answering'}</Status>{' '}
+          Engine <Status ok={true}>running</Status>{' '}
           <span class="hint">
             {[engine.runtime, engine.version].filter(Boolean).join(' ')} · project {engine.project_name} · {engine.containers_count} managed container
             {engine.containers_count === 1 ? '' : 's'}
@@ -50,7 +50,15 @@ export function Containers() {
           </span>
         </p>
       )}
-      <ErrorNote error={services.error} />
+      {/* Most machines have no container engine: a neutral state naming the setting, not an error. */}
+      {engine && !engine.running && (
+        <p class="note" data-testid="no-engine">
+          <Status ok={null}>no container engine</Status> The controls need a local Docker or Podman engine: set <code>DOCKER_HOST</code> to its socket (for example{' '}
+          <code>unix:///run/podman/podman.sock</code>; unset means <code>unix:///var/run/docker.sock</code>).{' '}
+          {engine.detail ? <span class="hint">{engine.detail}</span> : null}
+        </p>
+      )}
+      {!(engine && !engine.running && services.errorCode === 'engine_unreachable') && <ErrorNote error={services.error} />}
       <ActionOutcome action={action} />
       {services.data && <ServicesTable services={services.data.services} busy={action.busy !== null} onAction={(s, what) => (what === 'start' ? act(s, what) : setPending({ service: s, action: what }))} onLogs={showLogs} />}
       {pending && <ConfirmDialog service={pending.service} action={pending.action} onClose={() => setPending(undefined)} onConfirm={(confirm) => act(pending.service, pending.action, confirm)} />}

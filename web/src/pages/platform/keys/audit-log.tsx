@@ -57,7 +57,7 @@ export function AuditLog() {
         </span>
       </div>
       <ErrorNote error={recent.error ?? error} />
-      {recent.data && records.length === 0 && <p class="note">No audit records. They are kept while AUDIT_LOG_ENABLED is true.</p>}
+      {recent.data && records.length === 0 && <p class="note">No audit records yet. They are kept while AUDIT_LOG_ENABLED is true (the default).</p>}
       {records.length > 0 && <Table testId="audit" rows={records} columns={COLUMNS} rowKey={(r) => r.id} />}
     </Section>
   );

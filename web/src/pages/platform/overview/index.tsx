@@ -39,16 +39,9 @@ export function OverviewPage() {
           <FiringAlerts refreshMs={REFRESH_MS} listClass="alerts" />
         </Section>
       </div>
-      <Section title="Health status" id="health">
-        <WhenLoaded loaded={health}>
-          {(data) => (
-            <>
-              <ChecksTable checks={data.checks} />
-              <h3>Plugins</h3>
-              <PluginHealthTable plugins={data.plugins} />
-            </>
-          )}
-        </WhenLoaded>
+      {/* The checks are readiness's, shown once above; this section is the plugins' health. */}
+      <Section title="Plugin health" id="health">
+        <WhenLoaded loaded={health}>{(data) => <PluginHealthTable plugins={data.plugins} />}</WhenLoaded>
       </Section>
     </>
   );

@@ -5,7 +5,7 @@ import { Status } from '../../../components/status.js';
 import { when } from '../../../format.js';
 import { useGet } from '../../../hooks/use-api.js';
 import { href } from '../../../router.js';
-import { Diagnostics, HealthBadge, LIST_REFRESH_MS, stateOk } from './plugin-state.js';
+import { Diagnostics, errorBesideState, HealthBadge, LIST_REFRESH_MS, stateLabel, stateOk } from './plugin-state.js';
 import { SettingsForm } from './settings-form.js';
 
 function Facts({ plugin }: { plugin: PluginSummary }) {
@@ -13,7 +13,7 @@ function Facts({ plugin }: { plugin: PluginSummary }) {
     <dl class="kv">
       <dt>State</dt>
       <dd>
-        <Status ok={stateOk(plugin.state)}>{plugin.state}</Status>
+        <Status ok={stateOk(plugin.state)}>{stateLabel(plugin)}</Status>
       </dd>
       <dt>Generation</dt>
       <dd data-testid="generation">{plugin.generation ?? '—'}</dd>
@@ -25,10 +25,10 @@ function Facts({ plugin }: { plugin: PluginSummary }) {
       <dd>{plugin.version ?? '—'}</dd>
       <dt>Manifest</dt>
       <dd class="mono">{plugin.manifest_path ?? 'built in'}</dd>
-      {plugin.last_error && (
+      {errorBesideState(plugin) && (
         <>
           <dt>Last error</dt>
-          <dd>{plugin.last_error}</dd>
+          <dd>{errorBesideState(plugin)}</dd>
         </>
       )}
     </dl>

@@ -2,7 +2,7 @@ import type { PluginSummary } from '../../../api.js';
 import { Status } from '../../../components/status.js';
 import { Table, type Column } from '../../../components/table.js';
 import { href } from '../../../router.js';
-import { Diagnostics, HealthBadge, stateOk } from './plugin-state.js';
+import { Diagnostics, errorBesideState, HealthBadge, stateLabel, stateOk } from './plugin-state.js';
 
 const COLUMNS: Column<PluginSummary>[] = [
   {
@@ -23,7 +23,7 @@ const COLUMNS: Column<PluginSummary>[] = [
     header: 'State',
     cell: (p) => (
       <>
-        <Status ok={stateOk(p.state)}>{p.state}</Status>
+        <Status ok={stateOk(p.state)}>{stateLabel(p)}</Status>
         {!p.enabled && <span class="hint"> (disabled)</span>}
       </>
     ),
@@ -44,7 +44,7 @@ const COLUMNS: Column<PluginSummary>[] = [
         ) : (
           <span class="hint">none</span>
         )}
-        {p.last_error && <div class="hint">{p.last_error}</div>}
+        {errorBesideState(p) && <div class="hint">{errorBesideState(p)}</div>}
       </>
     ),
   },

@@ -4,10 +4,22 @@ import { Status } from '../../../components/status.js';
 /** New manifests dropped into the plugin folders show up within this interval, without a reload. */
 export const LIST_REFRESH_MS = 2_000;
 
+/** Waiting for settings is a normal state of an optional plugin, not a fault: neutral. */
 export function stateOk(state: string): boolean | null {
   if (state === 'active') return true;
-  if (['rejected', 'failed', 'needs-config', 'retrying'].includes(state)) return false;
+  if (['rejected', 'failed', 'retrying'].includes(state)) return false;
   return null;
+}
+
+/** A plugin's state as the operator reads it: a plugin waiting for settings names them ("needs settings: url"), as GET /plugins and `switchboard plugins list` do. */
+export function stateLabel(p: { state: string; last_error: string | null }): string {
+  if (p.state !== 'needs-config') return p.state;
+  return p.last_error?.startsWith('needs settings') ? p.last_error : 'needs settings';
+}
+
+/** The last error, unless the state label already says it. */
+export function errorBesideState(p: { state: string; last_error: string | null }): string | null {
+  return p.last_error && stateLabel(p) !== p.last_error ? p.last_error : null;
 }
 
 export function HealthBadge({ p }: { p: PluginSummary }) {
