@@ -862,7 +862,7 @@ export interface paths {
         put?: never;
         /**
          * Evaluate search against a golden set (hit@1/5/10, MRR@10, nDCG@10, MAP, p50/p95 latency)
-         * @description The same figures `switchboard eval --golden <file>` prints; a trace per repository is written under out/<repo>/traces/. Up to EVAL_SYNC_MAX_QUESTIONS selected questions the report is the answer (200); a larger set, or `background: true`, runs in the background (202 with the run; follow it with GET /api/eval/runs/{id}). Every evaluation is a recorded run; questions are asked one per event-loop turn, so a long set never stalls other requests.
+         * @description The same figures `switchboard eval --golden <file>` prints; a trace per repository is written under DATA_DIR/out/<repo>/traces/. Up to EVAL_SYNC_MAX_QUESTIONS selected questions the report is the answer (200); a larger set, or `background: true`, runs in the background (202 with the run; follow it with GET /api/eval/runs/{id}). Every evaluation is a recorded run; questions are asked one per event-loop turn, so a long set never stalls other requests.
          *
          *     Access: API key with scope `search:read` once any key exists; loopback callers only before that.
          */
@@ -2510,7 +2510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2621,7 +2621,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2684,6 +2684,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2761,6 +2770,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2879,6 +2897,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminApiKeys: {
@@ -2936,6 +2963,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3067,6 +3103,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     deleteAdminApiKeysByKeyId: {
@@ -3151,6 +3196,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3260,6 +3314,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminDbStatus: {
@@ -3314,6 +3377,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3430,6 +3502,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminFaxActivity: {
@@ -3482,6 +3563,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3562,6 +3652,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3692,6 +3791,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminFaxJobsByIdPdf: {
@@ -3768,7 +3876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3902,6 +4010,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminHealthStatus: {
@@ -3970,6 +4087,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminIntegrationsWebhooks: {
@@ -4022,6 +4148,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4133,6 +4268,15 @@ export interface operations {
             };
             /** @description A body field is invalid; `detail` names it (`validation_error`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4253,6 +4397,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     deleteAdminIntegrationsWebhooksTargetsById: {
@@ -4351,6 +4504,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminLogs: {
@@ -4420,6 +4582,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminLogsTail: {
@@ -4479,6 +4650,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminMailboxes: {
@@ -4523,6 +4703,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4639,6 +4828,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminMailboxesByName: {
@@ -4699,6 +4897,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4824,6 +5031,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     deleteAdminMailboxesByName: {
@@ -4898,6 +5114,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     postAdminRestart: {
@@ -4950,6 +5175,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5016,6 +5250,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5137,6 +5380,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAdminSettingsExport: {
@@ -5199,6 +5451,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     postAdminSettingsPersist: {
@@ -5251,6 +5512,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5318,6 +5588,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5443,6 +5722,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     postApiChat: {
@@ -5502,7 +5790,7 @@ export interface operations {
                         run_id: string;
                         /** @description true when the answer cites code whose file changed or was removed since it was indexed (those citations say stale: true, and a note names the files). */
                         stale?: boolean;
-                        /** @description The trace file written, relative to DATA_DIR (null with TRACE_RETENTION=0). */
+                        /** @description The trace file written, relative to DATA_DIR: out/<repo>/traces/<name> is the file DATA_DIR/out/<repo>/traces/<name> (null with TRACE_RETENTION=0). */
                         trace: string | null;
                     };
                 };
@@ -5579,7 +5867,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5637,6 +5925,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5757,6 +6054,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getApiDefinitions: {
@@ -5865,6 +6171,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getApiDevStatus: {
@@ -5919,6 +6234,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6002,7 +6326,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No container engine answers (`engine_unreachable`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; No container engine answers (`engine_unreachable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6138,7 +6462,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No container engine answers (`engine_unreachable`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; No container engine answers (`engine_unreachable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6241,7 +6565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No container engine answers (`engine_unreachable`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; No container engine answers (`engine_unreachable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6297,6 +6621,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6360,6 +6693,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6537,7 +6879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6778,7 +7120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is stopping and takes no new work (`shutting_down`); The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The gateway is stopping and takes no new work; Retry-After says when to try again (another instance, or this one restarted) (`shutting_down`); The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6966,7 +7308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is stopping and takes no new work (`shutting_down`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The gateway is stopping and takes no new work; Retry-After says when to try again (another instance, or this one restarted) (`shutting_down`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7099,6 +7441,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getApiFiles: {
@@ -7194,6 +7545,15 @@ export interface operations {
             };
             /** @description A query value is invalid; `detail` names it (`validation_error`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7315,6 +7675,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     deleteApiIndexByCorpusId: {
@@ -7413,7 +7782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7557,6 +7926,15 @@ export interface operations {
             };
             /** @description corpus_id is refused as a repository name (`validation_error`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7715,6 +8093,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getApiIndexByCorpusIdRunsLatest: {
@@ -7853,6 +8240,15 @@ export interface operations {
             };
             /** @description A query value is invalid; `detail` names it (`validation_error`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8032,6 +8428,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     postApiIndexStart: {
@@ -8148,7 +8553,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The gateway is stopping and takes no new work (`shutting_down`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The gateway is stopping and takes no new work; Retry-After says when to try again (another instance, or this one restarted) (`shutting_down`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8262,6 +8667,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getApiJudges: {
@@ -8321,6 +8735,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8414,6 +8837,15 @@ export interface operations {
             };
             /** @description A query value is invalid; `detail` names it (`validation_error`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8523,6 +8955,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     postApiKeywordsReload: {
@@ -8577,6 +9018,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8714,6 +9164,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getApiLabRunsById: {
@@ -8809,6 +9268,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8936,6 +9404,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     postApiRag: {
@@ -8993,7 +9470,7 @@ export interface operations {
                         run_id: string;
                         /** @description true when the answer cites code whose file changed or was removed since it was indexed (those citations say stale: true, and a note names the files). */
                         stale?: boolean;
-                        /** @description The trace file written, relative to DATA_DIR (null with TRACE_RETENTION=0). */
+                        /** @description The trace file written, relative to DATA_DIR: out/<repo>/traces/<name> is the file DATA_DIR/out/<repo>/traces/<name> (null with TRACE_RETENTION=0). */
                         trace: string | null;
                     };
                 };
@@ -9070,7 +9547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9235,6 +9712,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getApiSearch: {
@@ -9246,7 +9732,7 @@ export interface operations {
                 repo?: string;
                 /** @description Results to return, 1..100; defaults to FINAL_K. */
                 top_k?: string;
-                /** @description true: write this search as a trace under out/<repo>/traces/ (TRACE_RETENTION newest kept) and name it in the answer. */
+                /** @description true: write this search as a trace under DATA_DIR/out/<repo>/traces/ (TRACE_RETENTION newest kept) and name it in the answer. */
                 trace?: "0" | "1" | "true" | "false";
             };
             header?: never;
@@ -9321,7 +9807,7 @@ export interface operations {
                         }[];
                         /** @description The resolved value (top_k, else FINAL_K). */
                         top_k: number;
-                        /** @description With trace=true: the trace file written, relative to DATA_DIR. */
+                        /** @description With trace=true: the trace file written, relative to DATA_DIR (out/<repo>/traces/<name> is DATA_DIR/out/<repo>/traces/<name>). */
                         trace?: string;
                     };
                 };
@@ -9389,7 +9875,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The retrieval backend plugin is not active (`retrieval_backend_unavailable`); The selected retrieval backend has no write sessions (`openSession`, contract retrieval@1.1), so code search can neither index with it nor find anything in it; select a backend that can (RETRIEVAL_BACKEND) (`retrieval_backend_cannot_index`); The retrieval backend failed the search (a locked or damaged index file, say); the reason is given (`retrieval_backend_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9509,6 +9995,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getApiTraces: {
@@ -9588,6 +10083,15 @@ export interface operations {
             };
             /** @description A query value is invalid; `detail` names it (`validation_error`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9686,6 +10190,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getApiTracesLatest: {
@@ -9767,6 +10280,15 @@ export interface operations {
             };
             /** @description A query value is invalid; `detail` names it (`validation_error`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9873,6 +10395,15 @@ export interface operations {
             };
             /** @description A query value is invalid; `detail` names it (`validation_error`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10101,7 +10632,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10219,6 +10750,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10409,7 +10949,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10510,7 +11050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10579,7 +11119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10666,6 +11206,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10807,7 +11356,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`); The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`); The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10923,7 +11472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The fax approval was used already (or is being used by a send in progress): an approval sends once (`approval_used`) */
+            /** @description The fax approval was used already (or is being used by a send in progress): an approval sends once (`approval_used`); The stored document of the approval no longer has the SHA-256 that was approved (it was changed in storage); nothing was sent (`approval_document_changed`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10986,7 +11535,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`); The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`); The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11081,7 +11630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`); Too many prepared faxes wait for sending; send them or let them expire (MCP_APPROVAL_TTL_SECONDS) (`approvals_pending_limit`) */
+            /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`); Too many prepared faxes wait for sending, of this API key (FAX_APPROVALS_PENDING_PER_KEY) or in the cluster (100); send them or let them expire (MCP_APPROVAL_TTL_SECONDS). Retry-After says when the oldest expires (`approvals_pending_limit`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11099,7 +11648,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11305,6 +11854,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getInboundById: {
@@ -11408,6 +11966,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     deleteInboundById: {
@@ -11491,7 +12058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11578,7 +12145,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11666,6 +12233,15 @@ export interface operations {
             };
             /** @description The Host header names none of the hosts this gateway answers on non-public routes (localhost, loopback addresses, the host of PUBLIC_API_URL, ALLOWED_HOSTS): a DNS-rebinding guard (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11767,6 +12343,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     deletePluginRegistryById: {
@@ -11849,6 +12434,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12005,6 +12599,15 @@ export interface operations {
                             severity: "error" | "warning";
                         }[];
                     };
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The manifest was written but the kernel did not load the plugin in time (`plugin_load_timeout`) */
@@ -12173,6 +12776,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getPlugins: {
@@ -12304,6 +12916,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getPluginsById: {
@@ -12411,6 +13032,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getPluginsByIdConfig: {
@@ -12507,6 +13137,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12695,6 +13334,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     postPluginsByIdConfigTest: {
@@ -12792,6 +13440,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12904,6 +13561,15 @@ export interface operations {
             };
             /** @description The version was installed but did not start; the previous version stays current and serving (`plugin_version_failed`); A file of the package does not match its SHA-256 in files.json, or its signature does not verify against the package digest; nothing was written (`package_tampered`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13065,6 +13731,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getPluginsByIdVersions: {
@@ -13141,6 +13816,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13306,6 +13990,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The manifest was written but the kernel did not load the plugin in time (`plugin_load_timeout`) */
             504: {
                 headers: {
@@ -13435,6 +14128,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     postProvideraCallback: {
@@ -13526,7 +14228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13637,7 +14339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13748,7 +14450,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13848,7 +14550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13951,7 +14653,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14065,7 +14767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`); The provider sends documents by URL but no media host is allowed in its settings (`media_host_not_configured`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14151,6 +14853,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getWebhooksDeliveriesById: {
@@ -14211,6 +14922,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14303,6 +15023,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getWebhooksSubscriptions: {
@@ -14345,6 +15074,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14453,6 +15191,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getWebhooksSubscriptionsById: {
@@ -14513,6 +15260,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14587,6 +15343,15 @@ export interface operations {
             };
             /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
