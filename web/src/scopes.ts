@@ -5,6 +5,7 @@ export const SCOPES: { name: string; grants: string }[] = [
   { name: 'fax:read', grants: 'read fax jobs' },
   { name: 'inbound:list', grants: 'list inbound faxes' },
   { name: 'inbound:read', grants: 'read inbound faxes and their PDFs' },
+  { name: 'webhooks:manage', grants: 'status webhook subscriptions and deliveries of the key itself' },
   { name: 'keys:manage', grants: 'mint, list, revoke and rotate keys' },
   { name: 'plugins:manage', grants: 'configure, install and remove plugins' },
   { name: 'search:read', grants: 'search, index status, keywords, traces' },

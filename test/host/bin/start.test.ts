@@ -57,7 +57,7 @@ test('a taken port ends the gateway with exit code 1 and one line on stderr nami
   }
 });
 
-test('`node host/bin/start.mjs`: /health answers while the gateway loads, and a request sent meanwhile waits and gets the whole gateway', async () => {
+test('`node host/bin/start.mjs`: /health answers while the gateway loads; a request sent meanwhile gets 503 with Retry-After until the whole gateway answers it', async () => {
   const holder: Server = createServer();
   await new Promise<void>((r) => holder.listen(0, '127.0.0.1', () => r()));
   const port = (holder.address() as { port: number }).port;
@@ -71,8 +71,18 @@ test('`node host/bin/start.mjs`: /health answers while the gateway loads, and a 
       if (child.exitCode !== null) throw new Error(`exited: ${run.stderr()}`);
       return (await fetch(`${url}/health`).catch(() => undefined))?.status === 200;
     }, 90_000, 5);
-    // Sent at once after the first 200, most often while the surfaces still load: it waits.
-    const [openapi, faxJob] = await Promise.all([fetch(`${url}/openapi.json`), fetch(`${url}/fax/00000000-0000-4000-8000-000000000000`)]);
+    // Sent at once after the first 200, most often while the plugins still load: 503 with
+    // Retry-After (never a 404 or an incomplete document), then, asked again, the whole gateway.
+    const whenServing = async (pathname: string): Promise<Response> => {
+      for (;;) {
+        const res = await fetch(`${url}${pathname}`);
+        if (res.status !== 503) return res;
+        assert.ok(Number(res.headers.get('retry-after')) >= 1, `${pathname}: a 503 while loading says when to ask again`);
+        assert.is(((await res.json()) as { code: string }).code, 'plugins_loading');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const [openapi, faxJob] = await Promise.all([whenServing('/openapi.json'), whenServing('/fax/00000000-0000-4000-8000-000000000000')]);
     assert.is(openapi.status, 200);
     const doc = (await openapi.json()) as { paths: Record<string, unknown> };
     for (const p of ['/fax', '/fax/{id}', '/health/ready', '/mcp']) assert.ok(doc.paths[p], `${p} is in /openapi.json`);

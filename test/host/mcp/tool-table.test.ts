@@ -14,7 +14,7 @@ test('docs/mcp.md lists every tool and its arguments as the tool definitions mak
   const table = await currentToolReference();
   assert.ok(table.includes('| `get_fax_status` | `GET /fax/{id}` | `fax:read` | `job_id` (required) |'), table);
   // Each argument with its type, limits and meaning, from the route's schema: `q`, not `query`.
-  assert.match(table, /#### `search_code`\n\nSearch a repository's code[^\n]*\n\n\| Argument \| Type \| Required \| Meaning \|\n\|---\|---\|---\|---\|\n\| `q` \| string[^|]* \| yes \| [^|]*\S[^|]* \|/);
+  assert.match(table, /#### `search_code`\n\nSearch a repository's code[^\n]*\n\n\| Argument \| Type \| Required \| Meaning \|\n\|---\|---\|---\|---\|\n\| `q` \| string[^|]* \| yes \| (?:[^|\\]|\\\|)*\S(?:[^|\\]|\\\|)* \|/);
   assert.match(table, /\| `limit` \| integer \(1 to 200, default `50`\) \| no \|/);
   assert.match(table, /\| `status` \| one of `"queued"`, `"in_progress"`/);
   assert.match(table, /#### `list_plugins`\n\n[^\n]+\n\nNo arguments\./);

@@ -37,6 +37,28 @@ test('redocly lint (recommended rules, redocly.yaml) finds no error and no warni
   assert.equal(report.totals, { errors: 0, warnings: 0, ignored: 0 });
 });
 
+test('no request matches two operations: paths of one shape share no method', () => {
+  const segments = (p: string) => p.split('/').filter(Boolean);
+  const param = (s: string) => s.startsWith('{');
+  const entries = Object.entries(doc.paths as Record<string, Record<string, unknown>>);
+  const clashes: string[] = [];
+  for (const [i, [a, opsA]] of entries.entries()) {
+    for (const [b, opsB] of entries.slice(i + 1)) {
+      const sa = segments(a);
+      const sb = segments(b);
+      if (sa.length !== sb.length || !sa.every((x, k) => x === sb[k] || param(x) || param(sb[k]!))) continue;
+      // A concrete path is matched before a templated one (OpenAPI); ambiguous are two paths each
+      // concrete where the other is templated, and then only for a method both answer.
+      const aMoreConcrete = sa.some((x, k) => !param(x) && param(sb[k]!));
+      const bMoreConcrete = sb.some((x, k) => !param(x) && param(sa[k]!));
+      if (!(aMoreConcrete && bMoreConcrete)) continue;
+      const shared = Object.keys(opsA).filter((m) => m in opsB && m !== 'parameters');
+      if (shared.length) clashes.push(`${shared.join(',')} ${a} ~ ${b}`);
+    }
+  }
+  assert.equal(clashes, []);
+});
+
 test('every operation has a unique operationId', () => {
   const ids = operations().map(({ op }) => op.operationId);
   assert.ok(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]*$/.test(id)), 'camelCase ids');
