@@ -11,7 +11,7 @@ import { FaxJobOutSchema } from './fax-job-out.js';
 import { toFaxJobOut, type FaxService } from './fax-service.js';
 import type { FaxJobStore } from './job-store.js';
 import { normalizePhone, PHONE_RULE } from './phone.js';
-import { receiveUpload, UPLOAD_ERRORS } from '../http/upload.js';
+import { receiveUpload, UPLOAD_ERRORS } from '../documents/upload-receiver.js';
 
 export const PreparedFaxSchema = z
   .object({

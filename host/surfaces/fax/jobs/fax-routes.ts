@@ -18,7 +18,7 @@ import { FAX_TOKEN_SCOPE, type JobDocuments } from './job-documents.js';
 import type { DocumentTokens } from './document-tokens.js';
 import type { FaxJobStore } from './job-store.js';
 import type { FaxReconciler } from '../dispatch/reconciler.js';
-import { receiveUpload, UPLOAD_ERRORS } from '../http/upload.js';
+import { receiveUpload, UPLOAD_ERRORS } from '../documents/upload-receiver.js';
 import { invalid } from '../../../platform/http/error-catalogue.js';
 import { faxErrors } from '../fax-errors.js';
 

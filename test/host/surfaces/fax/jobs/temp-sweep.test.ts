@@ -5,7 +5,7 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { removeDir, tempDir, until } from '../../../../support/gateway.js';
 import { startChildGateway, type ChildGateway } from '../../../../support/child-gateway.js';
-import { SPILL_BYTES } from '../../../../../host/surfaces/fax/http/upload.js';
+import { SPILL_BYTES } from '../../../../../host/surfaces/fax/documents/upload-receiver.js';
 
 /** Nothing a killed gateway was writing survives its restart. */
 let dataDir: string;

@@ -6,7 +6,7 @@ import { PDFDocument } from 'pdf-lib';
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { postFax, startGateway, until, type TestGateway } from '../../../../support/gateway.js';
-import { SPILL_BYTES } from '../../../../../host/surfaces/fax/http/upload.js';
+import { SPILL_BYTES } from '../../../../../host/surfaces/fax/documents/upload-receiver.js';
 
 // The upload is streamed to disk as it arrives, never held whole: bytes sent so far are already
 // in the temp file while the request is still open, and an upload over the limit is refused

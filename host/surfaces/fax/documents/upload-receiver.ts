@@ -4,8 +4,8 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { HttpError } from '../../../platform/http/errors.js';
-import { httpError, invalid } from '../../../platform/http/error-catalogue.js';
+import type { DomainError } from '../../../platform/errors/domain-error.js';
+import { malformedInput, platformErrors } from '../../../platform/errors/platform-errors.js';
 import { faxErrors } from '../fax-errors.js';
 
 export interface ReceivedUpload {
@@ -26,11 +26,11 @@ export const SPILL_BYTES = 256 * 1024;
 export const UPLOAD_ERRORS = ['multipart_required', 'malformed_multipart', 'upload_not_stored'];
 
 /**
- * Receives a multipart upload, counting bytes: past `maxBytes` it answers 413 at once and drops
+ * Receives a multipart upload, counting bytes: past `maxBytes` it refuses (payload_too_large) at once and drops
  * the rest, so the gateway never holds a large upload in memory. Past SPILL_BYTES the file goes
  * to a temp file as it arrives. A file of exactly `maxBytes` is accepted. Every failure (limits,
- * a body cut off mid-part, an aborted request, a disk error) rejects with an HttpError only
- * after the temp file is gone.
+ * a body cut off mid-part, an aborted request, a disk error) rejects with a domain error
+ * (the fax surface's or the platform's codes; the routes map them) only after the temp file is gone.
  */
 export async function receiveUpload(req: Request, options: { maxBytes: number; tmpDir: string; fileField: string }): Promise<ReceivedUpload> {
   const contentType = req.headers['content-type'] ?? '';
@@ -78,7 +78,7 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
     let file: ReceivedUpload['file'];
     let writing: Promise<void> | undefined;
     bb.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(invalid(name, 'too long', 400));
+      if (info.valueTruncated) return fail(malformedInput(name, 'too long'));
       fields[name] = value;
     });
     bb.on('file', (name, stream, info) => {
@@ -160,6 +160,7 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
   });
 }
 
-function tooLarge(maxBytes: number): HttpError {
-  return httpError('payload_too_large', { what: 'file', limit: `${Math.round(maxBytes / 1024 / 1024)} MB` }).withHeaders({ Connection: 'close' });
+// The answer's Connection: close comes from the error handler, which ends every answer to an unread body so.
+function tooLarge(maxBytes: number): DomainError {
+  return platformErrors.error('payload_too_large', { what: 'file', limit: `${Math.round(maxBytes / 1024 / 1024)} MB` });
 }
