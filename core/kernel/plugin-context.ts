@@ -33,16 +33,15 @@ export interface OwnedContext {
 
 /** Builds everything one generation of a plugin gets; the host owns and disposes it. */
 export function createPluginContext(options: ContextOptions): OwnedContext {
-  const abort = new AbortController();
-  const disposers: Array<() => void | Promise<void>> = [];
   const container = options.container.createChildContainer();
+  const lifetime = generationLifetime(container, options.pluginId);
   const logger = createPluginLogger(options.logger, { plugin: options.pluginId, generation: options.generation }, () => options.secrets);
   const http = createEgressClient({
     egress: options.egress,
     ...(options.runtimeEgress ? { runtime: options.runtimeEgress } : {}),
     ...(options.outbound ? { guard: options.outbound } : {}),
     ...(options.connect ? { connect: options.connect } : {}),
-    signal: abort.signal,
+    signal: lifetime.signal,
     ...(options.onEgressDenied ? { onDenied: options.onEgressDenied } : {}),
   });
   const ctx: PluginContext = {
@@ -55,14 +54,26 @@ export function createPluginContext(options: ContextOptions): OwnedContext {
     events: { emit: (topic, payload) => options.emit(topic, payload) },
     dataDir: options.dataDir,
     container,
+    onDispose: lifetime.onDispose,
+    signal: lifetime.signal,
+  };
+  registerContextTokens(ctx);
+  return { ctx, dispose: lifetime.dispose };
+}
+
+/**
+ * The lifetime of one generation's context (in the host and in an isolate alike): its abort
+ * signal, its disposers, and a dispose that aborts, runs the disposers last first, disposes the
+ * container and then throws what the disposers threw.
+ */
+export function generationLifetime(container: DependencyContainer, pluginId: string): Pick<PluginContext, 'signal' | 'onDispose'> & { dispose(): Promise<void> } {
+  const abort = new AbortController();
+  const disposers: Array<() => void | Promise<void>> = [];
+  return {
+    signal: abort.signal,
     onDispose: (fn) => {
       disposers.push(fn);
     },
-    signal: abort.signal,
-  };
-  registerContextTokens(ctx);
-  return {
-    ctx,
     async dispose() {
       abort.abort(new Error('generation stopped'));
       const errors: unknown[] = [];
@@ -74,7 +85,7 @@ export function createPluginContext(options: ContextOptions): OwnedContext {
         }
       }
       await container.dispose();
-      if (errors.length) throw new AggregateError(errors, `${errors.length} disposer(s) of ${options.pluginId} failed`);
+      if (errors.length) throw new AggregateError(errors, `${errors.length} disposer(s) of ${pluginId} failed`);
     },
   };
 }

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { container as rootContainer } from 'tsyringe';
 import { type EgressRequestInit, type PluginContext, type PluginLogger } from '../../sdk/plugin.js';
 import { egressAllows } from '../egress.js';
-import { registerContextTokens } from '../plugin-context.js';
+import { generationLifetime, registerContextTokens } from '../plugin-context.js';
 import type { RpcPeer } from './rpc-peer.js';
 
 /** What the host tells an isolate about the generation it runs. */
@@ -29,9 +29,8 @@ export interface CrossingResponse {
  * the outbound guard, and label metrics); its container, disposers and signal local.
  */
 export function createIsolateContext(init: IsolateContextInit, host: RpcPeer): { ctx: PluginContext; dispose(): Promise<void> } {
-  const abort = new AbortController();
-  const disposers: Array<() => void | Promise<void>> = [];
   const container = rootContainer.createChildContainer();
+  const lifetime = generationLifetime(container, init.pluginId);
   const log = (level: keyof PluginLogger) => (msg: string, fields?: Record<string, unknown>) => host.notify('ctx', 'log', [level, msg, fields ?? {}]);
   const logger: PluginLogger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
   const http = {
@@ -45,7 +44,7 @@ export function createIsolateContext(init: IsolateContextInit, host: RpcPeer): {
         crossing.body = Buffer.from(await request.arrayBuffer());
         crossing.headers = { 'content-type': request.headers.get('content-type') ?? '', ...options.headers };
       } else if (body !== undefined) crossing.body = body;
-      const answer = (await host.call('ctx', 'fetch', [String(url), crossing, signal ?? abort.signal])) as CrossingResponse;
+      const answer = (await host.call('ctx', 'fetch', [String(url), crossing, signal ?? lifetime.signal])) as CrossingResponse;
       const nullBody = answer.status === 204 || answer.status === 304 || (answer.status >= 100 && answer.status < 200);
       return new Response(nullBody || !answer.body ? null : new Uint8Array(answer.body), { status: answer.status, statusText: answer.statusText, headers: answer.headers });
     },
@@ -63,18 +62,13 @@ export function createIsolateContext(init: IsolateContextInit, host: RpcPeer): {
     events: { emit: (topic, payload) => host.notify('ctx', 'emit', [topic, payload]) },
     dataDir: init.dataDir,
     container,
-    onDispose: (fn) => {
-      disposers.push(fn);
-    },
-    signal: abort.signal,
+    onDispose: lifetime.onDispose,
+    signal: lifetime.signal,
   };
   registerContextTokens(ctx);
   return {
     ctx,
-    async dispose() {
-      abort.abort(new Error('generation stopped'));
-      for (const fn of disposers.reverse()) await Promise.resolve(fn()).catch(() => {});
-      await container.dispose();
-    },
+    // A disposer's failure is the plugin's to log; the isolate still stops.
+    dispose: () => lifetime.dispose().catch(() => {}),
   };
 }
