@@ -51,6 +51,11 @@ export async function runJudgeServer(io: CliOutput, env: NodeJS.ProcessEnv = pro
   }
   const start = (port: number) => startJudgeServer({ checkpointsRoot: root, pinned: pinned === 'none' ? null : pinned, port, logger: createPluginLogger(logger, { component: 'judge-server' }, () => []) });
   const port = config.get('SELFHOSTED_HTTP_PORT');
+  // Listened for before the server answers: a stop asked the moment it is up still drains it.
+  const stopAsked = new Promise<void>((resolve) => {
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
   let server;
   try {
     server = await start(port);
@@ -67,10 +72,7 @@ export async function runJudgeServer(io: CliOutput, env: NodeJS.ProcessEnv = pro
   }
   const dataDir = path.resolve(config.get('DATA_DIR'));
   writeServerAddress(dataDir, server.port);
-  await new Promise<void>((resolve) => {
-    process.once('SIGTERM', () => resolve());
-    process.once('SIGINT', () => resolve());
-  });
+  await stopAsked;
   await server.close();
   removeServerAddress(dataDir);
   return 0;
