@@ -65,6 +65,19 @@ if (missing.length) {
   }
 }
 
+// The judge server's tests use the real ONNX runtime, which `npm install` leaves out (an operator
+// who runs the judge server installs it with `npm run judge-runtime`): install it when missing.
+const judgeRuntime = path.join(root, 'plugins/judge-selfhosted/runtime');
+if (!existsSync(path.join(judgeRuntime, 'node_modules/onnxruntime-node/package.json'))) {
+  log('installing the judge server\'s ONNX runtime (npm run judge-runtime)');
+  const npm = spawnSync('npm', ['run', 'judge-runtime'], { cwd: root, stdio: 'inherit' });
+  if (npm.status !== 0) {
+    console.error('[test] the judge server\'s ONNX runtime could not be installed: run npm run judge-runtime');
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+}
+
 log('building');
 const build = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
 if (build.status !== 0) {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { createPluginLogger } from '../../core/kernel/plugin-logger.js';
 import { removeServerAddress, writeServerAddress } from '../../plugins/judge-selfhosted/server-address.js';
 import { startJudgeServer } from '../../plugins/judge-selfhosted/server/judge-server.js';
+import { JUDGE_RUNTIME_INSTALL, onnxRuntimeEntry } from '../../plugins/judge-selfhosted/server/onnx-runtime.js';
 import { checkpointWriterInstalled, writeMissingDemoCheckpoints } from '../../plugins/judge-selfhosted/server/word-checkpoint.js';
 import { ConfigRegistry } from '../platform/config/registry.js';
 import { createLogger } from '../platform/logging/logger.js';
@@ -10,12 +11,12 @@ import type { WorkbenchConfig } from '../surfaces/workbench/workbench-settings.j
 import type { CliOutput } from './main.js';
 
 export const INFERENCE_RUNTIME_MISSING =
-  'the self-hosted judge needs the optional inference runtime: ONNXRUNTIME_NODE_INSTALL=skip npm install --include=optional (onnxruntime-node, @huggingface/tokenizers, eld); see docs/workbench/judge.md';
+  `the self-hosted judge needs its inference runtime: ${JUDGE_RUNTIME_INSTALL} installs the ONNX runtime (onnxruntime-node); @huggingface/tokenizers and eld come with npm install unless optional dependencies were omitted; see docs/workbench/judge.md`;
 
-/** Whether the optional inference runtime is installed (the gateway never loads it). */
+/** Whether the inference runtime is installed (the gateway never loads it). */
 export async function inferenceRuntimeInstalled(): Promise<boolean> {
+  if (!onnxRuntimeEntry()) return false;
   try {
-    await import('onnxruntime-node');
     await import('@huggingface/tokenizers');
     await import('eld/small');
     return true;

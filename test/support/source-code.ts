@@ -5,7 +5,8 @@ import path from 'node:path';
 export function sourcesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourcesUnder(full);
+    // Installed dependencies (a plugin's runtime/node_modules) are not the project's code.
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourcesUnder(full);
     return entry.name.endsWith('.ts') ? [full] : [];
   });
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import type { CheckpointFiles } from './checkpoints.js';
+import { loadOnnxRuntime, type OnnxRuntime } from './onnx-runtime.js';
 
 // The single inference worker of the judge server: it owns the one resident checkpoint (model
 // session and tokenizer) and answers one message at a time, off the server's event loop.
@@ -12,15 +13,15 @@ export type WorkerReply = { id: number; ok: true; result: unknown } | { id: numb
 
 interface Loaded {
   checkpoint: CheckpointFiles;
-  session: import('onnxruntime-node').InferenceSession;
+  session: import('onnxruntime-common').InferenceSession;
   encode: (text: string) => number[];
 }
 
 let loaded: Loaded | undefined;
-let ort: typeof import('onnxruntime-node') | undefined;
+let ort: OnnxRuntime | undefined;
 
 async function load(checkpoint: CheckpointFiles): Promise<void> {
-  ort ??= await import('onnxruntime-node');
+  ort ??= await loadOnnxRuntime();
   const { Tokenizer } = await import('@huggingface/tokenizers');
   const tokenizerJson = JSON.parse(await readFile(checkpoint.tokenizer, 'utf8'));
   const tokenizerConfig = checkpoint.tokenizerConfig ? JSON.parse(await readFile(checkpoint.tokenizerConfig, 'utf8')) : {};
@@ -46,7 +47,7 @@ async function infer(state: string, questions: Array<{ id: string; text: string 
     const ids = [...kept, ...encode(question.text)];
     if (!ids.length) ids.push(0);
     inputTokens += ids.length;
-    const feeds: Record<string, import('onnxruntime-node').Tensor> = {
+    const feeds: Record<string, import('onnxruntime-common').Tensor> = {
       input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, (n) => BigInt(n)), [1, ids.length]),
     };
     if (session.inputNames.includes('attention_mask')) feeds.attention_mask = new ort.Tensor('int64', new BigInt64Array(ids.length).fill(1n), [1, ids.length]);

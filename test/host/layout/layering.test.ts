@@ -13,6 +13,7 @@ import { importsOf } from '../../support/source-code.js';
 function sourcesUnder(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(path.join(ROOT, dir))) {
+    if (entry === 'node_modules') continue;
     const rel = path.posix.join(dir, entry);
     if (statSync(path.join(ROOT, rel)).isDirectory()) out.push(...sourcesUnder(rel));
     else if (/\.(ts|mts)$/.test(entry) && !entry.endsWith('.d.ts')) out.push(rel);

@@ -9,7 +9,7 @@ import { importsOf, sourcesUnder } from '../../support/source-code.js';
 // in the provider's plugin): it runs on node, the SDK and its own optional model runtime, and
 // imports nothing of the gateway, so it can never reach for the gateway's catalogue or logger.
 const FOLDER = 'plugins/judge-selfhosted';
-const OPTIONAL_RUNTIME = ['onnxruntime-node', '@huggingface/tokenizers', 'eld', 'onnx-proto'];
+const OPTIONAL_RUNTIME = ['onnxruntime-common', '@huggingface/tokenizers', 'eld', 'onnx-proto'];
 
 /** Why an import of a file in the plugin's folder is not allowed, or undefined when it is. */
 export function outsideImport(to: string): string | undefined {
