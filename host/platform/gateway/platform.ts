@@ -145,6 +145,8 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
     configStore,
     env: pluginEnv.env,
     dataDir,
+    // Plugins' shared state (ctx.storage) goes where the artifacts go: every instance sees it.
+    pluginStorage: () => config.get('STORAGE_BACKEND'),
     logger,
     metrics,
     timeouts: {
