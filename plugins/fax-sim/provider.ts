@@ -11,10 +11,11 @@ const PDF_MAGIC = Buffer.from('%PDF-');
  * one it does not find). The simulator stores a fax within a quarter of it from the call, or refuses
  * it; the host calls within half of it, so the store's write has the last quarter.
  */
-export const LOOKUP_CERTAIN_AFTER_MS = 10_000;
+export const LOOKUP_CERTAIN_AFTER_MS = 5_000;
 
-function statusOf(fax: SimFax) {
-  const { word, error } = wordOf(fax);
+/** The fax's status at `at` (now; a send answers with the one at acceptance). */
+function statusOf(fax: SimFax, at = Date.now()) {
+  const { word, error } = wordOf(fax, at);
   return providerStatus(mapSimStatus(word), { providerSid: fax.sid, pages: word === 'delivered' ? fax.pages : undefined, error, raw: word, lineFailure: lineFailureOf(word) });
 }
 
@@ -38,7 +39,7 @@ export function createFaxSim(faxes: SimulatedFaxes, logger: PluginLogger): FaxPr
       const fax = await faxes.accept({ jobId: request.jobId, to: request.to, pages: request.document.pages, callbackUrl: request.callbackUrl }, scenario);
       logger.info('simulated fax accepted', { jobId: request.jobId, providerSid: fax.sid, scenario, attempt: fax.attempt });
       if (scenario === 'answer-lost') throw new UncertainOutcomeError('simulated: the submit timed out after the fax was sent (the provider has it)');
-      return { ...statusOf(fax), providerSid: fax.sid };
+      return { ...statusOf(fax, fax.acceptedAt), providerSid: fax.sid };
     },
 
     async status(ref) {

@@ -72,7 +72,7 @@ export class SimulatedFaxes {
     this.later(Math.floor(delayMs / 2), () => this.tell(fax, callbackUrl, 'sending'));
     this.later(delayMs, () => {
       this.open.delete(fax.sid);
-      return this.tell(fax, callbackUrl);
+      return this.tell(fax, callbackUrl, 'outcome');
     });
     return fax;
   }
@@ -130,13 +130,14 @@ export class SimulatedFaxes {
     this.timers.add(timer);
   }
 
-  /** Posts the fax's word now, as stored (a cancel made by any instance included); `only` skips any other word. */
-  private async tell(fax: SimFax, callbackUrl: string | undefined, only?: SimWord): Promise<void> {
+  /** Posts a step of the fax's timeline (sending, or its outcome), unless it was cancelled by any instance meanwhile. */
+  private async tell(fax: SimFax, callbackUrl: string | undefined, step: 'sending' | 'outcome'): Promise<void> {
     if (!callbackUrl) return;
     const stored = (await this.find({ jobId: fax.jobId, providerSid: fax.sid })) ?? fax;
-    const { word, error } = wordOf(stored);
+    const outcome = wordOf(stored, stored.acceptedAt + stored.delayMs);
     // A cancelled fax is told by nobody: the host asked for the cancel and knows.
-    if (word === 'canceled' || (only && word !== only)) return;
+    if (outcome.word === 'canceled') return;
+    const { word, error } = step === 'sending' ? { word: 'sending' as const, error: undefined } : outcome;
     const body = { sid: fax.sid, status: word, ...(word === 'delivered' ? { pages: fax.pages } : {}), ...(error ? { error } : {}) };
     await this.deps.callbacks.post(callbackUrl, body, fax.jobId);
   }
