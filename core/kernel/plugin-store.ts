@@ -4,11 +4,6 @@ import type { PluginStore } from '../sdk/plugin.js';
 /** Runs `fn` on the storage backend the plugin stores go to (the host's STORAGE_BACKEND). */
 export type WithStorage = <T>(fn: (storage: Pick<StorageProvider, 'put' | 'get' | 'delete'>) => Promise<T>) => Promise<T>;
 
-/** The key space of a plugin's store in the storage backend. */
-export function pluginStorePrefix(pluginId: string): string {
-  return `plugins/${pluginId}/`;
-}
-
 /**
  * `ctx.storage` of a plugin: its keys under `plugins/<pluginId>/` of the storage `use` reaches,
  * so a plugin can neither read nor write another's objects or the host's artifacts.
@@ -16,7 +11,7 @@ export function pluginStorePrefix(pluginId: string): string {
 export function pluginStore(pluginId: string, use: WithStorage): PluginStore {
   const full = (key: string) => {
     assertStorageKey(key);
-    return `${pluginStorePrefix(pluginId)}${key}`;
+    return `plugins/${pluginId}/${key}`;
   };
   return {
     async put(key, data) {

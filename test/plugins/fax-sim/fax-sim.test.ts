@@ -145,6 +145,8 @@ test('the faxes live in the plugin store, not the process: a generation that did
   await until(async () => (await other.fax.status({ jobId: 'job-moved', to: '+15550000002', sentAt: new Date() }))?.status === 'SUCCESS', 5000, 10);
   assert.is((await other.fax.status({ jobId: 'job-moved', to: '+15550000002', providerSid: sent.providerSid, sentAt: new Date() }))!.raw, 'busy', 'the first attempt is still found by its sid');
   assert.is(await other.plugin.ctx.storage.get('faxes/never-sent.json'), null);
+  // The store is the plugin's own key space: no way out of it.
+  assert.is(((await other.plugin.ctx.storage.get('../fax-sim/faxes/job-moved.json').catch((e: unknown) => e)) as Error).name, 'StorageKeyError');
 });
 
 test('a document that is not a PDF is rejected', async () => {
