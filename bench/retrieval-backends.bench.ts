@@ -7,7 +7,7 @@ import { removeDir, startGateway, type TestGateway } from '../test/support/gatew
 import { search, waitForRun } from '../test/host/surfaces/search/search-repo-fixture.js';
 import { percentile, ms } from './stats.js';
 import { QUERIES, codeTree } from './code-tree.js';
-import { startPostgresServer } from './postgres-server.js';
+import { startPostgresServer } from '../test/support/postgres-server.js';
 
 const { dir: tree, files, bytes } = codeTree();
 console.log(`tree: ${files} files, ${(bytes / 1e6).toFixed(1)} MB of TypeScript/JavaScript`);

@@ -8,12 +8,15 @@ import type { KernelEvents } from './kernel-events.js';
 import { startGeneration } from './plugin-runner.js';
 import type { SettingSource } from './settings-resolver.js';
 import type { OutboundGuard } from './egress.js';
+import type { WithStorage } from './plugin-store.js';
 import type { InstanceRunInputs } from './plugin-instances.js';
 import { DEFAULT_ISOLATION_LIMITS, isolationOf, type IsolationLimits, type IsolationMode } from './isolation/isolation-mode.js';
 
 export interface GenerationFactoryOptions {
   env: NodeJS.ProcessEnv;
   dataDir: string;
+  /** Where plugins' `ctx.storage` keeps its objects (the host's storage backend). */
+  storage?: WithStorage;
   /** PLUGIN_PATHS_ALLOW, read at each start. */
   pathsAllow?: () => readonly string[];
   runtimeVariable?: (name: string) => boolean;
@@ -55,6 +58,7 @@ export class GenerationFactory {
       // A declarative runtime is the host's own and serves the current contracts already.
       ...(resolved.block ? {} : { contracts: manifest.provides.map((p) => p.contract) }),
       dataDir: this.options.dataDir,
+      ...(this.options.storage ? { storage: this.options.storage } : {}),
       ...(this.options.pathsAllow ? { pathsAllow: this.options.pathsAllow() } : {}),
       ...(this.options.runtimeVariable ? { runtimeVariable: this.options.runtimeVariable } : {}),
       ...(this.options.outbound ? { outbound: this.options.outbound } : {}),

@@ -50,6 +50,8 @@ export interface KernelOptions {
   configStore: PluginConfigStore;
   env?: NodeJS.ProcessEnv;
   dataDir: string;
+  /** The plugin id of the storage backend plugins' `ctx.storage` writes to (STORAGE_BACKEND), read per call; unset, DATA_DIR/plugin-store. */
+  pluginStorage?: () => string;
   logger: Logger;
   metrics: Registry;
   timeouts?: { startMs?: number; stopMs?: number; drainMs?: number; healthMs?: number };
@@ -100,6 +102,7 @@ export class Kernel {
     const factory = new GenerationFactory({
       env,
       dataDir: options.dataDir,
+      ...(options.pluginStorage ? { storage: (fn) => this.withProvider('storage', options.pluginStorage!(), fn) } : {}),
       logger: options.logger,
       metrics: new PluginMetricsFactory(options.metrics),
       container: rootContainer.createChildContainer(),

@@ -1,7 +1,10 @@
 import 'reflect-metadata';
 import type { DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
+import path from 'node:path';
 import { Tokens, type PluginContext } from '../sdk/plugin.js';
+import { directoryStorage } from './directory-storage.js';
+import { pluginStore, type WithStorage } from './plugin-store.js';
 import { createEgressClient, type OutboundConnectOptions, type OutboundGuard } from './egress.js';
 import { createPluginLogger } from './plugin-logger.js';
 import type { PluginMetricsSource } from './plugin-metrics.js';
@@ -22,6 +25,8 @@ export interface ContextOptions {
   emit: (topic: string, payload: unknown) => void;
   onEgressDenied?: (url: URL) => void;
   dataDir: string;
+  /** Where `ctx.storage` keeps its objects (the host's storage backend); default DATA_DIR/plugin-store. */
+  storage?: WithStorage;
   container: DependencyContainer;
 }
 
@@ -53,6 +58,7 @@ export function createPluginContext(options: ContextOptions): OwnedContext {
     metrics: options.metrics.forPlugin(options.pluginId),
     events: { emit: (topic, payload) => options.emit(topic, payload) },
     dataDir: options.dataDir,
+    storage: pluginStore(options.pluginId, options.storage ?? directoryStorage(path.join(options.dataDir, 'plugin-store'))),
     container,
     onDispose: lifetime.onDispose,
     signal: lifetime.signal,

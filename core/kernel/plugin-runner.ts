@@ -6,6 +6,7 @@ import { resolveEgress, runtimeEgress, type OutboundConnectOptions, type Outboun
 import { withTimeout } from './generation.js';
 import { servedAtCurrentContracts } from './contract-adapters.js';
 import { createPluginContext } from './plugin-context.js';
+import type { WithStorage } from './plugin-store.js';
 import type { PluginMetricsSource } from './plugin-metrics.js';
 import path from 'node:path';
 import type { PluginCode } from './entry-loader.js';
@@ -39,6 +40,8 @@ export interface GenerationRequest {
   /** TLS and timeouts of the outbound connections of URLs set at run time (an instance's extra CAs), read per request. */
   connect?: () => OutboundConnectOptions;
   dataDir: string;
+  /** Where `ctx.storage` keeps its objects (the host's storage backend); default DATA_DIR/plugin-store. */
+  storage?: WithStorage;
   /** PLUGIN_PATHS_ALLOW: directories besides DATA_DIR that path settings may name. */
   pathsAllow?: readonly string[];
   /** True for an env variable the host fills from its run-time configuration (not the operator's environment). */
@@ -111,6 +114,7 @@ export async function startGeneration(request: GenerationRequest): Promise<Start
     emit: request.emit,
     ...(request.onEgressDenied ? { onEgressDenied: request.onEgressDenied } : {}),
     dataDir: request.dataDir,
+    ...(request.storage ? { storage: request.storage } : {}),
     container: request.container,
   });
   let instance: PluginInstance;

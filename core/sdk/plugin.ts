@@ -52,6 +52,23 @@ export interface PluginEvents {
   emit(topic: string, payload: unknown): void;
 }
 
+/**
+ * Small objects a plugin keeps where every gateway instance of a cluster reads them: under
+ * `plugins/<pluginId>/` of the gateway's artifact storage (STORAGE_BACKEND; S3 for a cluster).
+ * Keys are slash-separated segments of [A-Za-z0-9._-]. Writes are whole-object and atomic; no
+ * locking, so one writer per key. Since host 0.1 (SDK `PLUGIN_STORE_VERSION` 1).
+ */
+export interface PluginStore {
+  put(key: string, data: Buffer | string): Promise<void>;
+  /** The object's bytes; null when there is none. */
+  get(key: string): Promise<Buffer | null>;
+  /** True when something was removed. */
+  delete(key: string): Promise<boolean>;
+}
+
+/** Version of `PluginContext.storage`; bumped when the store's members change. */
+export const PLUGIN_STORE_VERSION = 1;
+
 /** What a plugin gets at start: everything it may touch. */
 export interface PluginContext<S = Record<string, unknown>> {
   readonly pluginId: string;
@@ -65,6 +82,8 @@ export interface PluginContext<S = Record<string, unknown>> {
   readonly events: PluginEvents;
   /** The host's data directory; plugins keep their files under it. */
   readonly dataDir: string;
+  /** State every instance of a cluster sees (the host's artifact storage); dataDir is this machine's only. */
+  readonly storage: PluginStore;
   /** This generation's own tsyringe child container; disposed with the generation. */
   readonly container: DependencyContainer;
   /** Registers cleanup that the host runs when the generation stops. */

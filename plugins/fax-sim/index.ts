@@ -9,7 +9,8 @@ import { faxSimWebhooks } from './webhooks.js';
 /**
  * A simulated fax provider for development: outcomes scripted by the destination's last four
  * digits, signed status callbacks to the gateway's own webhook route, and inbound faxes injected
- * with the per-install secret. Needs no settings.
+ * with the per-install secret. Its faxes live in the plugin's store (the gateway's artifact
+ * storage), so every instance of a cluster looks up the same faxes. Needs no settings.
  */
 export default definePlugin({
   settings: faxSimSettings,
@@ -17,7 +18,7 @@ export default definePlugin({
   async start(ctx) {
     const { secret, source } = await installSecret(ctx.settings.secret, ctx.dataDir);
     const callbacks = new StatusNotifier({ http: ctx.http, secret, logger: ctx.logger, signal: ctx.signal });
-    const faxes = new SimulatedFaxes({ delayMs: ctx.settings.delayMs, callbacks, logger: ctx.logger });
+    const faxes = new SimulatedFaxes({ delayMs: ctx.settings.delayMs, store: ctx.storage, callbacks, logger: ctx.logger });
     return {
       providers: { fax: { ...createFaxSim(faxes, ctx.logger), ...faxSimWebhooks(secret) } },
       health: () => ({ ok: true, detail: 'simulated: no fax leaves this machine', info: { in_flight: faxes.inFlight, delay_ms: ctx.settings.delayMs, secret: source } }),

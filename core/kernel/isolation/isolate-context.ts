@@ -26,7 +26,7 @@ export interface CrossingResponse {
 /**
  * The plugin's context inside an isolate: the same shape as in the host, its logger, egress
  * client, metrics and events calls to the host's own (which mask secrets, enforce egress and
- * the outbound guard, and label metrics); its container, disposers and signal local.
+ * the outbound guard, and label metrics), its storage the host's; its container, disposers and signal local.
  */
 export function createIsolateContext(init: IsolateContextInit, host: RpcPeer): { ctx: PluginContext; dispose(): Promise<void> } {
   const container = rootContainer.createChildContainer();
@@ -61,6 +61,14 @@ export function createIsolateContext(init: IsolateContextInit, host: RpcPeer): {
     },
     events: { emit: (topic, payload) => host.notify('ctx', 'emit', [topic, payload]) },
     dataDir: init.dataDir,
+    storage: {
+      put: async (key, data) => void (await host.call('ctx', 'store', ['put', key, Buffer.isBuffer(data) ? data : Buffer.from(data)])),
+      get: async (key) => {
+        const bytes = (await host.call('ctx', 'store', ['get', key])) as Uint8Array | null;
+        return bytes ? Buffer.from(bytes) : null;
+      },
+      delete: async (key) => (await host.call('ctx', 'store', ['delete', key])) as boolean,
+    },
     container,
     onDispose: lifetime.onDispose,
     signal: lifetime.signal,

@@ -160,5 +160,6 @@ function hostSide(ctx: PluginContext) {
     count: (name: string, help: string, labelNames: string[], labels: Record<string, string>, value: number) => ctx.metrics.counter(name, help, labelNames).inc(labels, value),
     observe: (name: string, help: string, labelNames: string[], buckets: number[] | undefined, labels: Record<string, string>, value: number) => ctx.metrics.histogram(name, help, labelNames, buckets).observe(labels, value),
     emit: (topic: string, payload: unknown) => ctx.events.emit(String(topic), payload),
+    store: (op: 'put' | 'get' | 'delete', key: string, data?: Buffer) => (op === 'put' ? ctx.storage.put(String(key), Buffer.from(data ?? [])) : op === 'get' ? ctx.storage.get(String(key)) : ctx.storage.delete(String(key))),
   };
 }

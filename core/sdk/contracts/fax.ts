@@ -1,5 +1,5 @@
 /** The fax provider contract. Inside major 1 only optional members are added. */
-export const FAX_CONTRACT = '1.2.0';
+export const FAX_CONTRACT = '1.3.0';
 
 export const FAX_STATUSES = ['queued', 'in_progress', 'SUCCESS', 'FAILED', 'disabled'] as const;
 export type FaxStatus = (typeof FAX_STATUSES)[number];
@@ -182,6 +182,14 @@ export interface FaxProvider {
    * its inbound webhooks. Absent: see faxDirectionsOf.
    */
   readonly directions?: readonly FaxDirection[];
+  /**
+   * Since 1.3.0: a lookup by job (`status()` with the job id) made this long after a send began
+   * finds the fax if the provider accepted it. The host then calls `send` only within half of it
+   * after recording the send (the plugin finishes accepting within the other half), and a send
+   * whose outcome is unknown (its sender died, or it threw uncertain) that such a lookup does not
+   * find is sent again. Absent: such a send is never resent (FAX_UNCERTAIN_GIVE_UP_MINUTES fails it).
+   */
+  readonly lookupCertainAfterMs?: number;
 }
 
 /** The directions a fax provider serves: its own list, else outbound plus inbound when it parses inbound notices. */

@@ -145,6 +145,8 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
     configStore,
     env: pluginEnv.env,
     dataDir,
+    // Plugins' shared state (ctx.storage) goes where the artifacts go: every instance sees it.
+    pluginStorage: () => config.get('STORAGE_BACKEND'),
     logger,
     metrics,
     timeouts: {
@@ -173,7 +175,12 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
     const problems = [...config.problems(), ...configStore.problems()];
     return problems.length ? { ok: false, detail: problems.join('; ') } : { ok: true };
   });
-  const database = await openDatabase({ url: config.get('DATABASE_URL'), dataDir, migrations: surfaces.flatMap((s) => (s.migrations ? [s.migrations] : [])) });
+  const database = await openDatabase({
+    url: config.get('DATABASE_URL'),
+    dataDir,
+    migrations: surfaces.flatMap((s) => (s.migrations ? [s.migrations] : [])),
+    onIdleError: (err) => logger.warn({ err: err.message }, 'an idle database connection was closed (database stopped or restarted?); the next query reconnects'),
+  });
   if (database.schemaAhead.length) logger.warn({ migrations: database.schemaAhead }, 'the database was migrated by a newer version: running on its schema without migrating (an upgrade under way?)');
   // With PostgreSQL the instances share the configuration and the plugin settings: the cluster's
   // copies apply before anything reads a setting. Plugin settings changed later rescan the kernel

@@ -68,6 +68,15 @@ for (const mode of modes) {
     assert.is(result.pages, 1);
   });
 
+  test(`${mode}: ctx.storage crosses the boundary: what a send stored, status reads back, under plugins/<id>/ of the store`, async () => {
+    await until(() => view(id).state === 'active', 60_000);
+    const result = await send(id, '+15551234567');
+    const lookup = (jobId: string) => k.kernel.withProvider('fax', id, (fax) => fax.status({ jobId, to: '+15551234567', sentAt: new Date() }));
+    assert.equal(await lookup(result.providerSid.replace('unruly-', '')), { providerSid: result.providerSid, status: 'in_progress' });
+    assert.is(await lookup('job-never'), null);
+    assert.is(readFileSync(path.join(k.dataDir, 'plugin-store', 'plugins', id, 'sends', result.providerSid.replace('unruly-', '')), 'utf8'), result.providerSid);
+  });
+
   const crashes: Array<[string, string, RegExp]> = [
     ['a busy loop in send', UNRULY_NUMBERS.busyLoop, /event loop was blocked/],
     ['unbounded allocation', UNRULY_NUMBERS.allocate, /memory limit \(64 MB\)/],

@@ -125,6 +125,30 @@ test('a number ending 0004 throws an uncertain outcome after accepting; a lookup
   assert.is(await fax.status({ jobId: 'never-sent', to: '+15550000004', sentAt: new Date() }), null);
 });
 
+test('the faxes live in the plugin store, not the process: a generation that did not send one finds it, its outcome, and its attempts', async () => {
+  const shared = tempDir('fax-sim-shared-');
+  const first = await startSim({ secret: SECRET, delayMs: DELAY }, shared);
+  const sent = await first.fax.send(await request('job-moved', '+15550000002'));
+  await first.plugin.stop();
+  started.splice(started.indexOf(first.plugin), 1);
+  // Another process of the cluster: same store, nothing in memory. Its timeline runs on without the sender.
+  const other = await startSim({ secret: SECRET, delayMs: DELAY }, shared);
+  const found = await until(async () => {
+    const s = await other.fax.status({ jobId: 'job-moved', to: '+15550000002', sentAt: new Date() });
+    return s?.raw === 'busy' ? s : undefined;
+  }, 5000, 10);
+  assert.is(found.providerSid, sent.providerSid);
+  assert.is(found.lineFailure, 'busy');
+  // The redial from the other process is the job's second attempt: delivered.
+  const again = await other.fax.send(await request('job-moved', '+15550000002'));
+  assert.is.not(again.providerSid, sent.providerSid);
+  await until(async () => (await other.fax.status({ jobId: 'job-moved', to: '+15550000002', sentAt: new Date() }))?.status === 'SUCCESS', 5000, 10);
+  assert.is((await other.fax.status({ jobId: 'job-moved', to: '+15550000002', providerSid: sent.providerSid, sentAt: new Date() }))!.raw, 'busy', 'the first attempt is still found by its sid');
+  assert.is(await other.plugin.ctx.storage.get('faxes/never-sent.json'), null);
+  // The store is the plugin's own key space: no way out of it.
+  assert.is(((await other.plugin.ctx.storage.get('../fax-sim/faxes/job-moved.json').catch((e: unknown) => e)) as Error).name, 'StorageKeyError');
+});
+
 test('a document that is not a PDF is rejected', async () => {
   const { fax } = await startSim();
   const bad = { ...(await request('job-bad', '+15550000001')), document: { ...(await request('job-bad', '+15550000001')).document, read: async () => Buffer.from('plain text') } };

@@ -113,13 +113,16 @@ export class FaxDispatcher {
       await this.notAccepted(job, attempts, `fax backend "${job.backend}" serves inbound only: its outbound settings are not set`);
       return;
     }
-    if (!(await store.markSending(job.id, this.owner))) return;
+    const sentAt = Date.now();
+    if (!(await store.markSending(job.id, this.owner, sentAt))) return;
     audit.record('job_dispatch', { job_id: job.id, backend: job.backend, attempt: attempts });
     await this.announce(job.id, 'sending');
     let result: FaxProviderStatus & { providerSid: string };
     try {
-      result = await kernel.withProvider('fax', job.backend, (fax) =>
-        documents.withStorage((storage) =>
+      result = await kernel.withProvider('fax', job.backend, (fax) => {
+        // Past half of its lookup guarantee a taker-over may already have resent it: do not send.
+        if (fax.lookupCertainAfterMs !== undefined && Date.now() - sentAt > fax.lookupCertainAfterMs / 2) throw new NotAcceptedError('the send was recorded too long ago to go out now; it is retried');
+        return documents.withStorage((storage) =>
           fax.send({
             jobId: job.id,
             to: job.to_number,
@@ -127,8 +130,8 @@ export class FaxDispatcher {
             publicBaseUrl: publicBaseUrl(config),
             callbackUrl: callbackUrlFor(kernel, job.backend, publicBaseUrl(config), job.id),
           }),
-        ),
-      );
+        );
+      });
     } catch (err) {
       await this.sendFailed(job, attempts, err);
       return;
@@ -179,15 +182,20 @@ export class FaxDispatcher {
     await this.deps.updates.fail(job, error, 'dispatch');
   }
 
-  /** Uncertain sends (and sends of a dead instance): ask the provider whether it has the fax. */
+  /**
+   * Uncertain sends (and sends of a dead instance): ask the provider whether it has the fax. One
+   * it has not is sent again once its lookup is certain (lookupCertainAfterMs), else given up on.
+   */
   private async resolve(job: FaxJobRow): Promise<void> {
     const { store, kernel, config } = this.deps;
     const recheck = Date.now() + config.get('FAX_UNCERTAIN_RECHECK_MS');
     let found: FaxProviderStatus | null;
+    let certainAfterMs: number | undefined;
     try {
-      found = await kernel.withProvider('fax', job.backend, (fax) =>
-        fax.status({ jobId: job.id, to: job.to_number, sentAt: new Date(job.sent_at ?? Date.parse(job.created_at)), ...(job.provider_sid ? { providerSid: job.provider_sid } : {}) }),
-      );
+      found = await kernel.withProvider('fax', job.backend, (fax) => {
+        certainAfterMs = fax.lookupCertainAfterMs;
+        return fax.status({ jobId: job.id, to: job.to_number, sentAt: new Date(job.sent_at ?? Date.parse(job.created_at)), ...(job.provider_sid ? { providerSid: job.provider_sid } : {}) });
+      });
     } catch (err) {
       await store.release(job.id, this.owner, recheck);
       this.deps.logger.warn({ job_id: job.id, err: (err as Error).message }, 'lookup of an uncertain send failed; will retry');
@@ -200,6 +208,11 @@ export class FaxDispatcher {
       return;
     }
     const since = job.sent_at ?? Date.parse(job.created_at);
+    if (certainAfterMs !== undefined && !job.provider_sid && Date.now() - since > certainAfterMs) {
+      // The provider's lookup is certain by now: the send never reached it, so it goes out again.
+      await this.notAccepted(job, job.attempts, 'the provider has no record of the send (its sender died or lost the answer); sending again', undefined, true);
+      return;
+    }
     if (Date.now() - since > config.get('FAX_UNCERTAIN_GIVE_UP_MINUTES') * 60_000) {
       await this.failJob(job, 'send outcome unknown and the provider has no record of it; not resent to avoid a duplicate fax');
       return;

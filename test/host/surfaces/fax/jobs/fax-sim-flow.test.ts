@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -109,6 +109,52 @@ test('a number ending 0004 (submit answer lost) is looked up, never resent, and 
   assert.ok((await viaOf(id)).includes('lookup'));
   const row = await gatewayDb(gw.gateway).selectFrom('fax_jobs').select('attempts').where('id', '=', id).executeTakeFirstOrThrow();
   assert.is(Number(row.attempts), 1);
+});
+
+/** A job as a dead instance leaves it: marked `sending` `sinceMs` ago, its lease run out. */
+async function leftSending(to: string, sinceMs: number): Promise<string> {
+  const form = new FormData();
+  form.set('to', to);
+  form.set('file', new Blob([new Uint8Array(await makePdf(1))]), 'letter.pdf');
+  // Scheduled a day ahead, so this gateway's dispatcher leaves it alone until it is rewritten.
+  form.set('send_at', new Date(Date.now() + 86_400_000).toISOString());
+  const res = await fetch(`${gw.url}/fax`, { method: 'POST', body: form });
+  assert.is(res.status, 202, await res.clone().text());
+  const id = (await json(res)).id as string;
+  const now = Date.now();
+  await gatewayDb(gw.gateway)
+    .updateTable('fax_jobs')
+    .set({ dispatch_state: 'sending', attempts: 1, sent_at: now - sinceMs, next_attempt_at: now, lease_owner: 'dispatcher-dead:1:00000000', lease_until: now - 1 })
+    .where('id', '=', id)
+    .execute();
+  await gatewayDb(gw.gateway).insertInto('fax_job_attempts').values({ job_id: id, attempt: 1, started_at: new Date(now - sinceMs).toISOString(), ended_at: null, outcome: null, line_failure: null, error: null, provider_sid: null }).execute();
+  return id;
+}
+
+/** fax-sim's record of a job in its store (storage-local under DATA_DIR/storage). */
+const simFile = (id: string) => path.join(gw.dataDir, 'storage', 'plugins', 'fax-sim', 'faxes', `${id}.json`);
+const simSends = (id: string) => (JSON.parse(readFileSync(simFile(id), 'utf8')) as { faxes: Array<{ sid: string }> }).faxes;
+
+test('a send a dead instance left in `sending` that fax-sim has (another instance stored it) is resolved by the lookup, not resent', async () => {
+  const id = await leftSending('+15550000001', 200);
+  mkdirSync(path.dirname(simFile(id)), { recursive: true });
+  writeFileSync(simFile(id), JSON.stringify({ faxes: [{ sid: 'sim-of-the-dead', jobId: id, to: '+15550000001', scenario: 'delivered', pages: 1, attempt: 1, acceptedAt: Date.now() - 200, delayMs: 100 }] }));
+  const job = await finished(id);
+  assert.is(job.status, 'SUCCESS');
+  assert.is(job.provider_sid, 'sim-of-the-dead');
+  assert.ok((await viaOf(id)).includes('lookup'));
+  assert.equal(simSends(id).map((f) => f.sid), ['sim-of-the-dead'], 'not sent again');
+});
+
+test('a send a dead instance left in `sending` that fax-sim never got is sent again once its lookup is certain (5 s after the send began), once', async () => {
+  const left = Date.now();
+  const id = await leftSending('+15550000001', 2000);
+  const job = await finished(id);
+  assert.is(job.status, 'SUCCESS', job.error);
+  assert.ok(Date.now() - left >= 2900, `not resent before the lookup is certain (${Date.now() - left} ms)`);
+  assert.is(simSends(id).length, 1, 'sent once');
+  const attempts = (await jobOf(id)).attempts as Array<{ outcome?: string }>;
+  assert.equal(attempts.map((a) => a.outcome), ['not_accepted', 'SUCCESS'], JSON.stringify(attempts));
 });
 
 test('an inbound fax injected with the per-install secret is stored; an unsigned one is refused', async () => {
