@@ -5,7 +5,7 @@ import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { json, ROOT, startGateway, tempDir, until, type TestGateway } from '../../../support/gateway.js';
-import { networkEnv } from '../../../support/network-env.js';
+import { newcomerShellEnv } from '../../../support/network-env.js';
 import { keyFingerprint } from '../../../../host/platform/plugins/artifacts/package-signature.js';
 
 // docs/sdk-guide.md, "Write a plugin outside this repository", run as written in a temporary
@@ -32,15 +32,8 @@ function shell(lines: string) {
     cwd: work,
     encoding: 'utf8',
     timeout: 120_000,
-    env: {
-      ...networkEnv(),
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? work,
-      // Test speed only; the commands are the guide's.
-      npm_config_audit: 'false',
-      npm_config_fund: 'false',
-      npm_config_update_notifier: 'false',
-    },
+    // No audit: test speed only; the commands are the guide's.
+    env: newcomerShellEnv(work, { npm_config_audit: 'false' }),
   });
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
