@@ -1,5 +1,5 @@
 import { register } from 'node:module';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +23,10 @@ export function installSdkResolver(): void {
   if (installed) return;
   installed = true;
   const hooks = new URL('./sdk-resolve-hooks.js', import.meta.url);
-  const hostPackageJson = pathToFileURL(path.join(hostPackageRoot(), 'package.json')).href;
+  const packageJson = path.join(hostPackageRoot(), 'package.json');
   if (!existsSync(fileURLToPath(hooks))) throw new Error(`the SDK resolve hooks are missing from the build: ${fileURLToPath(hooks)}`);
-  register(hooks, { data: { hostPackageJson } });
+  // The host exports the SDK as `switchboard/sdk`; the SDK package (whose test kit runs this too) as itself.
+  const { name } = JSON.parse(readFileSync(packageJson, 'utf8')) as { name?: string };
+  const sdkSpecifier = name === 'switchboard' ? 'switchboard/sdk' : '@switchboard/sdk';
+  register(hooks, { data: { hostPackageJson: pathToFileURL(packageJson).href, sdkSpecifier } });
 }

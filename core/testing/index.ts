@@ -1,7 +1,8 @@
 /**
- * switchboard/sdk/testing: start a plugin in a test, run your kind's conformance suite, or start
- * the real kernel on a plugins directory. The SDK's kit (core/sdk/testing) bound to the kernel's
- * plugin runner, so the SDK itself imports nothing of the kernel.
+ * switchboard/sdk/testing (`@switchboard/sdk/testing` in the SDK package): start a plugin in a
+ * test, run your kind's conformance suite, check a manifest as the host would, or start the real
+ * kernel on a plugins directory. The SDK's kit (core/sdk/testing) bound to the kernel's plugin
+ * runner, so the SDK itself imports nothing of the kernel.
  */
 import { createTestKit } from '../sdk/testing/index.js';
 import { kernelPluginRuntime } from './kernel-plugin-runtime.js';
@@ -17,3 +18,4 @@ export const retrievalConformance = conformance.retrieval;
 export const alertSinkConformance = conformance['alert-sink'];
 export type { StartPluginOptions, StartedPlugin, ConformanceCase, ConformanceOptions } from '../sdk/testing/index.js';
 export { startTestKernel, type TestKernel, type TestKernelOptions } from './test-kernel.js';
+export { lintManifests, formatLintResult, type LintResult } from './manifest-lint.js';

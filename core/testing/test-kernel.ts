@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { Kernel, type KernelOptions } from '../kernel/kernel.js';
 import { PluginConfigStore } from '../config/plugin-config-store.js';
+import { kitPackageRoot as packageRoot, kitVersion } from './kit-package.js';
 
 export interface TestKernelOptions {
   /** Directories holding manifests (`*.json` or `<plugin>/manifest.json`). */
@@ -29,17 +29,13 @@ export interface TestKernel {
   stop(): Promise<void>;
 }
 
-// dist/core/testing -> package root
-const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
 /** Starts the real kernel on the given manifests, with state in a temp directory. */
 export async function startTestKernel(options: TestKernelOptions): Promise<TestKernel> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-kernel-'));
   const store = new PluginConfigStore(path.join(dataDir, 'plugins.config.json'));
   for (const [id, entry] of Object.entries(options.config ?? {})) await store.put(id, { enabled: entry.enabled ?? true, settings: entry.settings ?? {} });
-  const version = (JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
   const kernel = new Kernel({
-    hostVersion: version,
+    hostVersion: kitVersion(),
     searchPaths: options.searchPaths,
     roots: { packageRoot, buildRoot: path.join(packageRoot, 'dist') },
     configStore: store,

@@ -1,14 +1,16 @@
 import { findHostPackage } from './package-root.js';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatLintResult, lintManifestFiles } from './plugins-lint.js';
 import { evalCommand, EVAL_USAGE } from './eval-command.js';
 import { testPluginFolder } from './plugins-test.js';
-import { UsageError, type CliCommand } from './cli-command.js';
+import { parseCommandArgs, UsageError, type CliCommand } from './cli-command.js';
 import { FAX_COMMAND, INDEX_COMMAND, KEYS_COMMAND, listPlugins, SEARCH_COMMAND } from './gateway-commands.js';
 import { LAB_USAGE } from './lab.js';
 import { pluginsInstall, pluginsPack, pluginsRollback, pluginsSign, pluginsVerify, pluginsVersions } from './plugins-artifact-commands.js';
-import { isProviderKind, scaffoldPlugin } from './plugin-scaffold.js';
+import { isProviderKind, scaffoldPlugin, sdkDependency } from './plugin-scaffold.js';
+import { SDK_COMMAND } from './sdk-pack.js';
 import { PROVIDER_KINDS } from '../../core/sdk/index.js';
 
 export interface CliOutput {
@@ -21,7 +23,7 @@ const consoleOutput: CliOutput = {
   err: (line) => process.stderr.write(line + '\n'),
 };
 
-const PLUGINS_USAGE = `usage: switchboard plugins new <kind> <id> [--dir D]
+const PLUGINS_USAGE = `usage: switchboard plugins new <kind> <id> [--dir D] [--sdk <tgz | range>]
        switchboard plugins lint [--json] <manifest.json...>
        switchboard plugins test [--settings <json>] <dir>
        switchboard plugins list [--json]
@@ -32,9 +34,11 @@ const PLUGINS_USAGE = `usage: switchboard plugins new <kind> <id> [--dir D]
        switchboard plugins versions <id> [--json]
        switchboard plugins rollback <id> [--to V] [--json]
 
-new    writes a plugin folder <id>/ (or D): manifest, src/index.ts, a prebuilt dist/, a tsconfig
-       with the host's SDK types, a node:test conformance test, a package.json pinning TypeScript
-       (npm install; npm test; npm run lint) and a README. Kinds: ${PROVIDER_KINDS.join(', ')}.
+new    writes a portable plugin folder <id>/ (or D): manifest, src/index.ts, a prebuilt dist/, a
+       tsconfig, a node:test conformance test, a package.json with the SDK package
+       (@switchboard/sdk: the tarball \`switchboard sdk pack\` wrote into the current folder, by a
+       relative path, or --sdk) and the host's TypeScript as dev dependencies (npm install; npm
+       test; npm run lint) and a README. Kinds: ${PROVIDER_KINDS.join(', ')}.
 lint   validates plugin manifests as this host would load them (exit 1 when one has errors).
 test   loads the plugin folder <dir> through the host's loader, runs the conformance suite of
        every kind it provides, then every *.test.js of the folder with the host's
@@ -96,6 +100,7 @@ const COMMANDS: CliCommand[] = [
       throw new UsageError(verb === undefined ? 'plugins needs new, lint, test, list, pack, sign, verify, install, versions or rollback' : `unknown plugins command: ${verb}`);
     },
   },
+  SDK_COMMAND,
   serverCommand(
     'judge-server',
     'run the self-hosted judge server on loopback (SELFHOSTED_HTTP_PORT)',
@@ -173,20 +178,21 @@ export async function main(argv: string[], io: CliOutput = consoleOutput): Promi
 }
 
 async function pluginsNew(args: string[], io: CliOutput): Promise<number> {
-  const dirAt = args.indexOf('--dir');
-  const dir = dirAt >= 0 ? args[dirAt + 1] : undefined;
-  const rest = dirAt >= 0 ? args.filter((_, i) => i !== dirAt && i !== dirAt + 1) : args;
-  const [kind, id, ...extra] = rest;
-  if (dirAt >= 0 && !dir) throw new UsageError('--dir needs a folder');
+  const { values, positionals } = parseCommandArgs(args, { dir: { type: 'string' }, sdk: { type: 'string' } });
+  const [kind, id, ...extra] = positionals;
   if (!kind || !id || extra.length) throw new UsageError('plugins new needs a kind and an id');
   if (!isProviderKind(kind)) throw new UsageError(`unknown kind "${kind}" (kinds: ${PROVIDER_KINDS.join(', ')})`);
   const host = findHostPackage(import.meta.url);
-  const target = path.resolve(dir ?? id);
+  const target = path.resolve(values.dir ?? id);
+  // --sdk names the SDK tarball (or a version range); by default the one `sdk pack` wrote here.
+  const sdk = values.sdk === undefined ? sdkDependency(target, process.cwd(), host.version) : existsSync(values.sdk) ? `file:${path.relative(target, path.resolve(values.sdk)).split(path.sep).join('/')}` : values.sdk;
+  const hostDev = (JSON.parse(readFileSync(path.join(host.root, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> }).devDependencies ?? {};
   try {
-    const files = await scaffoldPlugin({ kind, id, dir: target, hostVersion: host.version, hostRoot: host.root });
+    const files = await scaffoldPlugin({ kind, id, dir: target, hostVersion: host.version, sdk, toolchain: { typescript: hostDev.typescript ?? '*', '@types/node': hostDev['@types/node'] ?? '*' } });
     io.out(`wrote ${target}:`);
     for (const file of files) io.out(`  ${file}`);
-    io.out(`next: cd ${path.relative(process.cwd(), target) || '.'} && npm install && npm test   (npm run lint checks the manifest)`);
+    io.out(`@switchboard/sdk: ${sdk}${sdk.startsWith('file:') ? '' : '   (no SDK tarball here: run `switchboard sdk pack` in this folder first, or pass --sdk <tgz>)'}`);
+    io.out(`next: cd ${path.relative(process.cwd(), target) || '.'} && npm install && npm test   (npm run lint checks types and the manifest)`);
     return 0;
   } catch (err) {
     io.err(`switchboard: ${(err as Error).message}`);

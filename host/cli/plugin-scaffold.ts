@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CONTRACT_VERSIONS, PROVIDER_KINDS, type ProviderKind } from '../../core/sdk/index.js';
 
 /**
- * The provider of each kind as a working in-memory stand-in: it passes the kind's conformance
- * suite as generated, so an author starts from green and replaces it with real calls.
+ * The provider of each kind as a working stand-in (in memory; retrieval in JSON files): it passes
+ * the kind's conformance suite as generated, so an author starts from green and replaces it.
  * Written without type annotations, the same text is src/index.ts and the prebuilt dist/index.js.
  */
 const PROVIDERS: Record<ProviderKind, { imports: string; settings?: string; capabilities: string[]; body: string }> = {
   fax: {
-    imports: `import { definePlugin } from 'switchboard/sdk';`,
+    imports: `import { definePlugin } from '@switchboard/sdk';`,
     capabilities: ['send', 'status'],
     body: `    // Replace with your provider's API: send uploads request.document, status asks about a sid.
     const sent = new Map();
@@ -34,7 +34,7 @@ const PROVIDERS: Record<ProviderKind, { imports: string; settings?: string; capa
     };`,
   },
   storage: {
-    imports: `import { Readable } from 'node:stream';\nimport { assertStorageKey, definePlugin, StorageNotFoundError } from 'switchboard/sdk';`,
+    imports: `import { Readable } from 'node:stream';\nimport { assertStorageKey, definePlugin, StorageNotFoundError } from '@switchboard/sdk';`,
     capabilities: [],
     body: `    // Replace with your store: keys are checked by assertStorageKey, a missing key is StorageNotFoundError.
     const objects = new Map();
@@ -76,7 +76,7 @@ const PROVIDERS: Record<ProviderKind, { imports: string; settings?: string; capa
     };`,
   },
   retrieval: {
-    imports: `import { existsSync } from 'node:fs';\nimport { mkdir, readFile, rename, writeFile } from 'node:fs/promises';\nimport path from 'node:path';\nimport { dataPath, definePlugin, z } from 'switchboard/sdk';`,
+    imports: `import { existsSync } from 'node:fs';\nimport { mkdir, readFile, rename, writeFile } from 'node:fs/promises';\nimport path from 'node:path';\nimport { dataPath, definePlugin, z } from '@switchboard/sdk';`,
     settings: `  // <DATA_DIR>/${'$'}{id}: the gateway and its indexer process (code search) share the files.
   settings: z.object({ dir: dataPath('${'$'}{id}') }),
 `,
@@ -172,7 +172,7 @@ const PROVIDERS: Record<ProviderKind, { imports: string; settings?: string; capa
     };`,
   },
   judge: {
-    imports: `import { definePlugin } from 'switchboard/sdk';`,
+    imports: `import { definePlugin } from '@switchboard/sdk';`,
     capabilities: [],
     body: `    // Replace with your model: answer each question with the probability of yes.
     return {
@@ -187,7 +187,7 @@ const PROVIDERS: Record<ProviderKind, { imports: string; settings?: string; capa
     };`,
   },
   'alert-sink': {
-    imports: `import { definePlugin } from 'switchboard/sdk';`,
+    imports: `import { definePlugin } from '@switchboard/sdk';`,
     capabilities: [],
     body: `    // Replace with your channel: deliver posts the notice as stored (pass signal on: the host stops
     // waiting when it aborts); a failure says whether a retry can help (permanent).
@@ -239,10 +239,10 @@ function testSource(kind: ProviderKind): string {
     },
   })`
       : '';
-  return `// The plugin's own tests, run by \`npm test\` (\`switchboard plugins test .\`) with the host's SDK:
-// the ${kind} conformance suite on the host's real plugin runner, one node:test case per rule.
+  return `// The plugin's own tests, run by \`npm test\` (node --test) with the SDK package's kit: the ${kind}
+// conformance suite on the host's real plugin runner, one node:test case per rule.
 import { test } from 'node:test';
-import { conformance } from 'switchboard/sdk/testing';
+import { conformance } from '@switchboard/sdk/testing';
 import plugin from './index.js';
 
 for (const c of conformance['${kind}']({ plugin${sample} })) test(c.name, () => c.run());
@@ -255,18 +255,26 @@ export interface ScaffoldOptions {
   /** The folder to create; it must not exist. */
   dir: string;
   hostVersion: string;
-  /** The host's package root, for the SDK types in tsconfig paths. */
-  hostRoot: string;
+  /** The version spec of the `@switchboard/sdk` devDependency: `file:<tarball relative to dir>` or a range. */
+  sdk: string;
+  /** The host's TypeScript and @types/node ranges, so the SDK's types read as the host built them. */
+  toolchain: { typescript: string; '@types/node': string };
 }
 
-/** The host's command as a plugin's npm script runs it: by path, so no `npm link` is needed. */
-export function hostCommand(hostRoot: string): string {
-  return `node ${JSON.stringify(path.join(hostRoot, 'host/bin/switchboard.mjs'))}`;
+/**
+ * The `@switchboard/sdk` spec of a new plugin folder: the tarball `switchboard sdk pack` wrote
+ * into `from` (the current folder) when it is there, by a path relative to the plugin folder,
+ * else this host's version range (an SDK from a registry).
+ */
+export function sdkDependency(dir: string, from: string, hostVersion: string): string {
+  const tarball = path.join(from, `switchboard-sdk-${hostVersion}.tgz`);
+  if (!existsSync(tarball)) return `^${hostVersion}`;
+  return `file:${path.relative(dir, tarball).split(path.sep).join('/')}`;
 }
 
 /** Writes a plugin folder that passes `plugins lint` and `plugins test` as generated. Returns the files written. */
 export async function scaffoldPlugin(options: ScaffoldOptions): Promise<string[]> {
-  const { kind, id, dir, hostRoot } = options;
+  const { kind, id, dir } = options;
   if (!PLUGIN_ID.test(id)) throw new Error(`plugin id "${id}" must be 2-63 lowercase letters, digits and dashes`);
   if (existsSync(dir)) throw new Error(`${dir} already exists`);
   const [major, minor] = options.hostVersion.split('.');
@@ -283,10 +291,6 @@ export async function scaffoldPlugin(options: ScaffoldOptions): Promise<string[]
     entry: 'dist/index.js',
     egress: [],
   };
-  // The same TypeScript and Node types the host builds with, so the SDK's types read the same.
-  const hostDev = (JSON.parse(await readFile(path.join(hostRoot, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> }).devDependencies ?? {};
-  const devDependencies = { typescript: hostDev.typescript ?? '*', '@types/node': hostDev['@types/node'] ?? '*' };
-  const sdk = (sub: string) => [path.join(hostRoot, 'dist/core', sub)];
   const tsconfig = {
     compilerOptions: {
       target: 'ES2022',
@@ -298,34 +302,26 @@ export async function scaffoldPlugin(options: ScaffoldOptions): Promise<string[]
       skipLibCheck: true,
       noImplicitAny: false,
       types: ['node'],
-      paths: {
-        'switchboard/sdk': sdk('sdk/index.d.ts'),
-        'switchboard/sdk/testing': sdk('testing/index.d.ts'),
-        'switchboard/sdk/fax': sdk('sdk/fax/index.d.ts'),
-        'switchboard/sdk/retrieval': sdk('sdk/retrieval/index.d.ts'),
-        'switchboard/sdk/judge': sdk('sdk/judge/index.d.ts'),
-      },
     },
     include: ['src'],
   };
   const readme = `# ${id}
 
 A ${kind} plugin for Switchboard, generated by \`switchboard plugins new ${kind} ${id}\`. The provider
-in \`src/index.ts\` is an in-memory stand-in that passes the ${kind} conformance suite; replace it
-with calls to your service (list the hosts it calls in \`egress\` of \`manifest.json\`).
+in \`src/index.ts\` is a stand-in that passes the ${kind} conformance suite${kind === 'retrieval' ? ' (it keeps each collection in a JSON file under its data folder)' : ' (it keeps everything in memory)'};
+replace it with calls to your service (list the hosts it calls in \`egress\` of \`manifest.json\`).
 
-- \`npm install\` once: TypeScript and @types/node, pinned to the host's, as dev dependencies.
-- \`npm run build\` (or \`npx tsc -p .\`) compiles \`src/\` to \`dist/\`; \`dist/index.js\` is what the
-  host loads. The generated \`dist/\` is the stand-in and its test, prebuilt.
-- \`npm test\` builds, then runs \`switchboard plugins test .\` of the host at ${hostRoot}: the
-  manifest check, the ${kind} conformance suite through the host's loader, and every
-  \`*.test.js\` of the folder (\`src/plugin.test.ts\` compiled) with the host's
-  \`switchboard/sdk/testing\`. Nothing of the host is installed here.
-- \`npm run lint\` checks \`manifest.json\` as the host would.
-- Ship: put this folder in a directory on the gateway's \`PLUGINS_PATH\`.
-
-The SDK types come from the host at ${hostRoot} (\`paths\` in \`tsconfig.json\`); see the host's
-docs/sdk-guide.md.
+- \`npm install\` once: the SDK package \`@switchboard/sdk\` (${options.sdk}), TypeScript and @types/node,
+  all dev dependencies. The SDK gives the types and the test kit; a gateway hands the plugin its
+  own running SDK, so it is never shipped with the plugin.
+- \`npm run build\` compiles \`src/\` to \`dist/\`; \`dist/index.js\` is what the host loads.
+- \`npm test\` builds, then runs \`dist/plugin.test.js\` with \`node --test\`: the ${kind} conformance
+  suite from \`@switchboard/sdk/testing\`, on the host's own plugin runner.
+- \`npm run lint\` type-checks and checks \`manifest.json\` as a host of the SDK's version loads it
+  (\`switchboard-sdk lint\`).
+- Ship: \`switchboard plugins pack .\` writes \`${id}-<version>.tgz\`; \`switchboard plugins sign\` signs
+  it; \`switchboard plugins install\` (or \`POST /plugin-registry/install\`) installs it into a
+  running gateway. See the host's docs/sdk-guide.md.
 `;
   const files: Record<string, string> = {
     'manifest.json': JSON.stringify(manifest, null, 2) + '\n',
@@ -336,8 +332,8 @@ docs/sdk-guide.md.
           version: '0.1.0',
           private: true,
           type: 'module',
-          scripts: { build: 'tsc -p .', test: `tsc -p . && ${hostCommand(hostRoot)} plugins test .`, lint: `${hostCommand(hostRoot)} plugins lint manifest.json` },
-          devDependencies,
+          scripts: { build: 'tsc -p .', test: 'tsc -p . && node --test dist/plugin.test.js', lint: 'tsc -p . --noEmit && switchboard-sdk lint manifest.json' },
+          devDependencies: { '@switchboard/sdk': options.sdk, ...options.toolchain },
         },
         null,
         2,

@@ -47,7 +47,7 @@ test('an unknown command or a bad option exits 2 with a hint', async () => {
   assert.is(noArgs.code, 2);
 });
 
-test('plugins new writes a folder of every kind that passes plugins lint and plugins test as generated', async () => {
+test('plugins new writes a portable folder of every kind (the SDK package as a dev dependency, no absolute path) that passes plugins lint and plugins test as generated', async () => {
   for (const kind of ['fax', 'storage', 'retrieval', 'judge', 'alert-sink']) {
     const id = `acme-${kind}`;
     const made = await run(['plugins', 'new', kind, id]);
@@ -55,9 +55,16 @@ test('plugins new writes a folder of every kind that passes plugins lint and plu
     const dir = path.join(outside, id);
     const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
     assert.is(manifest.entry, 'dist/index.js');
-    assert.match(readFileSync(path.join(dir, 'src/index.ts'), 'utf8'), /definePlugin\b[\s\S]*from 'switchboard\/sdk'/);
-    assert.match(readFileSync(path.join(dir, 'src/plugin.test.ts'), 'utf8'), /from 'switchboard\/sdk\/testing'/);
-    assert.match(readFileSync(path.join(dir, 'tsconfig.json'), 'utf8'), /"switchboard\/sdk": \[/);
+    assert.match(readFileSync(path.join(dir, 'src/index.ts'), 'utf8'), /definePlugin\b[\s\S]*from '@switchboard\/sdk'/);
+    assert.match(readFileSync(path.join(dir, 'src/plugin.test.ts'), 'utf8'), /from '@switchboard\/sdk\/testing'/);
+    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    // No SDK tarball in the folder it ran in: the host's version range.
+    assert.is(pkg.devDependencies['@switchboard/sdk'], `^${hostVersion}`);
+    assert.is(pkg.dependencies, undefined, 'the SDK is never a runtime dependency');
+    for (const file of ['package.json', 'tsconfig.json', 'README.md', 'src/index.ts', 'src/plugin.test.ts']) {
+      const text = readFileSync(path.join(dir, file), 'utf8');
+      assert.not.ok(text.includes(ROOT) || text.includes(outside), `${file} names no absolute path`);
+    }
     const lint = await run(['plugins', 'lint', 'manifest.json'], {}, dir);
     assert.is(lint.code, 0, lint.stdout + lint.stderr);
     const conformance = await run(['plugins', 'test', '.'], {}, dir);
