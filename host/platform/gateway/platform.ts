@@ -173,7 +173,12 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
     const problems = [...config.problems(), ...configStore.problems()];
     return problems.length ? { ok: false, detail: problems.join('; ') } : { ok: true };
   });
-  const database = await openDatabase({ url: config.get('DATABASE_URL'), dataDir, migrations: surfaces.flatMap((s) => (s.migrations ? [s.migrations] : [])) });
+  const database = await openDatabase({
+    url: config.get('DATABASE_URL'),
+    dataDir,
+    migrations: surfaces.flatMap((s) => (s.migrations ? [s.migrations] : [])),
+    onPoolError: (err) => logger.warn({ err: err.message, code: (err as NodeJS.ErrnoException).code }, 'database connection lost (the pool reconnects on the next query)'),
+  });
   if (database.schemaAhead.length) logger.warn({ migrations: database.schemaAhead }, 'the database was migrated by a newer version: running on its schema without migrating (an upgrade under way?)');
   // With PostgreSQL the instances share the configuration and the plugin settings: the cluster's
   // copies apply before anything reads a setting. Plugin settings changed later rescan the kernel
