@@ -1,5 +1,5 @@
 import type { AnswerQuestion } from '../../clients/typescript/src/index.js';
-import { redactCredentialsDeep } from './credential-redaction.js';
+import { maskSecretsDeep } from '../platform/logging/secret-detector.js';
 import type { ToolHook } from './tool-hooks.js';
 
 /** Progress notifications while the answer is written: one per 200 characters, and one for the first. */
@@ -14,7 +14,7 @@ export const answerWithProgress: ToolHook = {
   note: 'Sends progress notifications while it works when the request carries a progressToken. Credential-shaped text is redacted.',
   async run(call) {
     const { progress } = call;
-    if (!progress) return redactCredentialsDeep(await call.send());
+    if (!progress) return maskSecretsDeep(await call.send());
     let characters = 0;
     await progress('searching the repository');
     const answer = await call.sb.streamAnswer(call.request.json as unknown as AnswerQuestion, {
@@ -30,6 +30,6 @@ export const answerWithProgress: ToolHook = {
       signal: call.signal,
     });
     await progress('answer ready');
-    return redactCredentialsDeep(answer);
+    return maskSecretsDeep(answer);
   },
 };

@@ -1,7 +1,7 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, type SwitchboardClient } from '../../clients/typescript/src/index.js';
-import { redactCredentialsDeep } from './credential-redaction.js';
+import { maskSecretsDeep } from '../platform/logging/secret-detector.js';
 
 /** What a resource read needs: the client with the caller's key, and the audit of each read. */
 export interface ResourceDeps {
@@ -50,7 +50,7 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
       resourceJson(uri, deps, async () => {
         const file = repoOf(name);
         const query = { repo: repoOf(repo) };
-        return redactCredentialsDeep(await (file === 'latest' ? sb.request('GET', '/api/traces/latest', { query }) : sb.request('GET', '/api/traces/{name}', { params: { name: file }, query })));
+        return maskSecretsDeep(await (file === 'latest' ? sb.request('GET', '/api/traces/latest', { query }) : sb.request('GET', '/api/traces/{name}', { params: { name: file }, query })));
       }),
   );
 }

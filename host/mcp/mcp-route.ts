@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import type { Request, Response } from 'express';
 import { actorOf, principalOf } from '../platform/auth/access-guard.js';
 import { isLoopback } from '../platform/auth/loopback.js';
@@ -7,6 +8,7 @@ import { openApiDocument } from '../platform/http/openapi.js';
 import { readRawBody } from '../platform/http/raw-body.js';
 import type { Platform } from '../platform/gateway/platform.js';
 import { MCP_SETTINGS } from './mcp-settings.js';
+import { inProcessFetch } from './in-process-fetch.js';
 
 /**
  * The MCP SDK (with its JSON-schema validator), the client and the tools, loaded by the first POST
@@ -67,7 +69,7 @@ function presentedKey(req: Request): string | undefined {
 
 /**
  * POST /mcp: the MCP server over Streamable HTTP, stateless (a server per request). Each tool is
- * a request to this gateway's own HTTP API with the caller's key, so it can do nothing the key cannot.
+ * a request to this gateway's own HTTP API (in-process) with the caller's key, so it can do nothing the key cannot.
  */
 export function registerMcpRoute(platform: Platform): void {
   const { api } = platform;
@@ -123,11 +125,12 @@ export function registerMcpRoute(platform: Platform): void {
       const stream = accept.includes('text/event-stream') && wantsProgress(body);
       if (!accept.includes('application/json') || !accept.includes('text/event-stream')) acceptJsonAndStream(req);
       const key = presentedKey(req);
-      const local = req.socket.localAddress ?? '127.0.0.1';
-      const base = `http://${local.includes(':') ? `[${local}]` : local}:${req.socket.localPort}`;
       const actor = actorOf(res);
+      // The tools' requests go to this app in-process with the caller's key, address and Host (checked above):
+      // calling back at the socket address would meet the Host guard (a gateway on `::`, behind a proxy).
+      const fetch = inProcessFetch(req.app as unknown as RequestListener, { remoteAddress: req.socket.remoteAddress, host: req.headers.host });
       const server = createMcpServer({
-        sb: createSwitchboardClient({ baseUrl: base, ...(key ? { apiKey: key } : {}) }),
+        sb: createSwitchboardClient({ baseUrl: 'http://switchboard.internal', fetch, ...(key ? { apiKey: key } : {}) }),
         // Built from this gateway's own /openapi.json, as `switchboard mcp` builds them from a gateway's.
         tools: () => routeTools(openApiDocument(api, platform.version)),
         settings,

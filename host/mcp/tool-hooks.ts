@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { QueryParams, PathParams, SwitchboardClient } from '../../clients/typescript/src/index.js';
 import { answerWithProgress } from './answer-hook.js';
-import { redactCredentialsDeep } from './credential-redaction.js';
+import { maskSecretsDeep } from '../platform/logging/secret-detector.js';
 import { prepareFax, sendFax } from './fax-hooks.js';
 import type { McpSettings } from './mcp-settings.js';
 
@@ -43,7 +43,7 @@ export interface ToolHook {
 /** Code comes back with credential-shaped lines redacted: a key planted in a repository stays out of the client. */
 const redactCredentials: ToolHook = {
   note: 'Credential-shaped text is redacted.',
-  run: async (call) => redactCredentialsDeep(await call.send()),
+  run: async (call) => maskSecretsDeep(await call.send()),
 };
 
 /** The plugin list trimmed to what an assistant needs: id, kind, state, health. */

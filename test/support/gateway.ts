@@ -29,7 +29,7 @@ export function tempDir(prefix = 'switchboard-test-'): string {
  * Starts a real gateway on 127.0.0.1 with its state in a temp DATA_DIR and an isolated
  * environment (nothing leaks in from the machine's env).
  */
-export async function startGateway(env: Record<string, string> = {}, options: { watch?: boolean; dataDir?: string } = {}): Promise<TestGateway> {
+export async function startGateway(env: Record<string, string> = {}, options: { watch?: boolean; dataDir?: string; listenHost?: string } = {}): Promise<TestGateway> {
   const dataDir = options.dataDir ?? tempDir();
   const port = env.PORT && env.PORT !== '0' ? Number(env.PORT) : await freePort();
   const pluginsDir = path.join(dataDir, 'plugins-path');
@@ -60,7 +60,8 @@ export async function startGateway(env: Record<string, string> = {}, options: { 
     },
   });
   const gateway = await createGateway({ env: fullEnv, cwd: dataDir, logDestination: destination, watch: options.watch ?? true });
-  const address = await gateway.listen(port, '127.0.0.1');
+  // listenHost: another listen address (`::`); the tests still reach it at 127.0.0.1.
+  const address = await gateway.listen(port, options.listenHost ?? '127.0.0.1');
   return {
     gateway,
     url: `http://127.0.0.1:${address.port}`,

@@ -1,4 +1,5 @@
 import { inflateSync } from 'node:zlib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
 
 /**
  * The text pdfkit drew with its standard fonts, page content stream by stream: each stream is
@@ -31,4 +32,53 @@ export function pdfText(pdf: Buffer): string {
     streams.lastIndex = end + 'endstream'.length;
   }
   return runs.join('\n');
+}
+
+/**
+ * The text of every page, one text run a line, as a reader would copy it: runs in an embedded
+ * font (Identity-H, two bytes a glyph) are decoded through the font's ToUnicode map, runs in a
+ * standard font as WinAnsi (here Latin-1). Reads the page's content streams through pdf-lib.
+ */
+export async function pdfUnicodeText(pdf: Buffer): Promise<string> {
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  const streamText = (stream: unknown) => (stream instanceof PDFRawStream ? Buffer.from(decodePDFRawStream(stream).decode()).toString('latin1') : '');
+  const runs: string[] = [];
+  for (const page of doc.getPages()) {
+    const maps = new Map<string, Map<number, string> | undefined>();
+    const fonts = page.node.Resources()?.lookupMaybe(PDFName.of('Font'), PDFDict);
+    for (const [name, ref] of fonts?.entries() ?? []) {
+      const toUnicode = doc.context.lookup(ref, PDFDict).lookup(PDFName.of('ToUnicode'));
+      maps.set(name.asString().slice(1), toUnicode instanceof PDFRawStream ? unicodeMap(streamText(toUnicode)) : undefined);
+    }
+    const contents = page.node.Contents();
+    const streams = contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r)) : [contents];
+    let font: Map<number, string> | undefined;
+    for (const stream of streams) {
+      for (const op of streamText(stream).matchAll(/\/([^\s/]+)\s+[\d.]+\s+Tf|\[([^\]]*)\]\s*TJ|<([0-9a-fA-F]*)>\s*Tj/g)) {
+        if (op[1] !== undefined) font = maps.get(op[1]);
+        else {
+          const hex = op[2] !== undefined ? [...op[2].matchAll(/<([0-9a-fA-F]*)>/g)].map((h) => h[1]).join('') : op[3]!;
+          runs.push(font ? (hex.match(/.{4}/g) ?? []).map((code) => font!.get(parseInt(code, 16)) ?? '\ufffd').join('') : Buffer.from(hex, 'hex').toString('latin1'));
+        }
+      }
+    }
+  }
+  return runs.join('\n');
+}
+
+/** A ToUnicode CMap's code-to-text entries (bfchar, and bfrange in both forms). */
+function unicodeMap(cmap: string): Map<number, string> {
+  const map = new Map<number, string>();
+  const text = (hex: string) => String.fromCharCode(...(hex.match(/.{4}/g) ?? []).map((u) => parseInt(u, 16)));
+  for (const [, body] of cmap.matchAll(/beginbfchar([\s\S]*?)endbfchar/g)) {
+    for (const [, code, dest] of body!.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) map.set(parseInt(code!, 16), text(dest!));
+  }
+  for (const [, body] of cmap.matchAll(/beginbfrange([\s\S]*?)endbfrange/g)) {
+    for (const [, lo, hi, dest] of body!.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*(\[[^\]]*\]|<[0-9a-fA-F]+>)/g)) {
+      const start = parseInt(lo!, 16);
+      if (dest!.startsWith('[')) [...dest!.matchAll(/<([0-9a-fA-F]+)>/g)].forEach((d, i) => map.set(start + i, text(d[1]!)));
+      else for (let code = start, u = parseInt(dest!.slice(1, -1), 16); code <= parseInt(hi!, 16); code++, u++) map.set(code, String.fromCharCode(u));
+    }
+  }
+  return map;
 }

@@ -31,7 +31,7 @@ export interface OpenedDatabase {
  * The embedded default is a SQLite file under DATA_DIR; DATABASE_URL=postgres://... selects
  * PostgreSQL so several gateway instances share jobs. Migrations run before it is returned.
  */
-export async function openDatabase(options: { url?: string | undefined; dataDir: string; poolSize?: number; migrations?: readonly OwnedMigrations[]; onIdleError?: (err: Error) => void }): Promise<OpenedDatabase> {
+export async function openDatabase(options: { url?: string | undefined; dataDir: string; poolSize?: number; migrations?: readonly OwnedMigrations[]; onPoolError?: (err: Error) => void }): Promise<OpenedDatabase> {
   const url = options.url?.trim();
   let opened: OpenedDatabase;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
@@ -40,11 +40,12 @@ export async function openDatabase(options: { url?: string | undefined; dataDir:
     // int8 (bigint) columns hold epoch milliseconds, which fit a JS number exactly.
     pgModule.types.setTypeParser(20, (v: string) => Number(v));
     const pool = new pgModule.Pool({ connectionString: url, max: options.poolSize ?? 10 });
-    // A server that stops or restarts ends the connections: the pool drops them and the next query
-    // connects anew. A connection's error between queries (idle in the pool, or held by a
-    // transaction) is emitted on it and on the pool; unheard, it would be an uncaught exception.
-    pool.on('error', (err) => options.onIdleError?.(err));
-    pool.on('connect', (client) => client.on('error', () => {}));
+    // A lost connection (the server restarted, a network cut) is emitted by its client: by the
+    // pool while idle, by the client itself while checked out between queries (pg-pool listens only
+    // to idle ones). Unheard, either is an uncaught error; the next query meets the outage, if any.
+    const lost = (err: Error) => options.onPoolError?.(err);
+    pool.on('error', lost);
+    pool.on('connect', (client) => client.on('error', lost));
     const db = new Kysely<PlatformTables>({ dialect: new PostgresDialect({ pool }) });
     const parsed = new URL(url);
     opened = { db, dialect: 'postgres', pool, schemaAhead: [], location: `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`, close: () => db.destroy() };

@@ -65,6 +65,7 @@ export const platformErrors = errorVocabulary('platform', {
   run_not_found: defineError<{ reason: string }>('No run record of that id (or of that kind) for the corpus.', ({ reason }) => reason),
   plugins_loading: defineError('The gateway is starting and its plugins are not loaded yet: routes that depend on them (webhooks, /openapi.json, /mcp) answer this; Retry-After says when to try again.', () => 'the gateway is starting: its plugins are loading'),
   shutting_down: defineError('The gateway is stopping and takes no new work; Retry-After says when to try again (another instance, or this one restarted).', () => 'the gateway is shutting down'),
+  service_unavailable: defineError<{ what: string }>('A service the request needs (the database, the object store) cannot be reached right now; nothing was changed that a retry would repeat wrongly. Retry-After says when to try again.', ({ what }) => `${what} cannot be reached right now; try again shortly`),
   internal_error: defineError('An unexpected failure; it is logged, and the answer carries no internals.', () => 'internal error'),
   // the judgment backend (system_one.provider): whatever went wrong there is a 502 naming the outcome
   judge_timeout: defineError<{ reason: string }>('The judgment backend (SystemOneError `timeout`) did not answer in time; nothing falls back.', ({ reason }) => `the judge could not answer (timeout): ${reason}`),

@@ -179,7 +179,7 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
     url: config.get('DATABASE_URL'),
     dataDir,
     migrations: surfaces.flatMap((s) => (s.migrations ? [s.migrations] : [])),
-    onIdleError: (err) => logger.warn({ err: err.message }, 'an idle database connection was closed (database stopped or restarted?); the next query reconnects'),
+    onPoolError: (err) => logger.warn({ err: err.message, code: (err as NodeJS.ErrnoException).code }, 'database connection lost (the pool reconnects on the next query)'),
   });
   if (database.schemaAhead.length) logger.warn({ migrations: database.schemaAhead }, 'the database was migrated by a newer version: running on its schema without migrating (an upgrade under way?)');
   // With PostgreSQL the instances share the configuration and the plugin settings: the cluster's

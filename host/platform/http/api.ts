@@ -366,7 +366,7 @@ function withDefaultErrors(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>, nam
   if (spec.query && spec.queryErrorStatus === 422) defaults[422] = { description: 'A query value is invalid; `detail` names it (`validation_error`)' };
   if (spec.rawBody && spec.bodyErrorStatus) defaults[spec.bodyErrorStatus] ??= { description: 'A field of the body is invalid; `detail` names it (`validation_error`)' };
   if (spec.rateLimit) defaults[429] = { description: 'Rate limit exceeded; Retry-After says when to retry (`rate_limited`)' };
-  if (!spec.servesWhileStarting) defaults[503] = { description: 'The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again' };
+  if (!spec.servesWhileStarting) defaults[503] = { description: 'The gateway is starting and its plugins are not loaded yet (`plugins_loading`), it is stopping (`shutting_down`), or the database or object store cannot be reached (`service_unavailable`); Retry-After says when to try again' };
   const merged: Record<number, ResponseSpec & { description: string }> = { ...defaults };
   for (const [status, description] of Object.entries(named)) {
     const shared = merged[Number(status)];

@@ -24,8 +24,8 @@ export function errorHandler(log: (err: unknown) => void = () => {}, toHttp: (er
       return;
     }
     // The client went away mid-request (a body cut off, a closed socket): nobody to answer, and
-    // not a fault of this server.
-    if (req.socket?.destroyed || (err as NodeJS.ErrnoException | undefined)?.code === 'ECONNRESET') {
+    // not a fault of this server. (A reset once the body is in is a backing service's: answered.)
+    if (req.socket?.destroyed || ((err as NodeJS.ErrnoException | undefined)?.code === 'ECONNRESET' && !req.complete)) {
       res.destroy();
       return;
     }

@@ -4,6 +4,7 @@ import { ConfigFileUnreadableError, ConfigValidationError } from '../config/regi
 import type { DomainError } from '../errors/domain-error.js';
 import { HttpError } from './errors.js';
 import { platformErrors } from '../errors/platform-errors.js';
+import { isOutage, OUTAGE_RETRY_AFTER_SECONDS } from '../errors/outage.js';
 import { httpErrorMapping } from './error-mapping.js';
 
 /** The statuses of the platform's codes, and the kernel's, the configuration's and the judges' errors as codes. */
@@ -57,6 +58,7 @@ export const PLATFORM_HTTP_ERRORS = httpErrorMapping(
     run_not_found: 404,
     plugins_loading: 503,
     shutting_down: 503,
+    service_unavailable: 503,
     internal_error: 500,
     judge_timeout: 502,
     judge_unavailable: 502,
@@ -83,5 +85,7 @@ function translatePlatformError(err: unknown): DomainError | HttpError | undefin
   if (err instanceof ConfigFileUnreadableError) return platformErrors.error('config_file_unreadable', { reason: err.message });
   // the judge is an upstream of the request: whatever went wrong there is a 502 naming the outcome
   if (isSystemOneError(err)) return platformErrors.error(`judge_${err.outcome}`, { reason: err.message });
+  // the database or the object store is down: the client may retry; no internals in the answer
+  if (isOutage(err)) return platformErrors.error('service_unavailable', { what: 'a backing service (database or storage)' }).retryAfter(OUTAGE_RETRY_AFTER_SECONDS);
   return undefined;
 }

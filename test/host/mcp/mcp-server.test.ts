@@ -10,6 +10,7 @@ import { makePdf } from '../../fakes/fax-document-server.js';
 import { json, removeDir, ROOT, startGateway, tempDir, until, type TestGateway } from '../../support/gateway.js';
 import { writeRepoFile } from '../surfaces/search/search-repo-fixture.js';
 import { toolResult } from '../../../host/mcp/tool-result.js';
+import { FAKE_PRIVATE_KEY, SECRET_CASES } from '../../support/secret-corpus.js';
 
 // One gateway: FAX_DISABLED stores sent jobs without a provider; a repository with a planted secret.
 const BOOT = 'boot-admin-key-for-mcp-tests';
@@ -69,6 +70,8 @@ test.before(async () => {
   repo = tempDir('mcp-repo-');
   writeRepoFile(repo, 'src/billing/invoice-total.ts', 'export function invoiceTotal(lines: number[]): number {\n  return lines.reduce((a, b) => a + b, 0);\n}\n');
   writeRepoFile(repo, 'src/billing/provider-config.ts', `// invoice provider settings\nexport const invoiceEndpoint = "https://billing.example/invoices";\nconst STRIPE_API_KEY = "${PLANTED}";\nexport const invoiceRetries = 3;\n`);
+  SECRET_CASES.forEach((c, i) => writeRepoFile(repo, `config/corpus/case-${i}.txt`, `${c.text}\n`));
+  writeRepoFile(repo, 'deploy/id_rsa', `# deploy key of the staging host\n${FAKE_PRIVATE_KEY}\n# end of the deploy key\n`);
   outbox = tempDir('mcp-outbox-');
   writeFileSync(path.join(outbox, 'letter.pdf'), await makePdf(3));
   const outside = tempDir('mcp-outside-');
@@ -136,6 +139,36 @@ test('index, status, search and answer: a secret planted in an indexed file come
     assert.not.ok(answer.error, JSON.stringify(answer));
     assert.not.ok(JSON.stringify(answer).includes(PLANTED), JSON.stringify(answer));
     await navigate(client);
+  } finally {
+    await client.close();
+  }
+});
+
+test('the fake-secret corpus in the index never leaves over MCP: read_file, grep and search_code snippets, a key cut into chunks', async () => {
+  const client = await connect(BOOT);
+  try {
+    const leaks = (answer: unknown, where: string) => {
+      const text = JSON.stringify(answer);
+      for (const c of SECRET_CASES) for (const secret of c.secrets) assert.not.ok(text.includes(secret), `${where}: "${c.name}" leaked ${secret}`);
+    };
+    for (const [i, c] of SECRET_CASES.entries()) {
+      const file = await call(client, 'read_file', { path: `config/corpus/case-${i}.txt`, repo: 'billing' });
+      assert.not.ok(file.error, JSON.stringify(file));
+      leaks(file, `read_file ${c.name}`);
+      assert.ok(file.content.includes('[redacted: credential-shaped]'), c.name);
+    }
+    const keyLines = FAKE_PRIVATE_KEY.split('\n');
+    // A grep hit in the middle of the key block: the line alone, without its BEGIN.
+    const inside = await call(client, 'grep', { pattern: keyLines[9]!.slice(0, 16).replace(/[+/]/g, '.'), regex: 'true', repo: 'billing' });
+    assert.ok(JSON.stringify(inside).includes('deploy/id_rsa'), JSON.stringify(inside));
+    leaks(inside, 'grep');
+    for (const q of ['deploy key of the staging host', 'RSA PRIVATE KEY', 'password database smtp secret', 'slack webhook token key']) {
+      const found = await call(client, 'search_code', { q, repo: 'billing', top_k: '20' });
+      assert.not.ok(found.error, JSON.stringify(found));
+      leaks(found, `search_code ${q}`);
+    }
+    const key = await call(client, 'search_code', { q: 'deploy key of the staging host', repo: 'billing', top_k: '20' });
+    assert.ok(key.results.filter((r: any) => r.path === 'deploy/id_rsa').length >= 1, JSON.stringify(key).slice(0, 400));
   } finally {
     await client.close();
   }

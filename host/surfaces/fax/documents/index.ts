@@ -8,4 +8,4 @@ export { pdfToFaxTiff, ghostscriptVersion, GhostscriptError, type FaxTiffOptions
 export { normalizeToPdf, type NormalizedDocument } from './normalize.js';
 export { createFaxDocument, FAX_TIFF_NAME, type JobDocumentOptions } from './job-document.js';
 export { PAPERS, PAPER_POINTS, type Paper } from './paper.js';
-export { renderCoverPage, prependCover, fillCoverTemplate, type CoverFields, type CoverValues } from './cover-page.js';
+export { renderCoverPage, prependCover, fillCoverTemplate, type CoverFields, type CoverPage, type CoverValues } from './cover-page.js';

@@ -36,8 +36,11 @@ export async function textToPdf(text: string, options: TextToPdfOptions): Promis
   return { pdf, pages: pages.length };
 }
 
-/** Splits text into pages of at most `rows` lines of at most `columns` characters. */
-export function layoutPages(text: string, columns: number, rows: number): string[][] {
+/**
+ * Splits text into pages of at most `rows` lines of at most `columns` characters. `printable`
+ * makes a line drawable in the font (the standard Courier: WinAnsi; an embedded font keeps it).
+ */
+export function layoutPages(text: string, columns: number, rows: number, printable: (line: string) => string = toWinAnsi): string[][] {
   const pages: string[][] = [];
   const sections = text.replace(/\r\n?/g, '\n').split('\f');
   for (const section of sections) {
@@ -46,7 +49,7 @@ export function layoutPages(text: string, columns: number, rows: number): string
     // A trailing newline ends the last line; it does not start an empty one.
     if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
     for (const raw of lines) {
-      for (const line of wrapLine(toWinAnsi(expandTabs(raw)), columns)) {
+      for (const line of wrapLine(printable(expandTabs(raw)), columns)) {
         if (page.length === rows) {
           pages.push(page);
           page = [];

@@ -127,7 +127,9 @@ export class FaxService {
       pages += 1;
       const template = config.get('FAX_COVER_TEMPLATE');
       const cover = await renderCoverPage(template, { ...options.cover, to: options.cover.to ?? to, pages, date: new Date() }, paper);
-      pdf = await prependCover(cover, pdf);
+      // Drawn as boxes and named in the PDF's metadata (UndrawableCharacters); the log says which.
+      if (cover.undrawable.length) this.deps.logger.warn({ characters: cover.undrawable.join(' ') }, 'cover page: characters the bundled font cannot draw');
+      pdf = await prependCover(cover.pdf, pdf);
     }
     const id = randomUUID();
     const pdfKey = `${jobPrefix(id)}/document.pdf`;

@@ -406,7 +406,7 @@ export class AnswerService {
 /** The run context of a graph state (graph nodes are built once, states are per run). */
 const current = new WeakMap<RunState, RunContext>();
 
-// Field names with "token" in them are masked by the trace redaction, so usage goes in as plain counts.
+// A field named like a credential (`token`, `api_key`) is masked in a trace (secret-detector.ts), so usage goes in as plain counts.
 function usageForTrace(result: ChatResult): { prompt: number; completion: number; total: number } | null {
   const u = result.usage;
   return u ? { prompt: u.prompt_tokens, completion: u.completion_tokens, total: u.total_tokens } : null;

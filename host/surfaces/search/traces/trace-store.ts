@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { writeFileAtomic } from '../../../../core/config/atomic-file.js';
-import { redactForTrace } from './trace-redaction.js';
+import { maskSecretsDeep } from '../../../platform/logging/secret-detector.js';
 
 /** One step of a traced run: a retrieval, a metric summary, an answer. */
 export interface TraceEvent {
@@ -112,7 +112,7 @@ export class TraceStore {
     await fs.mkdir(dir, { recursive: true, mode: 0o700 });
     const name = `${compactUtc(new Date(doc.started_at))}_${doc.id}.json`;
     const secrets = this.options.secretValues?.() ?? [];
-    const safe = redactForTrace(doc, secrets) as TraceDocument;
+    const safe = maskSecretsDeep(doc, secrets);
     await writeFileAtomic(path.join(dir, name), JSON.stringify(safe, null, 2) + '\n', { mode: 0o600 });
     await this.prune(doc.repo);
     return path.posix.join('out', doc.repo, 'traces', name);

@@ -1,10 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { makePdf } from '../../../../fakes/fax-document-server.js';
 import { json, startGateway, type TestGateway } from '../../../../support/gateway.js';
-import { pdfText } from '../../../../support/pdf-text.js';
+import { pdfText, pdfUnicodeText } from '../../../../support/pdf-text.js';
 import { fillCoverTemplate } from '../../../../../host/surfaces/fax/documents/index.js';
 
 // FAX_DISABLED stores jobs final ("disabled") without a provider: enough for what a job's document and report hold.
@@ -41,6 +41,28 @@ test.after(async () => {
   await gw.close();
 });
 
+/** A custom entry of a PDF's Info dictionary, decoded. */
+async function infoEntry(pdf: Buffer, key: string): Promise<string | undefined> {
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
+  const value = info.lookup(PDFName.of(key));
+  return value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : undefined;
+}
+
+test('a cover page draws Cyrillic and Greek with the bundled font; characters it cannot draw are listed, not printed as ?', async () => {
+  const message = 'Привет, мир. Καλημέρα κόσμε. 你好 😀';
+  const job = await accepted(await makePdf(1), { cover_subject: 'Ωμέγα и Я', cover_message: message });
+  const pdf = await storedPdf(job.id);
+  const text = await pdfUnicodeText(pdf);
+  for (const words of ['Привет, мир.', 'Καλημέρα κόσμε.', 'Re: Ωμέγα и Я']) assert.ok(text.includes(words), `cover has "${words}":\n${text}`);
+  assert.not.ok(/\?{2,}|Re: \?/.test(text), `no character printed as ?:\n${text}`);
+  const undrawable = (await infoEntry(pdf, 'UndrawableCharacters'))?.split(' ') ?? [];
+  assert.equal(undrawable.sort(), ['你', '好', '😀'].sort());
+  assert.ok(gw.logs.some((l) => l.includes('cover page: characters the bundled font cannot draw') && l.includes('😀')), gw.logs.join('\n'));
+  const latin = await storedPdf((await accepted(await makePdf(1), { cover_message: 'plain text' })).id);
+  assert.is(await infoEntry(latin, 'UndrawableCharacters'), undefined, 'nothing listed when everything is drawn');
+});
+
 test('a cover page is prepended from FAX_COVER_TEMPLATE, counted in pages, and stored with the job', async () => {
   const plain = await accepted(await makePdf(2));
   assert.is(plain.pages, 2);
@@ -50,7 +72,7 @@ test('a cover page is prepended from FAX_COVER_TEMPLATE, counted in pages, and s
   assert.is(covered.pages, 3, 'the cover page counts');
   const pdf = await storedPdf(covered.id);
   assert.is(await pageCount(pdf), 3, 'the stored (sent) document holds the cover');
-  const text = pdfText(pdf);
+  const text = await pdfUnicodeText(pdf);
   for (const line of ['ACME FAX COVER', 'To: Dr. Ada Lovelace', 'From: Front desk', 'Re: Lab results', 'Pages: 3', 'Three pages in all.']) assert.ok(text.includes(line), `cover has "${line}":\n${text}`);
   assert.ok(text.includes('Call if unclear: {to}'), 'a value is never read as template');
   const admin = await json(await fetch(`${gw.url}/admin/fax-jobs/${covered.id}`));
@@ -61,7 +83,7 @@ test('a cover page is prepended from FAX_COVER_TEMPLATE, counted in pages, and s
 test('a text upload with only a subject gets a cover too; To defaults to the destination', async () => {
   const job = await accepted('Hello there\n', { cover_subject: 'Greetings' });
   assert.is(job.pages, 2);
-  const text = pdfText(await storedPdf(job.id));
+  const text = await pdfUnicodeText(await storedPdf(job.id));
   assert.ok(text.includes(`To: ${NUMBER}`));
   assert.ok(text.includes('Hello there'), 'the document follows the cover');
 });
