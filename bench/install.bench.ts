@@ -12,8 +12,6 @@ import { median } from './stats.js';
 
 const BASELINE = process.env.INSTALL_BASELINE ?? 'b599826';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-// The files npm ci reads: the root manifest and lock, and the workspace's manifest.
-const FILES = ['package.json', 'package-lock.json', 'clients/typescript/package.json'];
 
 function gitShow(revision: string, file: string): string {
   const r = spawnSync('git', ['show', `${revision}:${file}`], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
@@ -25,9 +23,12 @@ function gitShow(revision: string, file: string): string {
 function project(revision: string | undefined): string {
   const dir = tempDir('switchboard-bench-install-');
   trackDir(dir);
-  for (const file of FILES) {
+  const read = (file: string) => (revision ? gitShow(revision, file) : readFileSync(path.join(ROOT, file), 'utf8'));
+  // The files npm ci reads: the root manifest and lock, and each workspace's manifest.
+  const workspaces = (JSON.parse(read('package.json')) as { workspaces?: string[] }).workspaces ?? [];
+  for (const file of ['package.json', 'package-lock.json', ...workspaces.map((w) => `${w}/package.json`)]) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), revision ? gitShow(revision, file) : readFileSync(path.join(ROOT, file), 'utf8'));
+    writeFileSync(path.join(dir, file), read(file));
   }
   return dir;
 }
