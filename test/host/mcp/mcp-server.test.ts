@@ -102,9 +102,9 @@ test('the tools are listed with their annotations: read-only ones read-only, sen
   try {
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    const expected = ['get_fax_status', 'list_faxes', 'list_inbound', 'get_inbound', 'search_code', 'answer_question', 'start_index', 'index_status', 'list_plugins', 'plugin_health', 'list_alerts', 'prepare_fax', 'send_fax', 'cancel_fax', 'resend_fax', ...NAVIGATION_TOOLS];
+    const expected = ['get_fax_status', 'list_faxes', 'list_inbound', 'get_inbound', 'list_mailboxes', 'search_code', 'answer_question', 'start_index', 'index_status', 'list_plugins', 'plugin_health', 'list_alerts', 'prepare_fax', 'send_fax', 'cancel_fax', 'resend_fax', ...NAVIGATION_TOOLS];
     assert.equal([...byName.keys()].sort(), [...expected].sort());
-    for (const name of ['get_fax_status', 'list_faxes', 'list_inbound', 'get_inbound', 'search_code', 'answer_question', 'index_status', 'list_plugins', 'plugin_health', 'list_alerts', ...NAVIGATION_TOOLS]) {
+    for (const name of ['get_fax_status', 'list_faxes', 'list_inbound', 'get_inbound', 'list_mailboxes', 'search_code', 'answer_question', 'index_status', 'list_plugins', 'plugin_health', 'list_alerts', ...NAVIGATION_TOOLS]) {
       assert.is(byName.get(name)!.annotations?.readOnlyHint, true, name);
     }
     assert.is(byName.get('send_fax')!.annotations?.readOnlyHint, false);
@@ -275,7 +275,7 @@ test('a key without the scope can do over MCP only what it can over HTTP', async
     assert.is(preview.error?.code, 'insufficient_scope', JSON.stringify(preview));
     const send = await call(client, 'send_fax', { approval_id: 'any' });
     assert.is(send.error.code, 'insufficient_scope', JSON.stringify(send));
-    for (const [tool, args] of [['list_plugins', {}], ['list_alerts', {}], ['list_faxes', {}], ['start_index', {}], ['list_inbound', {}]] as const) {
+    for (const [tool, args] of [['list_plugins', {}], ['list_alerts', {}], ['list_faxes', {}], ['start_index', {}], ['list_inbound', {}], ['list_mailboxes', {}]] as const) {
       const refused = await call(client, tool, args);
       assert.is(refused.error?.code, 'insufficient_scope', `${tool}: ${JSON.stringify(refused)}`);
     }
@@ -305,6 +305,10 @@ test('MCP_API_KEY (as a bearer token) opens /mcp without admin; plugins, alerts 
     assert.ok(inbound.error?.detail && !inbound.error.detail.includes('    at '), JSON.stringify(inbound));
     const one404 = await call(admin, 'get_inbound', { inbound_id: 'nope' });
     assert.ok(one404.error?.detail, JSON.stringify(one404));
+    // The mailboxes list_inbound filters by, and where an unrouted fax goes.
+    const boxes = await call(admin, 'list_mailboxes');
+    assert.ok(Array.isArray(boxes.mailboxes), JSON.stringify(boxes));
+    assert.type(boxes.default_mailbox, 'string');
   } finally {
     await admin.close();
   }
@@ -387,7 +391,7 @@ test('switchboard mcp: the same tools over stdio against a running gateway', asy
   await client.connect(transport);
   try {
     const { tools } = await client.listTools();
-    assert.is(tools.length, 15 + NAVIGATION_TOOLS.length);
+    assert.is(tools.length, 16 + NAVIGATION_TOOLS.length);
     await navigate(client);
     const found = await call(client, 'search_code', { q: 'STRIPE_API_KEY invoice provider', repo: 'billing' });
     assert.ok(found.results.length > 0);
@@ -425,7 +429,7 @@ test('tools/list over stdio equals tools/list over HTTP: one builder, one /opena
   try {
     const overStdio = (await stdio.listTools()).tools;
     const overHttp = (await http.listTools()).tools;
-    assert.is(overHttp.length, 15 + NAVIGATION_TOOLS.length);
+    assert.is(overHttp.length, 16 + NAVIGATION_TOOLS.length);
     assert.equal(overStdio, overHttp);
     // Each comes from the x-mcp-tool of its route in the document.
     const doc = await json(await fetch(`${gw.url}/openapi.json`));

@@ -39,6 +39,7 @@ export function registerMailboxRoutes(api: HttpApi, deps: { mailboxes: MailboxSt
       method: 'get',
       path: '/admin/mailboxes',
       summary: 'Mailboxes, with the called numbers routed to each and the mailbox of every other number',
+      mcp: { name: 'list_mailboxes', description: 'Inbound mailboxes with the called numbers routed to each (list_inbound takes a mailbox)' },
       responses: { 200: { description: 'Every mailbox', schema: z.object({ mailboxes: z.array(Mailbox), default_mailbox: z.string().describe('Where a fax whose called number matches no rule goes (INBOUND_DEFAULT_MAILBOX)') }) } },
     },
     async () => ({ mailboxes: await mailboxes.list(), default_mailbox: deps.config.get('INBOUND_DEFAULT_MAILBOX') }),
