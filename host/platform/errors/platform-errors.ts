@@ -16,6 +16,7 @@ export const platformErrors = errorVocabulary('platform', {
   validation_error: defineError<{ issues: FieldIssue[] }>('A parameter, query value or body field failed validation; the message names each failing field. 400 or 422 as the route documents.', ({ issues }) => issues.map((i) => `${i.field}: ${i.problem}`).join('; ')),
   route_not_found: defineError<{ method: string; path: string }>('No route answers this method and path.', ({ method, path }) => `no route for ${method} ${path}`),
   payload_too_large: defineError<{ what: string; limit: string }>('A request body, uploaded file or fetched document is over its size limit.', ({ what, limit }) => `${what} too large: the limit is ${limit}`),
+  json_too_deep: defineError<{ what: string; limit: number }>('A JSON body (an API route\'s, a JSON-RPC message to /mcp) nests arrays and objects deeper than JSON_MAX_DEPTH; refused before it is parsed.', ({ what, limit }) => `${what} nests arrays and objects deeper than ${limit} levels (JSON_MAX_DEPTH)`),
   headers_too_large: defineError('The request headers are over the server\'s size limit; refused before any route ran.', () => 'request headers too large'),
   malformed_request: defineError<{ reason: string }>('The HTTP request could not be parsed (a malformed request line) or did not arrive in time (408); refused before any route ran.', ({ reason }) => reason),
   method_not_allowed: defineError<{ allowed: string }>('The path exists but not for this method (GET and DELETE /mcp, which is stateless).', ({ allowed }) => `use ${allowed}`),
