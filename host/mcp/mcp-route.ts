@@ -5,7 +5,8 @@ import { hostAllowed } from '../platform/auth/request-site.js';
 import { httpError, invalid } from '../platform/http/error-catalogue.js';
 import { openApiDocument } from '../platform/http/openapi.js';
 import { readRawBody } from '../platform/http/raw-body.js';
-import { exceedsJsonDepth } from '../platform/http/json-depth.js';
+import { JsonDepthScan } from '../platform/http/json-depth.js';
+import { answerAfterBody } from '../platform/http/refused-body.js';
 import type { Platform } from '../platform/gateway/platform.js';
 import { MCP_SETTINGS } from './mcp-settings.js';
 
@@ -28,6 +29,9 @@ const loadMcp = () =>
     throw err;
   }));
 
+/** How long a refused message's sender may pause before the answer goes out and the connection is cut. */
+const SENDER_PAUSE_MS = 15_000;
+
 /** JSON-RPC 2.0's "Invalid Request" error code. */
 const JSONRPC_INVALID_REQUEST = -32600;
 
@@ -46,8 +50,11 @@ async function readJsonBody(req: Request, JSONRPCMessageSchema: { safeParse(m: u
   if (Number(req.headers['content-length'] ?? 0) > MCP_BODY_LIMIT_BYTES) throw tooLarge();
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') throw httpError('unsupported_media_type', { expected: 'application/json', got: type || 'a body without Content-Type' });
-  const bytes = await readRawBody(req, MCP_BODY_LIMIT_BYTES, tooLarge);
-  if (exceedsJsonDepth(bytes, maxDepth)) throw new TooDeepMessage(`the JSON-RPC message nests arrays and objects deeper than ${maxDepth} levels (JSON_MAX_DEPTH)`);
+  // Scanned as it arrives: a message nested too deep is refused at the piece that shows it, never gathered.
+  const depth = new JsonDepthScan(maxDepth);
+  const bytes = await readRawBody(req, MCP_BODY_LIMIT_BYTES, tooLarge, (chunk) => {
+    if (depth.feed(chunk)) throw new TooDeepMessage(`the JSON-RPC message nests arrays and objects deeper than ${maxDepth} levels (JSON_MAX_DEPTH)`);
+  });
   let body: unknown;
   try {
     body = JSON.parse(bytes.toString('utf8'));
@@ -133,7 +140,15 @@ export function registerMcpRoute(platform: Platform): void {
         body = await readJsonBody(req, JSONRPCMessageSchema, platform.config.get('JSON_MAX_DEPTH'));
       } catch (err) {
         if (!(err instanceof TooDeepMessage)) throw err;
-        res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: JSONRPC_INVALID_REQUEST, message: err.message, data: { code: 'json_too_deep' } } });
+        // The rest of the body is read and dropped first, so the client is not cut off mid-send; the
+        // sender is sending (the message began), so a pause is a busy client, not a body that never ends.
+        const discardBytes = platform.config.get('REFUSED_BODY_DISCARD_MB') * 1024 * 1024;
+        const answer = () => void res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: JSONRPC_INVALID_REQUEST, message: err.message, data: { code: 'json_too_deep' } } });
+        // Settles once answered, so the route does not answer 204 meanwhile.
+        await new Promise((settled) => {
+          res.once('close', settled);
+          answerAfterBody(req, res, discardBytes, answer, SENDER_PAUSE_MS);
+        });
         return;
       }
       // Answers are JSON, so a client that accepts only JSON is answered too (the transport would

@@ -9,32 +9,55 @@ const CLOSE_OBJECT = 0x7d;
 export const DEFAULT_JSON_MAX_DEPTH = 64;
 
 /**
- * Whether a JSON text nests arrays and objects deeper than `maxDepth`, read from its bytes
- * before any parse: a hostile body is refused without building its object graph. Strings are
- * skipped whole (a base64 document costs a few indexOf calls), so brackets inside them do not count.
+ * The nesting of a JSON text, read from its bytes as they arrive and before any parse: a hostile
+ * body is refused without being gathered or turned into an object graph. Strings are skipped with
+ * indexOf (a base64 document costs a few calls), so brackets inside them do not count.
  */
-export function exceedsJsonDepth(bytes: Uint8Array, maxDepth: number): boolean {
-  let depth = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i];
-    if (b === QUOTE) {
-      i = closingQuote(bytes, i + 1);
-      if (i < 0) return false; // an unterminated string: JSON.parse refuses it
-    } else if (b === OPEN_ARRAY || b === OPEN_OBJECT) {
-      if (++depth > maxDepth) return true;
-    } else if (b === CLOSE_ARRAY || b === CLOSE_OBJECT) {
-      depth--;
+export class JsonDepthScan {
+  private depth = 0;
+  private inString = false;
+  /** The last byte fed was a backslash inside a string: the next one is escaped. */
+  private escaped = false;
+  exceeded = false;
+
+  constructor(readonly maxDepth: number) {}
+
+  /** Reads the next bytes of the text; true once arrays and objects have nested deeper than maxDepth. */
+  feed(bytes: Uint8Array): boolean {
+    if (this.exceeded) return true;
+    // Where the next quote and backslash are, searched again only once passed: no byte is searched twice.
+    let quote = -2;
+    let backslash = -2;
+    for (let i = 0; i < bytes.length; i++) {
+      if (this.escaped) {
+        this.escaped = false;
+        continue;
+      }
+      if (this.inString) {
+        if (quote === -2 || (quote >= 0 && quote < i)) quote = bytes.indexOf(QUOTE, i);
+        if (backslash === -2 || (backslash >= 0 && backslash < i)) backslash = bytes.indexOf(BACKSLASH, i);
+        if (backslash >= 0 && (quote < 0 || backslash < quote)) {
+          i = backslash;
+          this.escaped = true;
+        } else if (quote >= 0) {
+          i = quote;
+          this.inString = false;
+        } else {
+          return false; // the string goes on in the next bytes
+        }
+        continue;
+      }
+      const b = bytes[i];
+      if (b === QUOTE) this.inString = true;
+      else if (b === OPEN_ARRAY || b === OPEN_OBJECT) {
+        if (++this.depth > this.maxDepth) return (this.exceeded = true);
+      } else if (b === CLOSE_ARRAY || b === CLOSE_OBJECT) this.depth--;
     }
+    return false;
   }
-  return false;
 }
 
-/** The index of the quote that ends a string opened before `from` (one not escaped by an odd run of backslashes); -1 when none does. */
-function closingQuote(bytes: Uint8Array, from: number): number {
-  for (let at = bytes.indexOf(QUOTE, from); at >= 0; at = bytes.indexOf(QUOTE, at + 1)) {
-    let backslashes = 0;
-    while (at - backslashes - 1 >= from && bytes[at - backslashes - 1] === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return at;
-  }
-  return -1;
+/** Whether a whole JSON text nests arrays and objects deeper than `maxDepth`. */
+export function exceedsJsonDepth(bytes: Uint8Array, maxDepth: number): boolean {
+  return new JsonDepthScan(maxDepth).feed(bytes);
 }

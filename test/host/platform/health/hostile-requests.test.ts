@@ -113,7 +113,9 @@ test('hostile documents and JSON-RPC messages, all at once, leave /health respon
     }),
   ];
   let done = false;
-  const all = Promise.all(hostile).finally(() => (done = true));
+  // A failed request names itself and shows the gateway's last log lines.
+  const all = Promise.all(hostile.map((p, i) => p.catch((err: Error) => Promise.reject(new Error(`hostile request #${i}: ${err.message}\n${gw.output().slice(-3000)}`, { cause: err })))))
+    .finally(() => (done = true));
   const seen: number[] = [];
   while (!done) {
     seen.push(await healthMs());
