@@ -78,11 +78,17 @@ export class DocumentPool {
     return asBuffer(done.pdf);
   }
 
-  /** Terminates every thread; queued work is refused. */
+  /** Terminates every thread; queued and running work is refused. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new Error('the document pool is closed'));
-    await Promise.all([...this.threads].map((t) => this.retire(t)));
+    const refused = () => new Error('the document pool is closed');
+    for (const job of this.queue.splice(0)) job.reject(refused());
+    await Promise.all(
+      [...this.threads].map((t) => {
+        t.job?.reject(refused());
+        return this.retire(t);
+      }),
+    );
   }
 
   private run<K extends keyof DocumentResults>(task: DocumentTask & { kind: K }, sizeBytes: number): Promise<DocumentResults[K]> {
