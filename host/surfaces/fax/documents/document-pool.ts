@@ -111,6 +111,8 @@ export class DocumentPool {
 
   private start(thread: Thread, job: Job): void {
     thread.job = job;
+    // A thread at work keeps the process alive until its answer; an idle one does not.
+    thread.worker.ref();
     if (thread.ready) this.begin(thread, job);
   }
 
@@ -162,6 +164,7 @@ export class DocumentPool {
   }
 
   private finish(thread: Thread): void {
+    thread.worker.unref();
     clearTimeout(thread.timer);
     thread.timer = undefined;
     thread.job = undefined;

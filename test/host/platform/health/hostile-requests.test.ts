@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { get } from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { removeDir, tempDir } from '../../../support/gateway.js';
+import { removeDir, tempDir, until } from '../../../support/gateway.js';
 import { startChildGateway, type ChildGateway } from '../../../support/child-gateway.js';
 
 // No single request stalls the gateway (issue 35, the hostile review): while each hostile input
@@ -65,6 +65,8 @@ test.before(async () => {
     FAX_DOCUMENT_BUDGET_MS: '2000',
     FAX_DOCUMENT_BUDGET_MS_PER_MB: '500',
   });
+  // Routes answer 503 plugins_loading until the plugins are loaded (/openapi.json among them).
+  await until(async () => (await fetch(`${gw.url}/openapi.json`)).status === 200, 60_000, 100);
   for (let i = 0; i < 5; i++) await healthMs();
   const idle: number[] = [];
   for (let i = 0; i < 30; i++) idle.push(await healthMs());
