@@ -6,6 +6,8 @@ import { hostAllowed } from '../platform/auth/request-site.js';
 import { httpError, invalid } from '../platform/http/error-catalogue.js';
 import { openApiDocument } from '../platform/http/openapi.js';
 import { readRawBody } from '../platform/http/raw-body.js';
+import { JsonDepthScan } from '../platform/http/json-depth.js';
+import { answerAfterBody } from '../platform/http/refused-body.js';
 import type { Platform } from '../platform/gateway/platform.js';
 import { MCP_SETTINGS } from './mcp-settings.js';
 import { inProcessFetch } from './in-process-fetch.js';
@@ -29,16 +31,32 @@ const loadMcp = () =>
     throw err;
   }));
 
+/** How long a refused message's sender may pause before the answer goes out and the connection is cut. */
+const SENDER_PAUSE_MS = 15_000;
+
+/** JSON-RPC 2.0's "Invalid Request" error code. */
+const JSONRPC_INVALID_REQUEST = -32600;
+
 /** A 10 MB document in base64 with its JSON-RPC envelope (the fax spec's MCP limit). */
 export const MCP_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 
-/** The request's JSON body, refused 413 as soon as it is known to be over the limit (from Content-Length, or while it streams). */
-async function readJsonBody(req: Request, JSONRPCMessageSchema: { safeParse(m: unknown): { success: boolean } }): Promise<unknown> {
+/** A body nesting deeper than JSON_MAX_DEPTH: answered as a JSON-RPC error (Invalid Request), before any parse. */
+class TooDeepMessage extends Error {}
+
+/**
+ * The request's JSON body, refused 413 as soon as it is known to be over the limit (from
+ * Content-Length, or while it streams), and TooDeepMessage when it nests deeper than `maxDepth`.
+ */
+async function readJsonBody(req: Request, JSONRPCMessageSchema: { safeParse(m: unknown): { success: boolean } }, maxDepth: number): Promise<unknown> {
   const tooLarge = () => httpError('payload_too_large', { what: 'MCP request body', limit: '16 MB' });
   if (Number(req.headers['content-length'] ?? 0) > MCP_BODY_LIMIT_BYTES) throw tooLarge();
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') throw httpError('unsupported_media_type', { expected: 'application/json', got: type || 'a body without Content-Type' });
-  const bytes = await readRawBody(req, MCP_BODY_LIMIT_BYTES, tooLarge);
+  // Scanned as it arrives: a message nested too deep is refused at the piece that shows it, never gathered.
+  const depth = new JsonDepthScan(maxDepth);
+  const bytes = await readRawBody(req, MCP_BODY_LIMIT_BYTES, tooLarge, (chunk) => {
+    if (depth.feed(chunk)) throw new TooDeepMessage(`the JSON-RPC message nests arrays and objects deeper than ${maxDepth} levels (JSON_MAX_DEPTH)`);
+  });
   let body: unknown;
   try {
     body = JSON.parse(bytes.toString('utf8'));
@@ -108,7 +126,9 @@ export function registerMcpRoute(platform: Platform): void {
         'so it needs that route\'s scope (see docs/mcp.md); the tools are the operations of this document that carry an `x-mcp-tool` extension (name, input schema, annotations). Stateless: GET and DELETE /mcp answer 405 `method_not_allowed`. Access: any API key, or MCP_API_KEY (X-API-Key or Authorization: Bearer); with no key configured, loopback callers only.',
       tags: ['mcp'],
       access: 'public',
-      rawBody: { contentType: 'application/json', description: 'A JSON-RPC request, notification or batch (at most 16 MB)' },
+      // Per key (per address without one), like the API's other budgets; each tool call is a request of its route's bucket too.
+      rateLimit: { bucket: 'mcp', perMinute: () => config.get('MCP_REQUESTS_PER_MINUTE') },
+      rawBody: { contentType: 'application/json', description: 'A JSON-RPC request, notification or batch (at most 16 MB, nesting at most JSON_MAX_DEPTH levels: deeper is answered 400 with a JSON-RPC error, `error.data.code` `json_too_deep`)' },
       // a public route for the DSL: the key, loopback and Host rules are authenticate()'s, the body's readJsonBody()'s
       bodyErrorStatus: 400,
       errors: ['unauthorized', 'loopback_only', 'host_not_allowed', 'unsupported_media_type'],
@@ -117,7 +137,22 @@ export function registerMcpRoute(platform: Platform): void {
     async ({ req, res }) => {
       authenticate(req, res);
       const [{ StreamableHTTPServerTransport }, { JSONRPCMessageSchema }, { createMcpServer }, { routeTools }, { createSwitchboardClient }] = await loadMcp();
-      const body = await readJsonBody(req, JSONRPCMessageSchema);
+      let body: unknown;
+      try {
+        body = await readJsonBody(req, JSONRPCMessageSchema, platform.config.get('JSON_MAX_DEPTH'));
+      } catch (err) {
+        if (!(err instanceof TooDeepMessage)) throw err;
+        // The rest of the body is read and dropped first, so the client is not cut off mid-send; the
+        // sender is sending (the message began), so a pause is a busy client, not a body that never ends.
+        const discardBytes = platform.config.get('REFUSED_BODY_DISCARD_MB') * 1024 * 1024;
+        const answer = () => void res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: JSONRPC_INVALID_REQUEST, message: err.message, data: { code: 'json_too_deep' } } });
+        // Settles once answered, so the route does not answer 204 meanwhile.
+        await new Promise((settled) => {
+          res.once('close', settled);
+          answerAfterBody(req, res, discardBytes, answer, SENDER_PAUSE_MS);
+        });
+        return;
+      }
       // Answers are JSON, so a client that accepts only JSON is answered too (the transport would
       // refuse it 406 with a JSON-RPC body); a request asking for progress, from a client that
       // takes a stream, is answered as server-sent events so the notifications reach it.

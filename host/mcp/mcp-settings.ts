@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envOnly } from '../../core/sdk/settings.js';
-import { flag, optionalText } from '../platform/config/model/field-kinds.js';
+import { flag, integer, optionalText } from '../platform/config/model/field-kinds.js';
 import { settingsSection } from '../platform/config/settings-section.js';
 
 /**
@@ -9,6 +9,7 @@ import { settingsSection } from '../platform/config/settings-section.js';
  */
 export const MCP_SETTINGS = settingsSection('mcp', {
   MCP_REQUIRE_APPROVAL: flag().default(true).describe('MCP send_fax sends only a document prepared by prepare_fax, by its approval id; off, a key with fax:send may send a document and number in one send_fax call.'),
+  MCP_REQUESTS_PER_MINUTE: integer(1).default(120).describe('Requests per minute to POST /mcp allowed to one API key (or client address without one); past it 429 `rate_limited` with Retry-After. A key\'s rate_limit_rpm overrides it. Each tool call also counts against its route\'s own budget.'),
   MCP_OUTBOX_DIR: envOnly(optionalText().describe('Environment only. The directory MCP prepare_fax and send_fax may read a document from by file path (nothing outside it); unset, documents come as base64 only.')),
 });
 

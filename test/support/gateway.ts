@@ -49,6 +49,7 @@ export async function startGateway(env: Record<string, string> = {}, options: { 
     INBOUND_LIST_RPM: '100000',
     INBOUND_GET_RPM: '100000',
     SCHEMA_PROPOSAL_RPM: '100000',
+    MCP_REQUESTS_PER_MINUTE: '100000',
     // The tests' loopback fakes stand for public services; refusal tests set it to ''.
     OUTBOUND_ALLOW_HOSTS: '127.0.0.1,localhost,::1',
     ...env,

@@ -10605,7 +10605,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description An Idempotency-Key of POST /fax came back with a different document, number or options than its first use (within FAX_IDEMPOTENCY_TTL_HOURS); nothing was sent (`idempotency_key_reused`) */
+            /** @description The document could not be inspected or converted within its budget (FAX_DOCUMENT_BUDGET_MS plus FAX_DOCUMENT_BUDGET_MS_PER_MB for each MB, and a bounded memory): the work was stopped. A damaged or unusually built file; send a simpler or smaller one (`document_too_complex`); An Idempotency-Key of POST /fax came back with a different document, number or options than its first use (within FAX_IDEMPOTENCY_TTL_HOURS); nothing was sent (`idempotency_key_reused`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11630,6 +11630,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The document could not be inspected or converted within its budget (FAX_DOCUMENT_BUDGET_MS plus FAX_DOCUMENT_BUDGET_MS_PER_MB for each MB, and a bounded memory): the work was stopped. A damaged or unusually built file; send a simpler or smaller one (`document_too_complex`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`); Too many prepared faxes wait for sending, of this API key (FAX_APPROVALS_PENDING_PER_KEY) or in the cluster (100); send them or let them expire (MCP_APPROVAL_TTL_SECONDS). Retry-After says when the oldest expires (`approvals_pending_limit`) */
             429: {
                 headers: {
@@ -12163,7 +12172,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON-RPC request, notification or batch (at most 16 MB) */
+        /** @description A JSON-RPC request, notification or batch (at most 16 MB, nesting at most JSON_MAX_DEPTH levels: deeper is answered 400 with a JSON-RPC error, `error.data.code` `json_too_deep`) */
         requestBody?: {
             content: {
                 "application/json": string;
@@ -12233,6 +12242,15 @@ export interface operations {
             };
             /** @description The Host header names none of the hosts this gateway answers on non-public routes (localhost, loopback addresses, the host of PUBLIC_API_URL, ALLOWED_HOSTS): a DNS-rebinding guard (`host_not_allowed`) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

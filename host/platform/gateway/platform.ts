@@ -168,7 +168,7 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
     },
   });
   pluginEnv.onChange(() => void kernel.rescan());
-  const api = new HttpApi();
+  const api = new HttpApi({ jsonMaxDepth: () => config.get('JSON_MAX_DEPTH') });
   for (const surface of surfaces) if (surface.errors) api.errors.add(surface.errors);
   const readiness = new Readiness();
   readiness.add('config', () => {

@@ -6,6 +6,7 @@ import { ErrorBody } from './errors.js';
 import { ErrorCatalogue } from './error-catalogue.js';
 import { mcpToolDeclaration, type McpToolMarker } from './mcp-tool.js';
 import { ServingPhase } from './serving-phase.js';
+import { DEFAULT_JSON_MAX_DEPTH, exceedsJsonDepth } from './json-depth.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
@@ -145,6 +146,16 @@ export class HttpApi {
   readonly phase = new ServingPhase();
   private guard: AccessGuard = async () => {};
   private siteGuard: SiteGuard = () => {};
+  // Checked on the raw bytes before express.json parses them (JSON_MAX_DEPTH).
+  private readonly refuseDeepJson: (req: unknown, res: unknown, bytes: Buffer) => void;
+
+  constructor(options: { jsonMaxDepth?: () => number } = {}) {
+    const maxDepth = options.jsonMaxDepth ?? (() => DEFAULT_JSON_MAX_DEPTH);
+    this.refuseDeepJson = (_req, _res, bytes) => {
+      const limit = maxDepth();
+      if (exceedsJsonDepth(bytes, limit)) throw httpError('json_too_deep', { what: 'the request body', limit });
+    };
+  }
 
   setGuard(guard: AccessGuard): void {
     this.guard = guard;
@@ -197,7 +208,7 @@ export class HttpApi {
           if (Number(req.headers['content-length'] ?? 0) > JSON_BODY_LIMIT_BYTES) throw httpError('payload_too_large', { what: 'request body', limit: `${JSON_BODY_LIMIT_BYTES} bytes` });
           next();
         },
-        express.json({ limit: JSON_BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] }),
+        express.json({ limit: JSON_BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'], verify: this.refuseDeepJson }),
         (req: Request, res: Response, next: NextFunction) => void run(req, res).catch(next),
       );
     } else {

@@ -14,6 +14,7 @@ export const PLATFORM_HTTP_ERRORS = httpErrorMapping(
     validation_error: { status: 422, statuses: [422, 400] },
     route_not_found: 404,
     payload_too_large: 413,
+    json_too_deep: 400,
     headers_too_large: 431,
     malformed_request: { status: 400, statuses: [400, 408] },
     method_not_allowed: 405,

@@ -5,9 +5,15 @@ import type { HttpError } from './errors.js';
 /**
  * Reads a request body as bytes, refusing more than `limit` (413 `tooLarge`). Past the limit it
  * stops reading and leaves the socket open: the error handler discards the rest and answers, so
- * the client reads the 413 (a stream torn down mid-body would reset the connection).
+ * the client reads the 413 (a stream torn down mid-body would reset the connection). `inspect`
+ * sees each piece as it arrives and may refuse the body by throwing; the reading stops the same way.
  */
-export function readRawBody(req: Request, limit = 256 * 1024, tooLarge: () => HttpError = () => httpError('payload_too_large', { what: 'request body', limit: `${limit} bytes` })): Promise<Buffer> {
+export function readRawBody(
+  req: Request,
+  limit = 256 * 1024,
+  tooLarge: () => HttpError = () => httpError('payload_too_large', { what: 'request body', limit: `${limit} bytes` }),
+  inspect?: (chunk: Buffer) => void,
+): Promise<Buffer> {
   if (Number(req.headers['content-length'] ?? 0) > limit) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -21,9 +27,17 @@ export function readRawBody(req: Request, limit = 256 * 1024, tooLarge: () => Ht
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
+      let refused: unknown = size > limit ? tooLarge() : undefined;
+      if (refused === undefined && inspect) {
+        try {
+          inspect(chunk);
+        } catch (err) {
+          refused = err;
+        }
+      }
+      if (refused === undefined) return void chunks.push(chunk);
       req.pause();
-      settle(() => reject(tooLarge()));
+      settle(() => reject(refused));
     };
     const onEnd = () => settle(() => resolve(Buffer.concat(chunks, size)));
     const onError = (err: Error) => settle(() => reject(err));

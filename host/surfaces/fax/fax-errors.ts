@@ -6,6 +6,7 @@ export const faxErrors = errorVocabulary('fax', {
   multipart_required: defineError('POST /fax takes multipart/form-data only.', () => 'the request must be multipart/form-data with fields "to" and "file"'),
   malformed_multipart: defineError<{ reason: string }>('The multipart body cannot be parsed, was cut off, or carries more than one file.', ({ reason }) => `malformed multipart request: ${reason}`),
   invalid_document: defineError<{ reason: string }>('The uploaded document is damaged or cannot be converted.', ({ reason }) => reason),
+  document_too_complex: defineError<{ reason: string }>('The document could not be inspected or converted within its budget (FAX_DOCUMENT_BUDGET_MS plus FAX_DOCUMENT_BUDGET_MS_PER_MB for each MB, and a bounded memory): the work was stopped. A damaged or unusually built file; send a simpler or smaller one.', ({ reason }) => `the document is too complex to process: ${reason}; send a simpler or smaller document`),
   unsupported_document: defineError<{ reason: string }>('The uploaded document is of a type the gateway does not fax (it takes PDF, text, PNG, JPEG and TIFF).', ({ reason }) => reason),
   token_invalid: defineError('The signed document link is invalid or has expired.', () => 'token invalid or expired'),
   fax_job_not_found: defineError<{ id: string }>('No fax job has this id (or, for a provider callback, none sent through this provider).', ({ id }) => `fax job "${id}" not found`),

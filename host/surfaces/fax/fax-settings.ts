@@ -45,6 +45,9 @@ export const FAX_SETTINGS = settingsSection('fax', {
     .max(4000)
     .default(DEFAULT_COVER_TEMPLATE)
     .describe('Text of the optional cover page (rendered as plain text). Placeholders: {to}, {from}, {subject}, {message}, {date}, {pages} (total, cover included); "\\n" is a line break.'),
+  FAX_DOCUMENT_THREADS: integer(1, 16).default(2).describe('Worker threads that inspect and convert uploaded documents (PDF checks, text and image to PDF, cover pages) off the event loop; more documents at once wait for a thread.'),
+  FAX_DOCUMENT_BUDGET_MS: integer(100, 600_000).default(10_000).describe('Milliseconds inspecting or converting one document may take, plus FAX_DOCUMENT_BUDGET_MS_PER_MB for each MB of it; past that the work is stopped and the upload refused 422 `document_too_complex`.'),
+  FAX_DOCUMENT_BUDGET_MS_PER_MB: integer(0, 600_000).default(2000).describe('Milliseconds added to FAX_DOCUMENT_BUDGET_MS for each MB of a document (a valid 10 MB text file takes about 9 s on an idle core).'),
   GS_TIMEOUT_SECONDS: integer(1).default(120).describe('Seconds ghostscript may take to render a fax TIFF.'),
   PDF_TOKEN_TTL_MINUTES: integer(1).default(60).describe('Minutes a tokenized PDF link for a provider stays valid.'),
   INBOUND_ENABLED: flag().default(false).describe('Accept and store inbound faxes.'),

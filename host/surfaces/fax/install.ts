@@ -8,7 +8,7 @@ import { FaxDispatcher } from './dispatch/dispatcher.js';
 import { faxConditions, providerLeftActiveCondition } from './dispatch/fax-conditions.js';
 import { applyPluginStatusEvents } from './dispatch/plugin-status-events.js';
 import { FaxReconciler } from './dispatch/reconciler.js';
-import { ghostscriptVersion } from './documents/index.js';
+import { DocumentPool, ghostscriptVersion } from './documents/index.js';
 import { pdfRendererCheck } from './dispatch/renderer-readiness.js';
 import { InboundReceiver } from './inbound/inbound-receiver.js';
 import { registerInboundRoutes } from './inbound/inbound-routes.js';
@@ -61,7 +61,11 @@ export const faxSurface = defineSurface<FaxTables>()({
     let dispatcher: FaxDispatcher | undefined;
     const idempotencyKeys = new IdempotencyKeys(database.db);
     const groupCommit = new SubmitGroupCommit({ store, withStorage: (fn) => documents.withStorage(fn), waitMs: () => config.get('FAX_GROUP_COMMIT_MS') });
-    const service = new FaxService({ store, kernel, config, documents, audit, logger, idempotencyKeys, groupCommit, onSubmitted: () => dispatcher?.wake(), onQueued: events.queued });
+    const documentPool = new DocumentPool({
+      threads: () => config.get('FAX_DOCUMENT_THREADS'),
+      budget: () => ({ baseMs: config.get('FAX_DOCUMENT_BUDGET_MS'), msPerMb: config.get('FAX_DOCUMENT_BUDGET_MS_PER_MB') }),
+    });
+    const service = new FaxService({ store, kernel, config, documents, documentPool, audit, logger, idempotencyKeys, groupCommit, onSubmitted: () => dispatcher?.wake(), onQueued: events.queued });
     dispatcher = new FaxDispatcher({ store, kernel, documents, updates, config, audit, logger, events });
     const reconciler = new FaxReconciler({ store, kernel, config, updates, logger, leases: platform.leases });
     applyPluginStatusEvents({ kernel, store, updates, logger });
@@ -74,11 +78,11 @@ export const faxSurface = defineSurface<FaxTables>()({
     registerFaxRoutes(api, { service, documents, store, kernel, config, tokens, audit, reconciler, outbound: platform.outbound, tmpDir: platform.tmpDir });
     registerCancelResendRoutes(api, { store, service, cancel: new JobCancel({ store, kernel, audit, onCanceled: events.finished, lookUp: (row) => reconciler.check(row) }) });
     const approvals = new FaxApprovals({ db: database.db, dialect: database.dialect, withStorage: (fn) => documents.withStorage(fn), ttlSeconds: () => config.get('MCP_APPROVAL_TTL_SECONDS'), perKeyLimit: () => config.get('FAX_APPROVALS_PENDING_PER_KEY') });
-    registerApprovalRoutes(api, { approvals, service, store, config, audit, tmpDir: platform.tmpDir });
+    registerApprovalRoutes(api, { approvals, service, store, config, audit, tmpDir: platform.tmpDir, documentPool });
     const inboundStore = new InboundStore(database.db);
     const mailboxes = new MailboxStore(database.db);
     const mailboxOf = async (calledNumber: string | undefined) => mailboxFor(await mailboxes.list(), calledNumber, config.get('INBOUND_DEFAULT_MAILBOX'));
-    const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger, mailboxOf, onReceived: (row) => events.inbound(row) });
+    const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger, documentPool, mailboxOf, onReceived: (row) => events.inbound(row) });
     registerMailboxRoutes(api, { mailboxes, config, audit });
     registerInboundRoutes(api, { service: inbound, store: inboundStore, config, tokens, audit });
     const deletion = new MediaDeletion({ db: database.db, withStorage: (fn) => documents.withStorage(fn), audit });
@@ -132,6 +136,7 @@ export const faxSurface = defineSurface<FaxTables>()({
     platform.onStop('cleanup', () => cleanup.stop());
     platform.onStop('idempotency-key-sweep', () => keySweep.stop());
     platform.onStop('status-event-delivery', () => eventDelivery.stop());
+    platform.onStop('document-pool', () => documentPool.close());
     return { store, service, approvals, documents, dispatcher, reconciler, cleanup, idempotencyKeys, inbound: { store: inboundStore, service: inbound }, statusEvents: { outbox, subscriptions, delivery: eventDelivery, publisher: events } };
   },
 });

@@ -31,6 +31,9 @@ export const HostKeys = {
   CONFIG_SYNC_SECONDS: decimal(0.1, 3600)
     .default(5)
     .describe('With PostgreSQL: seconds between checks of the shared configuration row, so a change saved through any instance applies on every instance within this time, without a restart.'),
+  JSON_MAX_DEPTH: integer(8, 10_000)
+    .default(64)
+    .describe('How deeply arrays and objects may nest in a JSON body (API routes, JSON-RPC messages to /mcp); a deeper one is refused 400 `json_too_deep` before it is parsed, so one request cannot build a huge object graph.'),
   MAX_FILE_SIZE_MB: integer(1).default(10).describe('Largest accepted upload, in megabytes.'),
   ADMIN_ALLOW_RESTART: flag().default(false).describe('Allow POST /admin/restart: the gateway answers 202, drains and exits with code 0 (a supervisor starts it again).'),
   ADMIN_SETTINGS_PERSIST_PATH: envOnly(optionalText().describe('File POST /admin/settings/persist writes the effective settings to, as an env file (e.g. /faxdata/service.env); unset turns persist off (403).')),

@@ -9,3 +9,4 @@ export { normalizeToPdf, type NormalizedDocument } from './normalize.js';
 export { createFaxDocument, FAX_TIFF_NAME, type JobDocumentOptions } from './job-document.js';
 export { PAPERS, PAPER_POINTS, type Paper } from './paper.js';
 export { renderCoverPage, prependCover, fillCoverTemplate, type CoverFields, type CoverPage, type CoverValues } from './cover-page.js';
+export { DocumentPool, type DocumentBudget } from './document-pool.js';

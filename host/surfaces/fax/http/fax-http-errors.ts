@@ -12,6 +12,7 @@ export const FAX_HTTP_ERRORS = httpErrorMapping(
     malformed_multipart: 400,
     invalid_document: 400,
     unsupported_document: 415,
+    document_too_complex: 422,
     token_invalid: 403,
     fax_job_not_found: 404,
     document_expired: 404,

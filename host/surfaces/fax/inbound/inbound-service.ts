@@ -4,7 +4,7 @@ import type { FaxConfig } from '../fax-settings.js';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { StorageProvider } from '../../../../core/sdk/index.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
-import { detectDocumentType, imageToPdf, inspectPdf, InvalidDocumentError } from '../documents/index.js';
+import { detectDocumentType, InvalidDocumentError, type DocumentPool } from '../documents/index.js';
 import { maskPhone } from '../../../platform/logging/text-masking.js';
 import type { InboundRow, InboundStore } from './inbound-store.js';
 import { invalidInput } from '../../../platform/errors/platform-errors.js';
@@ -31,7 +31,7 @@ export const INBOUND_TOKEN_SCOPE = 'inbound';
  */
 export class InboundService {
   constructor(
-    private readonly deps: { store: InboundStore; kernel: Kernel; config: FaxConfig; audit: AuditLog; logger: Logger; mailboxOf: (calledNumber: string | undefined) => Promise<string>; onReceived?: (row: InboundRow) => Promise<void> },
+    private readonly deps: { store: InboundStore; kernel: Kernel; config: FaxConfig; audit: AuditLog; logger: Logger; documentPool: DocumentPool; mailboxOf: (calledNumber: string | undefined) => Promise<string>; onReceived?: (row: InboundRow) => Promise<void> },
   ) {}
 
   withStorage<T>(fn: (storage: StorageProvider) => Promise<T>): Promise<T> {
@@ -87,8 +87,8 @@ export class InboundService {
   private async toPdf(bytes: Buffer): Promise<{ pdf: Buffer; pages: number; sourceType: 'pdf' | 'tiff' }> {
     const type = detectDocumentType(bytes.subarray(0, 8192));
     try {
-      if (type === 'pdf') return { pdf: bytes, pages: (await inspectPdf(bytes)).pages, sourceType: 'pdf' };
-      if (type === 'tiff') return { ...(await imageToPdf(bytes, { paper: this.deps.config.get('FAX_PAPER_SIZE') })), sourceType: 'tiff' };
+      if (type === 'pdf') return { pdf: bytes, pages: (await this.deps.documentPool.inspectPdf(bytes)).pages, sourceType: 'pdf' };
+      if (type === 'tiff') return { ...(await this.deps.documentPool.imageToPdf(bytes, this.deps.config.get('FAX_PAPER_SIZE'))), sourceType: 'tiff' };
     } catch (err) {
       if (err instanceof InvalidDocumentError) throw invalidInput('document', err.message);
       throw err;

@@ -5,7 +5,7 @@ import type { FaxConfig } from '../fax-settings.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import { invalid } from '../../../platform/http/error-catalogue.js';
 import { maskPhone } from '../../../platform/logging/text-masking.js';
-import { normalizeToPdf } from '../documents/index.js';
+import type { DocumentPool } from '../documents/index.js';
 import type { FaxApprovals } from './fax-approvals.js';
 import { FaxJobOutSchema } from './fax-job-out.js';
 import { toFaxJobOut, type FaxService } from './fax-service.js';
@@ -42,6 +42,7 @@ export interface ApprovalRouteDeps {
   config: FaxConfig;
   audit: AuditLog;
   tmpDir: string;
+  documentPool: DocumentPool;
 }
 
 /** POST /fax/prepare and POST /fax/approvals/{id}/send: sending bound to an approved document and number. */
@@ -71,7 +72,7 @@ export function registerApprovalRoutes(api: HttpApi, deps: ApprovalRouteDeps): v
         schema: z.object({ to: z.string().describe('E.164 or digits: optional "+" and 6 to 20 digits'), file: z.string().meta({ format: 'binary', description: 'The document (PDF, text, PNG, JPEG or TIFF)' }) }),
       },
       bodyErrorStatus: 400,
-      errors: [...UPLOAD_ERRORS, 'invalid_document', 'unsupported_document', 'approvals_pending_limit', 'plugin_not_available'],
+      errors: [...UPLOAD_ERRORS, 'invalid_document', 'unsupported_document', 'document_too_complex', 'approvals_pending_limit', 'plugin_not_available'],
       responses: { 201: { description: 'Prepared: the preview and approval id', schema: PreparedFaxSchema } },
     },
     async ({ req, res }) => {
@@ -82,7 +83,7 @@ export function registerApprovalRoutes(api: HttpApi, deps: ApprovalRouteDeps): v
         if (!upload.file || upload.file.size === 0) throw invalid('file', 'required (a non-empty file part named "file")', 400);
         const bytes = await upload.file.bytes();
         // The document as the fax will carry it: an unusable one is refused now, not at send.
-        const { pages } = await normalizeToPdf(bytes, { paper: config.get('FAX_PAPER_SIZE') });
+        const { pages } = await deps.documentPool.normalize(bytes, config.get('FAX_PAPER_SIZE'));
         const fax = await approvals.prepare(actorOf(res), to, bytes, pages);
         deps.audit.record('fax_prepared', { approval_id: fax.approvalId, to: maskPhone(to), pages, sha256: fax.sha256, by: actorOf(res) });
         res.status(201);

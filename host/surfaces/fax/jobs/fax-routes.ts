@@ -105,7 +105,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       },
       headers: SubmitHeaders,
       bodyErrorStatus: 400,
-      errors: ['approval_required', ...UPLOAD_ERRORS, 'invalid_document', 'unsupported_document', 'idempotency_key_reused', 'send_at_out_of_range', 'webhook_url_refused', 'callback_url_unavailable', 'fax_backend_unavailable', 'storage_unavailable'],
+      errors: ['approval_required', ...UPLOAD_ERRORS, 'invalid_document', 'unsupported_document', 'document_too_complex', 'idempotency_key_reused', 'send_at_out_of_range', 'webhook_url_refused', 'callback_url_unavailable', 'fax_backend_unavailable', 'storage_unavailable'],
       responses: {
         200: { description: 'An earlier submit with this Idempotency-Key (same document, number and options) made this job; nothing new was sent', schema: FaxJobOutSchema },
         202: { description: 'Accepted', schema: FaxJobOutSchema },

@@ -4,7 +4,7 @@ import type { FaxConfig } from '../fax-settings.js';
 import { PluginNotAvailableError, type Kernel } from '../../../../core/kernel/kernel.js';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import { maskNumbers } from '../../../../core/sdk/index.js';
-import { normalizeToPdf, prependCover, renderCoverPage, type CoverFields } from '../documents/index.js';
+import type { CoverFields, DocumentPool } from '../documents/index.js';
 import type { IdempotencyKeys, IdempotentSubmit } from './idempotency-keys.js';
 import type { FaxJobAttemptRow } from './job-attempts.js';
 import { jobPrefix, type JobDocuments } from './job-documents.js';
@@ -73,6 +73,8 @@ export class FaxService {
       kernel: Kernel;
       config: FaxConfig;
       documents: JobDocuments;
+      /** Inspects and converts the upload off the event loop, within its budget. */
+      documentPool: DocumentPool;
       audit: AuditLog;
       logger: Logger;
       idempotencyKeys: IdempotencyKeys;
@@ -119,17 +121,17 @@ export class FaxService {
       if (problem) throw faxErrors.error('fax_backend_unavailable', { problem });
     }
     const paper = config.get('FAX_PAPER_SIZE');
-    // a document we cannot use throws Invalid/UnsupportedDocumentError: the error handler's domain mapping answers 400/415
-    const normalized = await normalizeToPdf(input.bytes, { paper });
+    // a document we cannot use throws Invalid/UnsupportedDocumentError or document_too_complex: the error handler's domain mapping answers 400/415/422
+    const normalized = await this.deps.documentPool.normalize(input.bytes, paper);
     let pdf = normalized.pdf;
     let pages = normalized.pages;
     if (options.cover) {
       pages += 1;
       const template = config.get('FAX_COVER_TEMPLATE');
-      const cover = await renderCoverPage(template, { ...options.cover, to: options.cover.to ?? to, pages, date: new Date() }, paper);
+      const covered = await this.deps.documentPool.withCover(pdf, { template, values: { ...options.cover, to: options.cover.to ?? to, pages, date: new Date() }, paper });
       // Drawn as boxes and named in the PDF's metadata (UndrawableCharacters); the log says which.
-      if (cover.undrawable.length) this.deps.logger.warn({ characters: cover.undrawable.join(' ') }, 'cover page: characters the bundled font cannot draw');
-      pdf = await prependCover(cover.pdf, pdf);
+      if (covered.undrawable.length) this.deps.logger.warn({ characters: covered.undrawable.join(' ') }, 'cover page: characters the bundled font cannot draw');
+      pdf = covered.pdf;
     }
     const id = randomUUID();
     const pdfKey = `${jobPrefix(id)}/document.pdf`;

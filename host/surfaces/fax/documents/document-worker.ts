@@ -1,0 +1,58 @@
+import { parentPort } from 'node:worker_threads';
+import { prependCover, renderCoverPage, type CoverValues } from './cover-page.js';
+import { InvalidDocumentError, UnsupportedDocumentError } from './errors.js';
+import { imageToPdf } from './image-to-pdf.js';
+import { normalizeToPdf, type NormalizedDocument } from './normalize.js';
+import type { Paper } from './paper.js';
+import { inspectPdf } from './pdf-inspect.js';
+import { loadPdfKit } from './lazy-modules.js';
+
+/** One piece of document work a thread of the DocumentPool does. */
+export type DocumentTask =
+  | { kind: 'normalize'; bytes: Uint8Array; paper: Paper }
+  | { kind: 'inspect-pdf'; bytes: Uint8Array }
+  | { kind: 'image-to-pdf'; bytes: Uint8Array; paper: Paper }
+  | { kind: 'with-cover'; pdf: Uint8Array; template: string; values: CoverValues; paper: Paper };
+
+/** What each task kind answers. */
+export interface DocumentResults {
+  normalize: NormalizedDocument;
+  'inspect-pdf': { pages: number };
+  'image-to-pdf': { pdf: Buffer; pages: number };
+  'with-cover': { pdf: Buffer; undrawable: string[] };
+}
+
+/** A document error crosses the thread as its code and message; anything else as a message. */
+export type DocumentOutcome = { id: number; ok: true; value: unknown } | { id: number; ok: false; code?: 'invalid_document' | 'unsupported_document'; message: string };
+
+// A clone of a Buffer arrives as a plain Uint8Array.
+const buffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+async function perform(task: DocumentTask): Promise<unknown> {
+  switch (task.kind) {
+    case 'normalize':
+      return normalizeToPdf(buffer(task.bytes), { paper: task.paper });
+    case 'inspect-pdf':
+      return inspectPdf(buffer(task.bytes));
+    case 'image-to-pdf':
+      return imageToPdf(buffer(task.bytes), { paper: task.paper });
+    case 'with-cover': {
+      const cover = await renderCoverPage(task.template, task.values, task.paper);
+      return { pdf: await prependCover(cover.pdf, buffer(task.pdf)), undrawable: cover.undrawable };
+    }
+  }
+}
+
+// The PDF libraries load before the thread says it is ready: a job's budget is for its document, not for a cold start.
+await Promise.all([import('pdf-lib'), loadPdfKit()]);
+parentPort!.postMessage({ ready: true });
+
+parentPort!.on('message', ({ id, task }: { id: number; task: DocumentTask }) => {
+  perform(task).then(
+    (value) => parentPort!.postMessage({ id, ok: true, value } satisfies DocumentOutcome),
+    (err: unknown) => {
+      const code = err instanceof InvalidDocumentError ? 'invalid_document' : err instanceof UnsupportedDocumentError ? 'unsupported_document' : undefined;
+      parentPort!.postMessage({ id, ok: false, ...(code ? { code } : {}), message: (err as Error)?.message ?? String(err) } satisfies DocumentOutcome);
+    },
+  );
+});
