@@ -12510,6 +12510,22 @@ export interface operations {
                         id: string;
                         /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                         instance_of: string | null;
+                        /** @description Where the code runs and how that went; null before a first start (and for declarative plugins never started) */
+                        isolation: {
+                            /** @description Why the last isolate stopped on its own or was stopped over a limit */
+                            last_failure: string | null;
+                            /**
+                             * @description process: a child process; worker: a worker thread; in-process: the gateway's own event loop
+                             * @enum {string}
+                             */
+                            mode: "process" | "worker" | "in-process";
+                            /** @description The child process while a generation runs (process mode) */
+                            pid: number | null;
+                            /** @description Restarts after a crash or a limit (memory, call deadline, a blocked event loop) since the gateway started */
+                            restarts: number;
+                            /** @description The worker thread while a generation runs (worker mode) */
+                            thread_id: number | null;
+                        } | null;
                         kinds: string[];
                         last_error: string | null;
                         manifest_path: string | null;
@@ -12681,6 +12697,22 @@ export interface operations {
                             id: string;
                             /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                             instance_of: string | null;
+                            /** @description Where the code runs and how that went; null before a first start (and for declarative plugins never started) */
+                            isolation: {
+                                /** @description Why the last isolate stopped on its own or was stopped over a limit */
+                                last_failure: string | null;
+                                /**
+                                 * @description process: a child process; worker: a worker thread; in-process: the gateway's own event loop
+                                 * @enum {string}
+                                 */
+                                mode: "process" | "worker" | "in-process";
+                                /** @description The child process while a generation runs (process mode) */
+                                pid: number | null;
+                                /** @description Restarts after a crash or a limit (memory, call deadline, a blocked event loop) since the gateway started */
+                                restarts: number;
+                                /** @description The worker thread while a generation runs (worker mode) */
+                                thread_id: number | null;
+                            } | null;
                             kinds: string[];
                             last_error: string | null;
                             manifest_path: string | null;
@@ -12836,6 +12868,22 @@ export interface operations {
                             id: string;
                             /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                             instance_of: string | null;
+                            /** @description Where the code runs and how that went; null before a first start (and for declarative plugins never started) */
+                            isolation: {
+                                /** @description Why the last isolate stopped on its own or was stopped over a limit */
+                                last_failure: string | null;
+                                /**
+                                 * @description process: a child process; worker: a worker thread; in-process: the gateway's own event loop
+                                 * @enum {string}
+                                 */
+                                mode: "process" | "worker" | "in-process";
+                                /** @description The child process while a generation runs (process mode) */
+                                pid: number | null;
+                                /** @description Restarts after a crash or a limit (memory, call deadline, a blocked event loop) since the gateway started */
+                                restarts: number;
+                                /** @description The worker thread while a generation runs (worker mode) */
+                                thread_id: number | null;
+                            } | null;
                             kinds: string[];
                             last_error: string | null;
                             manifest_path: string | null;
@@ -12877,6 +12925,22 @@ export interface operations {
                             id: string;
                             /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                             instance_of: string | null;
+                            /** @description Where the code runs and how that went; null before a first start (and for declarative plugins never started) */
+                            isolation: {
+                                /** @description Why the last isolate stopped on its own or was stopped over a limit */
+                                last_failure: string | null;
+                                /**
+                                 * @description process: a child process; worker: a worker thread; in-process: the gateway's own event loop
+                                 * @enum {string}
+                                 */
+                                mode: "process" | "worker" | "in-process";
+                                /** @description The child process while a generation runs (process mode) */
+                                pid: number | null;
+                                /** @description Restarts after a crash or a limit (memory, call deadline, a blocked event loop) since the gateway started */
+                                restarts: number;
+                                /** @description The worker thread while a generation runs (worker mode) */
+                                thread_id: number | null;
+                            } | null;
                             kinds: string[];
                             last_error: string | null;
                             manifest_path: string | null;
@@ -12976,6 +13040,22 @@ export interface operations {
                         id: string;
                         /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                         instance_of: string | null;
+                        /** @description Where the code runs and how that went; null before a first start (and for declarative plugins never started) */
+                        isolation: {
+                            /** @description Why the last isolate stopped on its own or was stopped over a limit */
+                            last_failure: string | null;
+                            /**
+                             * @description process: a child process; worker: a worker thread; in-process: the gateway's own event loop
+                             * @enum {string}
+                             */
+                            mode: "process" | "worker" | "in-process";
+                            /** @description The child process while a generation runs (process mode) */
+                            pid: number | null;
+                            /** @description Restarts after a crash or a limit (memory, call deadline, a blocked event loop) since the gateway started */
+                            restarts: number;
+                            /** @description The worker thread while a generation runs (worker mode) */
+                            thread_id: number | null;
+                        } | null;
                         kinds: string[];
                         last_error: string | null;
                         manifest_path: string | null;
@@ -13246,6 +13326,22 @@ export interface operations {
                             id: string;
                             /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                             instance_of: string | null;
+                            /** @description Where the code runs and how that went; null before a first start (and for declarative plugins never started) */
+                            isolation: {
+                                /** @description Why the last isolate stopped on its own or was stopped over a limit */
+                                last_failure: string | null;
+                                /**
+                                 * @description process: a child process; worker: a worker thread; in-process: the gateway's own event loop
+                                 * @enum {string}
+                                 */
+                                mode: "process" | "worker" | "in-process";
+                                /** @description The child process while a generation runs (process mode) */
+                                pid: number | null;
+                                /** @description Restarts after a crash or a limit (memory, call deadline, a blocked event loop) since the gateway started */
+                                restarts: number;
+                                /** @description The worker thread while a generation runs (worker mode) */
+                                thread_id: number | null;
+                            } | null;
                             kinds: string[];
                             last_error: string | null;
                             manifest_path: string | null;
@@ -13637,6 +13733,22 @@ export interface operations {
                             id: string;
                             /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                             instance_of: string | null;
+                            /** @description Where the code runs and how that went; null before a first start (and for declarative plugins never started) */
+                            isolation: {
+                                /** @description Why the last isolate stopped on its own or was stopped over a limit */
+                                last_failure: string | null;
+                                /**
+                                 * @description process: a child process; worker: a worker thread; in-process: the gateway's own event loop
+                                 * @enum {string}
+                                 */
+                                mode: "process" | "worker" | "in-process";
+                                /** @description The child process while a generation runs (process mode) */
+                                pid: number | null;
+                                /** @description Restarts after a crash or a limit (memory, call deadline, a blocked event loop) since the gateway started */
+                                restarts: number;
+                                /** @description The worker thread while a generation runs (worker mode) */
+                                thread_id: number | null;
+                            } | null;
                             kinds: string[];
                             last_error: string | null;
                             manifest_path: string | null;
@@ -13888,6 +14000,22 @@ export interface operations {
                         id: string;
                         /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                         instance_of: string | null;
+                        /** @description Where the code runs and how that went; null before a first start (and for declarative plugins never started) */
+                        isolation: {
+                            /** @description Why the last isolate stopped on its own or was stopped over a limit */
+                            last_failure: string | null;
+                            /**
+                             * @description process: a child process; worker: a worker thread; in-process: the gateway's own event loop
+                             * @enum {string}
+                             */
+                            mode: "process" | "worker" | "in-process";
+                            /** @description The child process while a generation runs (process mode) */
+                            pid: number | null;
+                            /** @description Restarts after a crash or a limit (memory, call deadline, a blocked event loop) since the gateway started */
+                            restarts: number;
+                            /** @description The worker thread while a generation runs (worker mode) */
+                            thread_id: number | null;
+                        } | null;
                         kinds: string[];
                         last_error: string | null;
                         manifest_path: string | null;

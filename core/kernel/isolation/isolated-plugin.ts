@@ -28,7 +28,9 @@ export interface IsolatedStartRequest extends IsolateContextInit {
 
 export interface IsolatedPlugin {
   instance: PluginInstance;
+  readonly mode: 'process' | 'worker';
   readonly pid: number | undefined;
+  readonly threadId: number | undefined;
   /** Runs the plugin's stop under the stop deadline, then ends the isolate. */
   stop(reason: string): Promise<void>;
   /** Ends the isolate now. */
@@ -130,7 +132,9 @@ export async function startIsolatedPlugin(request: IsolatedStartRequest): Promis
   };
   return {
     instance,
+    mode: request.mode,
     pid: isolate.pid,
+    threadId: isolate.threadId,
     async stop(reason) {
       stopping = true;
       try {

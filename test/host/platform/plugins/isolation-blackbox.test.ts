@@ -65,8 +65,8 @@ test.before(async () => {
     FAX_BACKEND: 'unruly',
     RETRIEVAL_BACKEND: 'echo',
     PLUGIN_MEMORY_MB: '64',
-    // Long enough for V8's last collections before a heap-limit abort (else the hoarder reads as blocked).
-    PLUGIN_UNRESPONSIVE_MS: '4000',
+    // Long enough for V8's last collections before a heap-limit abort on a loaded machine (else the hoarder reads as blocked).
+    PLUGIN_UNRESPONSIVE_MS: '10000',
     PLUGIN_START_TIMEOUT_MS: '30000',
     PLUGIN_RETRY_INITIAL_MS: '200',
     PLUGIN_RETRY_MAX_MS: '1000',
@@ -86,6 +86,7 @@ test('idle: both isolated plugins serve; the /health baseline', async () => {
   await active('unruly');
   await active('echo');
   assert.ok(await searchServes());
+  assert.equal((await plugin('echo')).isolation, { ...(await plugin('echo')).isolation, mode: 'process', restarts: 0, last_failure: null, thread_id: null });
   const id = await sendFax('+15551230000');
   await until(async () => (await fax(id)).provider_sid, 30_000, 50);
   await sampleHealth(Promise.resolve(), 10); // warm-up
@@ -101,7 +102,9 @@ const misdeeds: Array<[string, string, RegExp]> = [
 for (const [what, number, reason] of misdeeds) {
   test(`${what}: /health keeps its pace, the neighbour serves, /plugins says failed and why, then it is back`, async () => {
     await active('unruly');
-    const before = (await plugin('unruly')).generation as number;
+    const { generation: before, isolation: was } = await plugin('unruly');
+    assert.is(was.mode, 'process');
+    assert.ok(Number.isInteger(was.pid) && was.pid !== gw.pid, 'a child process of its own');
     let neighbourCalls = 0;
     const episode = (async () => {
       await sendFax(number);
@@ -110,12 +113,18 @@ for (const [what, number, reason] of misdeeds) {
         return p?.state === 'failed' ? p : undefined;
       }, 60_000, 20);
       assert.match(failed.last_error ?? '', reason);
+      assert.match(failed.isolation.last_failure ?? '', reason);
+      assert.is(failed.isolation.restarts, was.restarts + 1);
+      assert.is(failed.isolation.pid, null);
       assert.ok(await searchServes(), 'the neighbour serves while the bad plugin is down');
       neighbourCalls++;
       await until(async () => {
         const p = await plugin('unruly');
-        return p?.state === 'active' && p.generation > before;
-      }, 60_000, 50);
+        return p?.state === 'active' && p.generation > before ? p : undefined;
+      }, 60_000, 50).then((back) => {
+        assert.ok(back.isolation.pid !== was.pid, 'restarted in a new process');
+        assert.match(back.isolation.last_failure ?? '', reason, 'the last failure stays visible after the restart');
+      });
     })();
     const samples = await sampleHealth(episode);
     await episode;
