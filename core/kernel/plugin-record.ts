@@ -1,3 +1,4 @@
+import type { IsolationMode } from './isolation/isolation-mode.js';
 import type { HealthResult } from '../sdk/index.js';
 import type { Manifest, ManifestDiagnostic } from '../manifest/index.js';
 import type { Generation } from './generation.js';
@@ -45,6 +46,8 @@ export interface PluginRecord {
   retry?: { attempt: number; timer?: NodeJS.Timeout };
   /** Crashes of isolated generations in a row: the restart backoff's attempt. */
   crashes?: number;
+  /** Where its last generation ran (kept while it is down), and its crash restarts so far. */
+  isolation?: { mode: IsolationMode; restarts: number; lastFailure?: string };
 }
 
 /** The kernel's records by plugin id; state changes go through here so they are announced. */

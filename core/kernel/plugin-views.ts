@@ -3,6 +3,7 @@ import type { ManifestDiagnostic } from '../manifest/index.js';
 import type { PluginConfigStore } from '../config/plugin-config-store.js';
 import { declarativeBlockOf } from './declarative-runtimes.js';
 import type { PluginRecord, PluginRecords, PluginState } from './plugin-record.js';
+import type { IsolationMode } from './isolation/isolation-mode.js';
 
 export interface PluginView {
   id: string;
@@ -24,6 +25,18 @@ export interface PluginView {
   maturity: string | null;
   /** Fax providers: the directions the serving generation takes (an inbound-only start is active too); null otherwise. */
   directions: FaxDirection[] | null;
+  /** Where its code runs and how that went; null before a first start. */
+  isolation: IsolationView | null;
+}
+
+export interface IsolationView {
+  mode: IsolationMode;
+  /** The child process (process mode) or worker thread (worker mode) while a generation runs. */
+  pid: number | null;
+  thread_id: number | null;
+  /** Restarts after a crash or a limit, since the gateway started. */
+  restarts: number;
+  last_failure: string | null;
 }
 
 /** The plugins as the HTTP surface shows them (GET /plugins, admin views). */
@@ -67,8 +80,15 @@ export class PluginViews {
       declarative: !!m && declarativeBlockOf(m) !== undefined,
       maturity: m?.maturity ?? null,
       directions: directionsOf(r),
+      isolation: isolationOf(r),
     };
   }
+}
+
+function isolationOf(r: PluginRecord): IsolationView | null {
+  if (!r.isolation) return null;
+  const isolate = r.active?.run.isolate;
+  return { mode: r.isolation.mode, pid: isolate?.pid ?? null, thread_id: isolate?.threadId ?? null, restarts: r.isolation.restarts, last_failure: r.isolation.lastFailure ?? null };
 }
 
 function directionsOf(r: PluginRecord): FaxDirection[] | null {

@@ -196,6 +196,7 @@ export class Reconciler {
       const { generation, sources } = await this.options.factory.build(record.id, record.manifest, resolved, config.settings, number, this.options.instances.runInputs(record));
       const old = record.active;
       record.active = generation;
+      record.isolation = { restarts: 0, ...record.isolation, mode: generation.run.isolate?.mode ?? 'in-process' };
       record.settingSources = sources;
       record.fingerprint = fingerprint;
       record.failedFingerprint = undefined;
@@ -265,6 +266,7 @@ export class Reconciler {
     const served = Date.now() - gen.startedAt.getTime();
     const attempt = served > this.options.backoff.maxMs * 2 ? 1 : (record.crashes ?? 0) + 1;
     record.crashes = attempt;
+    record.isolation = { mode: gen.run.isolate?.mode ?? 'in-process', restarts: (record.isolation?.restarts ?? 0) + 1, lastFailure: reason };
     this.cancelRetry(record);
     const schedule = this.options.schedule ?? unrefTimer;
     this.cancels.set(

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import path from 'node:path';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { container as rootContainer } from 'tsyringe';
@@ -6,6 +7,15 @@ import type { PluginRuntime } from '../sdk/testing/index.js';
 import { PluginMetricsFactory } from '../kernel/plugin-metrics.js';
 import { startGeneration } from '../kernel/plugin-runner.js';
 import { OutboundGuard } from '../kernel/egress.js';
+import { DEFAULT_ISOLATION_LIMITS } from '../kernel/isolation/isolation-mode.js';
+import type { GenerationIsolation } from '../kernel/plugin-runner.js';
+
+/** A plugin of this package run isolated, as PLUGIN_ISOLATION runs a built-in: not confined, no resolve hooks. */
+function builtinIsolation(isolation: { mode: 'process' | 'worker'; entryFile: string }): GenerationIsolation {
+  const code = { entryFile: isolation.entryFile, root: path.dirname(isolation.entryFile), hash: '', builtin: true, diagnostics: [] };
+  // A crash fails the call in flight with PluginCrashedError, which is what the test sees.
+  return { mode: isolation.mode, code, limits: DEFAULT_ISOLATION_LIMITS, onCrash: () => {} };
+}
 
 /** The test kit's runtime: each plugin starts through the kernel's own plugin runner. */
 export const kernelPluginRuntime: PluginRuntime = {
@@ -26,6 +36,7 @@ export const kernelPluginRuntime: PluginRuntime = {
       container: rootContainer.createChildContainer(),
       emit: options.emit,
       ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+      ...(options.isolation ? { isolation: builtinIsolation(options.isolation) } : {}),
     });
     return { instance: run.instance, ctx: run.ctx, stop: (reason) => run.close(reason).finally(() => outbound.close()) };
   },

@@ -12528,6 +12528,22 @@ export interface operations {
                         id: string;
                         /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                         instance_of: string | null;
+                        /** @description Where the code runs and how that went; null before a first start (and for declarative plugins never started) */
+                        isolation: {
+                            /** @description Why the last isolate stopped on its own or was stopped over a limit */
+                            last_failure: string | null;
+                            /**
+                             * @description process: a child process; worker: a worker thread; in-process: the gateway's own event loop
+                             * @enum {string}
+                             */
+                            mode: "process" | "worker" | "in-process";
+                            /** @description The child process while a generation runs (process mode) */
+                            pid: number | null;
+                            /** @description Restarts after a crash or a limit (memory, call deadline, a blocked event loop) since the gateway started */
+                            restarts: number;
+                            /** @description The worker thread while a generation runs (worker mode) */
+                            thread_id: number | null;
+                        } | null;
                         kinds: string[];
                         last_error: string | null;
                         manifest_path: string | null;
@@ -12699,6 +12715,22 @@ export interface operations {
                             id: string;
                             /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                             instance_of: string | null;
+                            /** @description Where the code runs and how that went; null before a first start (and for declarative plugins never started) */
+                            isolation: {
+                                /** @description Why the last isolate stopped on its own or was stopped over a limit */
+                                last_failure: string | null;
+                                /**
+                                 * @description process: a child process; worker: a worker thread; in-process: the gateway's own event loop
+                                 * @enum {string}
+                                 */
+                                mode: "process" | "worker" | "in-process";
+                                /** @description The child process while a generation runs (process mode) */
+                                pid: number | null;
+                                /** @description Restarts after a crash or a limit (memory, call deadline, a blocked event loop) since the gateway started */
+                                restarts: number;
+                                /** @description The worker thread while a generation runs (worker mode) */
+                                thread_id: number | null;
+                            } | null;
                             kinds: string[];
                             last_error: string | null;
                             manifest_path: string | null;
@@ -12854,6 +12886,22 @@ export interface operations {
                             id: string;
                             /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                             instance_of: string | null;
+                            /** @description Where the code runs and how that went; null before a first start (and for declarative plugins never started) */
+                            isolation: {
+                                /** @description Why the last isolate stopped on its own or was stopped over a limit */
+                                last_failure: string | null;
+                                /**
+                                 * @description process: a child process; worker: a worker thread; in-process: the gateway's own event loop
+                                 * @enum {string}
+                                 */
+                                mode: "process" | "worker" | "in-process";
+                                /** @description The child process while a generation runs (process mode) */
+                                pid: number | null;
+                                /** @description Restarts after a crash or a limit (memory, call deadline, a blocked event loop) since the gateway started */
+                                restarts: number;
+                                /** @description The worker thread while a generation runs (worker mode) */
+                                thread_id: number | null;
+                            } | null;
                             kinds: string[];
                             last_error: string | null;
                             manifest_path: string | null;
@@ -12895,6 +12943,22 @@ export interface operations {
                             id: string;
                             /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                             instance_of: string | null;
+                            /** @description Where the code runs and how that went; null before a first start (and for declarative plugins never started) */
+                            isolation: {
+                                /** @description Why the last isolate stopped on its own or was stopped over a limit */
+                                last_failure: string | null;
+                                /**
+                                 * @description process: a child process; worker: a worker thread; in-process: the gateway's own event loop
+                                 * @enum {string}
+                                 */
+                                mode: "process" | "worker" | "in-process";
+                                /** @description The child process while a generation runs (process mode) */
+                                pid: number | null;
+                                /** @description Restarts after a crash or a limit (memory, call deadline, a blocked event loop) since the gateway started */
+                                restarts: number;
+                                /** @description The worker thread while a generation runs (worker mode) */
+                                thread_id: number | null;
+                            } | null;
                             kinds: string[];
                             last_error: string | null;
                             manifest_path: string | null;
@@ -12994,6 +13058,22 @@ export interface operations {
                         id: string;
                         /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                         instance_of: string | null;
+                        /** @description Where the code runs and how that went; null before a first start (and for declarative plugins never started) */
+                        isolation: {
+                            /** @description Why the last isolate stopped on its own or was stopped over a limit */
+                            last_failure: string | null;
+                            /**
+                             * @description process: a child process; worker: a worker thread; in-process: the gateway's own event loop
+                             * @enum {string}
+                             */
+                            mode: "process" | "worker" | "in-process";
+                            /** @description The child process while a generation runs (process mode) */
+                            pid: number | null;
+                            /** @description Restarts after a crash or a limit (memory, call deadline, a blocked event loop) since the gateway started */
+                            restarts: number;
+                            /** @description The worker thread while a generation runs (worker mode) */
+                            thread_id: number | null;
+                        } | null;
                         kinds: string[];
                         last_error: string | null;
                         manifest_path: string | null;
@@ -13264,6 +13344,22 @@ export interface operations {
                             id: string;
                             /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                             instance_of: string | null;
+                            /** @description Where the code runs and how that went; null before a first start (and for declarative plugins never started) */
+                            isolation: {
+                                /** @description Why the last isolate stopped on its own or was stopped over a limit */
+                                last_failure: string | null;
+                                /**
+                                 * @description process: a child process; worker: a worker thread; in-process: the gateway's own event loop
+                                 * @enum {string}
+                                 */
+                                mode: "process" | "worker" | "in-process";
+                                /** @description The child process while a generation runs (process mode) */
+                                pid: number | null;
+                                /** @description Restarts after a crash or a limit (memory, call deadline, a blocked event loop) since the gateway started */
+                                restarts: number;
+                                /** @description The worker thread while a generation runs (worker mode) */
+                                thread_id: number | null;
+                            } | null;
                             kinds: string[];
                             last_error: string | null;
                             manifest_path: string | null;
@@ -13655,6 +13751,22 @@ export interface operations {
                             id: string;
                             /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                             instance_of: string | null;
+                            /** @description Where the code runs and how that went; null before a first start (and for declarative plugins never started) */
+                            isolation: {
+                                /** @description Why the last isolate stopped on its own or was stopped over a limit */
+                                last_failure: string | null;
+                                /**
+                                 * @description process: a child process; worker: a worker thread; in-process: the gateway's own event loop
+                                 * @enum {string}
+                                 */
+                                mode: "process" | "worker" | "in-process";
+                                /** @description The child process while a generation runs (process mode) */
+                                pid: number | null;
+                                /** @description Restarts after a crash or a limit (memory, call deadline, a blocked event loop) since the gateway started */
+                                restarts: number;
+                                /** @description The worker thread while a generation runs (worker mode) */
+                                thread_id: number | null;
+                            } | null;
                             kinds: string[];
                             last_error: string | null;
                             manifest_path: string | null;
@@ -13906,6 +14018,22 @@ export interface operations {
                         id: string;
                         /** @description A kernel-managed instance (its settings given by the host, e.g. the URL of an alert target): the manifest it is an instance of; null for a plugin of its own */
                         instance_of: string | null;
+                        /** @description Where the code runs and how that went; null before a first start (and for declarative plugins never started) */
+                        isolation: {
+                            /** @description Why the last isolate stopped on its own or was stopped over a limit */
+                            last_failure: string | null;
+                            /**
+                             * @description process: a child process; worker: a worker thread; in-process: the gateway's own event loop
+                             * @enum {string}
+                             */
+                            mode: "process" | "worker" | "in-process";
+                            /** @description The child process while a generation runs (process mode) */
+                            pid: number | null;
+                            /** @description Restarts after a crash or a limit (memory, call deadline, a blocked event loop) since the gateway started */
+                            restarts: number;
+                            /** @description The worker thread while a generation runs (worker mode) */
+                            thread_id: number | null;
+                        } | null;
                         kinds: string[];
                         last_error: string | null;
                         manifest_path: string | null;

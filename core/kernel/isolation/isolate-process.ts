@@ -24,6 +24,8 @@ export type ExitListener = (reason: string) => void;
 /** A running isolate: a child process or a worker thread, seen as a message port. */
 export interface IsolateProcess {
   readonly pid: number | undefined;
+  /** The worker's thread id (worker mode). */
+  readonly threadId: number | undefined;
   post(message: RpcMessage): void;
   onMessage(listener: (message: RpcMessage) => void): void;
   /** Called once, when it ends for any reason; `terminate`'s own reason wins. */
@@ -79,6 +81,7 @@ function launchChild(launch: IsolateLaunch): IsolateProcess {
   });
   return {
     pid: child.pid,
+    threadId: undefined,
     post: (m) => {
       if (child.connected) child.send(m);
     },
@@ -114,6 +117,7 @@ function launchWorker(launch: IsolateLaunch): IsolateProcess {
   });
   return {
     pid: undefined,
+    threadId: worker.threadId,
     post: (m) => worker.postMessage(m),
     onMessage: (l) => worker.on('message', l),
     onExit: (l) => listeners.push(l),

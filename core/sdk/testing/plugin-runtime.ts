@@ -26,6 +26,8 @@ export interface RuntimeStartOptions {
   log(line: string): void;
   emit(topic: string, payload: unknown): void;
   timeouts?: { startMs?: number; stopMs?: number };
+  /** Run the code of `entryFile` in a child process or worker instead of `definition` here. */
+  isolation?: { mode: 'process' | 'worker'; entryFile: string };
 }
 
 export interface RuntimeGeneration {

@@ -28,6 +28,11 @@ export interface StartPluginOptions {
   logLines?: string[];
   /** Start and stop deadlines (default: the host's). */
   timeouts?: { startMs?: number; stopMs?: number };
+  /**
+   * Run the plugin's code isolated, as the host runs it under PLUGIN_ISOLATION: `entryFile` is
+   * the compiled module whose default export is the definition (default: in this process).
+   */
+  isolation?: { mode: 'process' | 'worker'; entryFile: string };
 }
 
 export interface StartedPlugin {
@@ -71,6 +76,7 @@ export function pluginStarter(runtime: PluginRuntime): StartPlugin {
         }
       },
       ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+      ...(options.isolation ? { isolation: options.isolation } : {}),
     });
     let stopped = false;
     return {

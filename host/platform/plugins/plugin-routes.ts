@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Kernel, PluginNotAvailableError } from '../../../core/kernel/kernel.js';
+import { ISOLATION_MODES, Kernel, PluginNotAvailableError } from '../../../core/kernel/kernel.js';
 import { PLUGIN_ID_PATTERN, PLUGIN_ID_RULE } from '../../../core/manifest/plugin-id.js';
 import type { HttpApi } from '../http/api.js';
 import { httpError } from '../http/error-catalogue.js';
@@ -30,6 +30,16 @@ export const PluginEntry = z.object({
     .array(z.enum(['inbound', 'outbound']))
     .nullable()
     .describe('Fax providers while active: the directions they serve (["inbound"] when started with only inbound settings); null otherwise'),
+  isolation: z
+    .object({
+      mode: z.enum(ISOLATION_MODES).describe('process: a child process; worker: a worker thread; in-process: the gateway\'s own event loop'),
+      pid: z.number().int().nullable().describe('The child process while a generation runs (process mode)'),
+      thread_id: z.number().int().nullable().describe('The worker thread while a generation runs (worker mode)'),
+      restarts: z.number().int().describe('Restarts after a crash or a limit (memory, call deadline, a blocked event loop) since the gateway started'),
+      last_failure: z.string().nullable().describe('Why the last isolate stopped on its own or was stopped over a limit'),
+    })
+    .nullable()
+    .describe('Where the code runs and how that went; null before a first start (and for declarative plugins never started)'),
 });
 export const PluginConfig = z.object({
   id: z.string(),

@@ -5,7 +5,7 @@ import { Status } from '../../../components/status.js';
 import { when } from '../../../format.js';
 import { useGet } from '../../../hooks/use-api.js';
 import { href } from '../../../router.js';
-import { Diagnostics, errorBesideState, HealthBadge, LIST_REFRESH_MS, stateLabel, stateOk } from './plugin-state.js';
+import { Diagnostics, errorBesideState, HealthBadge, isolationLabel, LIST_REFRESH_MS, stateLabel, stateOk } from './plugin-state.js';
 import { SettingsForm } from './settings-form.js';
 
 function Facts({ plugin }: { plugin: PluginSummary }) {
@@ -21,6 +21,14 @@ function Facts({ plugin }: { plugin: PluginSummary }) {
       <dd>
         <HealthBadge p={plugin} /> {plugin.health?.detail ?? ''} {plugin.health ? <span class="hint">checked {when(plugin.health.checkedAt)}</span> : null}
       </dd>
+      <dt>Runs in</dt>
+      <dd data-testid="isolation">{isolationLabel(plugin)}</dd>
+      {plugin.isolation?.last_failure && (
+        <>
+          <dt>Last failure</dt>
+          <dd data-testid="last-failure">{plugin.isolation.last_failure}</dd>
+        </>
+      )}
       <dt>Version</dt>
       <dd>{plugin.version ?? '—'}</dd>
       <dt>Manifest</dt>

@@ -2,7 +2,7 @@ import type { PluginSummary } from '../../../api.js';
 import { Status } from '../../../components/status.js';
 import { Table, type Column } from '../../../components/table.js';
 import { href } from '../../../router.js';
-import { Diagnostics, errorBesideState, HealthBadge, stateLabel, stateOk } from './plugin-state.js';
+import { Diagnostics, errorBesideState, HealthBadge, isolationLabel, stateLabel, stateOk } from './plugin-state.js';
 
 const COLUMNS: Column<PluginSummary>[] = [
   {
@@ -30,6 +30,7 @@ const COLUMNS: Column<PluginSummary>[] = [
   },
   { header: 'Generation', cell: (p) => <span data-testid={`generation-${p.id}`}>{p.generation ?? '—'}</span> },
   { header: 'Health', cell: (p) => <HealthBadge p={p} /> },
+  { header: 'Runs in', cell: (p) => <span data-testid={`isolation-${p.id}`}>{isolationLabel(p)}</span> },
   {
     header: 'Diagnostics',
     cell: (p) => (

@@ -22,6 +22,14 @@ export function errorBesideState(p: { state: string; last_error: string | null }
   return p.last_error && stateLabel(p) !== p.last_error ? p.last_error : null;
 }
 
+/** Where a plugin's code runs ("process 4242", "worker", "in-process"), with its crash restarts. */
+export function isolationLabel(p: Pick<PluginSummary, 'isolation'>): string {
+  const i = p.isolation;
+  if (!i) return '—';
+  const where = i.pid !== null ? `${i.mode} ${i.pid}` : i.thread_id !== null ? `${i.mode} (thread ${i.thread_id})` : i.mode;
+  return i.restarts ? `${where}, ${i.restarts} ${i.restarts === 1 ? 'restart' : 'restarts'}` : where;
+}
+
 export function HealthBadge({ p }: { p: PluginSummary }) {
   if (!p.health) return <Status ok={null}>not checked</Status>;
   return <Status ok={p.health.ok}>{p.health.ok ? 'healthy' : 'unhealthy'}</Status>;
