@@ -1,4 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -14,6 +16,8 @@ import { smallRepo, writeRepoFile } from '../surfaces/search/search-repo-fixture
 import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, startS3Server, type S3Server } from '../../support/s3-server.js';
 import { openGatewayDatabase, type GatewayDatabase } from '../../support/database.js';
 import { alertOutboxDrained } from '../../support/alert-outbox.js';
+import { writePluginFolder } from '../../support/plugin-folder.js';
+import { packPluginFolder } from '../../../host/cli/plugins-pack.js';
 
 /**
  * The cluster proof: three gateway processes on one PostgreSQL database and one S3 server (s3rver),
@@ -228,6 +232,41 @@ test('plugin settings saved on one instance apply on the others', async () => {
     }, 10_000, 100);
     assert.is.not(view.sources.delayMs, 'env');
   }
+});
+
+test('a plugin package installed on one instance runs on all at that version; a newer one too; rolled back on another, everywhere', async () => {
+  const src = tempDir();
+  dirs.push(src);
+  const packageOf = async (version: string) => {
+    const packed = await packPluginFolder(writePluginFolder(mkdtempSync(path.join(src, 'v-')), 'shipped', { answer: version, manifest: { version } }), { hostVersion: '0.1.0', outDir: src });
+    return readFileSync(packed.file);
+  };
+  const install = async (g: number, bytes: Buffer) => {
+    const form = new FormData();
+    form.set('package', new Blob([new Uint8Array(bytes)]), 'shipped.tgz');
+    form.set('integrity', `sha512-${createHash('sha512').update(bytes).digest('base64')}`);
+    const res = await fetch(`${at(g).url}/plugin-registry/install`, { method: 'POST', body: form, headers: admin });
+    assert.is(res.status, 201, await res.clone().text());
+  };
+  const activeEverywhere = async (version: string) => {
+    for (let g = 0; g < 3; g++) {
+      await until(async () => {
+        const v = await json(await fetch(`${at(g).url}/plugins/shipped`, { headers: admin }));
+        return v.state === 'active' && v.version === version ? v : undefined;
+      }, 20_000, 100);
+      const listed = await json(await fetch(`${at(g).url}/plugins/shipped/versions`, { headers: admin }));
+      assert.is(listed.current, version, `instance ${g} lists ${version} as current`);
+    }
+  };
+  const [first, second] = [await packageOf('1.0.0'), await packageOf('2.0.0')];
+  await install(0, first);
+  await activeEverywhere('1.0.0');
+  await install(1, second);
+  await activeEverywhere('2.0.0');
+  const back = await fetch(`${at(2).url}/plugins/shipped/rollback`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: '{}' });
+  assert.is(back.status, 200, await back.clone().text());
+  assert.equal((await json(back)).to, '1.0.0');
+  await activeEverywhere('1.0.0');
 });
 
 test('an index run started on one instance is the cluster\'s: the others answer its status, refuse a second, search the shared index while it runs, then search what it wrote', async () => {
