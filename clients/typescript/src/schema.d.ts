@@ -12299,6 +12299,17 @@ export interface operations {
                             state: string | null;
                             tags: string[];
                             version: string;
+                            versions: {
+                                /** @description Whether this host's version is in the range; an incompatible version is not installable (package_incompatible_host) */
+                                compatible: boolean;
+                                /** @description The manifest's host semver range; null when it names none */
+                                host: string | null;
+                                /** @description Why not, when it is not */
+                                incompatible?: string;
+                                /** @description SRI (sha256) of the manifest file's bytes; an install refuses a manifest that does not match */
+                                integrity: string;
+                                version: string;
+                            }[];
                         }[];
                         plugins: {
                             builtin: boolean;
@@ -12311,6 +12322,17 @@ export interface operations {
                             state: string | null;
                             tags: string[];
                             version: string;
+                            versions: {
+                                /** @description Whether this host's version is in the range; an incompatible version is not installable (package_incompatible_host) */
+                                compatible: boolean;
+                                /** @description The manifest's host semver range; null when it names none */
+                                host: string | null;
+                                /** @description Why not, when it is not */
+                                incompatible?: string;
+                                /** @description SRI (sha256) of the manifest file's bytes; an install refuses a manifest that does not match */
+                                integrity: string;
+                                version: string;
+                            }[];
                         }[];
                         problem?: string;
                     };
@@ -12584,7 +12606,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The registry catalogue's manifest for this plugin fails validation; the answer adds `diagnostics` (`manifest_invalid`) */
+            /** @description The package's manifest asks for a host version range this host is not in; nothing was written (`package_incompatible_host`); The registry catalogue's manifest for this plugin fails validation; the answer adds `diagnostics` (`manifest_invalid`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12776,7 +12798,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; A cluster's storage backend (STORAGE_BACKEND) did not take the package's bytes (nothing was recorded) or did not give them back to an instance that lacked them (the version did not change) (`package_storage_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13568,7 +13590,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; A cluster's storage backend (STORAGE_BACKEND) did not take the package's bytes (nothing was recorded) or did not give them back to an instance that lacked them (the version did not change) (`package_storage_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13731,7 +13753,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), or it is stopping (`shutting_down`); Retry-After says when to try again; A cluster's storage backend (STORAGE_BACKEND) did not take the package's bytes (nothing was recorded) or did not give them back to an instance that lacked them (the version did not change) (`package_storage_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13973,7 +13995,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The registry catalogue's manifest for this plugin fails validation; the answer adds `diagnostics` (`manifest_invalid`) */
+            /** @description The package's manifest asks for a host version range this host is not in; nothing was written (`package_incompatible_host`); The registry catalogue's manifest for this plugin fails validation; the answer adds `diagnostics` (`manifest_invalid`) */
             422: {
                 headers: {
                     [name: string]: unknown;

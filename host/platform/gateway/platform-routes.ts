@@ -27,7 +27,7 @@ export function registerPlatformRoutes(platform: Platform, gateway: () => Restar
   const { api, kernel, config, audit, catalogue } = platform;
   registerHealthRoutes(api, { kernel, readiness: platform.readiness, metrics: platform.metrics });
   registerRegistryRoutes(api, { kernel, catalogue, manifestsDir: platform.manifestsDir, audit, hostVersion: platform.version, publicBaseUrl: () => publicBaseUrl(config) });
-  registerPluginRoutes(api, { kernel, catalogue, audit, configStorePath: platform.configStorePath });
+  registerPluginRoutes(api, { kernel, catalogue, audit, configStorePath: platform.configStorePath, hostVersion: platform.version });
   registerPackageRoutes(api, { kernel, versions: platform.pluginVersions, config, outbound: platform.outbound });
   registerConfigRoutes(api, { registry: config, audit });
   return registerAdmin(api, {

@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile, cp } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import semver from 'semver';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { PluginView } from '../../../../core/kernel/plugin-views.js';
 import type { WithStorage } from '../../../../core/kernel/plugin-store.js';
@@ -17,6 +16,7 @@ import { platformErrors } from '../../errors/platform-errors.js';
 import type { Logger } from 'pino';
 import { FILE_LIST, PackageProblem, readPluginPackage, type PluginPackage } from './plugin-package.js';
 import { checkSignature, trustedFingerprints } from './package-signature.js';
+import { hostInRange } from '../registry-catalogue.js';
 
 /** An installed version as GET /plugins/{id}/versions lists it. */
 export type PackageVersion = Omit<PluginPackageTable, 'id' | 'plugin_id'> & { current: boolean };
@@ -128,7 +128,7 @@ export class PluginVersions {
       throw platformErrors.error('package_invalid', { reason: 'manifest.json is not JSON' });
     }
     if (manifest.id !== id || manifest.version !== pkg.list.version) throw platformErrors.error('package_invalid', { reason: `files.json names ${id}@${pkg.list.version}, the manifest ${String(manifest.id)}@${String(manifest.version)}` });
-    if (typeof manifest.host === 'string' && semver.validRange(manifest.host) && !semver.satisfies(hostVersion, manifest.host, { includePrerelease: true })) {
+    if (typeof manifest.host === 'string' && !hostInRange(manifest.host, hostVersion)) {
       throw platformErrors.error('package_incompatible_host', { id, range: manifest.host, host: hostVersion });
     }
     const checked = parseManifestText(pkg.manifestText, { hostVersion, contracts: CONTRACT_VERSIONS, declarativeBlocks: this.deps.kernel.declarative.blocks(), location: {} });
