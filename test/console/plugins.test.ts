@@ -1,10 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { packPluginFolder } from '../../host/cli/plugins-pack.js';
-import { writePluginFolder } from '../support/plugin-folder.js';
+import { packedPlugin, uploadPackage } from '../support/plugin-package.js';
 import { checkAccessibility, ensureConsoleBuilt, openBrowser, screenshot, type ConsoleBrowser } from '../support/browser.js';
 import { json, removeDir, startGateway, tempDir, writeFixturePlugin, type TestGateway } from '../support/gateway.js';
 
@@ -110,12 +108,7 @@ test('a packaged plugin shows its version, digest, signature and history; a roll
   try {
     const digests: string[] = [];
     for (const version of ['1.0.0', '2.0.0']) {
-      const packed = await packPluginFolder(writePluginFolder(mkdtempSync(path.join(src, 'v-')), 'shipped', { answer: version, manifest: { version } }), { hostVersion: '0.1.0', outDir: src });
-      const bytes = readFileSync(packed.file);
-      const form = new FormData();
-      form.set('package', new Blob([new Uint8Array(bytes)]), 'shipped.tgz');
-      form.set('integrity', `sha512-${createHash('sha512').update(bytes).digest('base64')}`);
-      const res = await fetch(`${gw.url}/plugin-registry/install`, { method: 'POST', body: form });
+      const res = await uploadPackage(gw.url, await packedPlugin(src, 'shipped', version));
       assert.is(res.status, 201, await res.clone().text());
       digests.push((await json<{ versions: Array<{ version: string; digest: string }> }>(await fetch(`${gw.url}/plugins/shipped/versions`))).versions.find((v) => v.version === version)!.digest);
     }

@@ -1,6 +1,4 @@
 import { createHash, createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -16,8 +14,7 @@ import { smallRepo, writeRepoFile } from '../surfaces/search/search-repo-fixture
 import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, startS3Server, type S3Server } from '../../support/s3-server.js';
 import { openGatewayDatabase, type GatewayDatabase } from '../../support/database.js';
 import { alertOutboxDrained } from '../../support/alert-outbox.js';
-import { writePluginFolder } from '../../support/plugin-folder.js';
-import { packPluginFolder } from '../../../host/cli/plugins-pack.js';
+import { packedPlugin, uploadPackage } from '../../support/plugin-package.js';
 
 /**
  * The cluster proof: three gateway processes on one PostgreSQL database and one S3 server (s3rver),
@@ -237,15 +234,8 @@ test('plugin settings saved on one instance apply on the others', async () => {
 test('a plugin package installed on one instance runs on all at that version; a newer one too; rolled back on another, everywhere', async () => {
   const src = tempDir();
   dirs.push(src);
-  const packageOf = async (version: string) => {
-    const packed = await packPluginFolder(writePluginFolder(mkdtempSync(path.join(src, 'v-')), 'shipped', { answer: version, manifest: { version } }), { hostVersion: '0.1.0', outDir: src });
-    return readFileSync(packed.file);
-  };
   const install = async (g: number, bytes: Buffer) => {
-    const form = new FormData();
-    form.set('package', new Blob([new Uint8Array(bytes)]), 'shipped.tgz');
-    form.set('integrity', `sha512-${createHash('sha512').update(bytes).digest('base64')}`);
-    const res = await fetch(`${at(g).url}/plugin-registry/install`, { method: 'POST', body: form, headers: admin });
+    const res = await uploadPackage(at(g).url, bytes, admin);
     assert.is(res.status, 201, await res.clone().text());
   };
   const activeEverywhere = async (version: string) => {
@@ -258,7 +248,7 @@ test('a plugin package installed on one instance runs on all at that version; a 
       assert.is(listed.current, version, `instance ${g} lists ${version} as current`);
     }
   };
-  const [first, second] = [await packageOf('1.0.0'), await packageOf('2.0.0')];
+  const [first, second] = [await packedPlugin(src, 'shipped', '1.0.0'), await packedPlugin(src, 'shipped', '2.0.0')];
   await install(0, first);
   await activeEverywhere('1.0.0');
   await install(1, second);
