@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { CatalogueEntry } from '../platform/plugins/registry-catalogue.js';
+import { CatalogueEntry, RegistryCatalogue, catalogueVersion } from '../platform/plugins/registry-catalogue.js';
 import { findHostPackage } from './package-root.js';
 import { runSectionGenerator } from './generated-section.js';
 
@@ -23,7 +23,8 @@ export function builtinEntries(root: string): CatalogueEntry[] {
     .filter((name) => name.endsWith('.json'))
     .sort()
     .map((name) => {
-      const manifest = JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as BuiltinManifest;
+      const text = readFileSync(path.join(dir, name), 'utf8');
+      const manifest = JSON.parse(text) as BuiltinManifest;
       const kinds = [...new Set(manifest.provides.map((p) => p.kind))];
       return CatalogueEntry.parse({
         id: manifest.id,
@@ -37,17 +38,23 @@ export function builtinEntries(root: string): CatalogueEntry[] {
         ...(manifest.homepage ? { homepage: manifest.homepage } : {}),
         // Tags say what can be read off the manifest: its kinds, and whether it runs without code.
         tags: manifest.entry ? kinds : [...kinds, 'declarative'],
+        versions: [catalogueVersion(text)],
       });
     });
 }
 
 /**
  * registry/index.json as the manifests make it: the built-ins generated from manifests/, then
- * the installable entries (curated by hand, manifests in registry/manifests/) as they stand.
+ * the installable entries (curated by hand, manifests in registry/manifests/); each entry's
+ * versions (integrity, host range) read from its manifest.
  */
 export function renderRegistryIndex(root: string): string {
-  const current = JSON.parse(readFileSync(path.join(root, 'registry/index.json'), 'utf8')) as { plugins: Array<{ builtin?: boolean }> };
-  const installable = current.plugins.filter((entry) => entry.builtin !== true);
+  const current = JSON.parse(readFileSync(path.join(root, 'registry/index.json'), 'utf8')) as { plugins: CatalogueEntry[] };
+  const catalogue = new RegistryCatalogue(path.join(root, 'registry'));
+  // The curated entries as they stand, their versions read again from their manifests.
+  const installable = current.plugins
+    .filter((entry) => entry.builtin !== true)
+    .map((entry) => ({ ...entry, versions: [catalogueVersion(readFileSync(catalogue.manifestPath(entry), 'utf8'))] }));
   return `${JSON.stringify({ version: 1, plugins: [...builtinEntries(root), ...installable] }, null, 2)}\n`;
 }
 

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { packedPlugin, uploadPackage } from '../support/plugin-package.js';
 import { checkAccessibility, ensureConsoleBuilt, openBrowser, screenshot, type ConsoleBrowser } from '../support/browser.js';
 import { json, removeDir, startGateway, tempDir, writeFixturePlugin, type TestGateway } from '../support/gateway.js';
 
@@ -99,6 +100,47 @@ test('the registry installs and uninstalls an entry; the API refusal shows its d
   await page.locator('tr[data-plugin="faxpipe-json"]').waitFor({ state: 'detached' });
   await checkAccessibility(page, 'plugins registry');
   assert.equal(browser.problems, []);
+});
+
+test('a packaged plugin shows its version, digest, signature and history; a rollback asks first', async () => {
+  const { page } = browser;
+  const src = tempDir('switchboard-console-packages-');
+  try {
+    const digests: string[] = [];
+    for (const version of ['1.0.0', '2.0.0']) {
+      const res = await uploadPackage(gw.url, await packedPlugin(src, 'shipped', version));
+      assert.is(res.status, 201, await res.clone().text());
+      digests.push((await json<{ versions: Array<{ version: string; digest: string }> }>(await fetch(`${gw.url}/plugins/shipped/versions`))).versions.find((v) => v.version === version)!.digest);
+    }
+    await page.goto(`${gw.url}/#/plugins`);
+    await page.locator('tr[data-plugin="shipped"]').getByRole('link', { name: 'shipped' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Plugin shipped' }).waitFor();
+    await page.getByTestId('package-version').getByText('2.0.0', { exact: true }).waitFor();
+    assert.is(await page.getByTestId('package-digest').innerText(), digests[1]);
+    assert.is(await page.getByTestId('package-signature').innerText(), 'unsigned');
+    assert.is(await page.getByTestId('package-versions').locator('tbody tr').count(), 2);
+    const generation = Number(await page.getByTestId('generation').innerText());
+    // Cancelled, nothing changes; confirmed, 1.0.0 serves on a new generation.
+    await page.getByRole('button', { name: 'Roll back to 1.0.0' }).click();
+    await page.getByRole('dialog').getByText('Roll shipped back to 1.0.0?').waitFor();
+    await checkAccessibility(page, 'plugin rollback dialog');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    assert.is((await json<{ current: string }>(await fetch(`${gw.url}/plugins/shipped/versions`))).current, '2.0.0', 'cancel rolls nothing back');
+    await page.getByRole('button', { name: 'Roll back to 1.0.0' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Roll back to 1.0.0' }).click();
+    await page.getByText(/Rolled back from 2\.0\.0 to 1\.0\.0/).waitFor({ timeout: 20_000 });
+    await page.getByTestId('package-version').getByText('1.0.0', { exact: true }).waitFor();
+    assert.is(await page.getByTestId('package-digest').innerText(), digests[0]);
+    // A new generation serves, and the page shows the one /plugins reports.
+    const served = (await json<{ generation: number }>(await fetch(`${gw.url}/plugins/shipped`))).generation;
+    assert.ok(served > generation, `generation ${served} after ${generation}`);
+    await page.getByTestId('generation').getByText(String(served), { exact: true }).waitFor();
+    await checkAccessibility(page, 'packaged plugin');
+    assert.equal(browser.problems, []);
+  } finally {
+    removeDir(src);
+  }
 });
 
 test.run();

@@ -12317,6 +12317,17 @@ export interface operations {
                             state: string | null;
                             tags: string[];
                             version: string;
+                            versions: {
+                                /** @description Whether this host's version is in the range; an incompatible version is not installable (package_incompatible_host) */
+                                compatible: boolean;
+                                /** @description The manifest's host semver range; null when it names none */
+                                host: string | null;
+                                /** @description Why not, when it is not */
+                                incompatible?: string;
+                                /** @description SRI (sha256) of the manifest file's bytes; an install refuses a manifest that does not match */
+                                integrity: string;
+                                version: string;
+                            }[];
                         }[];
                         plugins: {
                             builtin: boolean;
@@ -12329,6 +12340,17 @@ export interface operations {
                             state: string | null;
                             tags: string[];
                             version: string;
+                            versions: {
+                                /** @description Whether this host's version is in the range; an incompatible version is not installable (package_incompatible_host) */
+                                compatible: boolean;
+                                /** @description The manifest's host semver range; null when it names none */
+                                host: string | null;
+                                /** @description Why not, when it is not */
+                                incompatible?: string;
+                                /** @description SRI (sha256) of the manifest file's bytes; an install refuses a manifest that does not match */
+                                integrity: string;
+                                version: string;
+                            }[];
                         }[];
                         problem?: string;
                     };
@@ -12618,7 +12640,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The registry catalogue's manifest for this plugin fails validation; the answer adds `diagnostics` (`manifest_invalid`) */
+            /** @description The package's manifest asks for a host version range this host is not in; nothing was written (`package_incompatible_host`); The registry catalogue's manifest for this plugin fails validation; the answer adds `diagnostics` (`manifest_invalid`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12826,7 +12848,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), it is stopping (`shutting_down`), or the database or object store cannot be reached (`service_unavailable`); Retry-After says when to try again */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), it is stopping (`shutting_down`), or the database or object store cannot be reached (`service_unavailable`); Retry-After says when to try again; A cluster's storage backend (STORAGE_BACKEND) did not take the package's bytes (nothing was recorded) or did not give them back to an instance that lacked them (the version did not change) (`package_storage_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13682,7 +13704,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), it is stopping (`shutting_down`), or the database or object store cannot be reached (`service_unavailable`); Retry-After says when to try again */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), it is stopping (`shutting_down`), or the database or object store cannot be reached (`service_unavailable`); Retry-After says when to try again; A cluster's storage backend (STORAGE_BACKEND) did not take the package's bytes (nothing was recorded) or did not give them back to an instance that lacked them (the version did not change) (`package_storage_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13861,7 +13883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), it is stopping (`shutting_down`), or the database or object store cannot be reached (`service_unavailable`); Retry-After says when to try again */
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), it is stopping (`shutting_down`), or the database or object store cannot be reached (`service_unavailable`); Retry-After says when to try again; A cluster's storage backend (STORAGE_BACKEND) did not take the package's bytes (nothing was recorded) or did not give them back to an instance that lacked them (the version did not change) (`package_storage_failed`) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14119,7 +14141,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The registry catalogue's manifest for this plugin fails validation; the answer adds `diagnostics` (`manifest_invalid`) */
+            /** @description The package's manifest asks for a host version range this host is not in; nothing was written (`package_incompatible_host`); The registry catalogue's manifest for this plugin fails validation; the answer adds `diagnostics` (`manifest_invalid`) */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { registerAdmin } from '../admin/admin.js';
 import { registerConfigRoutes } from '../config/config-routes.js';
 import { registerHealthRoutes } from '../health/health-routes.js';
@@ -6,7 +5,6 @@ import { publicBaseUrl } from '../http/public-url.js';
 import { registerPluginRoutes } from '../plugins/plugin-routes.js';
 import { registerRegistryRoutes } from '../plugins/registry-routes.js';
 import { registerPackageRoutes } from '../plugins/artifacts/package-routes.js';
-import { PluginVersions } from '../plugins/artifacts/plugin-versions.js';
 import type { Platform } from './platform.js';
 
 /** What POST /admin/restart drains and ends (the gateway, once it exists). */
@@ -29,9 +27,8 @@ export function registerPlatformRoutes(platform: Platform, gateway: () => Restar
   const { api, kernel, config, audit, catalogue } = platform;
   registerHealthRoutes(api, { kernel, readiness: platform.readiness, metrics: platform.metrics });
   registerRegistryRoutes(api, { kernel, catalogue, manifestsDir: platform.manifestsDir, audit, hostVersion: platform.version, publicBaseUrl: () => publicBaseUrl(config) });
-  registerPluginRoutes(api, { kernel, catalogue, audit, configStorePath: platform.configStorePath });
-  const versions = new PluginVersions({ kernel, db: platform.database.db, config, audit, logger: platform.logger, hostVersion: platform.version, manifestsDir: platform.manifestsDir, packagesDir: path.join(platform.dataDir, 'plugin-packages') });
-  registerPackageRoutes(api, { kernel, versions, config, outbound: platform.outbound });
+  registerPluginRoutes(api, { kernel, catalogue, audit, configStorePath: platform.configStorePath, hostVersion: platform.version });
+  registerPackageRoutes(api, { kernel, versions: platform.pluginVersions, config, outbound: platform.outbound });
   registerConfigRoutes(api, { registry: config, audit });
   return registerAdmin(api, {
     config, kernel, audit, restart,

@@ -6,6 +6,7 @@ import { PluginConfigStore } from '../../../core/config/plugin-config-store.js';
 import { ensurePrivateDirSync } from '../../../core/config/private-files.js';
 import { Kernel, parseIsolationSetting } from '../../../core/kernel/kernel.js';
 import { OutboundGuard, outboundAllowHosts } from '../../../core/kernel/egress.js';
+import type { WithStorage } from '../../../core/kernel/plugin-store.js';
 import { installAuditSinks } from '../audit/audit-sinks.js';
 import { AuditLog } from '../audit/audit-log.js';
 import type { DatabaseAuditSink } from '../audit/db-sink.js';
@@ -26,6 +27,8 @@ import { createLogger } from '../logging/logger.js';
 import { hostDeclarativeRuntimes } from '../plugins/declarative-runtimes.js';
 import { pluginEnvironment } from '../plugins/plugin-environment.js';
 import { RegistryCatalogue } from '../plugins/registry-catalogue.js';
+import { PluginVersions } from '../plugins/artifacts/plugin-versions.js';
+import { pluginPackagesDocument } from '../plugins/artifacts/packages-document.js';
 import { Ports } from '../ports/ports.js';
 import { pluginCrashedCondition } from '../plugins/plugin-crash-condition.js';
 import { hostVersion, packageRoot } from '../runtime/paths.js';
@@ -87,6 +90,8 @@ export interface Platform {
   readonly auditSink: DatabaseAuditSink;
   readonly auth: Auth;
   readonly catalogue: RegistryCatalogue;
+  /** Installed plugin packages: versions, pin, rollback (shared by a cluster's instances). */
+  readonly pluginVersions: PluginVersions;
   readonly ports: Ports;
   /** Runs once the kernel's first scan has loaded the plugins, before any route answers: routes the manifests declare are added here. */
   onPluginsLoaded(step: () => void): void;
@@ -182,14 +187,23 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
     onPoolError: (err) => logger.warn({ err: err.message, code: (err as NodeJS.ErrnoException).code }, 'database connection lost (the pool reconnects on the next query)'),
   });
   if (database.schemaAhead.length) logger.warn({ migrations: database.schemaAhead }, 'the database was migrated by a newer version: running on its schema without migrating (an upgrade under way?)');
-  // With PostgreSQL the instances share the configuration and the plugin settings: the cluster's
-  // copies apply before anything reads a setting. Plugin settings changed later rescan the kernel
-  // once it runs (before that, its first scan reads them).
+  // With PostgreSQL the instances share the configuration, the plugin settings and the plugin
+  // packages: the cluster's copies apply before anything reads a setting. Plugin settings changed
+  // later rescan the kernel once it runs (before that, its first scan reads them); packages' bytes
+  // go to the storage backend, and each instance unpacks the current versions once its kernel runs.
   let kernelRunning = false;
-  const clusterConfig =
-    database.dialect === 'postgres'
-      ? new ClusterConfig({ config, db: database.db, logger, documents: [configDocument(config, logger), pluginSettingsDocument(configStore, () => kernelRunning && void kernel.rescan())] })
-      : undefined;
+  const clustered = database.dialect === 'postgres';
+  const packageStorage: WithStorage = (fn) => kernel.withProvider('storage', config.get('STORAGE_BACKEND'), fn);
+  const pluginVersions = new PluginVersions({
+    kernel, db: database.db, config, audit, logger, hostVersion: version, manifestsDir, packagesDir: path.join(dataDir, 'plugin-packages'),
+    ...(clustered ? { shared: packageStorage } : {}),
+  });
+  const clusterConfig = clustered
+    ? new ClusterConfig({
+        config, db: database.db, logger,
+        documents: [configDocument(config, logger), pluginSettingsDocument(configStore, () => kernelRunning && void kernel.rescan()), pluginPackagesDocument(pluginVersions, () => kernelRunning)],
+      })
+    : undefined;
   await clusterConfig?.start();
   const leases = new ClusterLeases(database.db, database.dialect, () => config.get('CLUSTER_LEASE_SECONDS') * 1000, (err) => logger.warn({ err: (err as Error).message }, 'cluster lease renewal failed; the next renewal retries'));
   const runAccounts = new RunAccountStore(database.db);
@@ -216,13 +230,17 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
       for (const step of lifecycle.pluginsLoaded) step();
       api.phase.serving();
     },
-    starts: [() => (kernelRunning = true)],
+    starts: [
+      () => (kernelRunning = true),
+      () => void (clustered && pluginVersions.follow().catch((err: Error) => logger.warn({ err: err.message }, "could not bring the plugin packages to the cluster's current versions; the next change retries"))),
+    ],
     stops: [],
   };
   const platform: Platform = {
     env, cwd, root, version, config, logger, metrics, dataDir, tmpDir, configStorePath, manifestsDir, kernel,
     pluginEnv: pluginEnv.env, outbound, api, readiness, database, leases, runAccounting, judges: new JudgeService({ kernel, config, metrics }), clusterConfig, audit, auditSink, auth,
     catalogue: new RegistryCatalogue(path.join(root, 'registry')),
+    pluginVersions,
     ports: new Ports(),
     onPluginsLoaded: (step) => lifecycle.pluginsLoaded.push(step),
     onStart: (step) => lifecycle.starts.push(step),

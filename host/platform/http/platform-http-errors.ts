@@ -52,6 +52,7 @@ export const PLATFORM_HTTP_ERRORS = httpErrorMapping(
     package_untrusted: 422,
     package_incompatible_host: 422,
     package_fetch_failed: 502,
+    package_storage_failed: 503,
     package_version_exists: 409,
     plugin_version_not_found: 404,
     plugin_version_failed: 422,

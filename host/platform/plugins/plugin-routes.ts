@@ -3,7 +3,7 @@ import { ISOLATION_MODES, Kernel, PluginNotAvailableError } from '../../../core/
 import { PLUGIN_ID_PATTERN, PLUGIN_ID_RULE } from '../../../core/manifest/plugin-id.js';
 import type { HttpApi } from '../http/api.js';
 import { httpError } from '../http/error-catalogue.js';
-import type { RegistryCatalogue } from './registry-catalogue.js';
+import { CatalogueVersion, hostInRange, type RegistryCatalogue } from './registry-catalogue.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { actorOf } from '../auth/access-guard.js';
 
@@ -81,6 +81,12 @@ const RegistryEntry = z.object({
   installed: z.boolean(),
   state: z.string().nullable(),
   tags: z.array(z.string()),
+  versions: z.array(
+    CatalogueVersion.extend({
+      compatible: z.boolean().describe("Whether this host's version is in the range; an incompatible version is not installable (package_incompatible_host)"),
+      incompatible: z.string().optional().describe('Why not, when it is not'),
+    }),
+  ),
 });
 
 const notFound = (id: string) => httpError('plugin_not_found', { id });
@@ -98,7 +104,7 @@ function configFailure(err: unknown, id: string): never {
  * Faxbot's SDKs and admin console read these routes too: lists are also served as `items`,
  * and a stored config answers `ok` and the store `path` beside our fields (docs/platform/admin.md).
  */
-export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catalogue: RegistryCatalogue; audit?: AuditLog; configStorePath: string }): void {
+export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catalogue: RegistryCatalogue; audit?: AuditLog; configStorePath: string; hostVersion: string }): void {
   const { kernel } = deps;
   const manage = { scope: 'plugins:manage', administrative: true } as const;
   // Writing and testing a plugin's settings take the same request: an id and candidate settings.
@@ -243,6 +249,9 @@ export function registerPluginRoutes(api: HttpApi, deps: { kernel: Kernel; catal
           installed: !!view,
           state: view?.state ?? null,
           tags: e.tags,
+          versions: e.versions.map((v) =>
+            hostInRange(v.host, deps.hostVersion) ? { ...v, compatible: true } : { ...v, compatible: false, incompatible: `needs host ${v.host}; this host is ${deps.hostVersion}` },
+          ),
         };
       });
       return problem ? { plugins, items: plugins, problem } : { plugins, items: plugins };

@@ -1,7 +1,34 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import semver from 'semver';
 import { z } from 'zod';
 import { PLUGIN_ID_PATTERN, PLUGIN_ID_RULE } from '../../../core/manifest/plugin-id.js';
+
+/** A version the catalogue offers: the SRI of its manifest's bytes and the host range it asks for. */
+export const CatalogueVersion = z
+  .object({
+    version: z.string(),
+    integrity: z.string().describe("SRI (sha256) of the manifest file's bytes; an install refuses a manifest that does not match"),
+    host: z.string().nullable().describe("The manifest's host semver range; null when it names none"),
+  })
+  .strict();
+export type CatalogueVersion = z.infer<typeof CatalogueVersion>;
+
+/** The catalogue's version record of a manifest file's text. */
+export function catalogueVersion(manifestText: string): CatalogueVersion {
+  const manifest = JSON.parse(manifestText) as { version?: unknown; host?: unknown };
+  return {
+    version: String(manifest.version),
+    integrity: `sha256-${createHash('sha256').update(manifestText).digest('base64')}`,
+    host: typeof manifest.host === 'string' ? manifest.host : null,
+  };
+}
+
+/** Whether a host of `hostVersion` is in `range` (no range, or not a valid one, leaves it to the manifest's validation). */
+export function hostInRange(range: string | null | undefined, hostVersion: string): boolean {
+  return typeof range !== 'string' || !semver.validRange(range) || semver.satisfies(hostVersion, range, { includePrerelease: true });
+}
 
 export const CatalogueEntry = z
   .object({
@@ -17,6 +44,8 @@ export const CatalogueEntry = z
     manifest: z.string(),
     homepage: z.string().optional(),
     tags: z.array(z.string()).default([]),
+    /** Generated from the manifest by `node dist/host/cli/registry-index.js --write`. */
+    versions: z.array(CatalogueVersion).default([]),
   })
   .strict();
 export type CatalogueEntry = z.infer<typeof CatalogueEntry>;

@@ -9,7 +9,7 @@ import { CONTRACT_VERSIONS } from '../../../core/sdk/index.js';
 import type { HttpApi } from '../http/api.js';
 import { httpRuntimeDiagnostics, publicUrlWarnings, renderDryRun } from '../../../core/declarative/http-fax/index.js';
 import { egressAllows, resolveEgress } from '../../../core/kernel/egress.js';
-import type { CatalogueEntry, RegistryCatalogue } from './registry-catalogue.js';
+import { catalogueVersion, hostInRange, type CatalogueEntry, type RegistryCatalogue } from './registry-catalogue.js';
 import { PluginEntry } from './plugin-routes.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { actorOf } from '../auth/access-guard.js';
@@ -65,7 +65,7 @@ const RenderedRequest = z.union([
 ]);
 
 /** What an install answers besides the plugin; a refused catalogue manifest (422) names its diagnostics. */
-const INSTALL_ERRORS = ['registry_entry_not_found', 'registry_entry_invalid', 'plugin_builtin', 'plugin_already_installed', 'registry_busy', 'manifest_invalid', 'plugin_load_timeout'];
+const INSTALL_ERRORS = ['registry_entry_not_found', 'registry_entry_invalid', 'package_incompatible_host', 'plugin_builtin', 'plugin_already_installed', 'registry_busy', 'manifest_invalid', 'plugin_load_timeout'];
 const ManifestRefused = { 422: { schema: z.intersection(ErrorBody, z.object({ diagnostics: z.array(Diagnostic) })) } };
 
 const ValidateResult = z.object({
@@ -95,6 +95,12 @@ export function registerRegistryRoutes(api: HttpApi, deps: RegistryRouteDeps): v
     return exclusive(busy, entry.id, async () => {
       if (kernel.get(entry.id) || existsSync(target)) throw httpError('plugin_already_installed', { id: entry.id });
       const text = readCatalogueManifest(catalogue, entry);
+      const version = catalogueVersion(text);
+      const listed = entry.versions.find((v) => v.version === version.version);
+      if (entry.versions.length && listed?.integrity !== version.integrity) {
+        throw httpError('registry_entry_invalid', { reason: `the manifest of "${entry.id}" does not match the integrity the catalogue lists for ${version.version}` });
+      }
+      if (!hostInRange(version.host, deps.hostVersion)) throw httpError('package_incompatible_host', { id: entry.id, range: version.host!, host: deps.hostVersion });
       const checked = parseManifestText(text, droppedFacts);
       const diagnostics = [...checked.diagnostics, ...(checked.manifest ? httpRuntimeDiagnostics(checked.manifest) : [])];
       if (!checked.manifest || diagnostics.some((d) => d.severity === 'error')) {

@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +16,8 @@ test('one built-in entry per manifests/<id>.json, read from the manifest', () =>
   const entries = builtinEntries(root);
   assert.equal(entries.map((e) => e.id), ids);
   const slack = entries.find((e) => e.id === 'alert-slack')!;
-  const manifest = JSON.parse(readFileSync(path.join(root, 'manifests/alert-slack.json'), 'utf8'));
+  const text = readFileSync(path.join(root, 'manifests/alert-slack.json'), 'utf8');
+  const manifest = JSON.parse(text);
   assert.equal(slack, {
     id: 'alert-slack',
     name: manifest.name,
@@ -26,6 +28,7 @@ test('one built-in entry per manifests/<id>.json, read from the manifest', () =>
     builtin: true,
     manifest: '../manifests/alert-slack.json',
     tags: ['alert-sink', 'declarative'],
+    versions: [{ version: manifest.version, integrity: `sha256-${createHash('sha256').update(text).digest('base64')}`, host: manifest.host }],
   });
   assert.equal(entries.find((e) => e.id === 'storage-local')!.tags, ['storage'], 'a plugin with code is not tagged declarative');
 });

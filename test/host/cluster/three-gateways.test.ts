@@ -14,6 +14,7 @@ import { smallRepo, writeRepoFile } from '../surfaces/search/search-repo-fixture
 import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, startS3Server, type S3Server } from '../../support/s3-server.js';
 import { openGatewayDatabase, type GatewayDatabase } from '../../support/database.js';
 import { alertOutboxDrained } from '../../support/alert-outbox.js';
+import { packedPlugin, uploadPackage } from '../../support/plugin-package.js';
 
 /**
  * The cluster proof: three gateway processes on one PostgreSQL database and one S3 server (s3rver),
@@ -228,6 +229,34 @@ test('plugin settings saved on one instance apply on the others', async () => {
     }, 10_000, 100);
     assert.is.not(view.sources.delayMs, 'env');
   }
+});
+
+test('a plugin package installed on one instance runs on all at that version; a newer one too; rolled back on another, everywhere', async () => {
+  const src = tempDir();
+  dirs.push(src);
+  const install = async (g: number, bytes: Buffer) => {
+    const res = await uploadPackage(at(g).url, bytes, admin);
+    assert.is(res.status, 201, await res.clone().text());
+  };
+  const activeEverywhere = async (version: string) => {
+    for (let g = 0; g < 3; g++) {
+      await until(async () => {
+        const v = await json(await fetch(`${at(g).url}/plugins/shipped`, { headers: admin }));
+        return v.state === 'active' && v.version === version ? v : undefined;
+      }, 20_000, 100);
+      const listed = await json(await fetch(`${at(g).url}/plugins/shipped/versions`, { headers: admin }));
+      assert.is(listed.current, version, `instance ${g} lists ${version} as current`);
+    }
+  };
+  const [first, second] = [await packedPlugin(src, 'shipped', '1.0.0'), await packedPlugin(src, 'shipped', '2.0.0')];
+  await install(0, first);
+  await activeEverywhere('1.0.0');
+  await install(1, second);
+  await activeEverywhere('2.0.0');
+  const back = await fetch(`${at(2).url}/plugins/shipped/rollback`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: '{}' });
+  assert.is(back.status, 200, await back.clone().text());
+  assert.equal((await json(back)).to, '1.0.0');
+  await activeEverywhere('1.0.0');
 });
 
 test('an index run started on one instance is the cluster\'s: the others answer its status, refuse a second, search the shared index while it runs, then search what it wrote', async () => {

@@ -23,7 +23,7 @@ export interface PackageRouteDeps {
 
 const IdParams = z.object({ id: z.string().regex(PLUGIN_ID_PATTERN, PLUGIN_ID_RULE) });
 const Version = z.string().min(1).max(64).regex(/^[0-9A-Za-z.+-]+$/, 'a semver version');
-const PACKAGE_ERRORS = ['package_invalid', 'package_tampered', 'package_integrity_mismatch', 'package_unsigned', 'package_untrusted', 'package_incompatible_host', 'package_version_exists', 'plugin_version_failed', 'plugin_already_installed', 'registry_busy'];
+const PACKAGE_ERRORS = ['package_invalid', 'package_tampered', 'package_integrity_mismatch', 'package_unsigned', 'package_untrusted', 'package_incompatible_host', 'package_version_exists', 'package_storage_failed', 'plugin_version_failed', 'plugin_already_installed', 'registry_busy'];
 
 const InstallForm = z.object({
   package: z.string().optional().describe('The package file (`<id>-<version>.tgz` of `switchboard plugins pack`); or give `url`'),
@@ -131,7 +131,7 @@ export function registerPackageRoutes(api: HttpApi, deps: PackageRouteDeps): voi
       params: IdParams,
       body: z.object({ version: Version.optional().describe('The version to go back to; default the one installed before the current') }).strict().optional(),
       bodyErrorStatus: 400,
-      errors: ['plugin_not_found', 'plugin_version_not_found', 'plugin_version_failed', 'package_tampered', 'registry_busy'],
+      errors: ['plugin_not_found', 'plugin_version_not_found', 'plugin_version_failed', 'package_tampered', 'package_storage_failed', 'registry_busy'],
       responses: { 200: { description: 'Rolled back', schema: z.object({ from: z.string().nullable(), to: z.string(), plugin: PluginEntry.nullable() }) } },
     },
     async ({ params, body, res }) => {
@@ -148,7 +148,7 @@ export function registerPackageRoutes(api: HttpApi, deps: PackageRouteDeps): voi
       params: IdParams,
       body: z.object({ version: Version.nullable() }).strict(),
       bodyErrorStatus: 400,
-      errors: ['plugin_not_found', 'plugin_version_not_found', 'plugin_version_failed', 'package_tampered', 'registry_busy'],
+      errors: ['plugin_not_found', 'plugin_version_not_found', 'plugin_version_failed', 'package_tampered', 'package_storage_failed', 'registry_busy'],
       responses: { 200: { description: 'Pinned or unpinned', schema: z.object({ current: z.string().nullable(), pinned: z.boolean() }) } },
     },
     ({ params, body, res }) => versions.pin(params.id, body.version, actorOf(res)),

@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile, cp } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import semver from 'semver';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { PluginView } from '../../../../core/kernel/plugin-views.js';
+import type { WithStorage } from '../../../../core/kernel/plugin-store.js';
 import { parseManifestText } from '../../../../core/manifest/index.js';
 import { writeFileAtomic } from '../../../../core/config/atomic-file.js';
 import { CONTRACT_VERSIONS } from '../../../../core/sdk/index.js';
@@ -16,6 +16,7 @@ import { platformErrors } from '../../errors/platform-errors.js';
 import type { Logger } from 'pino';
 import { FILE_LIST, PackageProblem, readPluginPackage, type PluginPackage } from './plugin-package.js';
 import { checkSignature, trustedFingerprints } from './package-signature.js';
+import { hostInRange } from '../registry-catalogue.js';
 
 /** An installed version as GET /plugins/{id}/versions lists it. */
 export type PackageVersion = Omit<PluginPackageTable, 'id' | 'plugin_id'> & { current: boolean };
@@ -31,7 +32,11 @@ export interface PluginVersionsDeps {
   manifestsDir: string;
   /** Where the packages' bytes are kept: `<dir>/<id>/<version>.tgz`. */
   packagesDir: string;
+  /** A cluster's storage backend: every package is put there too, and read from there by an instance that lacks it. */
+  shared?: WithStorage;
 }
+
+type Coordinator = <T>(write: () => Promise<T>) => Promise<T>;
 
 const LOAD_WAIT_MS = 15_000;
 const SRI = /^(sha256|sha512)-([A-Za-z0-9+/]+={0,2})$/;
@@ -56,8 +61,57 @@ export function isIntegrity(value: string): boolean {
  */
 export class PluginVersions {
   private readonly busy = new Set<string>();
+  private coordinator: Coordinator = (write) => write();
+  private following: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: PluginVersionsDeps) {}
+
+  /** Hands every install, pin and rollback to `coordinator` (the cluster's lock on the shared current versions). */
+  coordinateWrites(coordinator: Coordinator): void {
+    this.coordinator = coordinator;
+  }
+
+  /** The current version and pin of every packaged plugin, as text (what the instances of a cluster compare). */
+  async currentText(): Promise<string> {
+    const rows = await this.deps.db.selectFrom('plugin_current').select(['plugin_id', 'version', 'pinned']).orderBy('plugin_id').execute();
+    return JSON.stringify(rows.map((r) => [r.plugin_id, r.version, Number(r.pinned)]));
+  }
+
+  /**
+   * Brings this instance to the recorded current versions (another instance installed, pinned or
+   * rolled back): each plugin whose folder holds another version gets the current one unpacked,
+   * through the usual reload. Nothing is recorded: the instance that made the change did.
+   */
+  follow(): Promise<void> {
+    this.following = this.following.then(() => this.followOnce());
+    return this.following;
+  }
+
+  private async followOnce(): Promise<void> {
+    const rows = await this.deps.db.selectFrom('plugin_current').select(['plugin_id', 'version']).execute();
+    for (const { plugin_id: id, version } of rows) {
+      if (this.busy.has(id) || (await this.unpackedVersion(id)) === version) continue;
+      this.busy.add(id);
+      try {
+        await this.unpack(id, version);
+        this.deps.logger.info({ plugin: id, version }, 'plugin version made current on another instance applied');
+      } catch (err) {
+        this.deps.logger.warn({ plugin: id, version, err: (err as Error).message }, 'plugin version made current on another instance did not start here; the previous one keeps serving');
+      } finally {
+        this.busy.delete(id);
+      }
+    }
+  }
+
+  /** The version of the package unpacked in the plugin's folder, if any. */
+  private async unpackedVersion(id: string): Promise<string | undefined> {
+    try {
+      const list = JSON.parse(await readFile(path.join(path.dirname(this.manifestFile(id)), FILE_LIST), 'utf8')) as { version?: unknown };
+      return typeof list.version === 'string' ? list.version : undefined;
+    } catch {
+      return undefined;
+    }
+  }
 
   /** Checks a package (integrity, files, signature policy, host range, manifest) and installs it; refused packages write nothing. */
   async install(bytes: Buffer, integrity: string, actor: string): Promise<{ id: string; version: string; current: boolean; warnings: string[] }> {
@@ -74,7 +128,7 @@ export class PluginVersions {
       throw platformErrors.error('package_invalid', { reason: 'manifest.json is not JSON' });
     }
     if (manifest.id !== id || manifest.version !== pkg.list.version) throw platformErrors.error('package_invalid', { reason: `files.json names ${id}@${pkg.list.version}, the manifest ${String(manifest.id)}@${String(manifest.version)}` });
-    if (typeof manifest.host === 'string' && semver.validRange(manifest.host) && !semver.satisfies(hostVersion, manifest.host, { includePrerelease: true })) {
+    if (typeof manifest.host === 'string' && !hostInRange(manifest.host, hostVersion)) {
       throw platformErrors.error('package_incompatible_host', { id, range: manifest.host, host: hostVersion });
     }
     const checked = parseManifestText(pkg.manifestText, { hostVersion, contracts: CONTRACT_VERSIONS, declarativeBlocks: this.deps.kernel.declarative.blocks(), location: {} });
@@ -92,6 +146,13 @@ export class PluginVersions {
       if (!row) {
         await mkdir(path.join(this.deps.packagesDir, id), { recursive: true, mode: 0o700 });
         await writeFileAtomic(this.packageFile(id, version), bytes, { private: true });
+        if (this.deps.shared) {
+          const key = sharedKey(id, version);
+          await this.deps.shared((s) => s.put(key, bytes)).catch(async (err: Error) => {
+            await rm(this.packageFile(id, version), { force: true });
+            throw platformErrors.error('package_storage_failed', { reason: err.message });
+          });
+        }
         await this.deps.db
           .insertInto('plugin_packages')
           .values({ id: `${id}@${version}`, plugin_id: id, version, digest: pkg.digest, integrity: integrity.trim(), signer, size: bytes.length, installed_by: actor, installed_at: new Date().toISOString() })
@@ -169,10 +230,40 @@ export class PluginVersions {
     return signer;
   }
 
-  /** Unpacks a stored version as the plugin's folder, reloads, and keeps it only when it starts. */
+  /** Unpacks a stored version, and records it as current once it started. */
   private async activate(id: string, version: string, actor: string): Promise<void> {
     const { kernel, db } = this.deps;
-    const bytes = await readFile(this.packageFile(id, version));
+    const digest = await this.unpack(id, version);
+    const now = new Date().toISOString();
+    await db
+      .insertInto('plugin_current')
+      .values({ plugin_id: id, version, pinned: 0, updated_by: actor, updated_at: now })
+      .onConflict((oc) => oc.column('plugin_id').doUpdateSet({ version, updated_by: actor, updated_at: now }))
+      .execute();
+    this.deps.audit.record('plugin_version_activated', { plugin: id, version, digest, generation: kernel.get(id)?.generation ?? null, by: actor });
+  }
+
+  /** This instance's copy of a stored version's bytes; fetched from the cluster's storage when it has none. */
+  private async bytesOf(id: string, version: string): Promise<Buffer> {
+    try {
+      return await readFile(this.packageFile(id, version));
+    } catch (err) {
+      const shared = this.deps.shared;
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || !shared) throw err;
+      const key = sharedKey(id, version);
+      const bytes = await shared((s) => s.get(key)).catch((e: Error) => {
+        throw platformErrors.error('package_storage_failed', { reason: e.message });
+      });
+      await mkdir(path.join(this.deps.packagesDir, id), { recursive: true, mode: 0o700 });
+      await writeFileAtomic(this.packageFile(id, version), bytes, { private: true });
+      return bytes;
+    }
+  }
+
+  /** Unpacks a stored version as the plugin's folder, reloads, and keeps it only when it starts; returns its digest. */
+  private async unpack(id: string, version: string): Promise<string> {
+    const { kernel, db } = this.deps;
+    const bytes = await this.bytesOf(id, version);
     const row = await db.selectFrom('plugin_packages').select('digest').where('id', '=', `${id}@${version}`).executeTakeFirstOrThrow();
     const pkg = await readOrRefuse(bytes);
     if (pkg.digest !== row.digest) throw platformErrors.error('package_tampered', { reason: `the stored package of ${id}@${version} no longer has digest ${row.digest}` });
@@ -198,13 +289,7 @@ export class PluginVersions {
         await kernel.rescan();
         throw platformErrors.error('plugin_version_failed', { id, version, reason: failure });
       }
-      const now = new Date().toISOString();
-      await db
-        .insertInto('plugin_current')
-        .values({ plugin_id: id, version, pinned: 0, updated_by: actor, updated_at: now })
-        .onConflict((oc) => oc.column('plugin_id').doUpdateSet({ version, updated_by: actor, updated_at: now }))
-        .execute();
-      this.deps.audit.record('plugin_version_activated', { plugin: id, version, digest: pkg.digest, generation: kernel.get(id)?.generation ?? null, by: actor });
+      return pkg.digest;
     } finally {
       await rm(work, { recursive: true, force: true });
     }
@@ -229,6 +314,8 @@ export class PluginVersions {
     for (const old of versions.filter((v) => !v.current).slice(Math.max(0, keep - 1))) {
       await this.deps.db.deleteFrom('plugin_packages').where('id', '=', `${id}@${old.version}`).execute();
       await rm(this.packageFile(id, old.version), { force: true });
+      const key = sharedKey(id, old.version);
+      await this.deps.shared?.((s) => s.delete(key)).catch((err: Error) => this.deps.logger.warn({ plugin: id, version: old.version, err: err.message }, 'pruned package left in the storage backend'));
       this.deps.audit.record('plugin_package_pruned', { plugin: id, version: old.version });
     }
   }
@@ -249,11 +336,16 @@ export class PluginVersions {
     if (this.busy.has(id)) throw platformErrors.error('registry_busy', { id });
     this.busy.add(id);
     try {
-      return await fn();
+      return await this.coordinator(fn);
     } finally {
       this.busy.delete(id);
     }
   }
+}
+
+/** A version's key in the storage backend (`+` of build metadata is outside the key alphabet). */
+function sharedKey(id: string, version: string): string {
+  return `plugin-packages/${id}/${version.replaceAll('+', '_')}.tgz`;
 }
 
 async function readOrRefuse(bytes: Buffer): Promise<PluginPackage> {

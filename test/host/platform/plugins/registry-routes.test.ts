@@ -8,7 +8,8 @@ import express from 'express';
 import { HttpApi } from '../../../../host/platform/http/api.js';
 import { errorHandler, notFoundHandler } from '../../../../host/platform/http/error-handler.js';
 import { registerRegistryRoutes } from '../../../../host/platform/plugins/registry-routes.js';
-import { RegistryCatalogue } from '../../../../host/platform/plugins/registry-catalogue.js';
+import { RegistryCatalogue, catalogueVersion } from '../../../../host/platform/plugins/registry-catalogue.js';
+import { registerPluginRoutes } from '../../../../host/platform/plugins/plugin-routes.js';
 import { hostVersion } from '../../../../host/platform/runtime/paths.js';
 import { ROOT, json, removeDir, startGateway, tempDir, until, type TestGateway } from '../../../support/gateway.js';
 import { closeServer, listen } from '../../../fakes/hosted-fax-fake-kit.js';
@@ -237,12 +238,27 @@ async function brokenCatalogue(): Promise<string> {
   const good = JSON.parse(readFileSync(path.join(ROOT, 'registry/manifests/keyfax.json'), 'utf8'));
   writeFileSync(path.join(dir, 'manifests/invalid.json'), JSON.stringify({ ...good, id: 'invalid', egress: [] }));
   writeFileSync(path.join(dir, 'manifests/other-id.json'), JSON.stringify({ ...good, id: 'someone-else' }));
-  const entry = (id: string, manifest: string) => ({ id, name: id, description: '', version: '1.0.0', kinds: ['fax'], builtin: false, manifest, tags: [] });
+  // A version for a host to come, and one whose manifest changed after the catalogue listed it.
+  const future = JSON.stringify({ ...good, id: 'future', host: '^9.0.0' });
+  writeFileSync(path.join(dir, 'manifests/future.json'), future);
+  writeFileSync(path.join(dir, 'manifests/changed.json'), JSON.stringify({ ...good, id: 'changed', name: 'changed after listing' }));
+  const listedAs = (text: string) => [catalogueVersion(text)];
+  const entry = (id: string, manifest: string, versions: unknown[] = []) => ({ id, name: id, description: '', version: '1.0.0', kinds: ['fax'], builtin: false, manifest, tags: [], versions });
   writeFileSync(
     path.join(dir, 'index.json'),
-    JSON.stringify({ version: 1, plugins: [entry('invalid', 'manifests/invalid.json'), entry('other-id', 'manifests/other-id.json'), entry('escape', '../../etc/escape.json')] }),
+    JSON.stringify({
+      version: 1,
+      plugins: [
+        entry('invalid', 'manifests/invalid.json'),
+        entry('other-id', 'manifests/other-id.json'),
+        entry('escape', '../../etc/escape.json'),
+        entry('future', 'manifests/future.json', listedAs(future)),
+        entry('changed', 'manifests/changed.json', listedAs(JSON.stringify({ ...good, id: 'changed' }))),
+      ],
+    }),
   );
   const api = new HttpApi();
+  registerPluginRoutes(api, { kernel: gw.gateway.kernel, catalogue: new RegistryCatalogue(dir), configStorePath: path.join(dir, 'plugins.json'), hostVersion: hostVersion(ROOT) });
   registerRegistryRoutes(api, {
     kernel: gw.gateway.kernel,
     catalogue: new RegistryCatalogue(dir),
@@ -288,6 +304,27 @@ test('an invalid catalogue manifest is 422 with diagnostics, a mismatched id 422
   assert.is(escape.status, 409);
   assert.match(escape.body.detail, /outside the registry/);
   assert.equal(readdirSync(manifestsDir), []);
+});
+
+test('the catalogue lists each version with its integrity and host range, marks one for another host and refuses to install it; a changed manifest is refused', async () => {
+  const base = await brokenCatalogue();
+  const listed = (await call('GET', '/plugin-registry', undefined, base)).body.plugins as Array<{ id: string; versions: Array<{ version: string; integrity: string; host: string | null; compatible: boolean; incompatible?: string }> }>;
+  const future = listed.find((p) => p.id === 'future')!.versions;
+  assert.is(future.length, 1);
+  assert.equal([future[0]!.version, future[0]!.host, future[0]!.compatible], ['1.0.0', '^9.0.0', false]);
+  assert.match(future[0]!.integrity, /^sha256-/);
+  assert.match(future[0]!.incompatible!, /needs host \^9\.0\.0; this host is /);
+  assert.is(listed.find((p) => p.id === 'changed')!.versions[0]!.compatible, true);
+  const refused = await call('POST', '/plugin-registry/future/install', undefined, base);
+  assert.is(refused.status, 422, JSON.stringify(refused.body));
+  assert.is(refused.body.code, 'package_incompatible_host');
+  const changed = await call('POST', '/plugin-registry/changed/install', undefined, base);
+  assert.is(changed.status, 409, JSON.stringify(changed.body));
+  assert.match(changed.body.detail, /does not match the integrity/);
+  assert.equal(readdirSync(manifestsDir), []);
+  // The real catalogue: every entry lists its manifest's version, offered to this host.
+  const real = (await call('GET', '/plugin-registry')).body.plugins as typeof listed;
+  for (const p of real) assert.equal(p.versions.map((v) => [v.compatible, /^sha256-/.test(v.integrity)]), [[true, true]], p.id);
 });
 
 test.run();

@@ -6,6 +6,7 @@ import { when } from '../../../format.js';
 import { useGet } from '../../../hooks/use-api.js';
 import { href } from '../../../router.js';
 import { Diagnostics, errorBesideState, HealthBadge, isolationLabel, LIST_REFRESH_MS, stateLabel, stateOk } from './plugin-state.js';
+import { PackageVersions } from './package-versions.js';
 import { SettingsForm } from './settings-form.js';
 
 function Facts({ plugin }: { plugin: PluginSummary }) {
@@ -43,7 +44,7 @@ function Facts({ plugin }: { plugin: PluginSummary }) {
   );
 }
 
-/** A plugin's page: its state, generations and diagnostics, and its settings form. */
+/** A plugin's page: its state, its package's versions (when it is one), generations and diagnostics, and its settings form. */
 export function PluginDetail({ id }: { id: string }) {
   const p = useGet('/plugins/{id}', { path: { id } }, LIST_REFRESH_MS);
   return (
@@ -57,6 +58,7 @@ export function PluginDetail({ id }: { id: string }) {
             <>
               {plugin.description && <p>{plugin.description}</p>}
               <Facts plugin={plugin} />
+              <PackageVersions id={id} onChange={p.reload} />
               {plugin.generations.length > 0 && (
                 <>
                   <h3>Generations</h3>
