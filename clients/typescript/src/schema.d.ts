@@ -1325,6 +1325,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/repos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Git repositories added over the API, with their revisions and last fetch
+         * @description Access: API key with scope `search:admin` once any key exists; loopback callers only before that.
+         */
+        get: operations["getApiRepos"];
+        put?: never;
+        /**
+         * Add a git repository: clone it, index its default branch and the selected branches and tags
+         * @description The remote must pass the outbound guard (a non-public host only when OUTBOUND_ALLOW_HOSTS names it). Answers when the first fetch and its index runs have ended; a failed fetch keeps the repository (fetch it again) and answers 502.
+         *
+         *     Access: API key with scope `search:admin` once any key exists; loopback callers only before that.
+         */
+        post: operations["postApiRepos"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/repos/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a git repository: its mirror and exported trees go; searches no longer reach it
+         * @description Access: API key with scope `search:admin` once any key exists; loopback callers only before that.
+         */
+        delete: operations["deleteApiReposByName"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/repos/{name}/fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fetch a git repository now and re-index the revisions whose commit moved
+         * @description Access: API key with scope `search:admin` once any key exists; loopback callers only before that.
+         */
+        post: operations["postApiReposByNameFetch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/search": {
         parameters: {
             query?: never;
@@ -2999,7 +3065,7 @@ export interface operations {
                     name: string;
                     owner?: string;
                     rate_limit_rpm?: number;
-                    /** @description Any of: fax:send, fax:read, inbound:list, inbound:read, webhooks:manage, keys:manage, plugins:manage, search:read, search:evaluate, search:answer, search:index, judge:run, admin */
+                    /** @description Any of: fax:send, fax:read, inbound:list, inbound:read, webhooks:manage, keys:manage, plugins:manage, search:read, search:evaluate, search:answer, search:index, search:admin, judge:run, admin */
                     scopes: string[];
                 };
             };
@@ -9705,6 +9771,440 @@ export interface operations {
             };
             /** @description A query value is invalid; `detail` names it (`validation_error`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), it is stopping (`shutting_down`), or the database or object store cannot be reached (`service_unavailable`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiRepos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every git repository */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        repositories: {
+                            /**
+                             * @description "***" when a credential is kept; never the credential
+                             * @enum {string|null}
+                             */
+                            credential: "***" | null;
+                            credential_env: string | null;
+                            default_branch: string | null;
+                            /** @description What the last fetch or index said when it failed */
+                            error: string | null;
+                            fetched_at: string | null;
+                            name: string;
+                            revisions: {
+                                commit: string;
+                                /** @description The commit of the revision last indexed */
+                                indexed_commit: string | null;
+                                /** @enum {string} */
+                                kind: "branch" | "tag";
+                                name: string;
+                            }[];
+                            revs: string[];
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `search:admin` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), it is stopping (`shutting_down`), or the database or object store cannot be reached (`service_unavailable`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiRepos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The credential itself, kept as a secret (never returned) */
+                    credential?: string;
+                    /** @description Environment variable holding the credential (`user:token` for basic auth, else a bearer token) */
+                    credential_env?: string;
+                    name: string;
+                    /**
+                     * @description Branches and tags to index besides the default branch: names or globs (`*` within a segment, `**` across)
+                     * @default []
+                     */
+                    revs?: string[];
+                    /** @description https://, ssh:// or user@host:path, git://, file:// or an absolute path */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Added, fetched and indexed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description "***" when a credential is kept; never the credential
+                         * @enum {string|null}
+                         */
+                        credential: "***" | null;
+                        credential_env: string | null;
+                        default_branch: string | null;
+                        /** @description What the last fetch or index said when it failed */
+                        error: string | null;
+                        fetched_at: string | null;
+                        name: string;
+                        revisions: {
+                            commit: string;
+                            /** @description The commit of the revision last indexed */
+                            indexed_commit: string | null;
+                            /** @enum {string} */
+                            kind: "branch" | "tag";
+                            name: string;
+                        }[];
+                        revs: string[];
+                        url: string;
+                    };
+                };
+            };
+            /** @description The body is not JSON (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `search:admin` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A repository (from REPOS or added over the API) already has this name (`repository_exists`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is over its size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body field is invalid; `detail` names it (`validation_error`); The git remote is not usable: not a git URL (https, ssh, git, file:// or an absolute path), or its host is refused by the outbound guard (OUTBOUND_ALLOW_HOSTS) (`git_remote_refused`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cloning or fetching the git repository, or indexing a revision of it, failed; git's own words (credentials masked) are given (`git_fetch_failed`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), it is stopping (`shutting_down`), or the database or object store cannot be reached (`service_unavailable`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteApiReposByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {boolean} */
+                        removed: true;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `search:admin` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No configured repository has this name (`repository_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), it is stopping (`shutting_down`), or the database or object store cannot be reached (`service_unavailable`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiReposByNameFetch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Fetched; the revisions and the commits indexed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description "***" when a credential is kept; never the credential
+                         * @enum {string|null}
+                         */
+                        credential: "***" | null;
+                        credential_env: string | null;
+                        default_branch: string | null;
+                        /** @description What the last fetch or index said when it failed */
+                        error: string | null;
+                        fetched_at: string | null;
+                        name: string;
+                        revisions: {
+                            commit: string;
+                            /** @description The commit of the revision last indexed */
+                            indexed_commit: string | null;
+                            /** @enum {string} */
+                            kind: "branch" | "tag";
+                            name: string;
+                        }[];
+                        revs: string[];
+                        url: string;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `search:admin` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No configured repository has this name (`repository_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cloning or fetching the git repository, or indexing a revision of it, failed; git's own words (credentials masked) are given (`git_fetch_failed`) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

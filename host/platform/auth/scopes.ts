@@ -11,6 +11,7 @@ export const SCOPES = {
   'search:evaluate': 'record a named evaluation run and save a baseline (`name`, `save_as_baseline` of POST /api/eval/run and /api/eval/runs): what evaluation alerts compare',
   'search:answer': 'POST /api/rag and POST /api/chat (answers that may spend LLM gateway budget)',
   'search:index': 'POST /api/index/start (start an indexing run) and POST /api/keywords/rebuild',
+  'search:admin': 'add, remove and fetch git repositories of code search: POST /api/repos, DELETE /api/repos/{name}, POST /api/repos/{name}/fetch',
   'judge:run': 'synthetic-data lab runs: POST /api/lab/runs, its retry, GET /api/lab/runs/{id}; GET /api/judges',
   admin: 'every admin endpoint, and every other scope',
 } as const;

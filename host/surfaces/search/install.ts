@@ -18,6 +18,10 @@ import { KeywordStore } from './keywords/keyword-store.js';
 import { repositoryTexts } from './keywords/repository-texts.js';
 import { codeSearchPort } from './repositories/code-search-port.js';
 import { Repositories } from './repositories/repositories.js';
+import { GitSources } from './repositories/git-sources.js';
+import { registerGitRepositoryRoutes } from './repositories/git-repository-routes.js';
+import { RecurringTask } from '../../platform/runtime/recurring-task.js';
+import { outboundAllowHosts } from '../../../core/kernel/egress.js';
 import { CodeSearch } from './retrieval/code-search.js';
 import { warnWhenBackendCannotIndex } from './retrieval/retrieval-backend.js';
 import { registerSearchRoutes } from './retrieval/search-routes.js';
@@ -41,7 +45,10 @@ export const searchSurface = defineSurface<SearchTables>()({
   migrations: SEARCH_MIGRATIONS,
   async install(platform) {
     const { api, kernel, audit, logger, dataDir, ports, config, database } = platform;
-    const repositories = new Repositories(config, platform.root, platform.cwd);
+    // Git repositories resolve through `repositories`, which reads them back: a late-bound reference.
+    let gitSources: GitSources | undefined;
+    const gitRepositories = () => (gitSources?.list() ?? []).map((e) => ({ name: e.name, dir: gitSources!.defaultTree(e.name) }));
+    const repositories = new Repositories(config, platform.root, platform.cwd, gitRepositories);
     const configured = repositories.all().map((r) => r.name);
     // A REPOS without the default repository answers 404 to every request naming none: say so now.
     if (!configured.includes(config.get('REPO'))) logger.warn({ repo: config.get('REPO'), configured }, 'REPO names no repository of REPOS: requests that name no repository will answer 404; set REPO to one of REPOS');
@@ -64,7 +71,30 @@ export const searchSurface = defineSurface<SearchTables>()({
     const traces = new TraceStore({ dataDir, retention: () => config.get('TRACE_RETENTION'), secretValues: () => secretValuesOf(config, kernel) });
     const search = new CodeSearch({ kernel, config, repositories, logger, keywords, outbound: platform.outbound });
     const isDeleted = (corpus: string) => platform.runAccounting.store.isDeleted(corpus);
-    const codeIndexes = new CodeIndexes(dataDir);
+    gitSources = new GitSources({
+      dataDir,
+      timeoutMs: () => config.get('GIT_TIMEOUT_SECONDS') * 1000,
+      allowHosts: () => outboundAllowHosts(config.get('OUTBOUND_ALLOW_HOSTS')),
+      env: platform.pluginEnv,
+      index: async (repo, revision) => {
+        const run = await runs.start(repo, false, revision.isDefault ? {} : { revision });
+        await runs.settled(run.id);
+        const ended = await runStore.get(run.id);
+        if (ended?.state !== 'finished') throw new Error(`indexing ${revision.name} ended ${ended?.state ?? 'unknown'}: ${ended?.error ?? ''}`);
+      },
+    });
+    const sources = gitSources;
+    const gitFetches = new RecurringTask({
+      cadence: { pauseMs: () => (config.get('GIT_FETCH_MINUTES') || 60) * 60_000 },
+      task: async () => {
+        if (config.get('GIT_FETCH_MINUTES') > 0) await sources.syncAll();
+      },
+      onError: (err) => logger.warn({ err: (err as Error).message }, 'scheduled git fetch failed'),
+    });
+    gitFetches.start();
+    platform.onStop('git fetches', () => gitFetches.stop());
+    registerGitRepositoryRoutes(api, { sources, repositories, audit });
+    const codeIndexes = new CodeIndexes(dataDir, (repo) => sources.get(repo)?.state.default_branch ?? undefined);
     platform.onStop('code indexes', async () => codeIndexes.close());
     // Exact searches read candidates for at most 3 s; the results so far answer, marked partial.
     const querySearch = new QuerySearch({ repositories, search, codeIndexes, exactBudgetMs: () => 3000 });

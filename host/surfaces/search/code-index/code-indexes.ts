@@ -8,11 +8,15 @@ import { searchErrors } from '../search-errors.js';
 export class CodeIndexes {
   private readonly readers = new Map<string, CodeIndexReader>();
 
-  constructor(private readonly dataDir: string) {}
+  constructor(
+    private readonly dataDir: string,
+    /** A git repository's default branch: its index is the repository's own, so rev:<it> reads that. */
+    private readonly defaultBranch: (repo: string) => string | undefined = () => undefined,
+  ) {}
 
   /** The reader of a repository's revision (its working tree when rev is absent), or undefined when none was built. */
   find(repo: string, rev?: string): CodeIndexReader | undefined {
-    const file = codeIndexFile(this.dataDir, repo, rev);
+    const file = codeIndexFile(this.dataDir, repo, rev !== undefined && rev === this.defaultBranch(repo) ? undefined : rev);
     let reader = this.readers.get(file);
     if (!reader) {
       reader = CodeIndexReader.open(file);
@@ -37,7 +41,9 @@ export class CodeIndexes {
     } catch {
       return [];
     }
-    return names.filter((n) => n.startsWith(`${repo}@`) && n.endsWith('.sqlite')).map((n) => n.slice(repo.length + 1, -'.sqlite'.length));
+    const revs = names.filter((n) => n.startsWith(`${repo}@`) && n.endsWith('.sqlite')).map((n) => n.slice(repo.length + 1, -'.sqlite'.length));
+    const fallback = this.defaultBranch(repo);
+    return fallback && names.includes(`${repo}.sqlite`) ? [fallback, ...revs] : revs;
   }
 
   /** Forgets a revision's reader (its file is about to be removed or rebuilt). */

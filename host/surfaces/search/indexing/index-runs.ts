@@ -50,10 +50,12 @@ export class IndexRuns {
 
   constructor(private readonly deps: IndexRunsDeps) {}
 
-  async start(repoName: string | undefined, enrich: boolean, options: { includeDependencies?: boolean } = {}): Promise<IndexRun> {
+  /** `revision`: a git revision exported to its own directory, indexed under its name (rev:). */
+  async start(repoName: string | undefined, enrich: boolean, options: { includeDependencies?: boolean; revision?: { name: string; dir: string } } = {}): Promise<IndexRun> {
     if (this.stopping) throw platformErrors.error('shutting_down');
-    const repo = this.deps.repositories.resolve(repoName);
-    const job = this.jobFor(repo, enrich, options.includeDependencies);
+    const resolved = this.deps.repositories.resolve(repoName);
+    const repo = options.revision ? { ...resolved, dir: options.revision.dir } : resolved;
+    const job = { ...this.jobFor(repo, enrich, options.includeDependencies), ...(options.revision ? { rev: options.revision.name } : {}) };
     // A backend without write sessions would take the run and fail it in the child: refuse now.
     await this.deps.kernel.withProvider('retrieval', job.backend.pluginId, async (p) => assertCanIndex(job.backend.pluginId, p));
     // RunAlreadyRunningError answers 409 index_run_running through the domain mapping
@@ -71,7 +73,7 @@ export class IndexRuns {
         throw err;
       }
     }
-    this.launch(run, job, await this.indexedCounts(job));
+    this.launch(run, job, job.rev ? undefined : await this.indexedCounts(job));
     return run;
   }
 

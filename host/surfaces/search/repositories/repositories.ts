@@ -11,20 +11,29 @@ export interface Repository {
 }
 
 /**
- * Repositories come from config (REPOS) only: a request names a repository, never a path.
- * With REPOS empty, "switchboard" is the gateway's own package root, so the tour works bare.
+ * Repositories come from config (REPOS) and the git repositories added over the API: a request
+ * names a repository, never a path. With neither, "switchboard" is the gateway's own package
+ * root, so the tour works bare.
  */
 export class Repositories {
   constructor(
     private readonly config: SearchConfig,
     private readonly packageRoot: string,
     private readonly cwd: string,
+    /** Git repositories, each at the exported tree of its default branch. */
+    private readonly git: () => Repository[] = () => [],
   ) {}
 
   all(): Repository[] {
     const configured = this.config.get('REPOS');
-    const entries = Object.keys(configured).length ? Object.entries(configured) : [['switchboard', this.packageRoot] as const];
-    return entries.map(([name, dir]) => ({ name, dir: path.resolve(this.cwd, dir) }));
+    const git = this.git();
+    const entries = Object.keys(configured).length || git.length ? Object.entries(configured) : [['switchboard', this.packageRoot] as const];
+    return [...entries.map(([name, dir]) => ({ name, dir: path.resolve(this.cwd, dir) })), ...git];
+  }
+
+  /** Whether REPOS names this repository (a git repository cannot take its name). */
+  configured(name: string): boolean {
+    return Object.hasOwn(this.config.get('REPOS'), name);
   }
 
   /** The named repository (REPO when absent): 422 for a name that is not a plain name, 404 for an unknown one. */

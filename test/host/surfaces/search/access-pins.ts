@@ -25,6 +25,10 @@ export const ACCESS_PINS: AccessPin[] = [
   ['POST /api/eval/runs', 'search:read'],
   ['GET /api/eval/runs/{id}', 'search:read'],
   ['POST /api/index/start', 'search:index'],
+  ['GET /api/repos', 'search:admin'],
+  ['POST /api/repos', 'search:admin'], // clones a remote: the outbound guard applies too
+  ['POST /api/repos/{name}/fetch', 'search:admin'],
+  ['DELETE /api/repos/{name}', 'search:admin'],
   ['GET /api/index/status', 'search:read'],
   ['POST /api/eval/rerank-ab', 'judge:run'], // every candidate costs a judge call
   ['POST /api/rag', 'search:answer'], // answers can spend gateway money

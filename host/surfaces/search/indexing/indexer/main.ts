@@ -9,7 +9,7 @@ import { enrichMessages, enrichmentText } from './enrichment.js';
 import { ChunkPool, type FileOutcome } from './chunk-pool.js';
 import { SKIPPED_HASH, readStamps, sameStamp, stampsFile, writeStamps, type Stamp } from './file-stamps.js';
 import { loadBackend } from './load-backend.js';
-import type { IndexJob, IndexerMessage } from './protocol.js';
+import { jobCorpus, type IndexJob, type IndexerMessage } from './protocol.js';
 import { codeIndexFile, openCodeIndexDb } from '../../code-index/code-index-db.js';
 import { CodeIndexWriter } from '../../code-index/code-index-writer.js';
 
@@ -40,7 +40,7 @@ async function run(job: IndexJob): Promise<RunCounts> {
   let code: CodeIndexWriter | undefined;
   try {
     if (!backend.provider.openSession) throw new Error(`retrieval backend "${job.backend.pluginId}" does not support write sessions (contract retrieval@1.1)`);
-    session = await backend.provider.openSession(job.repo);
+    session = await backend.provider.openSession(jobCorpus(job));
     const knownHashes = new Map((await session.sources()).map((s) => [s.path, s.hash]));
     // The code index beside it, written in its own transaction and committed after the session.
     codeDb = openCodeIndexDb(codeIndexFile(job.backend.dataDir, job.repo, job.rev));
@@ -48,7 +48,7 @@ async function run(job: IndexJob): Promise<RunCounts> {
     const codeHashes = code.hashes();
     code.begin();
     send({ type: 'progress', kind: knownHashes.size ? 'incremental' : 'full', counts: { ...counts } });
-    const stampFile = stampsFile(job.backend.dataDir, job.repo);
+    const stampFile = stampsFile(job.backend.dataDir, jobCorpus(job));
     const cache = await readStamps(stampFile);
     const oldStamps = cache.files;
     const dirs = new Map<string, DirListing>();

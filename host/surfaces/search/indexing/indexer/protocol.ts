@@ -43,3 +43,11 @@ export type IndexerMessage =
   | { type: 'progress'; kind?: 'full' | 'incremental' | 'unchanged'; counts: RunCounts }
   | { type: 'done'; counts: RunCounts }
   | { type: 'failed'; reason: string; counts?: RunCounts };
+
+/**
+ * The backend collection and stamp cache of a job: the repository's own for its working tree or
+ * default branch, `<repo>--rev--<rev>` for another git revision, so it never overwrites them.
+ */
+export function jobCorpus(job: Pick<IndexJob, 'repo' | 'rev'>): string {
+  return job.rev ? `${job.repo}--rev--${job.rev.replace(/[^A-Za-z0-9._-]/g, '_')}` : job.repo;
+}

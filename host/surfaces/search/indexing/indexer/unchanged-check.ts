@@ -2,7 +2,7 @@ import type { RetrievalStats } from '../../../../../core/sdk/index.js';
 import type { RunCounts } from '../index-run-store.js';
 import { walkRepositorySync, type DirListing } from './file-walk.js';
 import { SKIPPED_HASH, readStamps, sameStamp, stampsFile, writeStamps } from './file-stamps.js';
-import type { IndexJob } from './protocol.js';
+import { jobCorpus, type IndexJob } from './protocol.js';
 import { existsSync } from 'node:fs';
 import { codeIndexFile } from '../../code-index/code-index-db.js';
 
@@ -14,7 +14,7 @@ import { codeIndexFile } from '../../code-index/code-index-db.js';
  * Anything else, or any doubt, answers undefined and the child runs as before.
  */
 export async function nothingChanged(job: IndexJob, indexed: Pick<RetrievalStats, 'sources' | 'vectors'>): Promise<RunCounts | undefined> {
-  const file = stampsFile(job.backend.dataDir, job.repo);
+  const file = stampsFile(job.backend.dataDir, jobCorpus(job));
   const cache = await readStamps(file);
   if (cache.backend !== job.backend.pluginId || !cache.files.size) return undefined;
   // No code index yet (an index from before it existed): the child builds it.

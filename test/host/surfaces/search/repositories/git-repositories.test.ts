@@ -1,0 +1,109 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { json, removeDir, startGateway, tempDir, type TestGateway } from '../../../../support/gateway.js';
+import { commitFiles, git, startGitDaemon, type GitDaemon } from '../../../../support/git-daemon.js';
+
+const KEY = 'bootstrap-key-git-repositories-1';
+const dir = tempDir('git-repos-');
+const served = path.join(dir, 'served');
+const work = path.join(dir, 'work');
+let gw: TestGateway;
+let daemon: GitDaemon;
+
+async function call(method: string, route: string, body?: unknown, key = KEY): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${gw.url}${route}`, { method, headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  return { status: res.status, body: await json(res) };
+}
+
+const search = (q: string) => call('GET', `/api/search?${new URLSearchParams({ q })}`);
+const paths = (res: { body: any }) => res.body.results.map((r: any) => `${r.repo}:${r.path}`).sort();
+
+test.before(async () => {
+  mkdirSync(served, { recursive: true });
+  mkdirSync(work, { recursive: true });
+  git(served, 'init', '--quiet', '--bare', '--initial-branch=main', 'billing.git');
+  git(work, 'init', '--quiet', '--initial-branch=main');
+  commitFiles(work, { 'src/pay.ts': 'export const version = "MarkerMainOne";\n' }, 'first');
+  git(work, 'tag', 'v1.0');
+  git(work, 'checkout', '--quiet', '-b', 'dev');
+  commitFiles(work, { 'src/dev.ts': 'export const flag = "MarkerDevOnly";\n' }, 'dev work');
+  git(work, 'checkout', '--quiet', 'main');
+  git(work, 'push', '--quiet', path.join(served, 'billing.git'), 'main', 'dev', 'v1.0');
+  daemon = await startGitDaemon(served, 'billing.git');
+  gw = await startGateway({ API_KEY: KEY, REPOS: JSON.stringify({ local: work }), REPO: 'local' });
+});
+
+test.after(async () => {
+  await gw?.close();
+  await daemon?.stop();
+  removeDir(dir);
+});
+
+test('a git repository added over the API: default branch, a branch and a tag indexed, rev: selects each', async () => {
+  const added = await call('POST', '/api/repos', { name: 'billing', url: daemon.url('billing.git'), revs: ['dev', 'v*'] });
+  assert.is(added.status, 201, JSON.stringify(added.body));
+  assert.is(added.body.default_branch, 'main');
+  assert.equal(added.body.revisions.map((r: any) => r.name).sort(), ['dev', 'main', 'v1.0']);
+  assert.ok(added.body.revisions.every((r: any) => r.indexed_commit === r.commit));
+  assert.equal(paths(await search('"MarkerMainOne" repo:billing')), ['billing:src/pay.ts'], 'the default branch without rev:');
+  assert.equal(paths(await search('"MarkerDevOnly" repo:billing')), [], 'dev is not the default');
+  assert.equal(paths(await search('"MarkerDevOnly" repo:billing rev:dev')), ['billing:src/dev.ts']);
+  assert.equal(paths(await search('"MarkerMainOne" repo:billing rev:v1.0')), ['billing:src/pay.ts']);
+  assert.equal(paths(await search('"MarkerMainOne" repo:billing rev:main')), ['billing:src/pay.ts'], 'rev: naming the default branch');
+  const listed = await call('GET', '/api/repos');
+  assert.equal(listed.body.repositories.map((r: any) => r.name), ['billing']);
+  assert.is((await call('POST', '/api/repos', { name: 'billing', url: daemon.url('billing.git') })).body.code, 'repository_exists');
+  assert.is((await call('POST', '/api/repos', { name: 'local', url: daemon.url('billing.git') })).status, 409, 'a REPOS name is taken');
+});
+
+test('a pushed commit is picked up by a fetch and indexed; the tag stays where it was', async () => {
+  commitFiles(work, { 'src/pay.ts': 'export const version = "MarkerMainTwo";\n' }, 'second');
+  git(work, 'push', '--quiet', daemon.url('billing.git'), 'main');
+  const fetched = await call('POST', '/api/repos/billing/fetch');
+  assert.is(fetched.status, 200, JSON.stringify(fetched.body));
+  const main = fetched.body.revisions.find((r: any) => r.name === 'main');
+  assert.is(main.indexed_commit, git(work, 'rev-parse', 'main').trim());
+  assert.equal(paths(await search('"MarkerMainTwo" repo:billing')), ['billing:src/pay.ts']);
+  assert.equal(paths(await search('"MarkerMainOne" repo:billing')), []);
+  assert.equal(paths(await search('"MarkerMainOne" repo:billing rev:v1.0')), ['billing:src/pay.ts']);
+});
+
+test('credentials are kept secret; remotes are checked; bad requests answer their codes; search:admin is needed', async () => {
+  const secret = 'user:s3cr3t-token-value';
+  const withCred = await call('POST', '/api/repos', { name: 'private', url: 'http://127.0.0.1:1/private.git', credential: secret });
+  assert.is(withCred.status, 502, JSON.stringify(withCred.body));
+  assert.is(withCred.body.code, 'git_fetch_failed');
+  assert.not.ok(JSON.stringify(withCred.body).includes('s3cr3t'));
+  const listed = await call('GET', '/api/repos');
+  const entry = listed.body.repositories.find((r: any) => r.name === 'private');
+  assert.is(entry.credential, '***');
+  assert.not.ok(JSON.stringify(listed.body).includes('s3cr3t'));
+  assert.not.ok(gw.logs.some((l) => l.includes('s3cr3t')), 'never logged');
+  assert.is((await call('DELETE', '/api/repos/private')).status, 200);
+  for (const url of ['--upload-pack=touch /tmp/pwned', 'ext::sh -c touch% /tmp/pwned', 'relative/dir']) {
+    const res = await call('POST', '/api/repos', { name: 'bad', url });
+    assert.is(res.status, 422, url);
+    assert.is(res.body.code, 'git_remote_refused');
+  }
+  const refused = await call('POST', '/api/repos', { name: 'internal', url: 'https://10.1.2.3/r.git' });
+  assert.is(refused.body.code, 'git_remote_refused', 'a private address not in OUTBOUND_ALLOW_HOSTS');
+  assert.is((await call('POST', '/api/repos', { name: '../x', url: daemon.url('billing.git') })).status, 422);
+  assert.is((await call('POST', '/api/repos/nope/fetch')).body.code, 'repository_not_found');
+  const mint = await call('POST', '/admin/api-keys', { name: 'reader', scopes: ['search:read'] });
+  assert.is((await call('POST', '/api/repos', { name: 'x', url: daemon.url('billing.git') }, mint.body.token)).status, 403);
+});
+
+test('a removed repository is gone from search, its mirror and trees removed, and stays removed', async () => {
+  const removed = await call('DELETE', '/api/repos/billing');
+  assert.is(removed.status, 200, JSON.stringify(removed.body));
+  const named = await call('GET', `/api/search?${new URLSearchParams({ q: '"MarkerMainTwo"', repo: 'billing' })}`);
+  assert.is(named.body.code, 'repository_not_found');
+  assert.not.ok(existsSync(path.join(gw.dataDir, 'git', 'billing.git')));
+  assert.not.ok(existsSync(path.join(gw.dataDir, 'git-trees', 'billing')));
+  assert.not.ok(readFileSync(path.join(gw.dataDir, 'git-repositories.json'), 'utf8').includes('billing'));
+  assert.is((await call('DELETE', '/api/repos/billing')).status, 404);
+});
+
+test.run();
