@@ -12,5 +12,6 @@ export const SCOPES: { name: string; grants: string }[] = [
   { name: 'search:evaluate', grants: 'record named evaluation runs and baselines' },
   { name: 'search:answer', grants: 'answers and chat (LLM budget)' },
   { name: 'search:index', grants: 'start indexing runs, rebuild keywords' },
+  { name: 'search:admin', grants: 'add, remove and fetch git repositories' },
   { name: 'judge:run', grants: 'synthetic-data lab runs, the list of judges' },
 ];
