@@ -126,6 +126,16 @@ test('npx switchboard works from the plugin folder after npm link in the host\'s
   assert.match(r.out, /my-plugin@1\.0\.0: 6 passed, 0 failed/);
 });
 
+test('ship: plugins pack, sign and verify run as the guide writes them, from the folder holding my-plugin/', () => {
+  const r = runBlock(shell('shell, in the folder holding my-plugin/', /plugins pack my-plugin/));
+  assert.is(r.code, 0, r.out);
+  assert.ok(existsSync(path.join(work, 'my-plugin-1.0.0.tgz')), r.out);
+  assert.ok(existsSync(path.join(work, 'signing-key.pem')));
+  // sign and verify both name the signer; verify reads the signature it just checked.
+  const signers = [...r.out.matchAll(/signer (SHA256:\S+)/g)].map((m) => m[1]);
+  assert.ok(signers.length >= 2 && new Set(signers).size === 1, r.out);
+});
+
 test('a gateway started as the guide says indexes the demo repository through the plugin and finds code', async () => {
   const ship = shell('shell, in the folder holding my-plugin/', /switchboard start/);
   const startLine = ship.text.split('\n').find((l) => l.includes('switchboard start'))!;

@@ -53,6 +53,13 @@ test('a private-key block is masked from BEGIN to END, or to the end of a window
   assert.equal(maskSecretLines(tail).split('\n'), [REDACTED, REDACTED, REDACTED, 'after']);
 });
 
+test('an assignment at the end of a long dotted run (minified code) is still found; the run alone is not a secret', () => {
+  // The name is bounded (101 characters), which keeps the scan of such a line linear.
+  const run = 'a.'.repeat(20_000);
+  assert.is(maskSecretLines(`${run}password = "hunter2-correct-horse"`), REDACTED);
+  assert.is(maskSecretLines(run), run);
+});
+
 test('maskSecretsDeep masks every string of an answer, secret-named fields and known values', () => {
   const answer = { results: [{ path: 'a.ts', snippet: 'ok\nconst password = "p4ss"\nok' }], n: 3, api_key: 'k', note: 'uses configured-secret-123' };
   assert.equal(maskSecretsDeep(answer, ['configured-secret-123']), { results: [{ path: 'a.ts', snippet: `ok\n${REDACTED}\nok` }], n: 3, api_key: '***', note: 'uses ***' });

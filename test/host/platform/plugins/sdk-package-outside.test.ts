@@ -1,8 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
 import path from 'node:path';
 import { json, ROOT, startGateway, tempDir, until, type TestGateway } from '../../../support/gateway.js';
 import { newcomerShellEnv } from '../../../support/network-env.js';
@@ -10,7 +11,8 @@ import { keyFingerprint } from '../../../../host/platform/plugins/artifacts/pack
 
 // docs/sdk-guide.md, "Write a plugin outside this repository", run as written in a temporary
 // folder: the SDK tarball, a generated plugin installed, tested and linted against it alone,
-// packed and signed; then the package goes into a running gateway by upload and serves.
+// packed and signed; then the package goes into a running gateway by upload and serves, a second
+// version goes in by https URL, and a rollback brings the first back.
 const work = tempDir('switchboard-sdk-outside-');
 const folder = path.join(work, 'acme-store');
 const hostVersion = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -18,6 +20,11 @@ const tarball = path.join(work, `switchboard-sdk-${hostVersion}.tgz`);
 let block = '';
 let ran = { code: null as number | null, out: '' };
 let gw: TestGateway | undefined;
+// A loopback https server the second version is installed from (its certificate made here).
+const served = new Map<string, Buffer>();
+let httpsServer: Server | undefined;
+let httpsUrl = '';
+let caFile = '';
 
 function guideBlock(): string {
   const guide = readFileSync(path.join(ROOT, 'docs/sdk-guide.md'), 'utf8');
@@ -40,7 +47,17 @@ function shell(lines: string) {
 
 const sri = (bytes: Buffer) => `sha512-${createHash('sha512').update(bytes).digest('base64')}`;
 
-test.before(() => {
+test.before(async () => {
+  const tls = path.join(work, 'tls');
+  mkdirSync(tls);
+  caFile = path.join(tls, 'cert.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(tls, 'key.pem'), '-out', caFile, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  httpsServer = createServer({ key: readFileSync(path.join(tls, 'key.pem')), cert: readFileSync(caFile) }, (req, res) => {
+    const body = served.get(req.url ?? '');
+    res.writeHead(body ? 200 : 404).end(body);
+  });
+  await new Promise<void>((r) => httpsServer!.listen(0, '127.0.0.1', r));
+  httpsUrl = `https://127.0.0.1:${(httpsServer.address() as { port: number }).port}`;
   block = guideBlock();
   // Every line but the last (the upload, done below against this test's gateway).
   const lines = block.split('\n');
@@ -49,6 +66,7 @@ test.before(() => {
 });
 test.after(async () => {
   await gw?.close();
+  httpsServer?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -99,7 +117,7 @@ test('the signed package installs into a running gateway by upload (signatures r
   assert.ok(files.includes('acme-store-0.1.0.tgz') && files.includes('signing-key.pem'), files.join(', '));
   const signer = keyFingerprint(createPublicKey(createPrivateKey(readFileSync(path.join(work, 'signing-key.pem')))).export({ type: 'spki', format: 'der' }));
   assert.match(ran.out, new RegExp(`^signer ${signer.replace(/[+/]/g, '\\$&')}$`, 'm'));
-  gw = await startGateway({ PLUGIN_SIGNATURES: 'required', PLUGIN_TRUSTED_KEYS: signer });
+  gw = await startGateway({ PLUGIN_SIGNATURES: 'required', PLUGIN_TRUSTED_KEYS: signer, PLUGIN_PACKAGE_CA_FILE: caFile, AUDIT_LOG_ENABLED: 'true' });
   const bytes = readFileSync(pkg);
   const form = new FormData();
   form.set('package', new Blob([new Uint8Array(bytes)]), 'acme-store-0.1.0.tgz');
@@ -118,6 +136,54 @@ test('the signed package installs into a running gateway by upload (signatures r
   assert.equal(answer, { read: 'hello', listed: ['notes/a.txt'] });
   const versions = await json(await fetch(`${gw.url}/plugins/acme-store/versions`));
   assert.is(versions.versions[0].signer, signer);
+});
+
+test('a second version goes in by https URL (a wrong integrity is refused first, writing nothing); a rollback brings the first back; each a new generation, audited', async () => {
+  assert.ok(gw, 'the gateway of the upload test runs');
+  const bumped = shell(
+    [
+      'cd acme-store',
+      'npm pkg set version=0.2.0',
+      `node -e "const fs=require('fs');const m=JSON.parse(fs.readFileSync('manifest.json','utf8'));m.version='0.2.0';fs.writeFileSync('manifest.json',JSON.stringify(m,null,2)+'\\n')"`,
+      'npm run build',
+      'cd ..',
+      'switchboard plugins pack acme-store',
+      'switchboard plugins sign acme-store-0.2.0.tgz --key signing-key.pem',
+    ].join('\n'),
+  );
+  assert.is(bumped.code, 0, bumped.out);
+  const bytes = readFileSync(path.join(work, 'acme-store-0.2.0.tgz'));
+  served.set('/acme-store-0.2.0.tgz', bytes);
+  const byUrl = (integrity: string) => {
+    const form = new FormData();
+    form.set('url', `${httpsUrl}/acme-store-0.2.0.tgz`);
+    form.set('integrity', integrity);
+    return fetch(`${gw!.url}/plugin-registry/install`, { method: 'POST', body: form });
+  };
+  const listed = async () => (await json(await fetch(`${gw!.url}/plugins/acme-store/versions`))).versions.map((v: { version: string; current: boolean }) => [v.version, v.current]);
+  const first = gw!.gateway.kernel.get('acme-store')!.generation!;
+
+  const wrong = await byUrl(sri(Buffer.from('some other bytes')));
+  assert.is((await json(wrong)).code, 'package_integrity_mismatch');
+  assert.equal(await listed(), [['0.1.0', true]]);
+
+  const res = await byUrl(sri(bytes));
+  const installed = await json(res);
+  assert.is(res.status, 201, JSON.stringify(installed));
+  assert.equal([installed.version, installed.plugin.version], ['0.2.0', '0.2.0']);
+  assert.ok(installed.plugin.generation > first, 'the second version runs on a new generation');
+  assert.equal(await listed(), [['0.2.0', true], ['0.1.0', false]]);
+
+  const back = await fetch(`${gw!.url}/plugins/acme-store/rollback`, { method: 'POST' });
+  const rolled = await json(back);
+  assert.is(back.status, 200, JSON.stringify(rolled));
+  assert.equal([rolled.from, rolled.to, rolled.plugin.version], ['0.2.0', '0.1.0', '0.1.0']);
+  assert.ok(rolled.plugin.generation > installed.plugin.generation, 'the rollback runs on a new generation');
+  assert.equal(await listed(), [['0.2.0', false], ['0.1.0', true]]);
+
+  await gw!.gateway.audit.flush();
+  const events = (await gw!.gateway.database.db.selectFrom('audit_events').select(['event']).execute()).map((e) => e.event).filter((e) => e.startsWith('plugin_') && e !== 'plugin_version_activated');
+  assert.equal(events, ['plugin_package_installed', 'plugin_package_installed', 'plugin_rolled_back']);
 });
 
 test('sdk pack is reproducible: a second pack has the same bytes', () => {
