@@ -2,7 +2,7 @@
 // npm test: checks the system packages the suite needs (installing them when root), builds,
 // starts a throwaway PostgreSQL, runs every test file in its own process, prints the totals.
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, mkdtempSync, rmSync, chmodSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, mkdtempSync, rmSync, chmodSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
@@ -203,7 +203,12 @@ function runFile(file) {
   });
 }
 
-const queue = [...files];
+// The slow files first (seconds measured on a full run, test/slow-files.json), so that at the end
+// the workers share short files instead of one waiting on a long one; the rest keep their order.
+const slowPath = path.join(root, 'test/slow-files.json');
+const slow = existsSync(slowPath) ? JSON.parse(readFileSync(slowPath, 'utf8')) : {};
+const secondsOf = (file) => slow[path.relative(distTests, file)] ?? 0;
+const queue = [...files].sort((a, b) => secondsOf(b) - secondsOf(a));
 await Promise.all(
   Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
     while (queue.length) await runFile(queue.shift());
