@@ -156,6 +156,8 @@ test('navigation: an exact result opens its file at the line; an identifier goes
   assert.match(await view.locator('.hit').innerText(), /export const host = parseHttpHeader/);
   await view.locator('.hit').getByRole('button', { name: 'parseHttpHeader' }).click();
   await view.getByText('src/http/header-parser.ts at line 1').waitFor();
+  // The heading can change a render before the lines: wait for the definition's line to be the hit.
+  await view.locator('.hit', { hasText: /export function parseHttpHeader\(line: string\)/ }).waitFor();
   assert.match(await view.locator('.hit').innerText(), /export function parseHttpHeader\(line: string\)/);
   await checkAccessibility(page, 'code search with a file open');
   assert.equal(browser.problems, []);
