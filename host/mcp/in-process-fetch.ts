@@ -109,7 +109,8 @@ class MemorySocket extends Duplex {
 
 function memoryConnection(remoteAddress: string | undefined): [MemorySocket, MemorySocket] {
   const client = new MemorySocket('127.0.0.1');
-  const served = new MemorySocket(remoteAddress ?? '127.0.0.1');
+  // An unknown caller address is not loopback (fail closed: no loopback-only access by default).
+  const served = new MemorySocket(remoteAddress ?? '0.0.0.0');
   client.peer = served;
   served.peer = client;
   return [client, served];
