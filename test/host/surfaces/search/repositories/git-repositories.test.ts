@@ -95,6 +95,19 @@ test('credentials are kept secret; remotes are checked; bad requests answer thei
   assert.is((await call('POST', '/api/repos', { name: 'x', url: daemon.url('billing.git') }, mint.body.token)).status, 403);
 });
 
+test('POST /api/repos: malformed JSON, an oversized body and no key are refused with their codes, nothing added', async () => {
+  const raw = (body: string, headers: Record<string, string> = { 'x-api-key': KEY }) => fetch(`${gw.url}/api/repos`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const malformed = await raw('{"name": "x", "url":');
+  assert.is(malformed.status, 400);
+  assert.ok((await json(malformed)).code);
+  const oversized = await raw(JSON.stringify({ name: 'big', url: daemon.url('billing.git'), pad: 'x'.repeat(2 * 1024 * 1024) }));
+  assert.is(oversized.status, 413);
+  const anonymous = await raw(JSON.stringify({ name: 'anon', url: daemon.url('billing.git') }), {});
+  assert.is(anonymous.status, 401);
+  const names = (await call('GET', '/api/repos')).body.repositories.map((r: { name: string }) => r.name);
+  for (const name of ['x', 'big', 'anon']) assert.not.ok(names.includes(name), name);
+});
+
 test('a removed repository is gone from search, its mirror and trees removed, and stays removed', async () => {
   const removed = await call('DELETE', '/api/repos/billing');
   assert.is(removed.status, 200, JSON.stringify(removed.body));
