@@ -83,22 +83,20 @@ export class PluginVersions {
    * through the usual reload. Nothing is recorded: the instance that made the change did.
    */
   follow(): Promise<void> {
-    this.following = this.following.then(() => this.followOnce());
+    // A failed pass (the database away) does not stop the ones after it.
+    this.following = this.following.then(() => this.followOnce(), () => this.followOnce());
     return this.following;
   }
 
   private async followOnce(): Promise<void> {
     const rows = await this.deps.db.selectFrom('plugin_current').select(['plugin_id', 'version']).execute();
     for (const { plugin_id: id, version } of rows) {
-      if (this.busy.has(id) || (await this.unpackedVersion(id)) === version) continue;
-      this.busy.add(id);
+      if ((await this.unpackedVersion(id)) === version || this.busy.has(id)) continue;
       try {
         await this.unpack(id, version);
         this.deps.logger.info({ plugin: id, version }, 'plugin version made current on another instance applied');
       } catch (err) {
         this.deps.logger.warn({ plugin: id, version, err: (err as Error).message }, 'plugin version made current on another instance did not start here; the previous one keeps serving');
-      } finally {
-        this.busy.delete(id);
       }
     }
   }
@@ -333,6 +331,14 @@ export class PluginVersions {
   }
 
   private async exclusive<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    // A change another instance made, still being applied here, is waited for, not refused: the
+    // caller may have seen its version active a moment before the apply finished. Passes queued
+    // after this one see `busy` and leave the plugin alone.
+    for (let pass = this.following; ; ) {
+      await pass.catch(() => undefined);
+      if (pass === this.following) break;
+      pass = this.following;
+    }
     if (this.busy.has(id)) throw platformErrors.error('registry_busy', { id });
     this.busy.add(id);
     try {

@@ -151,6 +151,19 @@ test('pin: later installs are kept, not started; PUT version null unpins', async
   assert.equal(await json(unpin), { current: '1.0.0', pinned: false });
 });
 
+test('a rollback asked while this instance applies a version another instance made current waits for it, not refused', async () => {
+  // Another instance of a cluster made 1.2.0 current; this one follows while a caller rolls back.
+  await gw.gateway.database.db.updateTable('plugin_current').set({ version: '1.2.0' }).where('plugin_id', '=', 'shipped').execute();
+  const following = gw.gateway.platform.pluginVersions.follow();
+  const back = await fetch(`${gw.url}/plugins/shipped/rollback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ version: '1.0.0' }) });
+  await following;
+  const body = await json(back);
+  assert.is(back.status, 200, JSON.stringify(body));
+  assert.equal([body.from, body.to], ['1.2.0', '1.0.0']);
+  assert.is((await versions()).current, '1.0.0');
+  assert.is((await search())[0]?.id, 'first');
+});
+
 test('the CLI installs a package, lists the versions and rolls back through the gateway', async () => {
   const dir = mkdtempSync(path.join(work, 'cli-'));
   const bytes = await packageOf('1.3.0', 'fourth');
