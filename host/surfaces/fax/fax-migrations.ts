@@ -136,5 +136,14 @@ export const FAX_MIGRATIONS: OwnedMigrations = {
         await db.schema.alterTable('inbound_faxes').addColumn('deleted_by', 'text').execute();
       },
     },
+    '0011_status_event_markers': {
+      async up(db: Kysely<any>) {
+        // Rows from before are not marked: their events were published (or never will be).
+        for (const [table, time] of [['fax_jobs', 'updated_at'], ['inbound_faxes', 'created_at']] as const) {
+          await db.schema.alterTable(table).addColumn('event_pending', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+          await db.schema.createIndex(`${table}_event_pending`).on(table).columns(['event_pending', time]).execute();
+        }
+      },
+    },
   } satisfies Record<string, DeclaredMigration>,
 };

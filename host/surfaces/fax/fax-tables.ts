@@ -41,6 +41,8 @@ export interface FaxJobTable {
   send_at: string | null;
   /** The job this one resends (POST /fax/{id}/resend); its resends point back here. */
   resend_of: string | null;
+  /** 1 from the status change that makes an event happen once (queued, final) until it is in the outbox; a sweep publishes what a crash left. */
+  event_pending: number;
   /** Tombstone of DELETE /fax/{id}/document: when and by whom the media was removed (artifacts_removed_at is set too). */
   document_deleted_at: string | null;
   document_deleted_by: string | null;
@@ -120,6 +122,8 @@ export interface InboundFaxTable {
   /** Tombstone of DELETE /inbound/{id}: the media is gone (pdf_key null), the record stays. */
   deleted_at: string | null;
   deleted_by: string | null;
+  /** 1 from the insert until inbound.received is in the outbox; a sweep publishes what a crash left. */
+  event_pending: number;
 }
 
 /** A named mailbox and the called-number rules (JSON `[{match, number}]`) routed to it. */

@@ -36,6 +36,7 @@ import { FAX_HTTP_ERRORS } from './http/fax-http-errors.js';
 import { DeliveryOutbox } from './status-events/delivery-outbox.js';
 import { EventDelivery } from './status-events/event-delivery.js';
 import { FaxEventPublisher } from './status-events/event-publisher.js';
+import { EventMarkers, StatusEventSweep } from './status-events/event-sweep.js';
 import { registerStatusEventRoutes } from './status-events/status-event-routes.js';
 import { SubscriptionStore } from './status-events/subscription-store.js';
 import { FAX_MIGRATIONS } from './fax-migrations.js';
@@ -56,7 +57,9 @@ export const faxSurface = defineSurface<FaxTables>()({
     const outbox = new DeliveryOutbox(database.db, database.dialect);
     const subscriptions = new SubscriptionStore(database.db);
     const eventDelivery = new EventDelivery({ outbox, subscriptions, config, outbound: platform.outbound, logger });
-    const events = new FaxEventPublisher({ outbox, subscriptions, logger, onEnqueued: () => eventDelivery.wake() });
+    const markers = new EventMarkers(database.db);
+    const events = new FaxEventPublisher({ outbox, subscriptions, markers, logger, onEnqueued: () => eventDelivery.wake() });
+    const eventSweep = new StatusEventSweep({ markers, events, leases: platform.leases, logger });
     const updates = new JobUpdates({ store, audit, logger, events, retryPolicy: () => ({ maxAttempts: config.get('FAX_RETRY_MAX_ATTEMPTS'), delaySeconds: config.get('FAX_RETRY_DELAY_SECONDS') }) });
     let dispatcher: FaxDispatcher | undefined;
     const idempotencyKeys = new IdempotencyKeys(database.db);
@@ -130,14 +133,16 @@ export const faxSurface = defineSurface<FaxTables>()({
       cleanup.start();
       keySweep.start();
       eventDelivery.start();
+      eventSweep.start();
     });
     platform.onStop('dispatcher', () => dispatcher.stop());
     platform.onStop('reconciler', () => reconciler.stop());
     platform.onStop('cleanup', () => cleanup.stop());
     platform.onStop('idempotency-key-sweep', () => keySweep.stop());
     platform.onStop('status-event-delivery', () => eventDelivery.stop());
+    platform.onStop('status-event-sweep', () => eventSweep.stop());
     platform.onStop('document-pool', () => documentPool.close());
-    return { store, service, approvals, documents, dispatcher, reconciler, cleanup, idempotencyKeys, inbound: { store: inboundStore, service: inbound }, statusEvents: { outbox, subscriptions, delivery: eventDelivery, publisher: events } };
+    return { store, service, approvals, documents, dispatcher, reconciler, cleanup, idempotencyKeys, inbound: { store: inboundStore, service: inbound }, statusEvents: { outbox, subscriptions, delivery: eventDelivery, publisher: events, sweep: eventSweep } };
   },
 });
 

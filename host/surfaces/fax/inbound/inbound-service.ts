@@ -65,6 +65,8 @@ export class InboundService {
       mailbox,
       deleted_at: null,
       deleted_by: null,
+      // inbound.received is owed until the publisher clears this.
+      event_pending: 1,
     };
     let inserted = false;
     try {

@@ -106,6 +106,8 @@ function newJobRow(job: NewFaxJob, now: Date): FaxJobTable {
     submitted_by: job.submittedBy ?? null,
     send_at: job.sendAt?.toISOString() ?? null,
     resend_of: job.resendOf ?? null,
+    // fax.queued is owed (a disabled job fires nothing).
+    event_pending: job.disabled ? 0 : 1,
     document_deleted_at: null,
     document_deleted_by: null,
   };
@@ -300,6 +302,7 @@ export class FaxJobStore {
         if (final) {
           set.dispatch_state = 'done';
           set.finished_at = iso;
+          set.event_pending = 1;
           set.lease_owner = null;
           set.lease_until = null;
         }
@@ -340,7 +343,7 @@ export class FaxJobStore {
     const iso = new Date(now).toISOString();
     const r = await this.db
       .updateTable('fax_jobs')
-      .set({ status: 'FAILED', error, dispatch_state: 'done', finished_at: iso, updated_at: iso, lease_owner: null, lease_until: null })
+      .set({ status: 'FAILED', error, dispatch_state: 'done', finished_at: iso, updated_at: iso, lease_owner: null, lease_until: null, event_pending: 1 })
       .where('id', '=', id)
       .where('dispatch_state', '=', 'pending')
       .where('status', 'in', ['queued', 'in_progress'])

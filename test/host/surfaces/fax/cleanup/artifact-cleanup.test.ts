@@ -38,7 +38,7 @@ test('cleanup removes exactly the expired artifacts: old finished jobs, old inbo
   await db.updateTable('fax_jobs').set({ dispatch_state: 'accepted', status: 'in_progress', finished_at: new Date(now - 20 * DAY).toISOString() }).where('id', '=', unfinished).execute();
   for (const [id, age] of [['in-old', 31], ['in-new', 2]] as const) {
     await storage((s) => s.put(`inbound/${id}/fax.pdf`, Buffer.from('%PDF-1.4')));
-    await db.insertInto('inbound_faxes').values({ id, provider: 'pbx', provider_id: id, from_number: null, to_number: null, status: 'OK', pages: 1, pdf_key: `inbound/${id}/fax.pdf`, received_at: new Date(now - age * DAY).toISOString(), created_at: now - age * DAY, source_type: 'pdf', size_bytes: 8 }).execute();
+    await db.insertInto('inbound_faxes').values({ id, provider: 'pbx', provider_id: id, from_number: null, to_number: null, status: 'OK', pages: 1, pdf_key: `inbound/${id}/fax.pdf`, received_at: new Date(now - age * DAY).toISOString(), created_at: now - age * DAY, source_type: 'pdf', size_bytes: 8, event_pending: 0 }).execute();
   }
   await storage(async (s) => {
     await s.put('inbound/orphan/fax.pdf', Buffer.from('x'));

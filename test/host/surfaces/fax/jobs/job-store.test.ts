@@ -172,6 +172,22 @@ for (const backend of SQLITE_AND_POSTGRES) {
     assert.equal(await store.claim('b', 5, 60_000), [], 'and renews it live');
   });
 
+  test('the status changes that make an event happen once mark the row in the same statement (insert, final status, cancel); other steps do not', async () => {
+    const mark = async (id: string) => (await store.get(id))!.event_pending;
+    const clear = (id: string) => opened.db.db.updateTable('fax_jobs').set({ event_pending: 0 }).where('id', '=', id).execute();
+    const [sent, canceled, disabled] = [newJob(), newJob(), newJob({ disabled: true })];
+    for (const job of [sent, canceled, disabled]) await store.insert(job);
+    assert.equal([await mark(sent.id), await mark(disabled.id)], [1, 0]);
+    await clear(sent.id);
+    await store.applyChange(sent.id, { status: 'in_progress' });
+    assert.is(await mark(sent.id), 0);
+    await store.applyChange(sent.id, { status: 'SUCCESS', pages: 1 });
+    assert.is(await mark(sent.id), 1);
+    await clear(canceled.id);
+    assert.ok(await store.cancelWaiting(canceled.id, 'canceled'));
+    assert.is(await mark(canceled.id), 1);
+  });
+
   test('status only moves forward; a repeat may refine pages', async () => {
     const job = newJob();
     await store.insert(job);

@@ -4,6 +4,8 @@ import * as assert from 'uvu/assert';
 import { verifyWebhookSignature } from '../../../../../clients/typescript/src/index.js';
 import { startAlertReceiver, type AlertReceiver } from '../../../../fakes/alert-receiver.js';
 import { makePdf } from '../../../../fakes/fax-document-server.js';
+import { SWEEP_GRACE_MS } from '../../../../../host/surfaces/fax/status-events/event-sweep.js';
+import { gatewayDb } from '../../../../support/database.js';
 import { json, startGateway, until, type TestGateway } from '../../../../support/gateway.js';
 
 /**
@@ -184,6 +186,40 @@ test('an event fired before a restart is delivered once after it', async () => {
   assert.is(mine[0]!.headers['x-switchboard-event-id'], pending!.event_id);
   assert.is((await call('DELETE', `/webhooks/subscriptions/${subscriptionId}`, undefined, subscriber)).status, 204);
   assert.is((await call('DELETE', `/webhooks/subscriptions/${subscriptionId}`, undefined, subscriber)).status, 404);
+});
+
+test('a final status whose event a stop left unwritten is published by the sweep once, dated when it happened, and only to receivers that existed then', async () => {
+  const db = gatewayDb(gw.gateway);
+  const id = await submit('+15550000007', 'swept');
+  await until(async () => typesTo('swept').includes('fax.delivered:200'), 15000, 40);
+  const marked = async () => (await db.selectFrom('fax_jobs').select('event_pending').where('id', '=', id).executeTakeFirstOrThrow()).event_pending;
+  await until(async () => (await marked()) === 0, 5000, 20);
+  const sweep = gw.gateway.surfaces.fax.statusEvents.sweep;
+  // What a crash right after the status commit leaves: the job marked, no delivery of its final event.
+  await db.deleteFrom('fax_webhook_deliveries').where('subject_id', '=', id).where('event_type', '=', 'fax.delivered').execute();
+  await db.updateTable('fax_jobs').set({ event_pending: 1 }).where('id', '=', id).execute();
+  const before = requestsTo('swept').length;
+  const late = await mint(['fax:read', 'webhooks:manage']);
+  const made = await call('POST', '/webhooks/subscriptions', { url: `${receiver.url}?swept-late`, events: ['fax.delivered'] }, late);
+  assert.is(made.status, 201, await made.clone().text());
+  // Within the grace the row is left to the path that marked it.
+  assert.is(await sweep.runOnce(), 0);
+  assert.is(await sweep.runOnce(Date.now() + SWEEP_GRACE_MS + 1000), 1);
+  await until(async () => requestsTo('swept').length === before + 1, 15000, 40);
+  const [again] = requestsTo('swept').slice(before);
+  assert.is(again!.body.type, 'fax.delivered');
+  const row = await db.selectFrom('fax_jobs').select(['finished_at', 'event_pending']).where('id', '=', id).executeTakeFirstOrThrow();
+  assert.is(again!.body.created_at, row.finished_at, 'dated when the job finished');
+  assert.is(row.event_pending, 0);
+  const ids = requestsTo('swept').filter((r) => r.body.type === 'fax.delivered').map((r) => r.headers['x-switchboard-event-id']);
+  assert.is(new Set(ids).size, 1, 'the same event id as the delivery made before the crash');
+  // Marked again (a second crash): the outbox holds the event, nothing is sent twice.
+  await db.updateTable('fax_jobs').set({ event_pending: 1 }).where('id', '=', id).execute();
+  assert.is(await sweep.runOnce(Date.now() + SWEEP_GRACE_MS + 1000), 1);
+  assert.is(await sweep.runOnce(Date.now() + SWEEP_GRACE_MS + 1000), 0);
+  await finishedDeliveries(id, 3);
+  assert.is(requestsTo('swept').length, before + 1);
+  assert.is(requestsTo('swept-late').filter((r) => r.body.data?.id === id).length, 0, 'a subscription made after the event does not get it');
 });
 
 test('refusals: plain http off loopback, a private address, events the key may not read', async () => {
