@@ -91,7 +91,11 @@ export const searchSurface = defineSurface<SearchTables>()({
       },
       onError: (err) => logger.warn({ err: (err as Error).message }, 'scheduled git fetch failed'),
     });
-    gitFetches.start();
+    // A changed pause applies now, not after the pause under way (up to an hour at the default).
+    config.onChange((keys) => {
+      if (keys.includes('GIT_FETCH_MINUTES')) gitFetches.reschedule();
+    });
+    platform.onStart(() => gitFetches.start());
     platform.onStop('git fetches', () => gitFetches.stop());
     registerGitRepositoryRoutes(api, { sources, repositories, audit });
     const codeIndexes = new CodeIndexes(dataDir, (repo) => sources.get(repo)?.state.default_branch ?? undefined);

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { json, removeDir, startGateway, tempDir, type TestGateway } from '../../../../support/gateway.js';
+import { json, removeDir, startGateway, tempDir, until, type TestGateway } from '../../../../support/gateway.js';
 import { commitFiles, git, startGitDaemon, type GitDaemon } from '../../../../support/git-daemon.js';
 
 const KEY = 'bootstrap-key-git-repositories-1';
@@ -68,6 +68,23 @@ test('a pushed commit is picked up by a fetch and indexed; the tag stays where i
   assert.equal(paths(await search('"MarkerMainTwo" repo:billing')), ['billing:src/pay.ts']);
   assert.equal(paths(await search('"MarkerMainOne" repo:billing')), []);
   assert.equal(paths(await search('"MarkerMainOne" repo:billing rev:v1.0')), ['billing:src/pay.ts']);
+});
+
+test('GIT_FETCH_MINUTES fetches on its own: a pushed commit is indexed with no fetch asked, from the moment the setting is saved', async () => {
+  commitFiles(work, { 'src/pay.ts': 'export const version = "MarkerMainThree";\n' }, 'third');
+  git(work, 'push', '--quiet', daemon.url('billing.git'), 'main');
+  const head = git(work, 'rev-parse', 'main').trim();
+  const indexedMain = async () => (await call('GET', '/api/repos')).body.repositories.find((r: any) => r.name === 'billing').revisions.find((r: any) => r.name === 'main').indexed_commit;
+  assert.is.not(await indexedMain(), head, 'not fetched before the setting');
+  // 0.01 minutes: a fetch every 0.6 s.
+  const saved = await call('POST', '/api/config', { GIT_FETCH_MINUTES: 0.01 });
+  assert.is(saved.status, 200, JSON.stringify(saved.body));
+  try {
+    await until(async () => (await indexedMain()) === head, 30_000, 100);
+    assert.equal(paths(await search('"MarkerMainThree" repo:billing')), ['billing:src/pay.ts']);
+  } finally {
+    assert.is((await call('POST', '/api/config', { GIT_FETCH_MINUTES: 0 })).status, 200);
+  }
 });
 
 test('credentials are kept secret; remotes are checked; bad requests answer their codes; search:admin is needed', async () => {
