@@ -8,7 +8,7 @@ import { goldenRepos } from '../../../../support/golden-repos.js';
 // The levels reached with BM25 alone (no EMBEDDING_MODEL), measured minus a small margin; see
 // docs/search/code-search.md for the per-set table. A ranking change that loses questions fails
 // here. The switchboard set is about this package's own code, so its level moves a little as the
-// code grows; the four foreign sets index exact package versions fetched by
+// code grows; the seven foreign sets index exact package versions fetched by
 // test/fixtures/golden/fetch-corpora.mjs (npm pack, apt-get download; sha256-checked).
 const FLOORS = {
   // 0.87 until the code index, status webhooks, packages and isolation added ~10,000 lines of new
@@ -19,6 +19,10 @@ const FLOORS = {
   cobra: { hit_at_5: 0.93, mrr_at_10: 0.85 },
   fastify: { hit_at_5: 0.97, mrr_at_10: 0.79 },
   markdownlint: { hit_at_5: 0.91, mrr_at_10: 0.8 },
+  // Written for issue 39 before any search ran on them; below the 0.92 / 0.80 targets (see the doc).
+  glances: { hit_at_5: 0.9, mrr_at_10: 0.74 },
+  libusb: { hit_at_5: 0.84, mrr_at_10: 0.65 },
+  npm: { hit_at_5: 0.78, mrr_at_10: 0.68 },
 };
 
 let gw: TestGateway;
