@@ -102,15 +102,16 @@ test('the tools are listed with their annotations: read-only ones read-only, sen
   try {
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    const expected = ['get_fax_status', 'list_faxes', 'list_inbound', 'get_inbound', 'list_mailboxes', 'search_code', 'answer_question', 'start_index', 'index_status', 'list_plugins', 'plugin_health', 'list_alerts', 'prepare_fax', 'send_fax', 'cancel_fax', 'resend_fax', ...NAVIGATION_TOOLS];
+    const expected = ['get_fax_status', 'list_faxes', 'list_inbound', 'get_inbound', 'list_mailboxes', 'search_code', 'answer_question', 'start_index', 'index_status', 'list_plugins', 'plugin_health', 'list_alerts', 'prepare_fax', 'send_fax', 'cancel_fax', 'resend_fax', 'list_git_repositories', 'fetch_git_repository', ...NAVIGATION_TOOLS];
     assert.equal([...byName.keys()].sort(), [...expected].sort());
-    for (const name of ['get_fax_status', 'list_faxes', 'list_inbound', 'get_inbound', 'list_mailboxes', 'search_code', 'answer_question', 'index_status', 'list_plugins', 'plugin_health', 'list_alerts', ...NAVIGATION_TOOLS]) {
+    for (const name of ['get_fax_status', 'list_faxes', 'list_inbound', 'get_inbound', 'list_mailboxes', 'search_code', 'answer_question', 'index_status', 'list_plugins', 'plugin_health', 'list_alerts', 'list_git_repositories', ...NAVIGATION_TOOLS]) {
       assert.is(byName.get(name)!.annotations?.readOnlyHint, true, name);
     }
     assert.is(byName.get('send_fax')!.annotations?.readOnlyHint, false);
     assert.is(byName.get('send_fax')!.annotations?.destructiveHint, true);
     assert.is(byName.get('start_index')!.annotations?.readOnlyHint, false);
-    for (const name of ['cancel_fax', 'resend_fax']) assert.is(byName.get(name)!.annotations?.readOnlyHint, false, name);
+    for (const name of ['cancel_fax', 'resend_fax', 'fetch_git_repository']) assert.is(byName.get(name)!.annotations?.readOnlyHint, false, name);
+    assert.is(byName.get('fetch_git_repository')!.annotations?.openWorldHint, true);
   } finally {
     await client.close();
   }
@@ -391,7 +392,7 @@ test('switchboard mcp: the same tools over stdio against a running gateway', asy
   await client.connect(transport);
   try {
     const { tools } = await client.listTools();
-    assert.is(tools.length, 16 + NAVIGATION_TOOLS.length);
+    assert.is(tools.length, 18 + NAVIGATION_TOOLS.length);
     await navigate(client);
     const found = await call(client, 'search_code', { q: 'STRIPE_API_KEY invoice provider', repo: 'billing' });
     assert.ok(found.results.length > 0);
@@ -429,7 +430,7 @@ test('tools/list over stdio equals tools/list over HTTP: one builder, one /opena
   try {
     const overStdio = (await stdio.listTools()).tools;
     const overHttp = (await http.listTools()).tools;
-    assert.is(overHttp.length, 16 + NAVIGATION_TOOLS.length);
+    assert.is(overHttp.length, 18 + NAVIGATION_TOOLS.length);
     assert.equal(overStdio, overHttp);
     // Each comes from the x-mcp-tool of its route in the document.
     const doc = await json(await fetch(`${gw.url}/openapi.json`));

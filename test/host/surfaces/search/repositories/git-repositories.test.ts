@@ -1,5 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { json, removeDir, startGateway, tempDir, until, type TestGateway } from '../../../../support/gateway.js';
@@ -84,6 +86,44 @@ test('GIT_FETCH_MINUTES fetches on its own: a pushed commit is indexed with no f
     assert.equal(paths(await search('"MarkerMainThree" repo:billing')), ['billing:src/pay.ts']);
   } finally {
     assert.is((await call('POST', '/api/config', { GIT_FETCH_MINUTES: 0 })).status, 200);
+  }
+});
+
+test('MCP: list_git_repositories and fetch_git_repository, for a key with search:admin only', async () => {
+  const connect = async (key: string) => {
+    const client = new Client({ name: 'git-mcp-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), { requestInit: { headers: { 'X-API-Key': key } } }));
+    return client;
+  };
+  const tool = async (client: Client, name: string, args: Record<string, unknown> = {}) => {
+    const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ text: string }> };
+    return { isError: result.isError === true, body: JSON.parse(result.content[0]!.text) };
+  };
+  commitFiles(work, { 'src/mcp.ts': 'export const via = "MarkerFetchedOverMcp";\n' }, 'over mcp');
+  git(work, 'push', '--quiet', daemon.url('billing.git'), 'main');
+  const admin = await connect(KEY);
+  try {
+    const listed = await tool(admin, 'list_git_repositories');
+    assert.equal(listed.body.repositories.map((r: any) => r.name), ['billing']);
+    const fetched = await tool(admin, 'fetch_git_repository', { name: 'billing' });
+    assert.not.ok(fetched.isError, JSON.stringify(fetched.body));
+    assert.is(fetched.body.revisions.find((r: any) => r.name === 'main').indexed_commit, git(work, 'rev-parse', 'main').trim());
+    assert.equal(paths(await search('"MarkerFetchedOverMcp" repo:billing')), ['billing:src/mcp.ts']);
+    const unknown = await tool(admin, 'fetch_git_repository', { name: 'nope' });
+    assert.equal([unknown.isError, unknown.body.code], [true, 'repository_not_found']);
+  } finally {
+    await admin.close();
+  }
+  const minted = await call('POST', '/admin/api-keys', { name: 'reader', scopes: ['search:read'] });
+  assert.is(minted.status, 201, JSON.stringify(minted.body));
+  const reader = await connect(minted.body.token);
+  try {
+    const { tools } = await reader.listTools();
+    const refused = tools.some((t) => t.name === 'list_git_repositories') ? await tool(reader, 'list_git_repositories') : { isError: true, body: { code: 'not listed' } };
+    assert.ok(refused.isError, JSON.stringify(refused.body));
+    assert.not.ok(JSON.stringify(refused.body).includes('billing.git'));
+  } finally {
+    await reader.close();
   }
 });
 
