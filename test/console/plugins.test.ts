@@ -9,7 +9,7 @@ import { json, removeDir, startGateway, tempDir, writeFixturePlugin, type TestGa
 // The Plugins page in Chromium against a real gateway: a manifest dropped into the data
 // directory appears without a reload; a settings change (test, then save) serves on a new
 // generation; secrets are write-only and environment overrides are marked; the registry installs
-// and uninstalls.
+// and uninstalls; each plugin says where its code runs (fax-sim in a child process here).
 let gw: TestGateway;
 let browser: ConsoleBrowser;
 let manifestsDir: string;
@@ -17,7 +17,7 @@ let manifestsDir: string;
 test.before(async () => {
   ensureConsoleBuilt();
   manifestsDir = tempDir('switchboard-console-manifests-');
-  gw = await startGateway({ MANIFESTS_DIR: manifestsDir, ECHO_GREETING: 'hello from env' });
+  gw = await startGateway({ MANIFESTS_DIR: manifestsDir, ECHO_GREETING: 'hello from env', PLUGIN_ISOLATION: 'fax-sim=process' });
   browser = await openBrowser();
 });
 test.after(async () => {
@@ -42,6 +42,26 @@ test('a manifest dropped into the data directory appears in the list without a r
   assert.ok(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded), 'the page was not reloaded');
   await checkAccessibility(page, 'plugins');
   await screenshot(page, 'plugins');
+  assert.equal(browser.problems, []);
+});
+
+test('the list and the detail page say where each plugin runs: a child process by its pid, or in-process', async () => {
+  const { page } = browser;
+  await page.goto(`${gw.url}/#/plugins`);
+  const isolation = (await json<{ isolation: { mode: string; pid: number | null } }>(await fetch(`${gw.url}/plugins/fax-sim`))).isolation;
+  assert.is(isolation.mode, 'process');
+  assert.ok(isolation.pid && isolation.pid !== process.pid, `fax-sim runs in a process of its own, not the gateway's (pid ${isolation.pid})`);
+  process.kill(isolation.pid, 0); // throws when no such process is running
+  await page.getByTestId('isolation-fax-sim').getByText(`process ${isolation.pid}`, { exact: true }).waitFor();
+  await page.getByTestId('isolation-echo').getByText('in-process', { exact: true }).waitFor();
+  await page.locator('tr[data-plugin="fax-sim"]').getByRole('link', { name: 'fax-sim' }).click();
+  await page.getByRole('heading', { level: 2, name: 'Plugin fax-sim' }).waitFor();
+  await page.getByTestId('isolation').getByText(`process ${isolation.pid}`, { exact: true }).waitFor();
+  await page.goto(`${gw.url}/#/plugins`);
+  await page.locator('tr[data-plugin="echo"]').getByRole('link', { name: 'echo' }).click();
+  await page.getByRole('heading', { level: 2, name: 'Plugin echo' }).waitFor();
+  await page.getByTestId('isolation').getByText('in-process', { exact: true }).waitFor();
+  await page.goto(`${gw.url}/#/plugins`);
   assert.equal(browser.problems, []);
 });
 
