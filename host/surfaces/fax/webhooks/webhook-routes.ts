@@ -26,7 +26,7 @@ const ANSWERS: Record<FaxWebhookKind, Pick<RouteSpec<z.ZodType, z.ZodType, z.Zod
   },
   inbound: {
     bodyErrorStatus: 422,
-    errors: ['inbound_disabled', 'webhook_not_taken', 'plugin_not_available', 'media_host_not_configured', 'media_download_failed', 'webhook_rejected'],
+    errors: ['inbound_disabled', 'webhook_not_taken', 'plugin_not_available', 'media_host_not_configured', 'media_download_failed', 'webhook_rejected', 'document_too_complex'],
     responses: { 200: { description: 'Stored, or already stored (a replay)', schema: InboundAnswer } },
   },
 };
