@@ -5,7 +5,7 @@ import { Section } from '../../components/section.js';
 import { Status } from '../../components/status.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useGet } from '../../hooks/use-api.js';
-import { ConfirmDialog } from './confirm-dialog.js';
+import { ServiceConfirmDialog } from './confirm-dialog.js';
 import { ServicesTable, type ServiceAction } from './services-table.js';
 
 /** The container engine and the compose services: start at once, stop and restart after a confirmation, logs. */
@@ -61,7 +61,7 @@ export function Containers() {
       {!(engine && !engine.running && services.errorCode === 'engine_unreachable') && <ErrorNote error={services.error} />}
       <ActionOutcome action={action} />
       {services.data && <ServicesTable services={services.data.services} busy={action.busy !== null} onAction={(s, what) => (what === 'start' ? act(s, what) : setPending({ service: s, action: what }))} onLogs={showLogs} />}
-      {pending && <ConfirmDialog service={pending.service} action={pending.action} onClose={() => setPending(undefined)} onConfirm={(confirm) => act(pending.service, pending.action, confirm)} />}
+      {pending && <ServiceConfirmDialog service={pending.service} action={pending.action} onClose={() => setPending(undefined)} onConfirm={(confirm) => act(pending.service, pending.action, confirm)} />}
       {logs && (
         <>
           <h3>

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { sb, unwrap, type ApiResponse } from '../../../api.js';
+import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { ErrorNote } from '../../../components/notes.js';
 import { Table, type Column } from '../../../components/table.js';
 import { when } from '../../../format.js';
@@ -10,34 +11,6 @@ import { LIST_REFRESH_MS } from './plugin-state.js';
 type PackageVersion = ApiResponse<'/plugins/{id}/versions', 'get'>['versions'][number];
 
 const signature = (v: PackageVersion) => (v.signer ? `signed by ${v.signer}` : 'unsigned');
-
-/** Asks before a rollback: it starts a new generation of a running plugin. */
-function RollbackDialog({ id, from, to, onConfirm, onClose }: { id: string; from: string | null; to: string; onConfirm: () => void; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-    return () => d?.close();
-  }, []);
-  return (
-    <dialog ref={ref} aria-labelledby="rollback-h" onCancel={(e) => (e.preventDefault(), onClose())}>
-      <form method="dialog" onSubmit={(e) => (e.preventDefault(), onConfirm())}>
-        <h2 id="rollback-h">
-          Roll {id} back to {to}?
-        </h2>
-        <p>
-          Version {to} replaces {from ?? 'the current one'} through a new generation; calls in flight finish on the old one.
-        </p>
-        <div class="row">
-          <button type="submit">Roll back to {to}</button>
-          <button type="button" class="quiet" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </dialog>
-  );
-}
 
 /** A packaged plugin's version, digest, signature and history (GET /plugins/{id}/versions), with rollback after a confirmation; nothing for a plugin that is not a package. */
 export function PackageVersions({ id, onChange }: { id: string; onChange: () => void }) {
@@ -93,7 +66,14 @@ export function PackageVersions({ id, onChange }: { id: string; onChange: () => 
         {action.note ?? ''}
       </p>
       <Table rows={data.versions} columns={columns} rowKey={(v) => v.version} testId="package-versions" caption="Installed versions, newest first" />
-      {target && <RollbackDialog id={id} from={data.current} to={target} onConfirm={() => rollback(target)} onClose={() => setTarget(null)} />}
+      {target && (
+        // Asked first: a rollback starts a new generation of a running plugin.
+        <ConfirmDialog title={`Roll ${id} back to ${target}?`} confirmLabel={`Roll back to ${target}`} onConfirm={() => rollback(target)} onClose={() => setTarget(null)}>
+          <p>
+            Version {target} replaces {data.current ?? 'the current one'} through a new generation; calls in flight finish on the old one.
+          </p>
+        </ConfirmDialog>
+      )}
     </>
   );
 }
