@@ -1,5 +1,5 @@
 import type { PluginDefinition } from '../plugin.js';
-import { FAX_STATUSES, StorageNotFoundError, type FaxSendRequest, type ProviderKind, type ProviderMap, type JudgeRequest, type AlertNotice } from '../contracts/index.js';
+import { FAX_STATUSES, StorageNotFoundError, type FaxSendRequest, type ProviderKind, type ProviderMap, type JudgeRequest, type AlertNotice, type InboundSinkDelivery } from '../contracts/index.js';
 import type { StartPlugin, StartPluginOptions, StartedPlugin } from './start-plugin.js';
 
 /** One check of a conformance suite; register each with your test runner. */
@@ -269,6 +269,37 @@ function alertSinkConformance(startPlugin: StartPlugin, options: ConformanceOpti
   ]);
 }
 
+function inboundSinkConformance(startPlugin: StartPlugin, options: ConformanceOptions & { delivery?: InboundSinkDelivery }): ConformanceCase[] {
+  const use = (fn: (p: ProviderMap['inbound-sink']) => Promise<void>) => () => withProvider(startPlugin, 'inbound-sink', options, fn);
+  const fax = { id: 'conformance-fax', mailbox: 'conformance', from: '+15555550100', to: '+15555550199', pages: 1, received_at: new Date().toISOString() };
+  const link: InboundSinkDelivery = options.delivery ?? {
+    delivery_id: `conformance:${Date.now()}`,
+    fax,
+    recipients: ['conformance@example.test'],
+    document: { mode: 'link', filename: 'fax.pdf', url: 'https://gateway.example.test/inbound/conformance-fax/pdf?token=t', expires_at: new Date(Date.now() + 3_600_000).toISOString() },
+  };
+  const typed = (r: Awaited<ReturnType<ProviderMap['inbound-sink']['deliver']>>) => {
+    check(typeof r.ok === 'boolean', 'ok is a boolean');
+    check(r.permanent === undefined || typeof r.permanent === 'boolean', 'permanent is a boolean when set');
+    check(r.ok || typeof r.detail === 'string', 'a failure says why (detail)');
+  };
+  return cases('inbound-sink', [
+    ['deliver takes a linked document and answers ok or a typed failure', use(async (p) => typed(await p.deliver(link)))],
+    ['deliver takes an attached PDF and answers ok or a typed failure', use(async (p) => typed(await p.deliver({ ...link, delivery_id: `${link.delivery_id}/attach`, document: { mode: 'attach', filename: 'fax.pdf', pdf: Buffer.from('%PDF-1.4 conformance') } })))],
+    ['an aborted signal ends the delivery: a failure (or a throw), never a success or a hang', use(async (p) => {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), 5_000)));
+      const settled = p.deliver(link, AbortSignal.abort()).then((r) => r, () => 'threw' as const);
+      const outcome = await Promise.race([settled, deadline]).finally(() => clearTimeout(timer));
+      check(outcome !== 'hung', 'deliver settles within 5 s of its signal aborting');
+      if (outcome !== 'threw') {
+        typed(outcome);
+        check(!outcome.ok, 'a delivery aborted before it started is not delivered');
+      }
+    })],
+  ]);
+}
+
 function faxConformance(startPlugin: StartPlugin, options: ConformanceOptions & { sample: () => FaxSendRequest | Promise<FaxSendRequest> }): ConformanceCase[] {
   const use = (fn: (p: ProviderMap['fax']) => Promise<void>) => () => withProvider(startPlugin, 'fax', options, fn);
   return cases('fax', [
@@ -296,6 +327,7 @@ export function conformanceSuites(startPlugin: StartPlugin) {
     judge: (options: ConformanceOptions & { request?: JudgeRequest }) => judgeConformance(startPlugin, options),
     retrieval: (options: RetrievalConformanceOptions) => retrievalConformance(startPlugin, options),
     'alert-sink': (options: ConformanceOptions & { notice?: AlertNotice }) => alertSinkConformance(startPlugin, options),
+    'inbound-sink': (options: ConformanceOptions & { delivery?: InboundSinkDelivery }) => inboundSinkConformance(startPlugin, options),
   };
 }
 

@@ -12,10 +12,12 @@ import { DocumentPool, ghostscriptVersion } from './documents/index.js';
 import { pdfRendererCheck } from './dispatch/renderer-readiness.js';
 import { InboundReceiver } from './inbound/inbound-receiver.js';
 import { registerInboundRoutes } from './inbound/inbound-routes.js';
+import { InboundSinkDeliveries } from './inbound-sinks/sink-delivery.js';
+import { registerInboundSinkRoutes } from './inbound-sinks/inbound-sink-routes.js';
 import { registerMailboxRoutes } from './mailboxes/mailbox-routes.js';
 import { MailboxStore, mailboxFor } from './mailboxes/mailbox-store.js';
 import { InboundService } from './inbound/inbound-service.js';
-import { InboundStore } from './inbound/inbound-store.js';
+import { InboundStore, type InboundRow } from './inbound/inbound-store.js';
 import { registerAdminJobRoutes } from './jobs/admin-job-routes.js';
 import { DocumentTokens } from './jobs/document-tokens.js';
 import { registerFaxRoutes } from './jobs/fax-routes.js';
@@ -82,8 +84,15 @@ export const faxSurface = defineSurface<FaxTables>()({
     const inboundStore = new InboundStore(database.db);
     const mailboxes = new MailboxStore(database.db);
     const mailboxOf = async (calledNumber: string | undefined) => mailboxFor(await mailboxes.list(), calledNumber, config.get('INBOUND_DEFAULT_MAILBOX'));
-    const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger, documentPool, mailboxOf, onReceived: (row) => events.inbound(row) });
+    const sinkOutbox = new DeliveryOutbox(database.db, database.dialect, 'sink');
+    const sinkDeliveries = new InboundSinkDeliveries({ outbox: sinkOutbox, mailboxes, inbound: inboundStore, kernel, tokens, config, logger, metrics: platform.metrics });
+    const onReceived = async (row: InboundRow) => {
+      await sinkDeliveries.enqueue(row);
+      await events.inbound(row);
+    };
+    const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger, documentPool, mailboxOf, onReceived });
     registerMailboxRoutes(api, { mailboxes, config, audit });
+    registerInboundSinkRoutes(api, { outbox: sinkOutbox, deliveries: sinkDeliveries, audit });
     registerInboundRoutes(api, { service: inbound, store: inboundStore, config, tokens, audit });
     const deletion = new MediaDeletion({ db: database.db, withStorage: (fn) => documents.withStorage(fn), audit });
     registerMediaDeletionRoutes(api, { deletion, store, inbound: inboundStore, config });
@@ -130,14 +139,16 @@ export const faxSurface = defineSurface<FaxTables>()({
       cleanup.start();
       keySweep.start();
       eventDelivery.start();
+      sinkDeliveries.start();
     });
     platform.onStop('dispatcher', () => dispatcher.stop());
     platform.onStop('reconciler', () => reconciler.stop());
     platform.onStop('cleanup', () => cleanup.stop());
     platform.onStop('idempotency-key-sweep', () => keySweep.stop());
     platform.onStop('status-event-delivery', () => eventDelivery.stop());
+    platform.onStop('inbound-sink-delivery', () => sinkDeliveries.stop());
     platform.onStop('document-pool', () => documentPool.close());
-    return { store, service, approvals, documents, dispatcher, reconciler, cleanup, idempotencyKeys, inbound: { store: inboundStore, service: inbound }, statusEvents: { outbox, subscriptions, delivery: eventDelivery, publisher: events } };
+    return { store, service, approvals, documents, dispatcher, reconciler, cleanup, idempotencyKeys, inbound: { store: inboundStore, service: inbound, sinks: { outbox: sinkOutbox, deliveries: sinkDeliveries } }, statusEvents: { outbox, subscriptions, delivery: eventDelivery, publisher: events } };
   },
 });
 
