@@ -75,7 +75,7 @@ export const FAX_SETTINGS = settingsSection('fax', {
   INBOUND_SINK_MAX_ATTEMPTS: integer(1, 50).default(10).describe('Attempts to hand one inbound fax to one sink target of its mailbox before the delivery fails for good (GET /admin/inbound-deliveries lists it).'),
   INBOUND_SINK_RETRY_BASE_MS: integer(10, 3_600_000).default(30_000).describe('Wait before the first retry of an inbound sink delivery; doubles with each attempt, at most an hour.'),
   INBOUND_SINK_POLL_MS: integer(10, 60_000).default(1000).describe('How often the inbound sink delivery loop looks for due deliveries (a fax stored by this instance wakes it at once).'),
-  INBOUND_SINK_LINK_TTL_MINUTES: integer(1, 43_200).default(1440).describe('Minutes the PDF link in an inbound sink delivery (`document: link`, the default) stays valid; anyone holding the link reads the fax until then.'),
+  INBOUND_SINK_LINK_TTL_SECONDS: integer(1, 2_592_000).default(86_400).describe('Seconds the PDF link in an inbound sink delivery (`document: link`, the default) stays valid; anyone holding the link reads the fax until then.'),
   ALERT_FAX_FAILURE_RATE: decimal(0, 1).default(0.5).describe('Fax failure-rate alert (critical): fires when the share of jobs finished FAILED in the window reaches this.'),
   ALERT_FAX_FAILURE_WINDOW_MINUTES: decimal(0.01).default(15).describe('Window of the fax failure-rate alert.'),
   ALERT_FAX_FAILURE_MIN_JOBS: integer(1).default(5).describe('Finished jobs the window needs before the fax failure-rate alert can fire.'),

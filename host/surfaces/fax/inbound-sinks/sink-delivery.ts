@@ -141,7 +141,7 @@ export class InboundSinkDeliveries {
     const { kernel, config, tokens } = this.deps;
     const key = fax.pdf_key;
     if (target.document === 'attach' && key) return { mode: 'attach', filename, pdf: await kernel.withProvider('storage', config.get('STORAGE_BACKEND'), (s) => s.get(key)) };
-    const ttlMs = config.get('INBOUND_SINK_LINK_TTL_MINUTES') * 60_000;
+    const ttlMs = config.get('INBOUND_SINK_LINK_TTL_SECONDS') * 1000;
     const now = Date.now();
     const token = tokens.issue(INBOUND_TOKEN_SCOPE, fax.id, ttlMs, now);
     return { mode: 'link', filename, url: `${publicBaseUrl(config)}/inbound/${encodeURIComponent(fax.id)}/pdf?token=${token}`, expires_at: new Date(now + ttlMs).toISOString() };
