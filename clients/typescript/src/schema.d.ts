@@ -2510,9 +2510,9 @@ export interface components {
                  * @enum {string}
                  */
                 document: "link" | "attach";
-                /** @description Where the sink sends the fax (email addresses for `inbound-email`) */
+                /** @description Where the sink sends the fax (email addresses for the email sink) */
                 recipients: string[];
-                /** @description The id of an inbound-sink plugin (`inbound-email`) */
+                /** @description The id of an inbound-sink plugin (the built-in email sink, say) */
                 sink: string;
             }[];
             updated_at: string;
@@ -5160,9 +5160,9 @@ export interface operations {
                          * @enum {string}
                          */
                         document?: "link" | "attach";
-                        /** @description Where the sink sends the fax (email addresses for `inbound-email`) */
+                        /** @description Where the sink sends the fax (email addresses for the email sink) */
                         recipients: string[];
-                        /** @description The id of an inbound-sink plugin (`inbound-email`) */
+                        /** @description The id of an inbound-sink plugin (the built-in email sink, say) */
                         sink: string;
                     }[];
                 };
@@ -5367,9 +5367,9 @@ export interface operations {
                          * @enum {string}
                          */
                         document?: "link" | "attach";
-                        /** @description Where the sink sends the fax (email addresses for `inbound-email`) */
+                        /** @description Where the sink sends the fax (email addresses for the email sink) */
                         recipients: string[];
-                        /** @description The id of an inbound-sink plugin (`inbound-email`) */
+                        /** @description The id of an inbound-sink plugin (the built-in email sink, say) */
                         sink: string;
                     }[];
                 };

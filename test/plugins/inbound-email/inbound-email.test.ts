@@ -7,6 +7,8 @@ import { startSmtpFake, type SmtpFake } from '../../fakes/smtp-server.js';
 /** The inbound-sink conformance suite and the plugin's own rules, against a real SMTP server on loopback. */
 const PASSWORD = 'kit-smtp-password-2a61c';
 let smtp: SmtpFake;
+// As the manifest declares it: the relay's host is allowed because a setting names it, so it passes the outbound guard.
+const EGRESS = ['settings:smtpHost'];
 const settings = () => ({ smtpHost: 'localhost', smtpPort: smtp.port, smtpUser: 'kit', smtpPassword: PASSWORD, tlsCa: smtp.ca, from: 'fax@gateway.test' });
 
 test.before(async () => {
@@ -17,13 +19,13 @@ test.after(async () => {
 });
 
 test('the inbound-sink conformance suite passes', async () => {
-  for (const c of conformance['inbound-sink']({ plugin, settings: settings() })) await c.run();
+  for (const c of conformance['inbound-sink']({ plugin, settings: settings(), egress: EGRESS })) await c.run();
   assert.ok(smtp.received.length >= 2, 'the link and the attach cases were mailed');
 });
 
 test('a relay host set at run time on loopback is refused by the outbound guard unless OUTBOUND_ALLOW_HOSTS names it', async () => {
   const before = smtp.received.length;
-  const started = await startPlugin(plugin, { settings: settings(), outboundAllowHosts: [] });
+  const started = await startPlugin(plugin, { settings: settings(), egress: EGRESS, outboundAllowHosts: [] });
   try {
     const result = await started.instance.providers['inbound-sink']!.deliver({
       delivery_id: 'guard-1',
@@ -40,7 +42,7 @@ test('a relay host set at run time on loopback is refused by the outbound guard 
 });
 
 test('a wrong password fails the delivery without saying the password; a bad recipient fails for good', async () => {
-  const started = await startPlugin(plugin, { settings: { ...settings(), smtpPassword: `${PASSWORD}-wrong` } });
+  const started = await startPlugin(plugin, { settings: { ...settings(), smtpPassword: `${PASSWORD}-wrong` }, egress: EGRESS });
   try {
     const sink = started.instance.providers['inbound-sink']!;
     const base = { delivery_id: 'auth-1', fax: { id: 'f2', mailbox: 'm', from: null, to: null, pages: 1, received_at: new Date().toISOString() }, document: { mode: 'attach' as const, filename: 'fax.pdf', pdf: Buffer.from('%PDF-1.4') } };
@@ -58,7 +60,7 @@ test('a wrong password fails the delivery without saying the password; a bad rec
 
 test('without STARTTLS trust (no tlsCa) the self-signed relay is refused: verification stays on', async () => {
   const { tlsCa: _, ...untrusted } = settings();
-  const started = await startPlugin(plugin, { settings: untrusted });
+  const started = await startPlugin(plugin, { settings: untrusted, egress: EGRESS });
   try {
     const result = await started.instance.providers['inbound-sink']!.deliver({
       delivery_id: 'tls-1',

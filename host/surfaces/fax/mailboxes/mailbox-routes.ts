@@ -14,8 +14,8 @@ const Rule = z.object({
 });
 const Numbers = z.array(Rule).max(200);
 const Sink = z.object({
-  sink: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a sink is the id of an inbound-sink plugin').describe('The id of an inbound-sink plugin (`inbound-email`)'),
-  recipients: z.array(z.string().trim().min(1).max(320)).min(1).max(50).describe('Where the sink sends the fax (email addresses for `inbound-email`)'),
+  sink: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a sink is the id of an inbound-sink plugin').describe('The id of an inbound-sink plugin (the built-in email sink, say)'),
+  recipients: z.array(z.string().trim().min(1).max(320)).min(1).max(50).describe('Where the sink sends the fax (email addresses for the email sink)'),
   document: z.enum(['link', 'attach']).default('link').describe('`link` (default): a URL of the PDF valid INBOUND_SINK_LINK_TTL_SECONDS (a day by default); `attach`: the PDF itself (it then travels through the recipients\' mail servers)'),
 });
 const Sinks = z.array(Sink).max(10).describe('Inbound sink targets: every fax stored in this mailbox is handed to each (durable, retried; GET /admin/inbound-deliveries)');
