@@ -164,6 +164,18 @@ test('the SMTP password never appears in /plugins, its config, the delivery log 
   assert.match(config, /\*\*\*/);
 });
 
+test('a delivered email is sent again on redelivery, with the same Message-ID; an unknown delivery is 404', async () => {
+  const inbound = await receive(ATTACHED);
+  const [done] = await until(() => deliveriesWhere(inbound, (d) => d.state === 'delivered'), 10_000);
+  const again = await call('POST', `/admin/inbound-deliveries/${done!.id}/redeliver`);
+  assert.is(again.status, 202, await again.clone().text());
+  await until(() => mailsAbout(inbound).length === 2, 10_000);
+  const [first, second] = mailsAbout(inbound);
+  assert.is(second!.mail.messageId, first!.mail.messageId);
+  assert.is((await call('POST', '/admin/inbound-deliveries/no-such-delivery/redeliver')).status, 404);
+  assert.is(((await (await call('GET', '/admin/inbound-deliveries/no-such-delivery')).json()) as { code: string }).code, 'inbound_delivery_not_found');
+});
+
 test('a mailbox sink must name recipients; the mailbox shows its sinks', async () => {
   const bad = await call('POST', '/admin/mailboxes', { name: 'empty', sinks: [{ sink: 'inbound-email', recipients: [] }] });
   assert.is(bad.status, 422);
