@@ -1,16 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { InboundSinkDelivery, InboundSinkDocument, InboundSinkResult } from '../../../../core/sdk/index.js';
 import { publicBaseUrl } from '../../../platform/http/public-url.js';
-import { RecurringTask } from '../../../platform/runtime/recurring-task.js';
 import type { FaxConfig } from '../fax-settings.js';
 import { INBOUND_TOKEN_SCOPE } from '../inbound/inbound-service.js';
 import type { InboundRow, InboundStore } from '../inbound/inbound-store.js';
 import type { DocumentTokens } from '../jobs/document-tokens.js';
 import type { MailboxSink, MailboxStore } from '../mailboxes/mailbox-store.js';
 import type { DeliveryOutbox, DeliveryRow } from '../status-events/delivery-outbox.js';
+import { OutboxWorker } from '../status-events/outbox-worker.js';
 
 const LEASE_MS = 10 * 60_000;
 const MAX_BACKOFF_MS = 3_600_000;
@@ -31,18 +30,24 @@ const sinkDestination = (target: MailboxSink, index: number) => `sink:${target.s
  * The document (attached, or a link with a fresh token) is made at each attempt, never stored.
  */
 export class InboundSinkDeliveries {
-  readonly owner = `inbound-sinks-${randomUUID()}`;
-  private readonly loop: RecurringTask;
+  private readonly worker: OutboxWorker;
+  private readonly owner: string;
   private readonly outcomes: Counter<'sink' | 'outcome'>;
-  private running = false;
 
   constructor(private readonly deps: { outbox: DeliveryOutbox; mailboxes: MailboxStore; inbound: InboundStore; kernel: Kernel; tokens: DocumentTokens; config: FaxConfig; logger: Logger; metrics: Registry }) {
     this.outcomes = new Counter({ name: 'switchboard_inbound_sink_deliveries_total', help: 'Inbound sink delivery attempts by sink plugin and outcome (delivered, retry, failed).', labelNames: ['sink', 'outcome'], registers: [deps.metrics] });
-    this.loop = new RecurringTask({
-      cadence: { pauseMs: () => deps.config.get('INBOUND_SINK_POLL_MS') },
-      task: () => this.drain(),
-      onError: (err) => deps.logger.error({ err: (err as Error).message }, 'inbound sink delivery failed; next run retries'),
+    this.worker = new OutboxWorker({
+      name: 'inbound-sinks',
+      outbox: deps.outbox,
+      batch: 8,
+      leaseMs: LEASE_MS,
+      pauseMs: () => deps.config.get('INBOUND_SINK_POLL_MS'),
+      logger: deps.logger,
+      handle: async (rows) => {
+        await Promise.all(rows.map((row) => this.deliver(row)));
+      },
     });
+    this.owner = this.worker.owner;
   }
 
   /** Writes one delivery per sink target of the fax's mailbox (none: nothing); a replay of the same fax adds nothing. */
@@ -64,30 +69,19 @@ export class InboundSinkDeliveries {
       })),
       now,
     );
-    this.loop.wake();
+    this.worker.wake();
   }
 
   start(): void {
-    this.running = true;
-    this.loop.start();
-    this.loop.wake();
+    this.worker.start();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop.stop();
+  stop(): Promise<void> {
+    return this.worker.stop();
   }
 
   wake(): void {
-    this.loop.wake();
-  }
-
-  private async drain(): Promise<void> {
-    while (this.running) {
-      const rows = await this.deps.outbox.claim(this.owner, 8, LEASE_MS);
-      if (!rows.length) return;
-      await Promise.all(rows.map((row) => this.deliver(row)));
-    }
+    this.worker.wake();
   }
 
   private async deliver(row: DeliveryRow): Promise<void> {
