@@ -63,6 +63,20 @@ export class OutboundGuard {
     return this.send(url, init, connect, checked);
   }
 
+  /**
+   * The address a connection that is not HTTP (SMTP) to the URL's host uses, checked like
+   * fetch checks: a literal here, a hostname's every DNS answer unless OUTBOUND_ALLOW_HOSTS names it.
+   */
+  async resolveAddress(url: URL, checked = true): Promise<{ address: string; family: number }> {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (checked) this.assertLiteral(url);
+    if (isIP(host)) return { address: host, family: isIP(host) };
+    const lookup = checked && !this.allowsHost(url) ? checkedLookup : (h: string, o: LookupOptions, cb: LookupCallback) => dnsLookup(h, o, cb as never);
+    return new Promise((resolve, reject) =>
+      lookup(host, {}, (err, address, family) => (err ? reject(err) : resolve({ address: address as string, family: family ?? 4 }))),
+    );
+  }
+
   /** Sends without any address check (an operator's URL) over the same connection options. */
   async fetchUnchecked(url: URL, init: RequestInit, connect: OutboundConnectOptions = {}): Promise<Response> {
     return this.send(url, init, connect, false);
@@ -233,6 +247,14 @@ export function createEgressClient(options: EgressClientOptions): EgressHttpClie
   };
   return {
     allows: (url) => egressAllows(options.egress, new URL(url)),
+    async resolveAddress(host, port) {
+      const url = new URL(`https://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`);
+      check(url);
+      return guard.resolveAddress(url, !egressAllows(operator, url)).catch((err: unknown) => {
+        if (err instanceof OutboundAddressError) options.onDenied?.(url);
+        throw err;
+      });
+    },
     async fetch(input, init: EgressRequestInit = {}) {
       let url = new URL(input);
       let method = (init.method ?? 'GET').toUpperCase();

@@ -32,6 +32,13 @@ export interface EgressHttpClient {
   fetch(url: string | URL, init?: EgressRequestInit): Promise<Response>;
   /** True when the URL's host is in the egress list. */
   allows(url: string | URL): boolean;
+  /**
+   * For a connection that is not HTTP (SMTP, say): the address to connect to for `host` and
+   * `port`, after the same checks as fetch (the egress list, and the outbound guard for a host
+   * set at run time). Throws EgressDeniedError when refused. Connect to the answer, naming
+   * `host` for TLS. Since host 0.1 with the inbound-sink kind; absent on older hosts.
+   */
+  resolveAddress?(host: string, port: number): Promise<{ address: string; family: number }>;
 }
 
 export interface CounterHandle {

@@ -16,6 +16,7 @@ export const storageConformance = conformance.storage;
 export const judgeConformance = conformance.judge;
 export const retrievalConformance = conformance.retrieval;
 export const alertSinkConformance = conformance['alert-sink'];
+export const inboundSinkConformance = conformance['inbound-sink'];
 export type { StartPluginOptions, StartedPlugin, ConformanceCase, ConformanceOptions } from '../sdk/testing/index.js';
 export { startTestKernel, type TestKernel, type TestKernelOptions } from './test-kernel.js';
 export { lintManifests, formatLintResult, type LintResult } from './manifest-lint.js';

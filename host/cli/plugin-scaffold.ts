@@ -203,6 +203,23 @@ const PROVIDERS: Record<ProviderKind, { imports: string; settings?: string; capa
       },
     };`,
   },
+  'inbound-sink': {
+    imports: `import { definePlugin } from '@switchboard/sdk';`,
+    capabilities: [],
+    body: `    // Replace with your channel: deliver hands one inbound fax (attached or linked) to the
+    // mailbox's recipients; the host retries failures unless they are permanent.
+    return {
+      providers: {
+        'inbound-sink': {
+          async deliver(delivery, signal) {
+            if (signal?.aborted) return { ok: false, detail: 'aborted before sending' };
+            ctx.logger.info(\`inbound fax \${delivery.fax.id} (\${delivery.document.mode}) for \${delivery.recipients.length} recipient(s)\`);
+            return { ok: true };
+          },
+        },
+      },
+    };`,
+  },
 };
 
 const PLUGIN_ID = /^[a-z0-9][a-z0-9-]{1,62}$/;

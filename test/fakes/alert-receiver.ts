@@ -19,8 +19,8 @@ export interface AlertReceiver {
   close(): Promise<void>;
 }
 
-/** A self-signed certificate for 127.0.0.1 made with openssl, in a temp dir. */
-function selfSignedCertificate(): { dir: string; key: string; cert: string } {
+/** A self-signed certificate for 127.0.0.1 and localhost made with openssl, in a temp dir (the SMTP fake uses it too). */
+export function selfSignedCertificate(): { dir: string; key: string; cert: string } {
   const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-tls-'));
   const key = path.join(dir, 'key.pem');
   const cert = path.join(dir, 'cert.pem');

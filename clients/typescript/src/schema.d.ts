@@ -335,6 +335,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/inbound-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Inbound faxes handed to the sinks of their mailbox (email), newest first, with their state and last error
+         * @description Access: API key with scope `admin` once any key exists; loopback callers only before that. An admin route: refused to other sites for every method.
+         */
+        get: operations["getAdminInboundDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/inbound-deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One inbound sink delivery
+         * @description Access: API key with scope `admin` once any key exists; loopback callers only before that. An admin route: refused to other sites for every method.
+         */
+        get: operations["getAdminInboundDeliveriesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/inbound-deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand a delivered or failed inbound fax to its sink again (a fresh link when it is linked)
+         * @description Access: API key with scope `admin` once any key exists; loopback callers only before that. An admin route: refused to other sites for every method.
+         */
+        post: operations["postAdminInboundDeliveriesByIdRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/integrations/webhooks": {
         parameters: {
             query?: never;
@@ -482,7 +542,7 @@ export interface paths {
          */
         get: operations["getAdminMailboxesByName"];
         /**
-         * Replace a mailbox's description and numbers
+         * Replace a mailbox's description, numbers and (when given) sinks
          * @description Access: API key with scope `admin` once any key exists; loopback callers only before that. An admin route: refused to other sites for every method.
          */
         put: operations["putAdminMailboxesByName"];
@@ -2408,6 +2468,28 @@ export interface components {
                 sent: number;
             };
         };
+        InboundDelivery: {
+            attempts: number;
+            /** @description ISO 8601 */
+            created_at: string;
+            /** @enum {string} */
+            document: "link" | "attach";
+            /** @description ISO 8601 */
+            finished_at: string | null;
+            id: string;
+            inbound_id: string;
+            /** @description The sink's reason for the last failure */
+            last_error: string | null;
+            mailbox: string;
+            /** @description ISO 8601, while pending */
+            next_attempt_at: string | null;
+            /** @description How many recipients the target names (the addresses are on the mailbox) */
+            recipients: number;
+            /** @description The inbound-sink plugin */
+            sink: string;
+            /** @enum {string} */
+            state: "pending" | "delivered" | "failed";
+        };
         Mailbox: {
             created_at: string;
             description: string | null;
@@ -2420,6 +2502,18 @@ export interface components {
                 match: "exact" | "prefix";
                 /** @description A called number, E.164 as providers report it */
                 number: string;
+            }[];
+            sinks: {
+                /**
+                 * @description `link` (default): a URL of the PDF valid INBOUND_SINK_LINK_TTL_SECONDS (a day by default); `attach`: the PDF itself (it then travels through the recipients' mail servers)
+                 * @default link
+                 * @enum {string}
+                 */
+                document: "link" | "attach";
+                /** @description Where the sink sends the fax (email addresses for the email sink) */
+                recipients: string[];
+                /** @description The id of an inbound-sink plugin (the built-in email sink, say) */
+                sink: string;
             }[];
             updated_at: string;
         };
@@ -4164,6 +4258,252 @@ export interface operations {
             };
         };
     };
+    getAdminInboundDeliveries: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description One inbound fax's deliveries */
+                inbound_id?: string;
+                limit?: number;
+                mailbox?: string;
+                state?: "pending" | "delivered" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["InboundDelivery"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `admin` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), it is stopping (`shutting_down`), or the database or object store cannot be reached (`service_unavailable`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdminInboundDeliveriesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundDelivery"];
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `admin` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No inbound sink delivery has this id (`inbound_delivery_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), it is stopping (`shutting_down`), or the database or object store cannot be reached (`service_unavailable`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postAdminInboundDeliveriesByIdRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued again */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundDelivery"];
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `admin` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No inbound sink delivery has this id (`inbound_delivery_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The inbound sink delivery is still being attempted; redeliver it once it has been delivered or has failed (`inbound_delivery_pending`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), it is stopping (`shutting_down`), or the database or object store cannot be reached (`service_unavailable`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getAdminIntegrationsWebhooks: {
         parameters: {
             query?: never;
@@ -4809,6 +5149,22 @@ export interface operations {
                         /** @description A called number, E.164 as providers report it */
                         number: string;
                     }[];
+                    /**
+                     * @description Inbound sink targets: every fax stored in this mailbox is handed to each (durable, retried; GET /admin/inbound-deliveries)
+                     * @default []
+                     */
+                    sinks?: {
+                        /**
+                         * @description `link` (default): a URL of the PDF valid INBOUND_SINK_LINK_TTL_SECONDS (a day by default); `attach`: the PDF itself (it then travels through the recipients' mail servers)
+                         * @default link
+                         * @enum {string}
+                         */
+                        document?: "link" | "attach";
+                        /** @description Where the sink sends the fax (email addresses for the email sink) */
+                        recipients: string[];
+                        /** @description The id of an inbound-sink plugin (the built-in email sink, say) */
+                        sink: string;
+                    }[];
                 };
             };
         };
@@ -5002,6 +5358,19 @@ export interface operations {
                         match: "exact" | "prefix";
                         /** @description A called number, E.164 as providers report it */
                         number: string;
+                    }[];
+                    /** @description Absent: the mailbox keeps its sinks */
+                    sinks?: {
+                        /**
+                         * @description `link` (default): a URL of the PDF valid INBOUND_SINK_LINK_TTL_SECONDS (a day by default); `attach`: the PDF itself (it then travels through the recipients' mail servers)
+                         * @default link
+                         * @enum {string}
+                         */
+                        document?: "link" | "attach";
+                        /** @description Where the sink sends the fax (email addresses for the email sink) */
+                        recipients: string[];
+                        /** @description The id of an inbound-sink plugin (the built-in email sink, say) */
+                        sink: string;
                     }[];
                 };
             };

@@ -35,6 +35,7 @@ export function createIsolateContext(init: IsolateContextInit, host: RpcPeer): {
   const logger: PluginLogger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
   const http = {
     allows: (url: string | URL) => egressAllows(init.egress, new URL(url)),
+    resolveAddress: async (hostname: string, port: number) => (await host.call('ctx', 'resolveAddress', [hostname, port])) as { address: string; family: number },
     async fetch(url: string | URL, options: EgressRequestInit = {}): Promise<Response> {
       const { signal, body, ...rest } = options;
       const crossing: Record<string, unknown> = { ...rest };

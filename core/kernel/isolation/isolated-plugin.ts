@@ -167,6 +167,7 @@ function hostSide(ctx: PluginContext) {
       const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
       return { status: response.status, statusText: response.statusText, headers: [...response.headers], body };
     },
+    resolveAddress: (hostname: string, port: number) => ctx.http.resolveAddress!(String(hostname), Number(port)),
     count: (name: string, help: string, labelNames: string[], labels: Record<string, string>, value: number) => ctx.metrics.counter(name, help, labelNames).inc(labels, value),
     observe: (name: string, help: string, labelNames: string[], buckets: number[] | undefined, labels: Record<string, string>, value: number) => ctx.metrics.histogram(name, help, labelNames, buckets).observe(labels, value),
     emit: (topic: string, payload: unknown) => ctx.events.emit(String(topic), payload),

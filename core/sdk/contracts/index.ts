@@ -3,6 +3,7 @@ import { STORAGE_CONTRACT, type StorageProvider } from './storage.js';
 import { JUDGE_CONTRACT, type JudgeProvider } from './judge.js';
 import { RETRIEVAL_CONTRACT, type RetrievalProvider } from './retrieval.js';
 import { ALERT_SINK_CONTRACT, type AlertSinkProvider } from './alert-sink.js';
+import { INBOUND_SINK_CONTRACT, type InboundSinkProvider } from './inbound-sink.js';
 import { ALERT_SINK_CONTRACT_V1, alertSinkOfV1, type AlertSinkProviderV1 } from './alert-sink-v1.js';
 
 export * from './fax.js';
@@ -11,8 +12,9 @@ export * from './judge.js';
 export * from './retrieval.js';
 export * from './alert-sink.js';
 export * from './alert-sink-v1.js';
+export * from './inbound-sink.js';
 
-export const PROVIDER_KINDS = ['fax', 'storage', 'judge', 'retrieval', 'alert-sink'] as const;
+export const PROVIDER_KINDS = ['fax', 'storage', 'judge', 'retrieval', 'alert-sink', 'inbound-sink'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 /** The contract version this host implements, per kind. */
@@ -22,6 +24,7 @@ export const CONTRACT_VERSIONS: Record<ProviderKind, string> = {
   judge: JUDGE_CONTRACT,
   retrieval: RETRIEVAL_CONTRACT,
   'alert-sink': ALERT_SINK_CONTRACT,
+  'inbound-sink': INBOUND_SINK_CONTRACT,
 };
 
 /** The provider interface of each kind. */
@@ -31,6 +34,7 @@ export interface ProviderMap {
   judge: JudgeProvider;
   retrieval: RetrievalProvider;
   'alert-sink': AlertSinkProvider;
+  'inbound-sink': InboundSinkProvider;
 }
 
 /**

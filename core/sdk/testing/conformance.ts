@@ -1,5 +1,5 @@
 import type { PluginDefinition } from '../plugin.js';
-import { FAX_STATUSES, StorageNotFoundError, type FaxSendRequest, type ProviderKind, type ProviderMap, type JudgeRequest, type AlertNotice } from '../contracts/index.js';
+import { FAX_STATUSES, StorageNotFoundError, type FaxSendRequest, type ProviderKind, type ProviderMap, type JudgeRequest, type AlertNotice, type InboundSinkDelivery } from '../contracts/index.js';
 import type { StartPlugin, StartPluginOptions, StartedPlugin } from './start-plugin.js';
 
 /** One check of a conformance suite; register each with your test runner. */
@@ -226,6 +226,19 @@ function judgeConformance(startPlugin: StartPlugin, options: ConformanceOptions 
   ]);
 }
 
+/** A sink's delivery whose signal is already aborted settles within 5 s and is not a success. */
+async function abortedDelivery<R extends { ok: boolean }>(deliver: (signal: AbortSignal) => Promise<R>, typed: (r: R) => void, hostTimeout: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), 5_000)));
+  const settled = deliver(AbortSignal.abort()).then((r) => r, () => 'threw' as const);
+  const outcome = await Promise.race([settled, deadline]).finally(() => clearTimeout(timer));
+  check(outcome !== 'hung', `deliver settles within 5 s of its signal aborting (the host stops waiting at ${hostTimeout})`);
+  if (outcome !== 'threw') {
+    typed(outcome);
+    check(!outcome.ok, 'a delivery aborted before it started is not delivered');
+  }
+}
+
 function alertSinkConformance(startPlugin: StartPlugin, options: ConformanceOptions & { notice?: AlertNotice }): ConformanceCase[] {
   const use = (fn: (p: ProviderMap['alert-sink']) => Promise<void>) => () => withProvider(startPlugin, 'alert-sink', options, fn);
   const now = new Date().toISOString();
@@ -252,20 +265,28 @@ function alertSinkConformance(startPlugin: StartPlugin, options: ConformanceOpti
   return cases('alert-sink', [
     ['deliver takes the stored notice and answers ok or a typed failure', use(async (a) => typed(await a.deliver(notice)))],
     ['a resolved notice is delivered like a firing one', use(async (a) => typed(await a.deliver({ ...notice, event_id: `${notice.id}/resolved:${Date.now()}`, status: 'resolved', ends_at: new Date().toISOString() })))],
-    ['an aborted signal ends the delivery: a failure (or a throw), never a success or a hang', use(async (a) => {
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), 5_000)));
-      const settled = a.deliver(notice, AbortSignal.abort()).then(
-        (d) => d,
-        () => 'threw' as const,
-      );
-      const outcome = await Promise.race([settled, deadline]).finally(() => clearTimeout(timer));
-      check(outcome !== 'hung', 'deliver settles within 5 s of its signal aborting (the host stops waiting at ALERT_WEBHOOK_TIMEOUT)');
-      if (outcome !== 'threw') {
-        typed(outcome);
-        check(!outcome.ok, 'a delivery aborted before it started is not delivered');
-      }
-    })],
+    ['an aborted signal ends the delivery: a failure (or a throw), never a success or a hang', use((a) => abortedDelivery((signal) => a.deliver(notice, signal), typed, 'ALERT_WEBHOOK_TIMEOUT'))],
+  ]);
+}
+
+function inboundSinkConformance(startPlugin: StartPlugin, options: ConformanceOptions & { delivery?: InboundSinkDelivery }): ConformanceCase[] {
+  const use = (fn: (p: ProviderMap['inbound-sink']) => Promise<void>) => () => withProvider(startPlugin, 'inbound-sink', options, fn);
+  const fax = { id: 'conformance-fax', mailbox: 'conformance', from: '+15555550100', to: '+15555550199', pages: 1, received_at: new Date().toISOString() };
+  const link: InboundSinkDelivery = options.delivery ?? {
+    delivery_id: `conformance:${Date.now()}`,
+    fax,
+    recipients: ['conformance@example.test'],
+    document: { mode: 'link', filename: 'fax.pdf', url: 'https://gateway.example.test/inbound/conformance-fax/pdf?token=t', expires_at: new Date(Date.now() + 3_600_000).toISOString() },
+  };
+  const typed = (r: Awaited<ReturnType<ProviderMap['inbound-sink']['deliver']>>) => {
+    check(typeof r.ok === 'boolean', 'ok is a boolean');
+    check(r.permanent === undefined || typeof r.permanent === 'boolean', 'permanent is a boolean when set');
+    check(r.ok || typeof r.detail === 'string', 'a failure says why (detail)');
+  };
+  return cases('inbound-sink', [
+    ['deliver takes a linked document and answers ok or a typed failure', use(async (p) => typed(await p.deliver(link)))],
+    ['deliver takes an attached PDF and answers ok or a typed failure', use(async (p) => typed(await p.deliver({ ...link, delivery_id: `${link.delivery_id}/attach`, document: { mode: 'attach', filename: 'fax.pdf', pdf: Buffer.from('%PDF-1.4 conformance') } })))],
+    ['an aborted signal ends the delivery: a failure (or a throw), never a success or a hang', use((p) => abortedDelivery((signal) => p.deliver(link, signal), typed, 'INBOUND_SINK_TIMEOUT_SECONDS'))],
   ]);
 }
 
@@ -296,6 +317,7 @@ export function conformanceSuites(startPlugin: StartPlugin) {
     judge: (options: ConformanceOptions & { request?: JudgeRequest }) => judgeConformance(startPlugin, options),
     retrieval: (options: RetrievalConformanceOptions) => retrievalConformance(startPlugin, options),
     'alert-sink': (options: ConformanceOptions & { notice?: AlertNotice }) => alertSinkConformance(startPlugin, options),
+    'inbound-sink': (options: ConformanceOptions & { delivery?: InboundSinkDelivery }) => inboundSinkConformance(startPlugin, options),
   };
 }
 

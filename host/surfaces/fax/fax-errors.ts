@@ -49,4 +49,6 @@ export const faxErrors = errorVocabulary('fax', {
   webhook_subscription_not_found: defineError<{ id: string }>('No subscription of this key has this id.', ({ id }) => `subscription "${id}" not found`),
   webhook_delivery_not_found: defineError<{ id: string }>('No delivery of this key\'s events has this id.', ({ id }) => `delivery "${id}" not found`),
   webhook_delivery_pending: defineError('The delivery is still being attempted; redeliver it once it has been delivered or has failed.', () => 'this delivery is still pending; redeliver it once it has finished'),
+  inbound_delivery_not_found: defineError<{ id: string }>('No inbound sink delivery has this id.', ({ id }) => `inbound delivery "${id}" not found`),
+  inbound_delivery_pending: defineError('The inbound sink delivery is still being attempted; redeliver it once it has been delivered or has failed.', () => 'this inbound delivery is still pending; redeliver it once it has finished'),
 });

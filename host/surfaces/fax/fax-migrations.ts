@@ -145,5 +145,12 @@ export const FAX_MIGRATIONS: OwnedMigrations = {
         }
       },
     },
+    '0012_inbound_sinks': {
+      async up(db: Kysely<any>) {
+        // Additive: existing rows are webhook deliveries. An older instance would claim sink rows as webhooks, so configure sinks once every instance runs this version.
+        await db.schema.alterTable('fax_webhook_deliveries').addColumn('channel', 'text', (c) => c.notNull().defaultTo('webhook')).execute();
+        await db.schema.alterTable('mailboxes').addColumn('sinks', 'text').execute();
+      },
+    },
   } satisfies Record<string, DeclaredMigration>,
 };

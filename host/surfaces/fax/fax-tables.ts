@@ -131,6 +131,8 @@ export interface MailboxTable {
   name: string;
   description: string | null;
   numbers: string;
+  /** JSON: the mailbox's inbound sink targets ([{sink, recipients, document}]); null: none. */
+  sinks: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -157,6 +159,8 @@ export interface FaxWebhookSubscriptionTable {
  */
 export interface FaxWebhookDeliveryTable {
   id: string;
+  /** `webhook` (status events) or `sink` (inbound faxes handed to inbound-sink plugins). */
+  channel: string;
   /** The event's id, sent as X-Switchboard-Event-Id: the same on every retry and redelivery. */
   event_id: string;
   event_type: string;

@@ -12,10 +12,12 @@ import { DocumentPool, ghostscriptVersion } from './documents/index.js';
 import { pdfRendererCheck } from './dispatch/renderer-readiness.js';
 import { InboundReceiver } from './inbound/inbound-receiver.js';
 import { registerInboundRoutes } from './inbound/inbound-routes.js';
+import { InboundSinkDeliveries } from './inbound-sinks/sink-delivery.js';
+import { registerInboundSinkRoutes } from './inbound-sinks/inbound-sink-routes.js';
 import { registerMailboxRoutes } from './mailboxes/mailbox-routes.js';
 import { MailboxStore, mailboxFor } from './mailboxes/mailbox-store.js';
 import { InboundService } from './inbound/inbound-service.js';
-import { InboundStore } from './inbound/inbound-store.js';
+import { InboundStore, type InboundRow } from './inbound/inbound-store.js';
 import { registerAdminJobRoutes } from './jobs/admin-job-routes.js';
 import { DocumentTokens } from './jobs/document-tokens.js';
 import { registerFaxRoutes } from './jobs/fax-routes.js';
@@ -59,7 +61,6 @@ export const faxSurface = defineSurface<FaxTables>()({
     const eventDelivery = new EventDelivery({ outbox, subscriptions, config, outbound: platform.outbound, logger });
     const markers = new EventMarkers(database.db);
     const events = new FaxEventPublisher({ outbox, subscriptions, markers, logger, onEnqueued: () => eventDelivery.wake() });
-    const eventSweep = new StatusEventSweep({ markers, events, leases: platform.leases, logger });
     const updates = new JobUpdates({ store, audit, logger, events, retryPolicy: () => ({ maxAttempts: config.get('FAX_RETRY_MAX_ATTEMPTS'), delaySeconds: config.get('FAX_RETRY_DELAY_SECONDS') }) });
     let dispatcher: FaxDispatcher | undefined;
     const idempotencyKeys = new IdempotencyKeys(database.db);
@@ -85,8 +86,18 @@ export const faxSurface = defineSurface<FaxTables>()({
     const inboundStore = new InboundStore(database.db);
     const mailboxes = new MailboxStore(database.db);
     const mailboxOf = async (calledNumber: string | undefined) => mailboxFor(await mailboxes.list(), calledNumber, config.get('INBOUND_DEFAULT_MAILBOX'));
-    const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger, documentPool, mailboxOf, onReceived: (row) => events.inbound(row) });
+    const sinkOutbox = new DeliveryOutbox(database.db, database.dialect, 'sink');
+    const sinkDeliveries = new InboundSinkDeliveries({ outbox: sinkOutbox, mailboxes, inbound: inboundStore, kernel, tokens, config, logger, metrics: platform.metrics });
+    // The inbound fax's mark is cleared by events.inbound, after its sink deliveries are queued too:
+    // a stop before either leaves it to the sweep (both are written with ids of their own, once).
+    const onReceived = async (row: InboundRow, late?: { at: number }) => {
+      await sinkDeliveries.enqueue(row);
+      await events.inbound(row, late);
+    };
+    const eventSweep = new StatusEventSweep({ markers, events: { owedByJob: (row) => events.owedByJob(row), inbound: onReceived }, leases: platform.leases, logger });
+    const inbound = new InboundService({ store: inboundStore, kernel, config, audit, logger, documentPool, mailboxOf, onReceived });
     registerMailboxRoutes(api, { mailboxes, config, audit });
+    registerInboundSinkRoutes(api, { outbox: sinkOutbox, deliveries: sinkDeliveries, audit });
     registerInboundRoutes(api, { service: inbound, store: inboundStore, config, tokens, audit });
     const deletion = new MediaDeletion({ db: database.db, withStorage: (fn) => documents.withStorage(fn), audit });
     registerMediaDeletionRoutes(api, { deletion, store, inbound: inboundStore, config });
@@ -134,6 +145,7 @@ export const faxSurface = defineSurface<FaxTables>()({
       keySweep.start();
       eventDelivery.start();
       eventSweep.start();
+      sinkDeliveries.start();
     });
     platform.onStop('dispatcher', () => dispatcher.stop());
     platform.onStop('reconciler', () => reconciler.stop());
@@ -141,8 +153,9 @@ export const faxSurface = defineSurface<FaxTables>()({
     platform.onStop('idempotency-key-sweep', () => keySweep.stop());
     platform.onStop('status-event-delivery', () => eventDelivery.stop());
     platform.onStop('status-event-sweep', () => eventSweep.stop());
+    platform.onStop('inbound-sink-delivery', () => sinkDeliveries.stop());
     platform.onStop('document-pool', () => documentPool.close());
-    return { store, service, approvals, documents, dispatcher, reconciler, cleanup, idempotencyKeys, inbound: { store: inboundStore, service: inbound }, statusEvents: { outbox, subscriptions, delivery: eventDelivery, publisher: events, sweep: eventSweep } };
+    return { store, service, approvals, documents, dispatcher, reconciler, cleanup, idempotencyKeys, inbound: { store: inboundStore, service: inbound, sinks: { outbox: sinkOutbox, deliveries: sinkDeliveries } }, statusEvents: { outbox, subscriptions, delivery: eventDelivery, publisher: events, sweep: eventSweep } };
   },
 });
 

@@ -51,6 +51,8 @@ export const FAX_HTTP_ERRORS = httpErrorMapping(
     webhook_subscription_not_found: 404,
     webhook_delivery_not_found: 404,
     webhook_delivery_pending: 409,
+    inbound_delivery_not_found: 404,
+    inbound_delivery_pending: 409,
   },
   translateFaxError,
 );

@@ -13,11 +13,18 @@ const Rule = z.object({
   number: z.string().trim().regex(/^\+?\d{1,20}$/, 'a number is an optional "+" and digits').describe('A called number, E.164 as providers report it'),
 });
 const Numbers = z.array(Rule).max(200);
+const Sink = z.object({
+  sink: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a sink is the id of an inbound-sink plugin').describe('The id of an inbound-sink plugin (the built-in email sink, say)'),
+  recipients: z.array(z.string().trim().min(1).max(320)).min(1).max(50).describe('Where the sink sends the fax (email addresses for the email sink)'),
+  document: z.enum(['link', 'attach']).default('link').describe('`link` (default): a URL of the PDF valid INBOUND_SINK_LINK_TTL_SECONDS (a day by default); `attach`: the PDF itself (it then travels through the recipients\' mail servers)'),
+});
+const Sinks = z.array(Sink).max(10).describe('Inbound sink targets: every fax stored in this mailbox is handed to each (durable, retried; GET /admin/inbound-deliveries)');
 const Mailbox = z
   .object({
     name: z.string(),
     description: z.string().nullable(),
     numbers: z.array(Rule),
+    sinks: z.array(Sink),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -50,14 +57,14 @@ export function registerMailboxRoutes(api: HttpApi, deps: { mailboxes: MailboxSt
       method: 'post',
       path: '/admin/mailboxes',
       summary: 'Create a mailbox and the called numbers routed to it',
-      body: z.object({ name: NameParams.shape.name, description: Description, numbers: Numbers.default([]) }),
+      body: z.object({ name: NameParams.shape.name, description: Description, numbers: Numbers.default([]), sinks: Sinks.default([]) }),
       errors: ['mailbox_exists', 'mailbox_number_taken'],
       responses: { 201: { description: 'Created', schema: Mailbox } },
     },
     async ({ body, res }) => {
       await taken(body.name, body.numbers);
-      if (!(await mailboxes.create(body.name, body.description ?? null, body.numbers))) throw faxErrors.error('mailbox_exists', { name: body.name });
-      audit.record('mailbox_created', { mailbox: body.name, numbers: body.numbers.length, by: actorOf(res) });
+      if (!(await mailboxes.create(body.name, body.description ?? null, body.numbers, body.sinks))) throw faxErrors.error('mailbox_exists', { name: body.name });
+      audit.record('mailbox_created', { mailbox: body.name, numbers: body.numbers.length, sinks: body.sinks.map((s) => s.sink).join(','), by: actorOf(res) });
       res.status(201);
       return mailboxes.get(body.name);
     },
@@ -79,16 +86,16 @@ export function registerMailboxRoutes(api: HttpApi, deps: { mailboxes: MailboxSt
     {
       method: 'put',
       path: '/admin/mailboxes/:name',
-      summary: "Replace a mailbox's description and numbers",
+      summary: "Replace a mailbox's description, numbers and (when given) sinks",
       params: NameParams,
-      body: z.object({ description: Description, numbers: Numbers }),
+      body: z.object({ description: Description, numbers: Numbers, sinks: Sinks.optional().describe('Absent: the mailbox keeps its sinks') }),
       errors: ['mailbox_not_found', 'mailbox_number_taken'],
       responses: { 200: { description: 'Replaced', schema: Mailbox } },
     },
     async ({ params, body, res }) => {
       await taken(params.name, body.numbers);
-      if (!(await mailboxes.update(params.name, body.description ?? null, body.numbers))) throw faxErrors.error('mailbox_not_found', { name: params.name });
-      audit.record('mailbox_updated', { mailbox: params.name, numbers: body.numbers.length, by: actorOf(res) });
+      if (!(await mailboxes.update(params.name, body.description ?? null, body.numbers, body.sinks))) throw faxErrors.error('mailbox_not_found', { name: params.name });
+      audit.record('mailbox_updated', { mailbox: params.name, numbers: body.numbers.length, ...(body.sinks ? { sinks: body.sinks.map((s) => s.sink).join(',') } : {}), by: actorOf(res) });
       return mailboxes.get(params.name);
     },
   );

@@ -7,10 +7,20 @@ export interface MailboxRule {
   number: string;
 }
 
+/** Where the mailbox's inbound faxes are also handed: an inbound-sink plugin and its recipients. */
+export interface MailboxSink {
+  /** The id of an inbound-sink plugin (`inbound-email`). */
+  sink: string;
+  recipients: string[];
+  /** `link` (default): a short-lived URL of the PDF; `attach`: the PDF itself. */
+  document: 'link' | 'attach';
+}
+
 export interface Mailbox {
   name: string;
   description: string | null;
   numbers: MailboxRule[];
+  sinks: MailboxSink[];
   created_at: string;
   updated_at: string;
 }
@@ -19,6 +29,7 @@ const toMailbox = (row: Selectable<MailboxTable>): Mailbox => ({
   name: row.name,
   description: row.description,
   numbers: JSON.parse(row.numbers) as MailboxRule[],
+  sinks: row.sinks ? (JSON.parse(row.sinks) as MailboxSink[]) : [],
   created_at: row.created_at,
   updated_at: row.updated_at,
 });
@@ -37,19 +48,23 @@ export class MailboxStore {
   }
 
   /** False when a mailbox of that name exists. */
-  async create(name: string, description: string | null, numbers: MailboxRule[]): Promise<boolean> {
+  async create(name: string, description: string | null, numbers: MailboxRule[], sinks: MailboxSink[] = []): Promise<boolean> {
     const now = new Date().toISOString();
     const r = await this.db
       .insertInto('mailboxes')
-      .values({ name, description, numbers: JSON.stringify(numbers), created_at: now, updated_at: now })
+      .values({ name, description, numbers: JSON.stringify(numbers), sinks: JSON.stringify(sinks), created_at: now, updated_at: now })
       .onConflict((oc) => oc.column('name').doNothing())
       .executeTakeFirst();
     return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
-  /** False when there is no such mailbox. */
-  async update(name: string, description: string | null, numbers: MailboxRule[]): Promise<boolean> {
-    const r = await this.db.updateTable('mailboxes').set({ description, numbers: JSON.stringify(numbers), updated_at: new Date().toISOString() }).where('name', '=', name).executeTakeFirst();
+  /** False when there is no such mailbox; `sinks` undefined keeps the mailbox's sinks. */
+  async update(name: string, description: string | null, numbers: MailboxRule[], sinks?: MailboxSink[]): Promise<boolean> {
+    const r = await this.db
+      .updateTable('mailboxes')
+      .set({ description, numbers: JSON.stringify(numbers), ...(sinks ? { sinks: JSON.stringify(sinks) } : {}), updated_at: new Date().toISOString() })
+      .where('name', '=', name)
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
 

@@ -26,8 +26,11 @@ export interface DeliveryFilter {
   subjectId?: string | undefined;
 }
 
+/** Which worker a row is for: status events POSTed to webhooks, or inbound faxes handed to inbound-sink plugins. */
+export type DeliveryChannel = 'webhook' | 'sink';
+
 /**
- * Status event deliveries as rows: written when the event fires, claimed with a lease (SKIP
+ * Deliveries as rows (one outbox per channel over one table): written when the event fires, claimed with a lease (SKIP
  * LOCKED on PostgreSQL), so a restart or a second instance neither loses nor repeats one. A row
  * is claimable only when no earlier pending row of its subject and destination waits: one job's
  * events reach one receiver in the order they happened, a retry holding back the later ones.
@@ -36,6 +39,7 @@ export class DeliveryOutbox {
   constructor(
     private readonly db: Kysely<FaxTables>,
     private readonly dialect: Dialect,
+    private readonly channel: DeliveryChannel = 'webhook',
   ) {}
 
   async enqueue(deliveries: NewDelivery[], now = Date.now()): Promise<void> {
@@ -45,6 +49,7 @@ export class DeliveryOutbox {
       .values(
         deliveries.map((d) => ({
           id: randomUUID(),
+          channel: this.channel,
           event_id: d.eventId,
           event_type: d.eventType,
           subject_id: d.subjectId,
@@ -73,6 +78,7 @@ export class DeliveryOutbox {
     const candidates = this.db
       .selectFrom('fax_webhook_deliveries as d')
       .select('d.id')
+      .where('d.channel', '=', this.channel)
       .where('d.state', '=', 'pending')
       .where('d.next_attempt_at', '<=', now)
       .where(leaseFree(this.dialect))
@@ -118,18 +124,19 @@ export class DeliveryOutbox {
       .updateTable('fax_webhook_deliveries')
       .set({ state: 'pending', attempts: 0, next_attempt_at: now, lease_owner: null, lease_until: null, finished_at: null })
       .where('id', '=', id)
+      .where('channel', '=', this.channel)
       .where('state', '!=', 'pending')
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
 
   get(id: string): Promise<DeliveryRow | undefined> {
-    return this.db.selectFrom('fax_webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.db.selectFrom('fax_webhook_deliveries').selectAll().where('id', '=', id).where('channel', '=', this.channel).executeTakeFirst();
   }
 
   /** Newest event first, keyset-paginated on (event_at, event_id). */
   list(filter: DeliveryFilter, limit: number, cursor?: { created: number; id: string }): Promise<DeliveryRow[]> {
-    let q = this.db.selectFrom('fax_webhook_deliveries').selectAll();
+    let q = this.db.selectFrom('fax_webhook_deliveries').selectAll().where('channel', '=', this.channel);
     if (filter.owner) q = q.where('owner', '=', filter.owner);
     if (filter.destination) q = q.where('destination', '=', filter.destination);
     if (filter.state) q = q.where('state', '=', filter.state);

@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { OutboundGuard } from '../../../../core/kernel/egress.js';
 import { EgressDeniedError } from '../../../../core/sdk/index.js';
-import { RecurringTask } from '../../../platform/runtime/recurring-task.js';
 import type { FaxConfig } from '../fax-settings.js';
 import type { DeliveryOutbox, DeliveryRow } from './delivery-outbox.js';
 import { signatureHeader } from './event-signature.js';
 import { CALLBACK_DESTINATION } from './event-publisher.js';
+import { OutboxWorker } from './outbox-worker.js';
 import type { SubscriptionStore } from './subscription-store.js';
 
 const LEASE_MS = 60_000;
@@ -23,44 +22,39 @@ type Outcome = { ok: true; status: number } | { ok: false; retry: boolean; statu
  * subscription fails the row at once.
  */
 export class EventDelivery {
-  readonly owner = `fax-events-${randomUUID()}`;
-  private readonly loop: RecurringTask;
-  private running = false;
+  private readonly worker: OutboxWorker;
+  readonly owner: string;
 
   constructor(private readonly deps: { outbox: DeliveryOutbox; subscriptions: SubscriptionStore; config: FaxConfig; outbound: OutboundGuard; logger: Logger }) {
-    this.loop = new RecurringTask({
-      cadence: { pauseMs: () => deps.config.get('WEBHOOK_DELIVERY_POLL_MS') },
-      task: () => this.drain(),
-      onError: (err) => deps.logger.error({ err: (err as Error).message }, 'status event delivery failed; next run retries'),
+    this.worker = new OutboxWorker({
+      name: 'fax-events',
+      outbox: deps.outbox,
+      batch: 32,
+      leaseMs: LEASE_MS,
+      pauseMs: () => deps.config.get('WEBHOOK_DELIVERY_POLL_MS'),
+      logger: deps.logger,
+      handle: async (rows) => {
+        // One receiver's events go one after the other (claim order is event order); receivers in parallel.
+        const byReceiver = new Map<string, DeliveryRow[]>();
+        for (const row of rows) byReceiver.set(row.destination + row.url, [...(byReceiver.get(row.destination + row.url) ?? []), row]);
+        await Promise.all([...byReceiver.values()].map(async (list) => {
+          for (const row of list) await this.deliver(row);
+        }));
+      },
     });
+    this.owner = this.worker.owner;
   }
 
   start(): void {
-    this.running = true;
-    this.loop.start();
-    this.loop.wake();
+    this.worker.start();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop.stop();
+  stop(): Promise<void> {
+    return this.worker.stop();
   }
 
   wake(): void {
-    this.loop.wake();
-  }
-
-  private async drain(): Promise<void> {
-    while (this.running) {
-      const rows = await this.deps.outbox.claim(this.owner, 32, LEASE_MS);
-      if (!rows.length) return;
-      // One receiver's events go one after the other (claim order is event order); receivers in parallel.
-      const byReceiver = new Map<string, DeliveryRow[]>();
-      for (const row of rows) byReceiver.set(row.destination + row.url, [...(byReceiver.get(row.destination + row.url) ?? []), row]);
-      await Promise.all([...byReceiver.values()].map(async (list) => {
-        for (const row of list) await this.deliver(row);
-      }));
-    }
+    this.worker.wake();
   }
 
   private async deliver(row: DeliveryRow): Promise<void> {

@@ -33,9 +33,9 @@ test.after(async () => {
 
 test('routing: an exact number wins, then the longest prefix, else the default mailbox', () => {
   const boxes: Mailbox[] = [
-    { name: 'billing', description: null, numbers: [{ match: 'prefix', number: '+1555' }], created_at: '', updated_at: '' },
-    { name: 'claims', description: null, numbers: [{ match: 'prefix', number: '+155501' }, { match: 'exact', number: '+15559990000' }], created_at: '', updated_at: '' },
-    { name: 'ceo', description: null, numbers: [{ match: 'exact', number: '+15550100000' }], created_at: '', updated_at: '' },
+    { name: 'billing', description: null, numbers: [{ match: 'prefix', number: '+1555' }], sinks: [], created_at: '', updated_at: '' },
+    { name: 'claims', description: null, numbers: [{ match: 'prefix', number: '+155501' }, { match: 'exact', number: '+15559990000' }], sinks: [], created_at: '', updated_at: '' },
+    { name: 'ceo', description: null, numbers: [{ match: 'exact', number: '+15550100000' }], sinks: [], created_at: '', updated_at: '' },
   ];
   assert.is(mailboxFor(boxes, '+15550100000', 'default'), 'ceo');
   assert.is(mailboxFor(boxes, '+15550100001', 'default'), 'claims');
