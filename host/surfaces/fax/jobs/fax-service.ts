@@ -163,7 +163,8 @@ export class FaxService {
       if (!to) throw malformedInput(`to[${i}]`, PHONE_RULE);
       return to;
     });
-    const twice = numbers.findIndex((to, i) => numbers.indexOf(to) !== i);
+    const digits = numbers.map((to) => to.replace(/\D/g, ''));
+    const twice = digits.findIndex((d, i) => digits.indexOf(d) !== i);
     if (twice >= 0) throw malformedInput(`to[${twice}]`, 'each number once per batch');
     const idempotent = options.idempotency && this.idempotentSubmit(options.idempotency, input.documents, numbers.join(','), options);
     const replayBatch = async () => {
