@@ -12,6 +12,8 @@ export interface FaxDocument {
 }
 
 export interface SendFaxOptions extends FaxDocument {
+  /** More documents after `file`: all merged in order into one fax. */
+  files?: Array<{ file: Blob | Uint8Array; filename?: string }>;
   cover?: { to?: string; from?: string; subject?: string; message?: string };
   retry?: { maxAttempts?: number; delaySeconds?: number };
   /** Makes a retried send safe (see POST /fax). */
@@ -40,7 +42,7 @@ export interface ApprovalExpectation {
 export interface FaxCalls {
   /** POST /fax as multipart: the job (202), or the earlier one for a repeated Idempotency-Key (200). */
   sendFax(options: SendFaxOptions): Promise<FaxJob>;
-  /** POST /fax with several `to` (and `file`) parts: the batch (202), or the earlier one for a repeated Idempotency-Key (200). */
+  /** POST /fax with two or more numbers in `to` (and one or more files): the batch (202), or the earlier one for a repeated Idempotency-Key (200). */
   sendFaxBatch(options: SendFaxBatchOptions): Promise<FaxBatch>;
   /** POST /fax/prepare: a preview and approval id; nothing is sent. */
   prepareFax(document: FaxDocument): Promise<PreparedFax>;
@@ -68,7 +70,8 @@ export function createFaxCalls(requests: ApiRequests): FaxCalls {
     retry_delay_seconds: retry.delaySeconds?.toString(),
   });
   return {
-    sendFax: ({ cover, retry, idempotencyKey, ...document }) => upload<FaxJob>('/fax', document, sendFields(cover, retry), idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}),
+    sendFax: ({ cover, retry, idempotencyKey, files = [], ...document }) =>
+      multipart<FaxJob>('/fax', { to: [document.to], files: [document, ...files], fields: sendFields(cover, retry) }, { headers: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}, onProgress: document.onProgress, signal: document.signal }),
     sendFaxBatch: ({ to, files, cover, retry, sendAt, idempotencyKey, signal }) =>
       multipart<FaxBatch>('/fax', { to, files, fields: { ...sendFields(cover, retry), send_at: sendAt } }, { headers: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}, signal }),
     prepareFax: (document) => upload<PreparedFax>('/fax/prepare', document, {}),
