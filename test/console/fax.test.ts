@@ -112,6 +112,43 @@ test("a refused document shows the API's detail and keeps what was typed; drag a
   assert.equal(browser.problems, []);
 });
 
+test('several numbers and documents: sent at once as a batch, the documents merged in order, each job linked', async () => {
+  const { page } = browser;
+  await page.goto(`${gw.url}/#/fax`);
+  await page.getByRole('heading', { level: 1, name: 'Fax' }).waitFor();
+  const number = page.getByLabel(/Destination number/);
+  await number.fill('+15550100011, 12ab');
+  await number.blur();
+  assert.is(await number.getAttribute('aria-invalid'), 'true', 'each number is checked');
+  await number.fill('+1 555 010 0011, +15550100012');
+  assert.is(await number.getAttribute('aria-invalid'), null);
+  await page.getByLabel('Document').setInputFiles([
+    { name: 'first.pdf', mimeType: 'application/pdf', buffer: await makePdf(2) },
+    { name: 'second.txt', mimeType: 'text/plain', buffer: Buffer.from('a note after the letter\n') },
+  ]);
+  await page.getByTestId('chosen-file').getByText(/second\.txt/).waitFor();
+  await page.getByRole('button', { name: 'Send to 2 numbers' }).click();
+  const sent = page.getByTestId('batch');
+  await sent.waitFor();
+  assert.match(await sent.innerText(), /3 pages to 2 numbers/);
+  assert.not.match(await sent.innerText(), /5550100011/, 'numbers masked');
+  await checkAccessibility(page, 'fax: batch sent');
+  const links = await sent.getByRole('link').allInnerTexts();
+  assert.is(links.length, 2);
+  // The API agrees: one batch, a job per number in order, the two documents as one of 3 pages.
+  const batchId = (await sent.locator('.mono').first().innerText()).trim();
+  const jobs = await Promise.all(links.map(async (short) => {
+    const list = (await json(await fetch(`${gw.url}/admin/fax-jobs?limit=50`))) as { jobs: Array<{ id: string }> };
+    const id = list.jobs.find((j) => j.id.startsWith(short))!.id;
+    return (await json(await fetch(`${gw.url}/fax/${id}`))) as { id: string; to: string; pages: number; batch_id: string };
+  }));
+  assert.equal(jobs.map((j) => [j.to, j.pages]), [['+15550100011', 3], ['+15550100012', 3]]);
+  assert.ok(jobs[0]!.batch_id.startsWith(batchId) && jobs[1]!.batch_id === jobs[0]!.batch_id);
+  await sent.getByRole('link').first().click();
+  await page.getByRole('heading', { level: 2, name: /^Job / }).waitFor();
+  assert.equal(browser.problems, []);
+});
+
 test('inbound faxes are listed with their pages and a download', async () => {
   const secret = readFileSync(path.join(gw.dataDir, 'fax-sim', 'secret'), 'utf8').trim();
   const notice = JSON.stringify({ id: 'console-inbound-1', from: '+15550109999', to: '+15550100001', pdf_base64: (await makePdf(2)).toString('base64') });

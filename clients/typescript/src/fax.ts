@@ -1,5 +1,5 @@
 import type { ApiRequests } from './requests.js';
-import type { FaxJob, PreparedFax } from './responses.js';
+import type { FaxBatch, FaxJob, PreparedFax } from './responses.js';
 
 /** A document to fax: bytes or a Blob, with an optional file name. */
 export interface FaxDocument {
@@ -12,10 +12,25 @@ export interface FaxDocument {
 }
 
 export interface SendFaxOptions extends FaxDocument {
+  /** More documents after `file`: all merged in order into one fax. */
+  files?: Array<{ file: Blob | Uint8Array; filename?: string }>;
   cover?: { to?: string; from?: string; subject?: string; message?: string };
   retry?: { maxAttempts?: number; delaySeconds?: number };
   /** Makes a retried send safe (see POST /fax). */
   idempotencyKey?: string;
+}
+
+/** Several documents (merged in order) to several numbers: one job per number sharing one stored document. */
+export interface SendFaxBatchOptions {
+  to: string[];
+  files: Array<{ file: Blob | Uint8Array; filename?: string }>;
+  cover?: SendFaxOptions['cover'];
+  retry?: SendFaxOptions['retry'];
+  /** ISO 8601 with a zone: every job of the batch waits until then. */
+  sendAt?: string;
+  /** Covers the whole batch: a retry answers the same batch (200). */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
 }
 
 /** What a send by approval must match, or it is refused (409) and nothing is sent. */
@@ -27,6 +42,8 @@ export interface ApprovalExpectation {
 export interface FaxCalls {
   /** POST /fax as multipart: the job (202), or the earlier one for a repeated Idempotency-Key (200). */
   sendFax(options: SendFaxOptions): Promise<FaxJob>;
+  /** POST /fax with two or more numbers in `to` (and one or more files): the batch (202), or the earlier one for a repeated Idempotency-Key (200). */
+  sendFaxBatch(options: SendFaxBatchOptions): Promise<FaxBatch>;
   /** POST /fax/prepare: a preview and approval id; nothing is sent. */
   prepareFax(document: FaxDocument): Promise<PreparedFax>;
   /** POST /fax/approvals/{id}/send: sends exactly the prepared document to the prepared number. */
@@ -34,30 +51,29 @@ export interface FaxCalls {
 }
 
 export function createFaxCalls(requests: ApiRequests): FaxCalls {
-  const upload = <T>(path: string, document: FaxDocument, fields: Record<string, string | undefined>, headers: Record<string, string> = {}) => {
+  const multipart = <T>(path: string, parts: { to: string[]; files: Array<{ file: Blob | Uint8Array; filename?: string | undefined }>; fields: Record<string, string | undefined> }, options: { headers?: Record<string, string>; onProgress?: ((fraction: number) => void) | undefined; signal?: AbortSignal | undefined }) => {
     const form = new FormData();
-    form.set('to', document.to);
-    for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.set(name, value);
-    const file = document.file instanceof Blob ? document.file : new Blob([new Uint8Array(document.file)]);
-    form.set('file', file, document.filename ?? 'document');
-    const { onProgress, signal } = document;
+    for (const to of parts.to) form.append('to', to);
+    for (const [name, value] of Object.entries(parts.fields)) if (value !== undefined) form.set(name, value);
+    for (const { file, filename } of parts.files) form.append('file', file instanceof Blob ? file : new Blob([new Uint8Array(file)]), filename ?? 'document');
+    const { headers = {}, onProgress, signal } = options;
     return requests.request<T>('POST', path, { form, headers, ...(onProgress ? { onProgress } : {}), ...(signal ? { signal } : {}) });
   };
+  const upload = <T>(path: string, document: FaxDocument, fields: Record<string, string | undefined>, headers: Record<string, string> = {}) =>
+    multipart<T>(path, { to: [document.to], files: [document], fields }, { headers, onProgress: document.onProgress, signal: document.signal });
+  const sendFields = (cover: SendFaxOptions['cover'] = {}, retry: SendFaxOptions['retry'] = {}) => ({
+    cover_to: cover.to,
+    cover_from: cover.from,
+    cover_subject: cover.subject,
+    cover_message: cover.message,
+    retry_max_attempts: retry.maxAttempts?.toString(),
+    retry_delay_seconds: retry.delaySeconds?.toString(),
+  });
   return {
-    sendFax: ({ cover = {}, retry = {}, idempotencyKey, ...document }) =>
-      upload<FaxJob>(
-        '/fax',
-        document,
-        {
-          cover_to: cover.to,
-          cover_from: cover.from,
-          cover_subject: cover.subject,
-          cover_message: cover.message,
-          retry_max_attempts: retry.maxAttempts?.toString(),
-          retry_delay_seconds: retry.delaySeconds?.toString(),
-        },
-        idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {},
-      ),
+    sendFax: ({ cover, retry, idempotencyKey, files = [], ...document }) =>
+      multipart<FaxJob>('/fax', { to: [document.to], files: [document, ...files], fields: sendFields(cover, retry) }, { headers: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}, onProgress: document.onProgress, signal: document.signal }),
+    sendFaxBatch: ({ to, files, cover, retry, sendAt, idempotencyKey, signal }) =>
+      multipart<FaxBatch>('/fax', { to, files, fields: { ...sendFields(cover, retry), send_at: sendAt } }, { headers: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}, signal }),
     prepareFax: (document) => upload<PreparedFax>('/fax/prepare', document, {}),
     sendApproved: (approvalId, expect = {}, options = {}) =>
       requests.request<FaxJob>('POST', '/fax/approvals/{id}/send', { params: { id: approvalId }, json: expect, ...(options.signal ? { signal: options.signal } : {}) }),

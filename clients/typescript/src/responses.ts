@@ -13,6 +13,8 @@ export type ApiBody<P extends keyof paths, M extends Method> = paths[P][M] exten
 export type ErrorBody = components['schemas']['ErrorBody'];
 /** A fax job as the API answers it. */
 export type FaxJob = ApiResponse<'/fax/{id}', 'get'>;
+/** A batch of fax jobs (POST /fax with several `to`, GET /fax/batches/{id}). */
+export type FaxBatch = ApiResponse<'/fax/batches/{id}', 'get'>;
 /** The preview POST /fax/prepare answers. */
 export type PreparedFax = ApiResponse<'/fax/prepare', 'post', 201>;
 /** An answer of POST /api/rag. */

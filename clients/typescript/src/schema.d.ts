@@ -1590,7 +1590,7 @@ export interface paths {
         put?: never;
         /**
          * Send a fax: multipart `to` and `file` (PDF, UTF-8 text, PNG, JPEG or TIFF)
-         * @description With FAX_REQUIRE_APPROVAL=true refused 403: prepare with POST /fax/prepare and send with POST /fax/approvals/{id}/send. The upload is streamed; over MAX_FILE_SIZE_MB answers 413 at once. The type is detected from the content. Optional: a cover page (`cover_*` fields, rendered from FAX_COVER_TEMPLATE and counted in `pages`), the redial policy for busy or unanswered lines (`retry_*`), and an `Idempotency-Key` header.
+         * @description With FAX_REQUIRE_APPROVAL=true refused 403: prepare with POST /fax/prepare and send with POST /fax/approvals/{id}/send. The upload is streamed; over MAX_FILE_SIZE_MB answers 413 at once. The type is detected from the content. Several `file` parts (up to FAX_MAX_FILES_PER_FAX, together up to FAX_MAX_TOTAL_UPLOAD_MB) are merged in order into one document. Several `to` fields (up to FAX_MAX_RECIPIENTS) make a batch: one job per number sharing one stored document, answered as the batch (GET /fax/batches/{id}); `send_at`, the options and the `Idempotency-Key` cover every job of it. Optional: a cover page (`cover_*` fields, rendered from FAX_COVER_TEMPLATE, first, and counted in `pages`; in a batch its "To" is `cover_to` or blank), the redial policy for busy or unanswered lines (`retry_*`), and an `Idempotency-Key` header.
          *
          *     Access: API key with scope `fax:send` once any key exists; loopback callers only before that.
          */
@@ -1741,6 +1741,26 @@ export interface paths {
          *     Access: API key with scope `fax:send` once any key exists; loopback callers only before that.
          */
         post: operations["postFaxApprovalsByIdSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fax/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A batch of fax jobs (a POST /fax with several `to`): each job with its number and status
+         * @description Access: API key with scope `fax:read` once any key exists; loopback callers only before that.
+         */
+        get: operations["getFaxBatchesById"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4087,6 +4107,8 @@ export interface operations {
                             started_at: string;
                         }[];
                         backend: string;
+                        /** @description The batch the job belongs to (a POST /fax with several `to`): GET /fax/batches/{id} */
+                        batch_id?: string;
                         /** @description ISO 8601 */
                         created_at: string;
                         error?: string;
@@ -11305,24 +11327,21 @@ export interface operations {
                     cover_subject?: string;
                     /** @description Cover page: the recipient (default: the destination number). Any cover_* field adds a cover page. */
                     cover_to?: string;
-                    /**
-                     * Format: binary
-                     * @description The document (PDF, text, PNG, JPEG or TIFF)
-                     */
-                    file: string;
+                    /** @description The document (PDF, text, PNG, JPEG or TIFF); repeated, the documents merged in order */
+                    file: string | string[];
                     /** @description Seconds between those attempts (0 to 86400; default FAX_RETRY_DELAY_SECONDS) */
                     retry_delay_seconds?: string;
                     /** @description Dial attempts when the line is busy, unanswered or failed (1 to 10; default FAX_RETRY_MAX_ATTEMPTS) */
                     retry_max_attempts?: string;
                     /** @description ISO 8601 with a zone: send then, not now (within FAX_SCHEDULE_HORIZON_DAYS); the job waits in `queued` and can be canceled until it starts */
                     send_at?: string;
-                    /** @description E.164 or digits: optional "+" and 6 to 20 digits */
-                    to: string;
+                    /** @description E.164 or digits: optional "+" and 6 to 20 digits. Repeated (up to FAX_MAX_RECIPIENTS), a batch: one job per number sharing one stored document, answered with the batch */
+                    to: string | string[];
                 };
             };
         };
         responses: {
-            /** @description An earlier submit with this Idempotency-Key (same document, number and options) made this job; nothing new was sent */
+            /** @description An earlier submit with this Idempotency-Key (same documents, numbers and options) made this job or batch; nothing new was sent */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11351,6 +11370,8 @@ export interface operations {
                             started_at: string;
                         }[];
                         backend: string;
+                        /** @description The batch the job belongs to (a POST /fax with several `to`): GET /fax/batches/{id} */
+                        batch_id?: string;
                         /** @description ISO 8601 */
                         created_at: string;
                         error?: string;
@@ -11368,10 +11389,62 @@ export interface operations {
                         to: string;
                         /** @description ISO 8601 */
                         updated_at: string;
+                    } | {
+                        batch_id: string;
+                        /** @description ISO 8601 */
+                        created_at: string;
+                        /** @description One job per recipient, in the order of the `to` fields; each can be read, canceled and resent as any job */
+                        jobs: {
+                            /** @description Every send of the job, oldest first (an addition to the Faxbot shape) */
+                            attempts?: {
+                                /** @description 1 for the first send */
+                                attempt: number;
+                                /** @description ISO 8601; absent while under way */
+                                ended_at?: string;
+                                error?: string;
+                                /**
+                                 * @description The line failed: the job is redialled while its retry policy allows
+                                 * @enum {string}
+                                 */
+                                line_failure?: "busy" | "no_answer" | "line_failure";
+                                /**
+                                 * @description absent while under way (or while an uncertain send is looked up)
+                                 * @enum {string}
+                                 */
+                                outcome?: "SUCCESS" | "FAILED" | "not_accepted";
+                                provider_sid?: string;
+                                /** @description ISO 8601 */
+                                started_at: string;
+                            }[];
+                            backend: string;
+                            /** @description The batch the job belongs to (a POST /fax with several `to`): GET /fax/batches/{id} */
+                            batch_id?: string;
+                            /** @description ISO 8601 */
+                            created_at: string;
+                            error?: string;
+                            id: string;
+                            pages?: number;
+                            provider_sid?: string;
+                            /** @description The job this one resends (POST /fax/{id}/resend) */
+                            resend_of?: string;
+                            /** @description GET /fax/{id}: the jobs made by resending this one */
+                            resent_as?: string[];
+                            /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                            send_at?: string;
+                            /** @enum {string} */
+                            status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
+                            to: string;
+                            /** @description ISO 8601 */
+                            updated_at: string;
+                        }[];
+                        /** @description Pages of the shared document (cover page included) */
+                        pages: number;
+                        /** @description ISO 8601: every job of a scheduled batch waits in `queued` until then */
+                        send_at?: string;
                     };
                 };
             };
-            /** @description Accepted */
+            /** @description Accepted: the job, or with several `to` the batch */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -11400,6 +11473,8 @@ export interface operations {
                             started_at: string;
                         }[];
                         backend: string;
+                        /** @description The batch the job belongs to (a POST /fax with several `to`): GET /fax/batches/{id} */
+                        batch_id?: string;
                         /** @description ISO 8601 */
                         created_at: string;
                         error?: string;
@@ -11417,10 +11492,62 @@ export interface operations {
                         to: string;
                         /** @description ISO 8601 */
                         updated_at: string;
+                    } | {
+                        batch_id: string;
+                        /** @description ISO 8601 */
+                        created_at: string;
+                        /** @description One job per recipient, in the order of the `to` fields; each can be read, canceled and resent as any job */
+                        jobs: {
+                            /** @description Every send of the job, oldest first (an addition to the Faxbot shape) */
+                            attempts?: {
+                                /** @description 1 for the first send */
+                                attempt: number;
+                                /** @description ISO 8601; absent while under way */
+                                ended_at?: string;
+                                error?: string;
+                                /**
+                                 * @description The line failed: the job is redialled while its retry policy allows
+                                 * @enum {string}
+                                 */
+                                line_failure?: "busy" | "no_answer" | "line_failure";
+                                /**
+                                 * @description absent while under way (or while an uncertain send is looked up)
+                                 * @enum {string}
+                                 */
+                                outcome?: "SUCCESS" | "FAILED" | "not_accepted";
+                                provider_sid?: string;
+                                /** @description ISO 8601 */
+                                started_at: string;
+                            }[];
+                            backend: string;
+                            /** @description The batch the job belongs to (a POST /fax with several `to`): GET /fax/batches/{id} */
+                            batch_id?: string;
+                            /** @description ISO 8601 */
+                            created_at: string;
+                            error?: string;
+                            id: string;
+                            pages?: number;
+                            provider_sid?: string;
+                            /** @description The job this one resends (POST /fax/{id}/resend) */
+                            resend_of?: string;
+                            /** @description GET /fax/{id}: the jobs made by resending this one */
+                            resent_as?: string[];
+                            /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                            send_at?: string;
+                            /** @enum {string} */
+                            status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
+                            to: string;
+                            /** @description ISO 8601 */
+                            updated_at: string;
+                        }[];
+                        /** @description Pages of the shared document (cover page included) */
+                        pages: number;
+                        /** @description ISO 8601: every job of a scheduled batch waits in `queued` until then */
+                        send_at?: string;
                     };
                 };
             };
-            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`); POST /fax takes multipart/form-data only (`multipart_required`); The multipart body cannot be parsed, was cut off, or carries more than one file (`malformed_multipart`); The uploaded document is damaged or cannot be converted (`invalid_document`); `send_at` of POST /fax is not an ISO 8601 time in the future within FAX_SCHEDULE_HORIZON_DAYS (`send_at_out_of_range`); A status webhook URL (`callback_url`, a subscription's `url`) is not https, or names a non-public address (plain http only to loopback with ALERT_ALLOW_HTTP_LOOPBACK; private hosts only with OUTBOUND_ALLOW_HOSTS) (`webhook_url_refused`); A submit named a `callback_url` but WEBHOOK_SIGNING_SECRET, which signs its events, is not set (`callback_url_unavailable`) */
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`); POST /fax takes multipart/form-data only (`multipart_required`); The multipart body cannot be parsed, was cut off, or carries more than one file (`malformed_multipart`); POST /fax carried more `file` parts than FAX_MAX_FILES_PER_FAX; nothing was stored (`too_many_files`); POST /fax carried more `to` numbers than FAX_MAX_RECIPIENTS; nothing was stored (`too_many_recipients`); The uploaded document is damaged or cannot be converted (`invalid_document`); `send_at` of POST /fax is not an ISO 8601 time in the future within FAX_SCHEDULE_HORIZON_DAYS (`send_at_out_of_range`); A status webhook URL (`callback_url`, a subscription's `url`) is not https, or names a non-public address (plain http only to loopback with ALERT_ALLOW_HTTP_LOOPBACK; private hosts only with OUTBOUND_ALLOW_HOSTS) (`webhook_url_refused`); A submit named a `callback_url` but WEBHOOK_SIGNING_SECRET, which signs its events, is not set (`callback_url_unavailable`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11447,7 +11574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The request body is over its size limit (`payload_too_large`) */
+            /** @description The request body is over its size limit (`payload_too_large`); The files of one POST /fax together are over FAX_MAX_TOTAL_UPLOAD_MB; nothing was stored (`upload_too_large`) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11552,6 +11679,8 @@ export interface operations {
                             started_at: string;
                         }[];
                         backend: string;
+                        /** @description The batch the job belongs to (a POST /fax with several `to`): GET /fax/batches/{id} */
+                        batch_id?: string;
                         /** @description ISO 8601 */
                         created_at: string;
                         error?: string;
@@ -11677,6 +11806,8 @@ export interface operations {
                             started_at: string;
                         }[];
                         backend: string;
+                        /** @description The batch the job belongs to (a POST /fax with several `to`): GET /fax/batches/{id} */
+                        batch_id?: string;
                         /** @description ISO 8601 */
                         created_at: string;
                         error?: string;
@@ -11726,6 +11857,8 @@ export interface operations {
                             started_at: string;
                         }[];
                         backend: string;
+                        /** @description The batch the job belongs to (a POST /fax with several `to`): GET /fax/batches/{id} */
+                        batch_id?: string;
                         /** @description ISO 8601 */
                         created_at: string;
                         error?: string;
@@ -11883,7 +12016,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The job is not final: its document may still be sent. Cancel the job first (`fax_document_in_use`) */
+            /** @description The job (or, for a job of a batch, another job sharing its document) is not final: its document may still be sent. Cancel the job first (`fax_document_in_use`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12133,6 +12266,8 @@ export interface operations {
                             started_at: string;
                         }[];
                         backend: string;
+                        /** @description The batch the job belongs to (a POST /fax with several `to`): GET /fax/batches/{id} */
+                        batch_id?: string;
                         /** @description ISO 8601 */
                         created_at: string;
                         error?: string;
@@ -12285,6 +12420,8 @@ export interface operations {
                             started_at: string;
                         }[];
                         backend: string;
+                        /** @description The batch the job belongs to (a POST /fax with several `to`): GET /fax/batches/{id} */
+                        batch_id?: string;
                         /** @description ISO 8601 */
                         created_at: string;
                         error?: string;
@@ -12405,6 +12542,143 @@ export interface operations {
                 };
             };
             /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), it is stopping (`shutting_down`), or the database or object store cannot be reached (`service_unavailable`); Retry-After says when to try again; The fax backend is not configured, not active, or serves inbound only; faxes are refused until it sends (`fax_backend_unavailable`); The storage backend (STORAGE_BACKEND) is not active (`storage_unavailable`); The plugin a request needs is installed but not active (starting, failed, needs configuration, disabled); it may come back (`plugin_not_available`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getFaxBatchesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batch_id: string;
+                        /** @description ISO 8601 */
+                        created_at: string;
+                        /** @description One job per recipient, in the order of the `to` fields; each can be read, canceled and resent as any job */
+                        jobs: {
+                            /** @description Every send of the job, oldest first (an addition to the Faxbot shape) */
+                            attempts?: {
+                                /** @description 1 for the first send */
+                                attempt: number;
+                                /** @description ISO 8601; absent while under way */
+                                ended_at?: string;
+                                error?: string;
+                                /**
+                                 * @description The line failed: the job is redialled while its retry policy allows
+                                 * @enum {string}
+                                 */
+                                line_failure?: "busy" | "no_answer" | "line_failure";
+                                /**
+                                 * @description absent while under way (or while an uncertain send is looked up)
+                                 * @enum {string}
+                                 */
+                                outcome?: "SUCCESS" | "FAILED" | "not_accepted";
+                                provider_sid?: string;
+                                /** @description ISO 8601 */
+                                started_at: string;
+                            }[];
+                            backend: string;
+                            /** @description The batch the job belongs to (a POST /fax with several `to`): GET /fax/batches/{id} */
+                            batch_id?: string;
+                            /** @description ISO 8601 */
+                            created_at: string;
+                            error?: string;
+                            id: string;
+                            pages?: number;
+                            provider_sid?: string;
+                            /** @description The job this one resends (POST /fax/{id}/resend) */
+                            resend_of?: string;
+                            /** @description GET /fax/{id}: the jobs made by resending this one */
+                            resent_as?: string[];
+                            /** @description ISO 8601: a scheduled job waits in `queued` until then */
+                            send_at?: string;
+                            /** @enum {string} */
+                            status: "queued" | "in_progress" | "SUCCESS" | "FAILED" | "disabled";
+                            to: string;
+                            /** @description ISO 8601 */
+                            updated_at: string;
+                        }[];
+                        /** @description Pages of the shared document (cover page included) */
+                        pages: number;
+                        /** @description ISO 8601: every job of a scheduled batch waits in `queued` until then */
+                        send_at?: string;
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `fax:read` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No batch of fax jobs has this id (`fax_batch_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to retry (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), it is stopping (`shutting_down`), or the database or object store cannot be reached (`service_unavailable`); Retry-After says when to try again */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -152,5 +152,13 @@ export const FAX_MIGRATIONS: OwnedMigrations = {
         await db.schema.alterTable('mailboxes').addColumn('sinks', 'text').execute();
       },
     },
+    '0013_fax_batches': {
+      async up(db: Kysely<any>) {
+        // Additive only: an older instance sends a batch's jobs like any other (pdf_key names the shared document).
+        await db.schema.alterTable('fax_jobs').addColumn('batch_id', 'text').execute();
+        await db.schema.alterTable('fax_jobs').addColumn('batch_index', 'integer').execute();
+        await db.schema.createIndex('fax_jobs_batch_id').on('fax_jobs').column('batch_id').execute();
+      },
+    },
   } satisfies Record<string, DeclaredMigration>,
 };

@@ -46,6 +46,10 @@ export interface FaxJobTable {
   /** Tombstone of DELETE /fax/{id}/document: when and by whom the media was removed (artifacts_removed_at is set too). */
   document_deleted_at: string | null;
   document_deleted_by: string | null;
+  /** The batch (several `to` of one POST /fax) the job belongs to; its jobs share the document under `fax/<batch_id>/`. */
+  batch_id: string | null;
+  /** The job's place among its batch's recipients, from 0. */
+  batch_index: number | null;
 }
 
 /** An Idempotency-Key of POST /fax, per caller scope (API key id, or caller kind without one). */

@@ -84,6 +84,13 @@ test('send a fax (multipart), read its status, prepare and send by approval', as
     assert.is((err as ApiError).code, 'approval_used');
     assert.is((err as ApiError).status, 409);
   }
+  const batch = await client.sendFaxBatch({ to: [NUMBER, '+15550000777'], files: [{ file: pdf }, { file: new Blob(['a page of text\n']), filename: 'note.txt' }], idempotencyKey: 'client-batch-1' });
+  assert.equal(batch.jobs.map((j) => [j.to, j.pages, j.batch_id]), [[NUMBER, 3, batch.batch_id], ['+15550000777', 3, batch.batch_id]]);
+  const replayed = await client.sendFaxBatch({ to: [NUMBER, '+15550000777'], files: [{ file: pdf }, { file: new Blob(['a page of text\n']), filename: 'note.txt' }], idempotencyKey: 'client-batch-1' });
+  assert.equal(replayed.jobs.map((j) => j.id), batch.jobs.map((j) => j.id), 'the key covers the batch');
+  const listed = await client.GET('/fax/batches/{id}', { params: { path: { id: batch.batch_id } } });
+  assert.equal(listed.data!.jobs.map((j) => j.id), batch.jobs.map((j) => j.id));
+
   const anonymous = createSwitchboardClient({ baseUrl: gw.url });
   try {
     await anonymous.sendFax({ to: NUMBER, file: pdf });

@@ -98,9 +98,12 @@ export class ArtifactCleanup {
         if (ttlDays > 0) await this.expireJobs(storage, new Date(now - ttlDays * DAY_MS).toISOString(), now, counts);
         const retention = config.get('INBOUND_RETENTION_DAYS');
         if (retention > 0) await this.expireInbound(storage, now - retention * DAY_MS, counts);
+        // A batch's shared document (fax/<batch id>/) lives while a job of the batch keeps its artifacts.
         await this.sweepOrphans(storage, 'fax', now, counts, async (ids) => {
-          const rows = ids.length ? await db.selectFrom('fax_jobs').select(['id', 'artifacts_removed_at']).where('id', 'in', ids).execute() : [];
-          return new Set(rows.filter((r) => !r.artifacts_removed_at).map((r) => r.id));
+          if (!ids.length) return new Set<string>();
+          const jobs = await db.selectFrom('fax_jobs').select('id').where('id', 'in', ids).where('artifacts_removed_at', 'is', null).execute();
+          const batches = await db.selectFrom('fax_jobs').select('batch_id').distinct().where('batch_id', 'in', ids).where('artifacts_removed_at', 'is', null).execute();
+          return new Set([...jobs.map((r) => r.id), ...batches.map((r) => r.batch_id!)]);
         });
         await this.sweepOrphans(storage, 'inbound', now, counts, async (ids) => {
           const rows = ids.length ? await db.selectFrom('inbound_faxes').select('id').where('id', 'in', ids).execute() : [];

@@ -19,16 +19,28 @@ import type { InboundRow } from '../inbound/inbound-store.js';
 export class MediaDeletion {
   constructor(private readonly deps: { db: Kysely<FaxTables>; withStorage: <T>(fn: (storage: StorageProvider) => Promise<T>) => Promise<T>; audit: AuditLog }) {}
 
+  /**
+   * A job of a batch shares the batch's one document: deleting it deletes the batch's document,
+   * and every job of the batch is tombstoned (each answers 410). Refused while any of them may
+   * still send it.
+   */
   async deleteJobDocument(row: FaxJobRow, by: string): Promise<void> {
-    if (!isFinal(row.status)) throw faxErrors.error('fax_document_in_use', { status: row.status });
+    const { db } = this.deps;
+    const rows = row.batch_id ? await db.selectFrom('fax_jobs').selectAll().where('batch_id', '=', row.batch_id).execute() : [row];
+    const sending = rows.find((r) => !isFinal(r.status));
+    if (sending) throw faxErrors.error('fax_document_in_use', { status: sending.id === row.id ? sending.status : `${sending.status}, job ${sending.id} of its batch` });
     const now = new Date().toISOString();
-    await this.deps.db
-      .updateTable('fax_jobs')
-      .set({ document_deleted_at: row.document_deleted_at ?? now, document_deleted_by: row.document_deleted_by ?? by, artifacts_removed_at: row.artifacts_removed_at ?? now })
-      .where('id', '=', row.id)
-      .execute();
-    const files = await this.deps.withStorage((s) => removeStoredPrefix(s, `${jobPrefix(row.id)}/`));
-    this.deps.audit.record('job_document_deleted', { job_id: row.id, files, by });
+    for (const r of rows) {
+      await db
+        .updateTable('fax_jobs')
+        .set({ document_deleted_at: r.document_deleted_at ?? now, document_deleted_by: r.document_deleted_by ?? by, artifacts_removed_at: r.artifacts_removed_at ?? now })
+        .where('id', '=', r.id)
+        .execute();
+    }
+    const prefixes = [...rows.map((r) => jobPrefix(r.id)), ...(row.batch_id ? [jobPrefix(row.batch_id)] : [])];
+    let files = 0;
+    for (const prefix of prefixes) files += await this.deps.withStorage((s) => removeStoredPrefix(s, `${prefix}/`));
+    this.deps.audit.record('job_document_deleted', { job_id: row.id, files, by, ...(row.batch_id ? { batch_id: row.batch_id, jobs: rows.length } : {}) });
   }
 
   async deleteInbound(row: InboundRow, by: string): Promise<void> {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { packageRoot } from '../../../platform/runtime/paths.js';
-import { InvalidDocumentError } from './errors.js';
+import { mergePdfs } from './pdf-merge.js';
 import { PAPER_POINTS, type Paper } from './paper.js';
 import { renderPdf } from './pdfkit-buffer.js';
 import { layoutPages } from './text-to-pdf.js';
@@ -84,16 +84,6 @@ function glyphCheck(doc: PDFKit.PDFDocument): (codePoint: number) => boolean {
 }
 
 /** `cover` followed by every page of `document`, as one PDF. */
-export async function prependCover(cover: Buffer, document: Buffer): Promise<Buffer> {
-  const { PDFDocument } = await import('pdf-lib');
-  let body: Awaited<ReturnType<typeof PDFDocument.load>>;
-  try {
-    body = await PDFDocument.load(document, { updateMetadata: false });
-  } catch (err) {
-    throw new InvalidDocumentError('the PDF cannot be combined with a cover page; it may be damaged (send it without a cover page)', { cause: err });
-  }
-  const merged = await PDFDocument.load(cover, { updateMetadata: false });
-  const pages = await merged.copyPages(body, body.getPageIndices());
-  for (const page of pages) merged.addPage(page);
-  return Buffer.from(await merged.save());
+export function prependCover(cover: Buffer, document: Buffer): Promise<Buffer> {
+  return mergePdfs([cover, document], () => 'the PDF cannot be combined with a cover page; it may be damaged (send it without a cover page)');
 }

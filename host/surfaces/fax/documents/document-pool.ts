@@ -78,6 +78,12 @@ export class DocumentPool {
     return { pdf: asBuffer(done.pdf), undrawable: done.undrawable };
   }
 
+  /** mergePdfs in a thread: the pages of `pdfs` in order, as one PDF. */
+  async merge(pdfs: Buffer[]): Promise<Buffer> {
+    const done = await this.run<'merge'>({ kind: 'merge', pdfs }, pdfs.reduce((n, pdf) => n + pdf.length, 0));
+    return asBuffer(done.pdf);
+  }
+
   /** Terminates every thread; queued and running work is refused. */
   async close(): Promise<void> {
     this.closed = true;

@@ -2,6 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { prependCover, renderCoverPage, type CoverValues } from './cover-page.js';
 import { InvalidDocumentError, UnsupportedDocumentError } from './errors.js';
 import { imageToPdf } from './image-to-pdf.js';
+import { mergePdfs } from './pdf-merge.js';
 import { normalizeToPdf, type NormalizedDocument } from './normalize.js';
 import type { Paper } from './paper.js';
 import { inspectPdf } from './pdf-inspect.js';
@@ -12,7 +13,8 @@ export type DocumentTask =
   | { kind: 'normalize'; bytes: Uint8Array; paper: Paper }
   | { kind: 'inspect-pdf'; bytes: Uint8Array }
   | { kind: 'image-to-pdf'; bytes: Uint8Array; paper: Paper }
-  | { kind: 'with-cover'; pdf: Uint8Array; template: string; values: CoverValues; paper: Paper };
+  | { kind: 'with-cover'; pdf: Uint8Array; template: string; values: CoverValues; paper: Paper }
+  | { kind: 'merge'; pdfs: Uint8Array[] };
 
 /** What each task kind answers. */
 export interface DocumentResults {
@@ -20,6 +22,7 @@ export interface DocumentResults {
   'inspect-pdf': { pages: number };
   'image-to-pdf': { pdf: Buffer; pages: number };
   'with-cover': { pdf: Buffer; undrawable: string[] };
+  merge: { pdf: Buffer };
 }
 
 /** A document error crosses the thread as its code and message; anything else as a message. */
@@ -40,6 +43,8 @@ async function perform(task: DocumentTask): Promise<unknown> {
       const cover = await renderCoverPage(task.template, task.values, task.paper);
       return { pdf: await prependCover(cover.pdf, buffer(task.pdf)), undrawable: cover.undrawable };
     }
+    case 'merge':
+      return { pdf: await mergePdfs(task.pdfs.map(buffer), (index) => `file ${index + 1} cannot be combined with the others; it may be damaged`) };
   }
 }
 

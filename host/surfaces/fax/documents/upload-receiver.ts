@@ -8,11 +8,36 @@ import type { DomainError } from '../../../platform/errors/domain-error.js';
 import { malformedInput, platformErrors } from '../../../platform/errors/platform-errors.js';
 import { faxErrors } from '../fax-errors.js';
 
+export interface UploadedFile {
+  size: number;
+  filename: string;
+  /** The whole file: from memory, or read back from its temp file. */
+  bytes(): Promise<Buffer>;
+}
+
 export interface ReceivedUpload {
+  /** Each field's last value. */
   fields: Record<string, string>;
-  file?: { size: number; filename: string; /** The whole file: from memory, or read back from its temp file. */ bytes(): Promise<Buffer> };
-  /** Removes the temp file, if the upload needed one. */
+  /** Each field's values in the order they came (a repeated field, e.g. several `to`). */
+  repeated: Record<string, string[]>;
+  /** The first file part named `fileField`. */
+  file?: UploadedFile;
+  /** Every file part named `fileField`, in order (at most `maxFiles`). */
+  files: UploadedFile[];
+  /** Removes the temp files, if the upload needed any. */
   discard(): Promise<void>;
+}
+
+/** Limits of one upload beyond the size of each file. */
+export interface UploadLimits {
+  /** File parts at most (default 1); one more is refused `tooManyFiles()`. */
+  maxFiles?: number;
+  tooManyFiles?: () => DomainError;
+  /** All files together at most; past it refused `tooLargeTotal()` (413). */
+  maxTotalBytes?: number;
+  tooLargeTotal?: () => DomainError;
+  /** Values of one repeated field at most, with the refusal past it. */
+  maxRepeats?: { field: string; max: number; refusal: () => DomainError };
 }
 
 /**
@@ -32,25 +57,28 @@ export const UPLOAD_ERRORS = ['multipart_required', 'malformed_multipart', 'uplo
  * a body cut off mid-part, an aborted request, a disk error) rejects with a domain error
  * (the fax surface's or the platform's codes; the routes map them) only after the temp file is gone.
  */
-export async function receiveUpload(req: Request, options: { maxBytes: number; tmpDir: string; fileField: string }): Promise<ReceivedUpload> {
+export async function receiveUpload(req: Request, options: { maxBytes: number; tmpDir: string; fileField: string } & UploadLimits): Promise<ReceivedUpload> {
   const contentType = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data/i.test(contentType)) throw faxErrors.error('multipart_required');
+  const maxFiles = options.maxFiles ?? 1;
   const declared = Number(req.headers['content-length'] ?? NaN);
-  if (Number.isFinite(declared) && declared > options.maxBytes + 64 * 1024) {
+  const totalMax = maxFiles > 1 && options.maxTotalBytes !== undefined ? options.maxTotalBytes : undefined;
+  if (Number.isFinite(declared) && declared > (totalMax ?? options.maxBytes) + 64 * 1024) {
     req.resume();
-    throw tooLarge(options.maxBytes);
+    throw totalMax !== undefined && options.tooLargeTotal ? options.tooLargeTotal() : tooLarge(options.maxBytes);
   }
-  let tmp: string | undefined;
-  let out: WriteStream | undefined;
-  // The write stream opens its file asynchronously: it is closed before the file is removed,
+  const temps: { path: string; out: WriteStream }[] = [];
+  // A write stream opens its file asynchronously: it is closed before the file is removed,
   // or a late open would create the file again after the removal.
   const discard = async () => {
-    if (out && !out.closed) {
-      const closed = new Promise<void>((resolve) => out!.once('close', () => resolve()));
-      out.destroy();
-      await closed;
+    for (const { path: tmp, out } of temps.splice(0)) {
+      if (!out.closed) {
+        const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
+        out.destroy();
+        await closed;
+      }
+      await rm(tmp, { force: true });
     }
-    if (tmp) await rm(tmp, { force: true });
   };
   return new Promise<ReceivedUpload>((resolve, reject) => {
     let settled = false;
@@ -68,18 +96,24 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
     try {
       // One byte over the limit: busboy reports `limit` when a file *reaches* fileSize, and a
       // file of exactly maxBytes is allowed.
-      bb = busboy({ headers: req.headers, limits: { fileSize: options.maxBytes + 1, files: 1, fields: 20, fieldSize: 4096, parts: 25 } });
+      const fieldCount = 20 + (options.maxRepeats?.max ?? 0);
+      bb = busboy({ headers: req.headers, limits: { fileSize: options.maxBytes + 1, files: maxFiles, fields: fieldCount, fieldSize: 4096, parts: fieldCount + maxFiles + 5 } });
     } catch (err) {
       reject(faxErrors.error('malformed_multipart', { reason: (err as Error).message }));
       return;
     }
     const malformed = (err: unknown) => fail(faxErrors.error('malformed_multipart', { reason: (err as Error).message }));
     const fields: Record<string, string> = {};
-    let file: ReceivedUpload['file'];
-    let writing: Promise<void> | undefined;
+    const repeated: Record<string, string[]> = {};
+    const files: UploadedFile[] = [];
+    const writing: Promise<void>[] = [];
+    let total = 0;
     bb.on('field', (name, value, info) => {
       if (info.valueTruncated) return fail(malformedInput(name, 'too long'));
       fields[name] = value;
+      const values = (repeated[name] ??= []);
+      values.push(value);
+      if (options.maxRepeats?.field === name && values.length > options.maxRepeats.max) fail(options.maxRepeats.refusal());
     });
     bb.on('file', (name, stream, info) => {
       // A body cut off inside a file part destroys the part's stream with "Unexpected end of
@@ -92,23 +126,33 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
       let size = 0;
       let over = false;
       const held: Buffer[] = [];
+      let tmp: string | undefined;
+      let out: WriteStream | undefined;
       const spill = () => {
         tmp = path.join(options.tmpDir, `upload-${randomBytes(8).toString('hex')}.part`);
         // Synchronous, once per large upload: one syscall when the directory exists.
         mkdirSync(options.tmpDir, { recursive: true, mode: 0o700 });
         const target = createWriteStream(tmp, { mode: 0o600 });
         out = target;
-        writing = new Promise((res, rej) => {
+        temps.push({ path: tmp, out: target });
+        const written = new Promise<void>((res, rej) => {
           target.on('finish', res);
           target.on('error', rej);
         });
+        writing.push(written);
         // A disk error is the server's fault, not the caller's (after `fail`, this is a no-op).
-        writing.catch(() => fail(faxErrors.error('upload_not_stored')));
+        written.catch(() => fail(faxErrors.error('upload_not_stored')));
         for (const chunk of held.splice(0)) target.write(chunk);
       };
       stream.on('data', (chunk: Buffer) => {
         if (over || settled) return;
         size += chunk.length;
+        total += chunk.length;
+        if (totalMax !== undefined && total > totalMax) {
+          over = true;
+          stream.resume();
+          return fail(options.tooLargeTotal ? options.tooLargeTotal() : tooLarge(totalMax));
+        }
         if (!out) {
           held.push(chunk);
           try {
@@ -133,24 +177,24 @@ export async function receiveUpload(req: Request, options: { maxBytes: number; t
         if (out) {
           const spilled = tmp!;
           out.end();
-          file = { size, filename: info.filename ?? 'upload', bytes: () => readFile(spilled) };
+          files.push({ size, filename: info.filename ?? 'upload', bytes: () => readFile(spilled) });
         } else {
           const whole = held.length === 1 ? held[0]! : Buffer.concat(held, size);
-          file = { size, filename: info.filename ?? 'upload', bytes: async () => whole };
+          files.push({ size, filename: info.filename ?? 'upload', bytes: async () => whole });
         }
       });
     });
-    bb.on('filesLimit', () => fail(faxErrors.error('malformed_multipart', { reason: 'only one file may be uploaded' })));
+    bb.on('filesLimit', () => fail(maxFiles > 1 && options.tooManyFiles ? options.tooManyFiles() : faxErrors.error('malformed_multipart', { reason: 'only one file may be uploaded' })));
     bb.on('partsLimit', () => fail(faxErrors.error('malformed_multipart', { reason: 'too many parts in the multipart request' })));
     bb.on('fieldsLimit', () => fail(faxErrors.error('malformed_multipart', { reason: 'too many fields in the multipart request' })));
     bb.on('error', malformed);
     bb.on('close', () => {
       if (settled) return;
-      Promise.resolve(writing)
+      Promise.all(writing)
         .then(() => {
           if (settled) return;
           settled = true;
-          resolve({ fields, ...(file ? { file } : {}), discard });
+          resolve({ fields, repeated, ...(files[0] ? { file: files[0] } : {}), files, discard });
         })
         .catch(fail);
     });

@@ -128,7 +128,7 @@ export function registerApprovalRoutes(api: HttpApi, deps: ApprovalRouteDeps): v
         const bytes = await approvals.document(fax);
         // The approval id is the send's Idempotency-Key: a retry after a lost answer, or after the
         // instance that claimed it died mid-send, never sends twice.
-        ({ row } = await deps.service.submit({ to: fax.to, bytes, size: bytes.length }, { idempotency: { scope: actor, key: `approval:${fax.approvalId}` } }));
+        ({ row } = await deps.service.submit({ to: fax.to, documents: [{ bytes, size: bytes.length }] }, { idempotency: { scope: actor, key: `approval:${fax.approvalId}` } }));
       } catch (error) {
         await approvals.release(fax).catch(() => {});
         throw error;

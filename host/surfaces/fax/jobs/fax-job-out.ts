@@ -27,14 +27,22 @@ export const FaxJobOutSchema = z.object({
   send_at: z.string().optional().describe('ISO 8601: a scheduled job waits in `queued` until then'),
   resend_of: z.string().optional().describe('The job this one resends (POST /fax/{id}/resend)'),
   resent_as: z.array(z.string()).optional().describe('GET /fax/{id}: the jobs made by resending this one'),
+  batch_id: z.string().optional().describe('The batch the job belongs to (a POST /fax with several `to`): GET /fax/batches/{id}'),
   attempts: z
     .array(FaxAttemptSchema)
     .optional()
     .describe('Every send of the job, oldest first (an addition to the Faxbot shape)'),
 });
 
+/** A batch of POST /fax (several `to`): one job per number, sharing one stored document. */
+export const FaxBatchOutSchema = z.object({
+  batch_id: z.string(),
+  pages: z.number().int().describe('Pages of the shared document (cover page included)'),
+  created_at: z.string().describe('ISO 8601'),
+  send_at: z.string().optional().describe('ISO 8601: every job of a scheduled batch waits in `queued` until then'),
+  jobs: z.array(FaxJobOutSchema).describe('One job per recipient, in the order of the `to` fields; each can be read, canceled and resent as any job'),
+});
 
-/** The job a route names by its id, or the 404 `fax_job_not_found`. */
 /** The refusals of a route serving a job's stored PDF: no such job, its document removed or lost, the storage plugin down. */
 export const JOB_PDF_ERRORS = ['fax_job_not_found', 'document_expired', 'document_deleted', 'plugin_not_available'];
 
@@ -44,6 +52,7 @@ export function assertDocumentStored(row: Pick<FaxJobRow, 'artifacts_removed_at'
   if (row.artifacts_removed_at) throw faxErrors.error('document_expired');
 }
 
+/** The job a route names by its id, or the 404 `fax_job_not_found`. */
 export async function jobOrNotFound(store: Pick<FaxJobStore, 'get'>, id: string): Promise<FaxJobRow> {
   const row = await store.get(id);
   if (!row) throw faxErrors.error('fax_job_not_found', { id });

@@ -8,8 +8,8 @@ import type { OutboundGuard } from '../../../../core/kernel/egress.js';
 import { checkedWebhookUrl } from '../status-events/webhook-url.js';
 import { sendStoredPdf } from '../../../platform/http/stored-pdf.js';
 import type { FaxConfig } from '../fax-settings.js';
-import { toFaxJobOut, type FaxService, type SubmitOptions } from './fax-service.js';
-import { assertDocumentStored, FaxJobOutSchema, JOB_PDF_ERRORS, jobOrNotFound } from './fax-job-out.js';
+import { toFaxBatchOut, toFaxJobOut, type FaxService, type SubmitOptions } from './fax-service.js';
+import { assertDocumentStored, FaxBatchOutSchema, FaxJobOutSchema, JOB_PDF_ERRORS, jobOrNotFound } from './fax-job-out.js';
 import { renderTransmissionReport } from './transmission-report.js';
 import { isFinal } from './job-states.js';
 import { parseOr } from '../../../platform/http/api.js';
@@ -37,9 +37,11 @@ const wholeNumber = (min: number, max: number) =>
     .pipe(z.number().int().min(min, `at least ${min}`).max(max, `at most ${max}`))
     .optional();
 
-/** The multipart fields of POST /fax besides the file. */
+/** The multipart fields of POST /fax besides the files. */
 const SubmitFields = z.object({
-  to: z.string().describe('E.164 or digits: optional "+" and 6 to 20 digits'),
+  to: z
+    .union([z.string(), z.array(z.string())])
+    .describe('E.164 or digits: optional "+" and 6 to 20 digits. Repeated (up to FAX_MAX_RECIPIENTS), a batch: one job per number sharing one stored document, answered with the batch'),
   cover_to: coverText(100, false).describe('Cover page: the recipient (default: the destination number). Any cover_* field adds a cover page.'),
   cover_from: coverText(100, false).describe('Cover page: the sender'),
   cover_subject: coverText(200, false).describe('Cover page: the subject'),
@@ -59,6 +61,7 @@ const SubmitHeaders = z.object({
     .describe('Makes a retried submit safe: the same key (per API key, kept FAX_IDEMPOTENCY_TTL_HOURS) with the same document, number and options answers 200 with the original job and sends nothing; with anything different 422 `idempotency_key_reused`.'),
 });
 const JobParams = z.object({ id: z.string().min(1).max(100) });
+const DocumentPart = z.string().meta({ format: 'binary' });
 
 export interface FaxRouteDeps {
   service: FaxService;
@@ -95,29 +98,45 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       path: '/fax',
       summary: 'Send a fax: multipart `to` and `file` (PDF, UTF-8 text, PNG, JPEG or TIFF)',
       description:
-        'With FAX_REQUIRE_APPROVAL=true refused 403: prepare with POST /fax/prepare and send with POST /fax/approvals/{id}/send. The upload is streamed; over MAX_FILE_SIZE_MB answers 413 at once. The type is detected from the content. Optional: a cover page (`cover_*` fields, rendered from FAX_COVER_TEMPLATE and counted in `pages`), the redial policy for busy or unanswered lines (`retry_*`), and an `Idempotency-Key` header.',
+        'With FAX_REQUIRE_APPROVAL=true refused 403: prepare with POST /fax/prepare and send with POST /fax/approvals/{id}/send. The upload is streamed; over MAX_FILE_SIZE_MB answers 413 at once. The type is detected from the content. Several `file` parts (up to FAX_MAX_FILES_PER_FAX, together up to FAX_MAX_TOTAL_UPLOAD_MB) are merged in order into one document. Several `to` fields (up to FAX_MAX_RECIPIENTS) make a batch: one job per number sharing one stored document, answered as the batch (GET /fax/batches/{id}); `send_at`, the options and the `Idempotency-Key` cover every job of it. Optional: a cover page (`cover_*` fields, rendered from FAX_COVER_TEMPLATE, first, and counted in `pages`; in a batch its "To" is `cover_to` or blank), the redial policy for busy or unanswered lines (`retry_*`), and an `Idempotency-Key` header.',
       tags: ['fax'],
       access: { scope: 'fax:send' },
       rateLimit: { bucket: 'fax' },
       rawBody: {
         contentType: 'multipart/form-data',
-        schema: SubmitFields.extend({ file: z.string().meta({ format: 'binary', description: 'The document (PDF, text, PNG, JPEG or TIFF)' }) }),
+        schema: SubmitFields.extend({
+          file: z.union([DocumentPart, z.array(DocumentPart)]).describe('The document (PDF, text, PNG, JPEG or TIFF); repeated, the documents merged in order'),
+        }),
       },
       headers: SubmitHeaders,
       bodyErrorStatus: 400,
-      errors: ['approval_required', ...UPLOAD_ERRORS, 'invalid_document', 'unsupported_document', 'document_too_complex', 'idempotency_key_reused', 'send_at_out_of_range', 'webhook_url_refused', 'callback_url_unavailable', 'fax_backend_unavailable', 'storage_unavailable'],
+      errors: ['approval_required', ...UPLOAD_ERRORS, 'too_many_files', 'too_many_recipients', 'upload_too_large', 'invalid_document', 'unsupported_document', 'document_too_complex', 'idempotency_key_reused', 'send_at_out_of_range', 'webhook_url_refused', 'callback_url_unavailable', 'fax_backend_unavailable', 'storage_unavailable'],
       responses: {
-        200: { description: 'An earlier submit with this Idempotency-Key (same document, number and options) made this job; nothing new was sent', schema: FaxJobOutSchema },
-        202: { description: 'Accepted', schema: FaxJobOutSchema },
+        200: { description: 'An earlier submit with this Idempotency-Key (same documents, numbers and options) made this job or batch; nothing new was sent', schema: z.union([FaxJobOutSchema, FaxBatchOutSchema]) },
+        202: { description: 'Accepted: the job, or with several `to` the batch', schema: z.union([FaxJobOutSchema, FaxBatchOutSchema]) },
       },
     },
     async ({ req, res, headers }) => {
       if (config.get('FAX_REQUIRE_APPROVAL')) throw faxErrors.error('approval_required');
-      const upload = await receiveUpload(req, { maxBytes: config.get('MAX_FILE_SIZE_MB') * 1024 * 1024, tmpDir: deps.tmpDir, fileField: 'file' });
+      const maxFiles = config.get('FAX_MAX_FILES_PER_FAX');
+      const maxRecipients = config.get('FAX_MAX_RECIPIENTS');
+      const maxTotalMb = config.get('FAX_MAX_TOTAL_UPLOAD_MB');
+      const upload = await receiveUpload(req, {
+        maxBytes: config.get('MAX_FILE_SIZE_MB') * 1024 * 1024,
+        tmpDir: deps.tmpDir,
+        fileField: 'file',
+        maxFiles,
+        tooManyFiles: () => faxErrors.error('too_many_files', { limit: maxFiles }),
+        maxTotalBytes: maxTotalMb * 1024 * 1024,
+        tooLargeTotal: () => faxErrors.error('upload_too_large', { limit: maxTotalMb }),
+        maxRepeats: { field: 'to', max: maxRecipients, refusal: () => faxErrors.error('too_many_recipients', { limit: maxRecipients }) },
+      });
       try {
         if (upload.fields.to === undefined) throw invalid('to', 'required', 400);
         const fields = parseOr(SubmitFields, upload.fields, 400, 'form');
-        if (!upload.file || upload.file.size === 0) throw invalid('file', 'required (a non-empty file part named "file")', 400);
+        if (!upload.files.length) throw invalid('file', 'required (a non-empty file part named "file")', 400);
+        const empty = upload.files.findIndex((f) => f.size === 0);
+        if (empty >= 0) throw invalid('file', upload.files.length === 1 ? 'required (a non-empty file part named "file")' : `file ${empty + 1} is empty`, 400);
         const key = (headers as z.infer<typeof SubmitHeaders>)['Idempotency-Key'];
         const cover = { to: fields.cover_to, from: fields.cover_from, subject: fields.cover_subject, message: fields.cover_message };
         const options: SubmitOptions = {
@@ -128,13 +147,40 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
           submittedBy: actorOf(res),
           ...(fields.send_at !== undefined ? { sendAt: sendAtOf(fields.send_at) } : {}),
         };
-        const { row, replayed } = await service.submit({ to: fields.to, bytes: await upload.file.bytes(), size: upload.file.size }, options);
+        const documents = await Promise.all(upload.files.map(async (f) => ({ bytes: await f.bytes(), size: f.size })));
+        const numbers = upload.repeated.to ?? [];
+        if (numbers.length > 1) {
+          const batch = await service.submitBatch({ to: numbers, documents }, options);
+          res.status(batch.replayed ? 200 : 202);
+          return toFaxBatchOut(batch.batchId, batch.rows);
+        }
+        const { row, replayed } = await service.submit({ to: fields.to, documents }, options);
         res.status(replayed ? 200 : 202);
         // A job created by this request has no attempt yet: no second query to say so.
         return toFaxJobOut(row, replayed ? await store.attempts.list(row.id) : []);
       } finally {
         await upload.discard();
       }
+    },
+  );
+
+  // Before GET /fax/{id}/…: /fax/batches/report is a batch, never the report of a job "batches".
+  api.route(
+    {
+      method: 'get',
+      path: '/fax/batches/:id',
+      summary: 'A batch of fax jobs (a POST /fax with several `to`): each job with its number and status',
+      tags: ['fax'],
+      access: { scope: 'fax:read' },
+      rateLimit: { bucket: 'fax' },
+      params: JobParams,
+      errors: ['fax_batch_not_found'],
+      responses: { 200: { description: 'The batch', schema: FaxBatchOutSchema } },
+    },
+    async ({ params }) => {
+      const rows = await store.batchJobs(params.id);
+      if (!rows.length) throw faxErrors.error('fax_batch_not_found', { id: params.id });
+      return toFaxBatchOut(params.id, rows);
     },
   );
 

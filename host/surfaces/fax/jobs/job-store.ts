@@ -32,6 +32,8 @@ export interface NewFaxJob {
   /** Not before this time (a scheduled send). */
   sendAt?: Date | undefined;
   resendOf?: string | undefined;
+  /** A job of a batch: the batch's id and the job's place in it. */
+  batch?: { id: string; index: number } | undefined;
 }
 
 export interface StatusChange {
@@ -110,6 +112,8 @@ function newJobRow(job: NewFaxJob, now: Date): FaxJobTable {
     event_pending: job.disabled ? 0 : 1,
     document_deleted_at: null,
     document_deleted_by: null,
+    batch_id: job.batch?.id ?? null,
+    batch_index: job.batch?.index ?? null,
   };
 }
 
@@ -146,10 +150,10 @@ export class FaxJobStore {
   }
 
   /** Inserts several new jobs with one statement: one commit, one round trip (submits' group commit). All or none. */
-  async insertMany(jobs: { job: NewFaxJob; now: Date }[]): Promise<FaxJobRow[]> {
-    if (jobs.length === 1) return [await this.insert(jobs[0]!.job, jobs[0]!.now)];
+  async insertMany(jobs: { job: NewFaxJob; now: Date }[], db: Kysely<FaxTables> = this.db): Promise<FaxJobRow[]> {
+    if (jobs.length === 1) return [await this.insert(jobs[0]!.job, jobs[0]!.now, db)];
     const rows = jobs.map(({ job, now }) => newJobRow(job, now));
-    await this.db.insertInto('fax_jobs').values(rows).execute();
+    await db.insertInto('fax_jobs').values(rows).execute();
     return rows;
   }
 
@@ -353,6 +357,11 @@ export class FaxJobStore {
   }
 
   /** The ids of the jobs made by resending `id`, oldest first. */
+  /** The jobs of a batch in the order of its recipients; empty when there is no such batch. */
+  async batchJobs(batchId: string): Promise<FaxJobRow[]> {
+    return this.db.selectFrom('fax_jobs').selectAll().where('batch_id', '=', batchId).orderBy('batch_index').execute();
+  }
+
   async resendsOf(id: string): Promise<string[]> {
     return (await this.db.selectFrom('fax_jobs').select('id').where('resend_of', '=', id).orderBy('created_at').execute()).map((r) => r.id);
   }

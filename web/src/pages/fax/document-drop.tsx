@@ -4,8 +4,8 @@ import { kb } from '../../format.js';
 
 const ACCEPT = '.pdf,.txt,.png,.jpg,.jpeg,.tif,.tiff,application/pdf,text/plain,image/png,image/jpeg,image/tiff';
 
-/** The document to fax: dropped on the zone or chosen with the file picker. */
-export function DocumentDrop({ file, onChoose, input }: { file: File | null; onChoose: (f: File | null | undefined) => void; input: Ref<HTMLInputElement> }) {
+/** The documents to fax (several are merged in order): dropped on the zone or chosen with the file picker. */
+export function DocumentDrop({ files, onChoose, input }: { files: File[]; onChoose: (files: File[]) => void; input: Ref<HTMLInputElement> }) {
   const [over, setOver] = useState(false);
   return (
     <div
@@ -15,17 +15,17 @@ export function DocumentDrop({ file, onChoose, input }: { file: File | null; onC
       onDrop={(e) => {
         e.preventDefault();
         setOver(false);
-        onChoose(e.dataTransfer?.files[0]);
+        onChoose([...(e.dataTransfer?.files ?? [])]);
       }}
       data-testid="dropzone"
     >
-      <label for="fax-file">Document</label> <span class="hint">drop a file here, or choose one:</span>{' '}
-      <input id="fax-file" ref={input} type="file" accept={ACCEPT} onChange={(e) => onChoose(e.currentTarget.files?.[0])} />
-      {file && (
-        <p class="hint" data-testid="chosen-file">
+      <label for="fax-file">Document</label> <span class="hint">drop files here, or choose them (several are sent as one fax, in order):</span>{' '}
+      <input id="fax-file" ref={input} type="file" multiple accept={ACCEPT} onChange={(e) => onChoose([...(e.currentTarget.files ?? [])])} />
+      {files.map((file) => (
+        <p class="hint" data-testid="chosen-file" key={file.name}>
           {file.name}, {kb(file.size)}
         </p>
-      )}
+      ))}
     </div>
   );
 }

@@ -6,3 +6,11 @@ export function normalizePhone(input: string): string | null {
 }
 
 export const PHONE_RULE = 'An optional "+" and 6 to 20 digits; spaces, dashes, dots and brackets are ignored.';
+
+/** Several numbers typed in one field: separated by commas, semicolons or line breaks. */
+export function splitNumbers(input: string): string[] {
+  return input
+    .split(/[,;\n]/)
+    .map((n) => n.trim())
+    .filter(Boolean);
+}
