@@ -8,7 +8,8 @@ import type { FaxJobRow } from '../jobs/job-store.js';
 import type { DeliveryOutbox, NewDelivery } from './delivery-outbox.js';
 import { fullNumbersScope, newEventId, onceEventId, type FaxEvent, type FaxEventType } from './fax-events.js';
 import { CANCELED_ERROR } from '../jobs/job-states.js';
-import type { SubscriptionStore } from './subscription-store.js';
+import type { Subscription, SubscriptionStore } from './subscription-store.js';
+import { inMailboxes } from '../mailboxes/mailbox-limit.js';
 
 export const CALLBACK_DESTINATION = 'callback';
 export const subscriptionDestination = (id: string) => `subscription:${id}`;
@@ -25,7 +26,16 @@ function jobData(row: FaxJobRow, fullNumbers: boolean): Record<string, unknown> 
  * event as of now, masked for its receiver), so a retry or redelivery sends the same bytes.
  */
 export class FaxEventPublisher {
-  constructor(private readonly deps: { outbox: DeliveryOutbox; subscriptions: SubscriptionStore; logger: Pick<Logger, 'warn'>; onEnqueued: () => void }) {}
+  constructor(
+    private readonly deps: {
+      outbox: DeliveryOutbox;
+      subscriptions: SubscriptionStore;
+      logger: Pick<Logger, 'warn'>;
+      onEnqueued: () => void;
+      /** The mailboxes a subscription's owning key is limited to now; undefined: all. */
+      ownerMailboxes: (owner: string) => Promise<readonly string[] | undefined>;
+    },
+  ) {}
 
   // Job events never throw: a status change is not undone by a failed publish, which is logged.
   queued = (row: FaxJobRow) => this.job('fax.queued', row, true);
@@ -35,7 +45,9 @@ export class FaxEventPublisher {
   finished = (row: FaxJobRow) => this.job(row.status === 'SUCCESS' ? 'fax.delivered' : row.error === CANCELED_ERROR ? 'fax.canceled' : 'fax.failed', row, true);
 
   async inbound(row: InboundRow): Promise<void> {
-    await this.publish('inbound.received', row.id, true, (full) => inboundView(row, full));
+    // A subscription of a mailbox-limited key hears only its mailboxes' faxes.
+    const visible = async (s: Subscription) => inMailboxes(await this.deps.ownerMailboxes(s.owner), row.mailbox);
+    await this.publish('inbound.received', row.id, true, (full) => inboundView(row, full), undefined, visible);
   }
 
   private job(type: FaxEventType, row: FaxJobRow, once: boolean): Promise<void> {
@@ -43,7 +55,7 @@ export class FaxEventPublisher {
   }
 
   /** `once`: the event happens once per subject (queued, a final status), so its id is derived from both and a second report of it is dropped by the outbox. */
-  private async publish(type: FaxEventType, subjectId: string, once: boolean, data: (fullNumbers: boolean) => Record<string, unknown>, callback?: { url: string; owner: string; full: boolean }): Promise<void> {
+  private async publish(type: FaxEventType, subjectId: string, once: boolean, data: (fullNumbers: boolean) => Record<string, unknown>, callback?: { url: string; owner: string; full: boolean }, visible?: (s: Subscription) => Promise<boolean>): Promise<void> {
     try {
       const now = Date.now();
       const eventId = once ? onceEventId(subjectId, type) : newEventId(now);
@@ -52,6 +64,7 @@ export class FaxEventPublisher {
       const base = { eventId, eventType: type, subjectId, eventAt: now };
       if (callback) deliveries.push({ ...base, destination: CALLBACK_DESTINATION, owner: callback.owner, url: callback.url, body: body(callback.full) });
       for (const s of await this.deps.subscriptions.to(type)) {
+        if (visible && !(await visible(s))) continue;
         deliveries.push({ ...base, destination: subscriptionDestination(s.id), owner: s.owner, url: s.url, body: body(grants(s.scopes, fullNumbersScope(type))) });
       }
       if (!deliveries.length) return;
