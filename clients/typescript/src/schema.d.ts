@@ -3003,7 +3003,7 @@ export interface operations {
                             key_id: string;
                             /** @description Batched: up to 15 s behind */
                             last_used_at: string | null;
-                            /** @description Limits beside the scopes (e.g. `mailboxes`); empty: none */
+                            /** @description Limits beside the scopes; empty: none */
                             limits: {
                                 [key: string]: string[];
                             };
@@ -3099,7 +3099,7 @@ export interface operations {
                         key_id: string;
                         /** @description Batched: up to 15 s behind */
                         last_used_at: string | null;
-                        /** @description Limits beside the scopes (e.g. `mailboxes`); empty: none */
+                        /** @description Limits beside the scopes; empty: none */
                         limits: {
                             [key: string]: string[];
                         };
@@ -3132,7 +3132,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The API key lacks scope `keys:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`); A key may only grant, or manage keys holding, scopes its caller holds (`scope_beyond_caller`); A key confined by limits (e.g. to mailboxes) may only give keys the same limits or narrower ones (`limit_beyond_caller`) */
+            /** @description The API key lacks scope `keys:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`); A key may only grant, or manage keys holding, scopes its caller holds (`scope_beyond_caller`); A key confined by limits may only give keys the same limits or narrower ones (`limit_beyond_caller`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3223,7 +3223,7 @@ export interface operations {
                         key_id: string;
                         /** @description Batched: up to 15 s behind */
                         last_used_at: string | null;
-                        /** @description Limits beside the scopes (e.g. `mailboxes`); empty: none */
+                        /** @description Limits beside the scopes; empty: none */
                         limits: {
                             [key: string]: string[];
                         };
@@ -3337,7 +3337,7 @@ export interface operations {
                         key_id: string;
                         /** @description Batched: up to 15 s behind */
                         last_used_at: string | null;
-                        /** @description Limits beside the scopes (e.g. `mailboxes`); empty: none */
+                        /** @description Limits beside the scopes; empty: none */
                         limits: {
                             [key: string]: string[];
                         };
@@ -3368,7 +3368,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The API key lacks scope `keys:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`); A key may only grant, or manage keys holding, scopes its caller holds (`scope_beyond_caller`); A key confined by limits (e.g. to mailboxes) may only give keys the same limits or narrower ones (`limit_beyond_caller`) */
+            /** @description The API key lacks scope `keys:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`); A key may only grant, or manage keys holding, scopes its caller holds (`scope_beyond_caller`); A key confined by limits may only give keys the same limits or narrower ones (`limit_beyond_caller`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3468,7 +3468,7 @@ export interface operations {
                         key_id: string;
                         /** @description Batched: up to 15 s behind */
                         last_used_at: string | null;
-                        /** @description Limits beside the scopes (e.g. `mailboxes`); empty: none */
+                        /** @description Limits beside the scopes; empty: none */
                         limits: {
                             [key: string]: string[];
                         };

@@ -18,7 +18,7 @@ export const ApiKeyMetaSchema = z.object({
   revoked_at: z.string().nullable(),
   last_used_at: z.string().nullable().describe('Batched: up to 15 s behind'),
   rate_limit_rpm: z.number().int().nullable().describe('Per-minute limit of this key in every rate-limited bucket; null uses the settings'),
-  limits: z.record(z.string(), z.array(z.string())).describe('Limits beside the scopes (e.g. `mailboxes`); empty: none'),
+  limits: z.record(z.string(), z.array(z.string())).describe('Limits beside the scopes; empty: none'),
 });
 const MintedSchema = ApiKeyMetaSchema.extend({ token: z.string().describe('Shown once; store it now') });
 const mintBody = (limits: z.ZodType<KeyLimits>) => z
