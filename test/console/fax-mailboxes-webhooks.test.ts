@@ -102,16 +102,20 @@ test('status webhooks: subscribe (the secret shown once), see each delivery, red
   assert.equal(browser.problems, []);
 });
 
-test('a scheduled job can be canceled from its page, then resent as a linked new job', async () => {
-  const form = new FormData();
-  form.set('to', '+15550100005');
-  form.set('send_at', new Date(Date.now() + 3_600_000).toISOString());
-  form.set('file', new Blob([new Uint8Array(await makePdf(1))], { type: 'application/pdf' }), 'later.pdf');
-  const submitted = await fetch(`${gw.url}/fax`, { method: 'POST', body: form });
-  assert.is(submitted.status, 202, await submitted.clone().text());
-  const { id } = await json(submitted);
+test('a fax scheduled on the send form waits queued, is canceled from its page, then resent as a linked new job', async () => {
   const { page } = browser;
-  await page.goto(`${gw.url}/#/fax/jobs/${id}`);
+  await page.goto(`${gw.url}/#/fax`);
+  await page.getByLabel(/Destination number/).fill('+15550100005');
+  await page.getByLabel('Document').setInputFiles({ name: 'later.pdf', mimeType: 'application/pdf', buffer: await makePdf(1) });
+  const later = new Date(Date.now() + 3_600_000);
+  const local = new Date(later.getTime() - later.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  await page.getByLabel(/Send at/).fill(local);
+  await page.getByRole('button', { name: 'Check document and count pages' }).click();
+  await page.getByRole('button', { name: /^Send 1 page/ }).click();
+  await page.getByRole('heading', { level: 2, name: /^Job / }).waitFor();
+  const id = (await page.getByRole('heading', { level: 2, name: /^Job / }).innerText()).replace(/^Job /, '');
+  const scheduled = await json(await fetch(`${gw.url}/fax/${id}`));
+  assert.is(scheduled.send_at?.slice(0, 16), later.toISOString().slice(0, 16), JSON.stringify(scheduled));
   await page.getByTestId('job-detail').getByText('queued').waitFor();
   assert.is(await page.getByRole('button', { name: 'Resend' }).count(), 0, 'nothing to resend before it ends');
   await page.getByRole('button', { name: 'Cancel the fax' }).click();

@@ -22,6 +22,8 @@ export interface SendFaxOptions extends FaxDocument {
 export interface ApprovalExpectation {
   to?: string;
   sha256?: string;
+  /** Not an expectation: when to send (ISO 8601 with a zone); absent sends now. */
+  send_at?: string;
 }
 
 export interface FaxCalls {

@@ -12045,6 +12045,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description ISO 8601 with a zone: send then, not now (as `send_at` of POST /fax) */
+                    send_at?: string;
                     /** @description When given, must be the SHA-256 of the prepared document (else 422 `approval_mismatch`) */
                     sha256?: string;
                     /** @description When given, must be the prepared number (else 422 `approval_mismatch`) */
@@ -12102,7 +12104,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`); `send_at` of POST /fax is not an ISO 8601 time in the future within FAX_SCHEDULE_HORIZON_DAYS (`send_at_out_of_range`) */
             400: {
                 headers: {
                     [name: string]: unknown;

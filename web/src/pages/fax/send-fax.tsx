@@ -5,6 +5,7 @@ import { Section } from '../../components/section.js';
 import { kb } from '../../format.js';
 import { useAction } from '../../hooks/use-action.js';
 import { navigate } from '../../router.js';
+import { Field } from '../../components/field.js';
 import { DocumentDrop } from './document-drop.js';
 import { NumberField } from './number-field.js';
 import { PHONE_RULE, normalizePhone } from './phone.js';
@@ -17,6 +18,8 @@ export function SendFax() {
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState(0);
   const [prepared, setPrepared] = useState<PreparedFax | null>(null);
+  /** A local time from the datetime-local field; empty sends now. */
+  const [sendAt, setSendAt] = useState('');
   const action = useAction();
   const input = useRef<HTMLInputElement>(null);
   const normalized = normalizePhone(to);
@@ -39,10 +42,11 @@ export function SendFax() {
   const send = (approved: PreparedFax) =>
     action.run(
       async () => {
-        const job = await sb.sendApproved(approved.approval_id, { sha256: approved.sha256 });
+        const job = await sb.sendApproved(approved.approval_id, { sha256: approved.sha256, ...(sendAt ? { send_at: new Date(sendAt).toISOString() } : {}) });
         setPrepared(null);
         setFile(null);
         setTo('');
+        setSendAt('');
         setTouched(false);
         if (input.current) input.current.value = '';
         navigate(`fax/jobs/${job.id}`);
@@ -57,6 +61,9 @@ export function SendFax() {
       <form onSubmit={prepare} noValidate>
         <NumberField value={to} touched={touched} onInput={(v) => (setTo(v), setPrepared(null))} onBlur={() => setTouched(true)} />
         <DocumentDrop file={file} onChoose={choose} input={input} />
+        <Field id="send-at" label={<>Send at <span class="hint">(optional; empty sends now)</span></>}>
+          <input id="send-at" type="datetime-local" value={sendAt} onInput={(e) => setSendAt(e.currentTarget.value)} />
+        </Field>
         <div class="row">
           <button type="submit" disabled={action.busy !== null}>
             Check document and count pages
