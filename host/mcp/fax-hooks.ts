@@ -42,10 +42,13 @@ export const sendFax: ToolHook = {
       const given = typeof expected.sha256 === 'string' ? expected.sha256 : undefined;
       const digest = givesDocument(args) ? sha256(await documentOf(args, settings)) : given;
       if (given !== undefined && givesDocument(args) && digest !== given.toLowerCase()) throw new ToolRefusal('the document given is not the one sha256 names');
-      return sb.sendApproved(String(args.approval_id), { ...(typeof expected.to === 'string' ? { to: expected.to } : {}), ...(digest !== undefined ? { sha256: digest } : {}) }, { signal });
+      const when = typeof expected.send_at === 'string' ? { send_at: expected.send_at } : {};
+      return sb.sendApproved(String(args.approval_id), { ...(typeof expected.to === 'string' ? { to: expected.to } : {}), ...(digest !== undefined ? { sha256: digest } : {}), ...when }, { signal });
     }
     if (settings.requireApproval()) throw new ToolRefusal('sending needs an approval_id from prepare_fax (MCP_REQUIRE_APPROVAL is on)');
     if (typeof args.to !== 'string') throw new ToolRefusal('to is required');
+    // Sending now what was asked for later would be worse than refusing.
+    if (expected.send_at !== undefined) throw new ToolRefusal('send_at needs an approval_id from prepare_fax');
     return sb.sendFax({ to: args.to, file: await documentOf(args, settings), idempotencyKey: randomUUID(), signal });
   },
 };

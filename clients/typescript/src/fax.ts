@@ -16,6 +16,8 @@ export interface SendFaxOptions extends FaxDocument {
   files?: Array<{ file: Blob | Uint8Array; filename?: string }>;
   cover?: { to?: string; from?: string; subject?: string; message?: string };
   retry?: { maxAttempts?: number; delaySeconds?: number };
+  /** ISO 8601 with a zone: the job waits in queued until then. */
+  sendAt?: string;
   /** Makes a retried send safe (see POST /fax). */
   idempotencyKey?: string;
 }
@@ -37,6 +39,8 @@ export interface SendFaxBatchOptions {
 export interface ApprovalExpectation {
   to?: string;
   sha256?: string;
+  /** Not an expectation: when to send (ISO 8601 with a zone); absent sends now. */
+  send_at?: string;
 }
 
 export interface FaxCalls {
@@ -70,8 +74,8 @@ export function createFaxCalls(requests: ApiRequests): FaxCalls {
     retry_delay_seconds: retry.delaySeconds?.toString(),
   });
   return {
-    sendFax: ({ cover, retry, idempotencyKey, files = [], ...document }) =>
-      multipart<FaxJob>('/fax', { to: [document.to], files: [document, ...files], fields: sendFields(cover, retry) }, { headers: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}, onProgress: document.onProgress, signal: document.signal }),
+    sendFax: ({ cover, retry, sendAt, idempotencyKey, files = [], ...document }) =>
+      multipart<FaxJob>('/fax', { to: [document.to], files: [document, ...files], fields: { ...sendFields(cover, retry), send_at: sendAt } }, { headers: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}, onProgress: document.onProgress, signal: document.signal }),
     sendFaxBatch: ({ to, files, cover, retry, sendAt, idempotencyKey, signal }) =>
       multipart<FaxBatch>('/fax', { to, files, fields: { ...sendFields(cover, retry), send_at: sendAt } }, { headers: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}, signal }),
     prepareFax: (document) => upload<PreparedFax>('/fax/prepare', document, {}),

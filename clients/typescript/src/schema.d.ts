@@ -122,7 +122,7 @@ export interface paths {
         put?: never;
         /**
          * Mint an API key; the token is returned once
-         * @description A caller can grant only scopes it holds itself (`admin` holds all). Unknown scopes answer 422 naming them. The first key minted without API_KEY (from this machine, nothing secured yet) must include `admin`: once a key exists, admin routes need one, so a first key without `admin` would lock the operator out; it is refused with 409 `would_lock_out`.
+         * @description A caller can grant only scopes it holds itself (`admin` holds all). Unknown scopes answer 422 naming them. The first key minted without API_KEY (from this machine, nothing secured yet) must include `admin`: once a key exists, admin routes need one, so a first key without `admin` would lock the operator out; it is refused with 409 `would_lock_out`. `limits` confine the key beyond its scopes (`mailboxes`); a caller with limits can give only the same or narrower ones.
          *
          *     Access: API key with scope `keys:manage` once any key exists; loopback callers only before that. An admin route: refused to other sites for every method.
          */
@@ -150,7 +150,11 @@ export interface paths {
         delete: operations["deleteAdminApiKeysByKeyId"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Replace a key's limits (`{}` lifts them); it takes effect on the key's next request
+         * @description Access: API key with scope `keys:manage` once any key exists; loopback callers only before that. An admin route: refused to other sites for every method.
+         */
+        patch: operations["patchAdminApiKeysByKeyId"];
         trace?: never;
     };
     "/admin/api-keys/{keyId}/rotate": {
@@ -3113,6 +3117,10 @@ export interface operations {
                             key_id: string;
                             /** @description Batched: up to 15 s behind */
                             last_used_at: string | null;
+                            /** @description Limits beside the scopes; empty: none */
+                            limits: {
+                                [key: string]: string[];
+                            };
                             name: string;
                             owner: string | null;
                             /** @description Per-minute limit of this key in every rate-limited bucket; null uses the settings */
@@ -3176,6 +3184,11 @@ export interface operations {
                      * @description ISO 8601, in the future
                      */
                     expires_at?: string;
+                    /** @description Limits beside the scopes; a name left out does not limit the key */
+                    limits?: {
+                        /** @description Mailboxes (GET /admin/mailboxes) whose inbound faxes the key sees, on every route, MCP tool and inbound.received event; others answer 404 as if absent */
+                        mailboxes?: string[];
+                    };
                     name: string;
                     owner?: string;
                     rate_limit_rpm?: number;
@@ -3200,6 +3213,10 @@ export interface operations {
                         key_id: string;
                         /** @description Batched: up to 15 s behind */
                         last_used_at: string | null;
+                        /** @description Limits beside the scopes; empty: none */
+                        limits: {
+                            [key: string]: string[];
+                        };
                         name: string;
                         owner: string | null;
                         /** @description Per-minute limit of this key in every rate-limited bucket; null uses the settings */
@@ -3229,7 +3246,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The API key lacks scope `keys:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`); A key may only grant, or manage keys holding, scopes its caller holds (`scope_beyond_caller`) */
+            /** @description The API key lacks scope `keys:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`); A key may only grant, or manage keys holding, scopes its caller holds (`scope_beyond_caller`); A key confined by limits may only give keys the same limits or narrower ones (`limit_beyond_caller`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3320,6 +3337,10 @@ export interface operations {
                         key_id: string;
                         /** @description Batched: up to 15 s behind */
                         last_used_at: string | null;
+                        /** @description Limits beside the scopes; empty: none */
+                        limits: {
+                            [key: string]: string[];
+                        };
                         name: string;
                         owner: string | null;
                         /** @description Per-minute limit of this key in every rate-limited bucket; null uses the settings */
@@ -3394,6 +3415,147 @@ export interface operations {
             };
         };
     };
+    patchAdminApiKeysByKeyId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Limits beside the scopes; a name left out does not limit the key */
+                    limits: {
+                        /** @description Mailboxes (GET /admin/mailboxes) whose inbound faxes the key sees, on every route, MCP tool and inbound.received event; others answer 404 as if absent */
+                        mailboxes?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 */
+                        created_at: string;
+                        /** @description ISO 8601; null never expires */
+                        expires_at: string | null;
+                        /** @description 16 hex digits; the token is sbk_<key_id>_<secret> */
+                        key_id: string;
+                        /** @description Batched: up to 15 s behind */
+                        last_used_at: string | null;
+                        /** @description Limits beside the scopes; empty: none */
+                        limits: {
+                            [key: string]: string[];
+                        };
+                        name: string;
+                        owner: string | null;
+                        /** @description Per-minute limit of this key in every rate-limited bucket; null uses the settings */
+                        rate_limit_rpm: number | null;
+                        revoked_at: string | null;
+                        scopes: string[];
+                    };
+                };
+            };
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keys exist and no API key was sent, or an invalid, revoked or expired one (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key lacks scope `keys:manage` (`insufficient_scope`); no key exists yet and the caller is not on loopback (`loopback_only`); a request from another site (`cross_site_request`); A key may only grant, or manage keys holding, scopes its caller holds (`scope_beyond_caller`); A key confined by limits may only give keys the same limits or narrower ones (`limit_beyond_caller`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No API key has this id (`api_key_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The API key is revoked and cannot be changed or rotated (`api_key_revoked`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is over its size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header is not a host of this gateway (`host_not_allowed`) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body field is invalid; `detail` names it (`validation_error`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The gateway is starting and its plugins are not loaded yet (`plugins_loading`), it is stopping (`shutting_down`), or the database or object store cannot be reached (`service_unavailable`); Retry-After says when to try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     postAdminApiKeysByKeyIdRotate: {
         parameters: {
             query?: never;
@@ -3420,6 +3582,10 @@ export interface operations {
                         key_id: string;
                         /** @description Batched: up to 15 s behind */
                         last_used_at: string | null;
+                        /** @description Limits beside the scopes; empty: none */
+                        limits: {
+                            [key: string]: string[];
+                        };
                         name: string;
                         owner: string | null;
                         /** @description Per-minute limit of this key in every rate-limited bucket; null uses the settings */
@@ -12383,6 +12549,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description ISO 8601 with a zone: send then, not now (as `send_at` of POST /fax) */
+                    send_at?: string;
                     /** @description When given, must be the SHA-256 of the prepared document (else 422 `approval_mismatch`) */
                     sha256?: string;
                     /** @description When given, must be the prepared number (else 422 `approval_mismatch`) */
@@ -12442,7 +12610,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`) */
+            /** @description A path parameter, query value or body field is invalid; `detail` names it (`validation_error`); `send_at` of POST /fax is not an ISO 8601 time in the future within FAX_SCHEDULE_HORIZON_DAYS (`send_at_out_of_range`) */
             400: {
                 headers: {
                     [name: string]: unknown;

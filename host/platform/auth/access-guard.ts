@@ -6,6 +6,7 @@ import type { AccessGuard, GuardedRoute } from '../http/api.js';
 import type { HttpError } from '../http/errors.js';
 import type { ApiKeyStore } from './api-key-store.js';
 import { scopesOf } from './api-key-store.js';
+import { parseLimits, type KeyLimits } from './key-limits.js';
 import { sameSecret } from './api-key-token.js';
 import type { RateLimits } from './rate-limits.js';
 import { grants } from './scopes.js';
@@ -21,6 +22,8 @@ export interface Principal {
   keyId?: string;
   scopes: readonly string[];
   rateLimitRpm?: number | null;
+  /** A minted key's limits beside its scopes (key-limits.ts); absent or empty: none. */
+  limits?: KeyLimits;
 }
 
 const EVERY_SCOPE: readonly string[] = ['admin'];
@@ -31,6 +34,11 @@ export const MCP_KEY_SCOPES: readonly string[] = ['fax:send', 'fax:read', 'inbou
 /** The principal the guard established for this request (set on every guarded route). */
 export function principalOf(res: Response): Principal {
   return (res.locals.principal as Principal | undefined) ?? { kind: 'anonymous', scopes: [] };
+}
+
+/** The values the caller's key is confined to under a limit a surface declared; undefined when it is not limited by it. */
+export function keyLimitOf(res: Response, name: string): readonly string[] | undefined {
+  return principalOf(res).limits?.[name];
 }
 
 /** Who made a change, for audit records: the key id, or the kind of caller (`local`, ...). */
@@ -80,7 +88,7 @@ export function createAccessGuard(deps: AccessGuardDeps): { guard: AccessGuard; 
       if (failed.firstInMinute(`invalid:${req.socket.remoteAddress}`)) audit.record('auth_failed', { reason: 'invalid_key', key_id: keys.keyIdOf(token), path: req.path, ip: req.socket.remoteAddress });
       return 'invalid';
     }
-    return { kind: 'key', keyId: row.key_id, scopes: scopesOf(row), rateLimitRpm: row.rate_limit_rpm };
+    return { kind: 'key', keyId: row.key_id, scopes: scopesOf(row), rateLimitRpm: row.rate_limit_rpm, limits: parseLimits(row.limits) };
   }
 
   async function rateLimit(route: GuardedRoute, principal: Principal, req: Request): Promise<void> {

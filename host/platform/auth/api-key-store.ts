@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ApiKeyTable, PlatformTables } from '../db/schema.js';
 import { hashToken, keyIdOf, matchesHash, newKeyId, newToken } from './api-key-token.js';
+import { parseLimits, storedLimits, type KeyLimits } from './key-limits.js';
 
 export interface ApiKeyMeta {
   key_id: string;
@@ -12,6 +13,7 @@ export interface ApiKeyMeta {
   revoked_at: string | null;
   last_used_at: string | null;
   rate_limit_rpm: number | null;
+  limits: KeyLimits;
 }
 
 export interface NewApiKey {
@@ -20,6 +22,7 @@ export interface NewApiKey {
   scopes: string[];
   expiresAt?: string | undefined;
   rateLimitRpm?: number | undefined;
+  limits?: KeyLimits | undefined;
 }
 
 type Row = Selectable<ApiKeyTable>;
@@ -117,6 +120,7 @@ export class ApiKeyStore {
       revoked_at: null,
       last_used_at: null,
       rate_limit_rpm: input.rateLimitRpm ?? null,
+      limits: storedLimits(input.limits),
     };
     await this.db.insertInto('api_keys').values(row).execute();
     await this.reloadAfterWrite();
@@ -139,6 +143,13 @@ export class ApiKeyStore {
     await this.db.updateTable('api_keys').set({ revoked_at: now.toISOString() }).where('key_id', '=', keyId).where('revoked_at', 'is', null).execute();
     await this.reloadAfterWrite();
     return this.get(keyId);
+  }
+
+  /** Replaces a live key's limits (none: unlimited). Undefined when absent or revoked. */
+  async setLimits(keyId: string, limits: KeyLimits): Promise<ApiKeyMeta | undefined> {
+    const r = await this.db.updateTable('api_keys').set({ limits: storedLimits(limits) }).where('key_id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst();
+    await this.reloadAfterWrite();
+    return Number(r.numUpdatedRows) === 1 ? this.get(keyId) : undefined;
   }
 
   /** A new secret for a live key; the old token stops working. Undefined when absent or revoked. */
@@ -200,6 +211,7 @@ export function toMeta(row: Row): ApiKeyMeta {
     revoked_at: row.revoked_at,
     last_used_at: row.last_used_at,
     rate_limit_rpm: row.rate_limit_rpm,
+    limits: parseLimits(row.limits),
   };
 }
 

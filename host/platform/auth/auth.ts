@@ -10,6 +10,7 @@ import { createSiteGuard } from './request-site.js';
 import { ApiKeyStore } from './api-key-store.js';
 import { registerKeyRoutes } from './key-routes.js';
 import { RateLimits } from './rate-limits.js';
+import type { KeyLimitDeclarations } from './key-limits.js';
 
 export interface Auth {
   keys: ApiKeyStore;
@@ -21,7 +22,7 @@ export interface Auth {
 /** API keys, scopes and rate limits: installs the access guard and the key routes on `api`. */
 export async function createAuth(
   api: HttpApi,
-  deps: { config: ConfigRegistry; db: Kysely<PlatformTables>; pool?: pg.Pool | undefined; audit: AuditLog; logger: Logger },
+  deps: { config: ConfigRegistry; db: Kysely<PlatformTables>; pool?: pg.Pool | undefined; audit: AuditLog; logger: Logger; keyLimits?: KeyLimitDeclarations },
 ): Promise<Auth> {
   // Shared by several instances (PostgreSQL): each request reads its key's row.
   const keys = new ApiKeyStore(deps.db, () => deps.config.get('API_KEY_CACHE_SECONDS') * 1000, !!deps.pool);
@@ -33,6 +34,6 @@ export async function createAuth(
   const { guard, authRequired } = createAccessGuard({ config: deps.config, keys, limits, audit: deps.audit });
   api.setGuard(guard);
   api.setSiteGuard(createSiteGuard(deps.config));
-  registerKeyRoutes(api, { keys, audit: deps.audit });
+  registerKeyRoutes(api, { keys, audit: deps.audit, limits: deps.keyLimits ?? {} });
   return { keys, limits, authRequired, stop: () => keys.stop() };
 }

@@ -73,5 +73,11 @@ export const PLATFORM_MIGRATIONS: OwnedMigrations = {
         await withColumns(db.schema.createTable('plugin_current'), columns('plugin_id text primary key, version text not null, pinned integer not null default 0, updated_by text not null, updated_at text not null')).execute();
       },
     },
+    '0006_api_key_limits': {
+      async up(db: Kysely<any>) {
+        // Additive: an older instance ignores the column (and its keys' limits).
+        await db.schema.alterTable('api_keys').addColumn('limits', 'text').execute();
+      },
+    },
   } satisfies Record<string, DeclaredMigration>,
 };

@@ -14,6 +14,8 @@ export interface ApiKeyTable {
   revoked_at: string | null;
   last_used_at: string | null;
   rate_limit_rpm: number | null;
+  /** JSON of the key's limits (key-limits.ts); null: none. */
+  limits: string | null;
 }
 
 export interface AuditEventTable {

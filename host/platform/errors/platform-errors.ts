@@ -27,6 +27,7 @@ export const platformErrors = errorVocabulary('platform', {
   unsupported_media_type: defineError<{ expected: string; got: string }>('The request body has a Content-Type the route does not take (JSON routes take application/json, uploads multipart/form-data).', ({ expected, got }) => `the body must be ${expected} (got ${got})`),
   insufficient_scope: defineError<{ scope: string; use?: string }>('The API key is valid but lacks the scope the route (or the requested use of it) needs.', ({ scope, use }) => (use ? `${use} needs scope "${scope}"` : `API key lacks scope "${scope}"`)),
   scope_beyond_caller: defineError<{ verb: 'grant' | 'manage a key with'; scopes: string[] }>('A key may only grant, or manage keys holding, scopes its caller holds.', ({ verb, scopes }) => `cannot ${verb} scopes the caller does not hold: ${scopes.join(', ')}`),
+  limit_beyond_caller: defineError<{ limits: string[] }>('A key confined by limits may only give keys the same limits or narrower ones.', ({ limits }) => `cannot give a key limits wider than the caller's: ${limits.join('; ')}`),
   would_lock_out: defineError(
     'The first API key minted without API_KEY must hold `admin`: any other would lock the operator out of admin routes.',
     () =>

@@ -11,6 +11,7 @@ import { installAuditSinks } from '../audit/audit-sinks.js';
 import { AuditLog } from '../audit/audit-log.js';
 import type { DatabaseAuditSink } from '../audit/db-sink.js';
 import { createAuth, type Auth } from '../auth/auth.js';
+import { mergeKeyLimits } from '../auth/key-limits.js';
 import { sweepTempFiles } from '../cleanup/temp-sweep.js';
 import { ConfigRegistry } from '../config/registry.js';
 import { ConfigModel } from '../config/config-model.js';
@@ -212,7 +213,7 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
   if (database.dialect === 'sqlite') await runAccounts.interruptRunning();
   const runAccounting = new RunAccounting({ store: runAccounts, config, logger, outbound });
   const auditSink = installAuditSinks(audit, { config, db: database.db, logger });
-  const auth = await createAuth(api, { config, db: database.db, pool: database.pool, audit, logger });
+  const auth = await createAuth(api, { config, db: database.db, pool: database.pool, audit, logger, keyLimits: mergeKeyLimits(surfaces.map((s) => s.keyLimits)) });
   readiness.add('database', async () => {
     await pingDatabase(database.db);
     return { ok: true, info: { dialect: database.dialect } };

@@ -6,11 +6,12 @@ import type { OpenedDatabase } from '../db/database.js';
 import type { OwnedMigrations } from '../db/migrations.js';
 import type { PlatformTables } from '../db/schema.js';
 import type { HttpErrorMapping } from '../http/error-mapping.js';
+import type { KeyLimitDeclarations } from '../auth/key-limits.js';
 import type { Platform } from './platform.js';
 
 /**
  * What a surface brings besides its code: its error codes with their HTTP answers, its
- * configuration keys, its tables' migrations. The platform merges them (one catalogue of errors,
+ * configuration keys, its tables' migrations, the limits keys may carry for it. The platform merges them (one catalogue of errors,
  * one configuration model, one migrator) and names none of them.
  */
 export interface SurfaceVocabulary {
@@ -18,6 +19,8 @@ export interface SurfaceVocabulary {
   readonly errors?: HttpErrorMapping<any>;
   readonly settings?: SettingsSection;
   readonly migrations?: OwnedMigrations;
+  /** Limits API keys may carry beside their scopes, which this surface interprets (`keyLimitOf`). */
+  readonly keyLimits?: KeyLimitDeclarations;
 }
 
 /**

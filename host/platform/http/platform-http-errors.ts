@@ -25,6 +25,7 @@ export const PLATFORM_HTTP_ERRORS = httpErrorMapping(
     unsupported_media_type: 415,
     insufficient_scope: 403,
     scope_beyond_caller: 403,
+    limit_beyond_caller: 403,
     would_lock_out: 409,
     rate_limited: 429,
     api_key_not_found: 404,

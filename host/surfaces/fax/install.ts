@@ -42,6 +42,7 @@ import { EventMarkers, StatusEventSweep } from './status-events/event-sweep.js';
 import { registerStatusEventRoutes } from './status-events/status-event-routes.js';
 import { SubscriptionStore } from './status-events/subscription-store.js';
 import { FAX_MIGRATIONS } from './fax-migrations.js';
+import { FAX_KEY_LIMITS, MAILBOX_LIMIT } from './mailboxes/mailbox-limit.js';
 import { FAX_SETTINGS } from './fax-settings.js';
 import type { FaxTables } from './fax-tables.js';
 
@@ -51,6 +52,7 @@ export const faxSurface = defineSurface<FaxTables>()({
   errors: FAX_HTTP_ERRORS,
   settings: FAX_SETTINGS,
   migrations: FAX_MIGRATIONS,
+  keyLimits: FAX_KEY_LIMITS,
   async install(platform) {
     const { api, kernel, audit, logger, readiness, config, database } = platform;
     const tokens = await DocumentTokens.load(database.db);
@@ -60,7 +62,8 @@ export const faxSurface = defineSurface<FaxTables>()({
     const subscriptions = new SubscriptionStore(database.db);
     const eventDelivery = new EventDelivery({ outbox, subscriptions, config, outbound: platform.outbound, logger });
     const markers = new EventMarkers(database.db);
-    const events = new FaxEventPublisher({ outbox, subscriptions, markers, logger, onEnqueued: () => eventDelivery.wake() });
+    const ownerMailboxes = async (owner: string) => (await platform.auth.keys.get(owner))?.limits[MAILBOX_LIMIT];
+    const events = new FaxEventPublisher({ outbox, subscriptions, markers, logger, onEnqueued: () => eventDelivery.wake(), ownerMailboxes });
     const updates = new JobUpdates({ store, audit, logger, events, retryPolicy: () => ({ maxAttempts: config.get('FAX_RETRY_MAX_ATTEMPTS'), delaySeconds: config.get('FAX_RETRY_DELAY_SECONDS') }) });
     let dispatcher: FaxDispatcher | undefined;
     const idempotencyKeys = new IdempotencyKeys(database.db);

@@ -191,6 +191,11 @@ test('prepare_fax previews and send_fax sends exactly the approved document, onc
     assert.is(job.to, preview.to);
     const again = await call(client, 'send_fax', { approval_id: preview.approval_id });
     assert.match(again.error.detail, /used already/);
+    // send_at goes along with the approval: the job waits for its time.
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const next = await call(client, 'prepare_fax', { to: NUMBER, document_base64: pdf.toString('base64') });
+    const scheduled = await call(client, 'send_fax', { approval_id: next.approval_id, send_at: later });
+    assert.is(scheduled.send_at, later, JSON.stringify(scheduled));
     const status = await call(client, 'get_fax_status', { job_id: job.id });
     assert.is(status.id, job.id);
     assert.is(status.to, '***4321');

@@ -13,6 +13,7 @@ export const ACCESS_PINS: AccessPin[] = [
   ['POST /admin/api-keys', 'keys:manage', 'admin'],
   ['GET /admin/api-keys', 'keys:manage', 'admin'],
   ['DELETE /admin/api-keys/{keyId}', 'keys:manage', 'admin'],
+  ['PATCH /admin/api-keys/{keyId}', 'keys:manage', 'admin'],
   ['POST /admin/api-keys/{keyId}/rotate', 'keys:manage', 'admin'],
   ['POST /plugins/validate', 'plugins:manage', 'admin'],
   ['PUT /plugins/{id}/config', 'plugins:manage', 'admin'],

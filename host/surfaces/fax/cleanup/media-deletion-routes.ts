@@ -7,6 +7,7 @@ import type { InboundStore } from '../inbound/inbound-store.js';
 import { jobOrNotFound } from '../jobs/fax-job-out.js';
 import type { FaxJobStore } from '../jobs/job-store.js';
 import type { MediaDeletion } from './media-deletion.js';
+import { callerMailboxes, inMailboxes } from '../mailboxes/mailbox-limit.js';
 
 const IdParams = z.object({ id: z.string().min(1).max(100) });
 
@@ -45,7 +46,7 @@ export function registerMediaDeletionRoutes(api: HttpApi, deps: { deletion: Medi
     async ({ params, res }) => {
       if (!deps.config.get('INBOUND_ENABLED')) throw faxErrors.error('inbound_disabled');
       const row = await deps.inbound.get(params.id);
-      if (!row) throw faxErrors.error('inbound_fax_not_found', { id: params.id });
+      if (!row || !inMailboxes(callerMailboxes(res), row.mailbox)) throw faxErrors.error('inbound_fax_not_found', { id: params.id });
       await deps.deletion.deleteInbound(row, actorOf(res));
       res.status(204);
     },

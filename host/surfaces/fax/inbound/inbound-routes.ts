@@ -13,6 +13,8 @@ import { INBOUND_TOKEN_SCOPE, type InboundService } from './inbound-service.js';
 import type { InboundStore } from './inbound-store.js';
 import { httpError } from '../../../platform/http/error-catalogue.js';
 import { faxErrors } from '../fax-errors.js';
+import { callerMailboxes, inMailboxes } from '../mailboxes/mailbox-limit.js';
+import type { InboundRow } from './inbound-store.js';
 
 export const InboundFaxSchema = z.object({
   id: z.string().describe('Our id (UUID)'),
@@ -75,7 +77,7 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
       // Filtering by a number would confirm the number the masked listing hides.
       if ((query.to || query.from) && !full) throw httpError('insufficient_scope', { scope: 'inbound:read', use: 'filtering by number' });
       const cursor = decodeCursor<number>(query.cursor, 'number');
-      const rows = await store.list({ to: query.to, from: query.from, status: query.status, mailbox: query.mailbox, since: query.since ? Date.parse(query.since) : undefined }, query.limit + 1, cursor);
+      const rows = await store.list({ to: query.to, from: query.from, status: query.status, mailbox: query.mailbox, mailboxes: callerMailboxes(res), since: query.since ? Date.parse(query.since) : undefined }, query.limit + 1, cursor);
       const page = rows.slice(0, query.limit);
       const last = page[page.length - 1];
       return { faxes: page.map((r) => view(r, full)), next_cursor: rows.length > query.limit && last ? encodeCursor(last.created_at, last.id) : null };
@@ -97,8 +99,7 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
     },
     async ({ params, res }) => {
       enabled();
-      const row = await store.get(params.id);
-      if (!row) throw faxErrors.error('inbound_fax_not_found', { id: params.id });
+      const row = await visibleInbound(params.id, res);
       audit.record('inbound_read', { inbound_id: row.id, by: principalOf(res).keyId ?? principalOf(res).kind });
       const token = deps.tokens.issue(INBOUND_TOKEN_SCOPE, row.id, config.get('INBOUND_TOKEN_TTL_MINUTES') * 60_000);
       return { ...view(row, true), pdf_url: `/inbound/${encodeURIComponent(row.id)}/pdf?token=${token}` };
@@ -126,12 +127,21 @@ export function registerInboundRoutes(api: HttpApi, deps: InboundRouteDeps): voi
       const row = await store.get(params.id);
       const byToken = !!row && deps.tokens.verify(INBOUND_TOKEN_SCOPE, row.id, query.token);
       if (!byToken) requireInboundRead(req, res, query.token !== undefined);
+      // A token was issued for this fax to a key that could see it; a key is held to its mailboxes.
+      if (row && !byToken && !inMailboxes(callerMailboxes(res), row.mailbox)) throw faxErrors.error('inbound_fax_not_found', { id: params.id });
       if (row?.deleted_at) throw faxErrors.error('document_deleted');
       if (!row || !row.pdf_key) throw faxErrors.error('inbound_fax_not_found', { id: params.id });
       await service.withStorage((storage) => sendStoredPdf(storage, row.pdf_key!, res, { filename: `inbound-${row.id}.pdf`, disposition: 'inline' }));
       audit.record('inbound_pdf_served', { inbound_id: row.id, via: byToken ? 'token' : 'key', by: principalOf(res).keyId });
     },
   );
+
+  /** The fax, or not found when absent or outside the caller's mailboxes (so ids of other mailboxes do not leak). */
+  async function visibleInbound(id: string, res: Response): Promise<InboundRow> {
+    const row = await store.get(id);
+    if (!row || !inMailboxes(callerMailboxes(res), row.mailbox)) throw faxErrors.error('inbound_fax_not_found', { id });
+    return row;
+  }
 
   /** Without a valid token the caller needs a key with inbound:read (or is local while no key exists). */
   function requireInboundRead(req: Request, res: Response, tokenGiven: boolean): void {

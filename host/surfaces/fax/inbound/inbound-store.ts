@@ -8,6 +8,8 @@ export interface InboundFilter {
   from?: string | undefined;
   status?: string | undefined;
   mailbox?: string | undefined;
+  /** Only these mailboxes (a mailbox-limited key); undefined: all. */
+  mailboxes?: readonly string[] | undefined;
   /** Epoch ms: created at or after. */
   since?: number | undefined;
 }
@@ -41,6 +43,7 @@ export class InboundStore {
     if (filter.from) q = q.where('from_number', '=', filter.from);
     if (filter.status) q = q.where('status', '=', filter.status);
     if (filter.mailbox) q = q.where('mailbox', '=', filter.mailbox);
+    if (filter.mailboxes) q = filter.mailboxes.length ? q.where('mailbox', 'in', [...filter.mailboxes]) : q.where((eb) => eb.lit(false));
     if (filter.since !== undefined) q = q.where('created_at', '>=', filter.since);
     if (cursor) q = q.where((eb) => eb.or([eb('created_at', '<', cursor.created), eb.and([eb('created_at', '=', cursor.created), eb('id', '<', cursor.id)])]));
     return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();

@@ -12,6 +12,7 @@ import { toFaxJobOut, type FaxService } from './fax-service.js';
 import type { FaxJobStore } from './job-store.js';
 import { normalizePhone, PHONE_RULE } from './phone.js';
 import { receiveUpload, UPLOAD_ERRORS } from '../documents/upload-receiver.js';
+import { sendAtOf } from './send-at.js';
 
 export const PreparedFaxSchema = z
   .object({
@@ -32,6 +33,7 @@ const SendByApprovalBody = z
       .regex(/^[0-9a-fA-F]{64}$/, '64 hex digits')
       .optional()
       .describe('When given, must be the SHA-256 of the prepared document (else 422 `approval_mismatch`)'),
+    send_at: z.string().max(64).optional().describe('ISO 8601 with a zone: send then, not now (as `send_at` of POST /fax)'),
   })
   .strict();
 
@@ -117,18 +119,20 @@ export function registerApprovalRoutes(api: HttpApi, deps: ApprovalRouteDeps): v
         hook: 'send-fax',
       },
       // the approved document was checked at prepare; sending it may still find no backend or no storage
-      errors: ['approval_unknown', 'approval_used', 'approval_expired', 'approval_mismatch', 'approval_document_changed', 'fax_backend_unavailable', 'storage_unavailable', 'plugin_not_available'],
+      errors: ['approval_unknown', 'approval_used', 'approval_expired', 'approval_mismatch', 'approval_document_changed', 'send_at_out_of_range', 'fax_backend_unavailable', 'storage_unavailable', 'plugin_not_available'],
       responses: { 202: { description: 'Accepted: the job', schema: FaxJobOutSchema } },
     },
     async ({ params, body, res }) => {
       const actor = actorOf(res);
+      // Checked before the claim: a refused time leaves the approval unspent.
+      const sendAt = body.send_at === undefined ? undefined : sendAtOf(body.send_at, config.get('FAX_SCHEDULE_HORIZON_DAYS'));
       const fax = await approvals.claim(actor, params.id, { to: body.to === undefined ? undefined : (normalizePhone(body.to) ?? body.to), sha256: body.sha256 });
       let row;
       try {
         const bytes = await approvals.document(fax);
         // The approval id is the send's Idempotency-Key: a retry after a lost answer, or after the
         // instance that claimed it died mid-send, never sends twice.
-        ({ row } = await deps.service.submit({ to: fax.to, documents: [{ bytes, size: bytes.length }] }, { idempotency: { scope: actor, key: `approval:${fax.approvalId}` } }));
+        ({ row } = await deps.service.submit({ to: fax.to, documents: [{ bytes, size: bytes.length }] }, { idempotency: { scope: actor, key: `approval:${fax.approvalId}` }, ...(sendAt ? { sendAt } : {}) }));
       } catch (error) {
         await approvals.release(fax).catch(() => {});
         throw error;

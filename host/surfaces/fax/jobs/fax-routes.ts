@@ -21,6 +21,7 @@ import type { FaxReconciler } from '../dispatch/reconciler.js';
 import { receiveUpload, UPLOAD_ERRORS } from '../documents/upload-receiver.js';
 import { invalid } from '../../../platform/http/error-catalogue.js';
 import { faxErrors } from '../fax-errors.js';
+import { sendAtOf } from './send-at.js';
 
 /** Cover fields are typeset as plain text: printable characters only (line breaks and tabs in the message; multipart sends CRLF). */
 const coverText = (max: number, multiline: boolean) =>
@@ -83,14 +84,6 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
     if (!config.get('WEBHOOK_SIGNING_SECRET')) throw faxErrors.error('callback_url_unavailable');
     return { url, fullNumbers: grants(principalOf(res).scopes, 'fax:read') };
   };
-  const sendAtOf = (value: string): Date => {
-    if (!z.iso.datetime({ offset: true }).safeParse(value).success) throw faxErrors.error('send_at_out_of_range', { reason: 'not an ISO 8601 time with a zone (2026-12-01T09:00:00Z)' });
-    const at = Date.parse(value);
-    const days = config.get('FAX_SCHEDULE_HORIZON_DAYS');
-    if (at <= Date.now()) throw faxErrors.error('send_at_out_of_range', { reason: 'must be in the future' });
-    if (at > Date.now() + days * 86_400_000) throw faxErrors.error('send_at_out_of_range', { reason: `more than FAX_SCHEDULE_HORIZON_DAYS (${days}) days ahead` });
-    return new Date(at);
-  };
 
   api.route(
     {
@@ -145,7 +138,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
           ...(key ? { idempotency: { scope: actorOf(res), key } } : {}),
           ...(fields.callback_url !== undefined ? { callback: callbackOf(fields.callback_url, res) } : {}),
           submittedBy: actorOf(res),
-          ...(fields.send_at !== undefined ? { sendAt: sendAtOf(fields.send_at) } : {}),
+          ...(fields.send_at !== undefined ? { sendAt: sendAtOf(fields.send_at, config.get('FAX_SCHEDULE_HORIZON_DAYS')) } : {}),
         };
         const documents = await Promise.all(upload.files.map(async (f) => ({ bytes: await f.bytes(), size: f.size })));
         const numbers = upload.repeated.to ?? [];

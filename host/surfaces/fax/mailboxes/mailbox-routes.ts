@@ -5,6 +5,7 @@ import type { HttpApi } from '../../../platform/http/api.js';
 import { faxErrors } from '../fax-errors.js';
 import type { FaxConfig } from '../fax-settings.js';
 import { ruleTakenBy, type MailboxStore } from './mailbox-store.js';
+import { callerMailboxes, inMailboxes } from './mailbox-limit.js';
 
 const ADMIN = { scope: 'admin', administrative: true } as const;
 
@@ -49,7 +50,7 @@ export function registerMailboxRoutes(api: HttpApi, deps: { mailboxes: MailboxSt
       mcp: { name: 'list_mailboxes', description: 'Inbound mailboxes with the called numbers routed to each (list_inbound takes a mailbox)' },
       responses: { 200: { description: 'Every mailbox', schema: z.object({ mailboxes: z.array(Mailbox), default_mailbox: z.string().describe('Where a fax whose called number matches no rule goes (INBOUND_DEFAULT_MAILBOX)') }) } },
     },
-    async () => ({ mailboxes: await mailboxes.list(), default_mailbox: deps.config.get('INBOUND_DEFAULT_MAILBOX') }),
+    async ({ res }) => ({ mailboxes: (await mailboxes.list()).filter((m) => inMailboxes(callerMailboxes(res), m.name)), default_mailbox: deps.config.get('INBOUND_DEFAULT_MAILBOX') }),
   );
 
   routes.route(

@@ -9,7 +9,8 @@ import type { DeliveryOutbox, NewDelivery } from './delivery-outbox.js';
 import { fullNumbersScope, newEventId, onceEventId, type FaxEvent, type FaxEventType } from './fax-events.js';
 import { CANCELED_ERROR, isFinal } from '../jobs/job-states.js';
 import type { EventMarkers } from './event-sweep.js';
-import type { SubscriptionStore } from './subscription-store.js';
+import type { Subscription, SubscriptionStore } from './subscription-store.js';
+import { inMailboxes } from '../mailboxes/mailbox-limit.js';
 
 export const CALLBACK_DESTINATION = 'callback';
 export const subscriptionDestination = (id: string) => `subscription:${id}`;
@@ -26,7 +27,17 @@ function jobData(row: FaxJobRow, fullNumbers: boolean): Record<string, unknown> 
  * event as of now, masked for its receiver), so a retry or redelivery sends the same bytes.
  */
 export class FaxEventPublisher {
-  constructor(private readonly deps: { outbox: DeliveryOutbox; subscriptions: SubscriptionStore; markers: EventMarkers; logger: Pick<Logger, 'warn'>; onEnqueued: () => void }) {}
+  constructor(
+    private readonly deps: {
+      outbox: DeliveryOutbox;
+      subscriptions: SubscriptionStore;
+      markers: EventMarkers;
+      logger: Pick<Logger, 'warn'>;
+      onEnqueued: () => void;
+      /** The mailboxes a subscription's owning key is limited to now; undefined: all. */
+      ownerMailboxes: (owner: string) => Promise<readonly string[] | undefined>;
+    },
+  ) {}
 
   // Job events never throw: a status change is not undone by a failed publish, which is logged
   // (and, for the events that happen once, left marked for the sweep to publish).
@@ -37,7 +48,9 @@ export class FaxEventPublisher {
   finished = (row: FaxJobRow) => this.job(finalEventOf(row), row, true);
 
   async inbound(row: InboundRow, late?: { at: number }): Promise<void> {
-    if (await this.publish('inbound.received', row.id, true, (full) => inboundView(row, full), undefined, late)) await this.deps.markers.inboundPublished(row.id);
+    // A subscription of a mailbox-limited key hears only its mailboxes' faxes.
+    const visible = async (s: Subscription) => inMailboxes(await this.deps.ownerMailboxes(s.owner), row.mailbox);
+    if (await this.publish('inbound.received', row.id, true, (full) => inboundView(row, full), undefined, late, visible)) await this.deps.markers.inboundPublished(row.id);
   }
 
   /**
@@ -58,9 +71,10 @@ export class FaxEventPublisher {
   /**
    * `once`: the event happens once per subject (queued, a final status), so its id is derived from
    * both and a second report of it is dropped by the outbox. `late`: published by the sweep, dated
-   * when it happened. True when its deliveries are in the outbox (or it has none).
+   * when it happened. `visible`: which subscriptions may hear it. True when its deliveries are in
+   * the outbox (or it has none).
    */
-  private async publish(type: FaxEventType, subjectId: string, once: boolean, data: (fullNumbers: boolean) => Record<string, unknown>, callback?: { url: string; owner: string; full: boolean }, late?: { at: number }): Promise<boolean> {
+  private async publish(type: FaxEventType, subjectId: string, once: boolean, data: (fullNumbers: boolean) => Record<string, unknown>, callback?: { url: string; owner: string; full: boolean }, late?: { at: number }, visible?: (s: Subscription) => Promise<boolean>): Promise<boolean> {
     try {
       const now = late?.at ?? Date.now();
       const eventId = once ? onceEventId(subjectId, type) : newEventId(now);
@@ -71,6 +85,7 @@ export class FaxEventPublisher {
       for (const s of await this.deps.subscriptions.to(type)) {
         // A subscription made after a late event happened did not ask for it.
         if (late && Date.parse(s.created_at) > now) continue;
+        if (visible && !(await visible(s))) continue;
         deliveries.push({ ...base, destination: subscriptionDestination(s.id), owner: s.owner, url: s.url, body: body(grants(s.scopes, fullNumbersScope(type))) });
       }
       if (!deliveries.length) return true;

@@ -20,6 +20,7 @@ export function InboundList() {
     { header: 'Received', cell: (f) => when(f.received_at) },
     { header: 'From', class: 'mono', cell: (f) => f.from ?? '—' },
     { header: 'To', class: 'mono', cell: (f) => f.to ?? '—' },
+    { header: 'Mailbox', class: 'mono', cell: (f) => f.mailbox ?? '—' },
     { header: 'Pages', cell: (f) => f.pages ?? '—' },
     { header: 'Status', cell: (f) => f.status },
     {

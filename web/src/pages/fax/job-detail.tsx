@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { saveBlob, sb, type FaxJobDetail } from '../../api.js';
-import { WhenLoaded } from '../../components/notes.js';
+import { saveBlob, sb, unwrap, type FaxJobDetail } from '../../api.js';
+import { ActionOutcome, WhenLoaded } from '../../components/notes.js';
 import { Section } from '../../components/section.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useGet } from '../../hooks/use-api.js';
-import { href } from '../../router.js';
+import { href, navigate } from '../../router.js';
 import { FaxStatus, FINAL } from './fax-status.js';
 import { Timeline } from './timeline.js';
 
@@ -52,10 +52,25 @@ export function JobDetailView({ id }: { id: string }) {
   const [live, setLive] = useState(true);
   const job = useGet('/admin/fax-jobs/{id}', { path: { id } }, live ? 2000 : undefined);
   const download = useAction();
+  const change = useAction();
   const final = job.data !== undefined && FINAL.has(job.data.status);
   useEffect(() => {
-    if (final) setLive(false);
+    setLive(!final);
   }, [final]);
+  const path = { params: { path: { id } } };
+  // Cancel answers 200 when the job ended at once, 202 when its provider was asked to stop the send.
+  const cancel = () =>
+    change.run(async () => {
+      const answer = await sb.POST('/fax/{id}/cancel', path);
+      await unwrap(answer);
+      job.reload();
+      return answer.response.status === 202 ? 'The provider was asked to stop the send; the job ends as it reports.' : 'Canceled.';
+    });
+  const resend = () =>
+    change.run(async () => {
+      const again = await unwrap(sb.POST('/fax/{id}/resend', path));
+      navigate(`fax/jobs/${again.id}`);
+    });
   const save = (path: string, filename: string) => download.run(async () => saveBlob(await sb.download(path, { params: { id } }), filename));
   return (
     <>
@@ -76,7 +91,18 @@ export function JobDetailView({ id }: { id: string }) {
                 <button type="button" class="quiet" disabled={!FINAL.has(d.status)} onClick={() => save('/fax/{id}/report', `fax-${d.id}-report.pdf`)}>
                   Transmission report
                 </button>
+                {!FINAL.has(d.status) && (
+                  <button type="button" class="quiet" disabled={change.busy !== null} onClick={() => void cancel()}>
+                    Cancel the fax
+                  </button>
+                )}
+                {FINAL.has(d.status) && d.pdf_available && (
+                  <button type="button" class="quiet" disabled={change.busy !== null} onClick={() => void resend()}>
+                    Resend
+                  </button>
+                )}
               </div>
+              <ActionOutcome action={change} />
             </>
           )}
         </WhenLoaded>

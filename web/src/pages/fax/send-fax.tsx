@@ -5,6 +5,7 @@ import { Section } from '../../components/section.js';
 import { kb } from '../../format.js';
 import { useAction } from '../../hooks/use-action.js';
 import { navigate } from '../../router.js';
+import { Field } from '../../components/field.js';
 import { DocumentDrop } from './document-drop.js';
 import { NumberField } from './number-field.js';
 import { BatchSent } from './batch-sent.js';
@@ -23,6 +24,8 @@ export function SendFax() {
   const [progress, setProgress] = useState(0);
   const [prepared, setPrepared] = useState<PreparedFax | null>(null);
   const [batch, setBatch] = useState<FaxBatch | null>(null);
+  /** A local time from the datetime-local field; empty sends now. */
+  const [sendAt, setSendAt] = useState('');
   const action = useAction();
   const input = useRef<HTMLInputElement>(null);
   const numbers = splitNumbers(to).map(normalizePhone);
@@ -46,10 +49,13 @@ export function SendFax() {
     void action.run(async () => setPrepared(await sb.prepareFax({ to: valid[0]!, file, filename: file.name, onProgress: setProgress })), { label: 'prepare' });
   };
 
+  const sendAtIso = () => (sendAt ? new Date(sendAt).toISOString() : undefined);
+
   const reset = () => {
     setPrepared(null);
     setFiles([]);
     setTo('');
+    setSendAt('');
     setTouched(false);
     if (input.current) input.current.value = '';
   };
@@ -59,12 +65,12 @@ export function SendFax() {
       async () => {
         const parts = chosen.map((f) => ({ file: f, filename: f.name }));
         if (valid.length > 1) {
-          const sent = await sb.sendFaxBatch({ to: valid, files: parts });
+          const sent = await sb.sendFaxBatch({ to: valid, files: parts, ...(sendAtIso() ? { sendAt: sendAtIso() } : {}) });
           reset();
           setBatch(sent);
           return;
         }
-        const job = await sb.sendFax({ to: valid[0]!, file: chosen[0]!, filename: chosen[0]!.name, files: parts.slice(1) });
+        const job = await sb.sendFax({ to: valid[0]!, file: chosen[0]!, filename: chosen[0]!.name, files: parts.slice(1), ...(sendAtIso() ? { sendAt: sendAtIso() } : {}) });
         reset();
         navigate(`fax/jobs/${job.id}`);
       },
@@ -74,7 +80,7 @@ export function SendFax() {
   const send = (approved: PreparedFax) =>
     action.run(
       async () => {
-        const job = await sb.sendApproved(approved.approval_id, { sha256: approved.sha256 });
+        const job = await sb.sendApproved(approved.approval_id, { sha256: approved.sha256, ...(sendAtIso() ? { send_at: sendAtIso() } : {}) });
         reset();
         navigate(`fax/jobs/${job.id}`);
       },
@@ -89,6 +95,9 @@ export function SendFax() {
       <form onSubmit={prepare} noValidate>
         <NumberField value={to} touched={touched} onInput={(v) => (setTo(v), setPrepared(null), setBatch(null))} onBlur={() => setTouched(true)} />
         <DocumentDrop files={files} onChoose={choose} input={input} />
+        <Field id="send-at" label={<>Send at <span class="hint">(optional; empty sends now)</span></>}>
+          <input id="send-at" type="datetime-local" value={sendAt} onInput={(e) => setSendAt(e.currentTarget.value)} />
+        </Field>
         <div class="row">
           <button type="submit" disabled={action.busy !== null}>
             {several ? sendLabel : 'Check document and count pages'}

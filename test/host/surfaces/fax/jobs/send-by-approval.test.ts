@@ -69,6 +69,18 @@ test('prepare answers a preview and sends nothing; send sends exactly that docum
   assert.is(await jobCount(), before + 1, 'sent once');
 });
 
+test('send_at schedules the approved fax; a time refused leaves the approval unspent', async () => {
+  const preview = await json(await prepare(await makePdf(1)));
+  const past = await send(preview.approval_id, { send_at: new Date(Date.now() - 60_000).toISOString() });
+  assert.is(past.status, 400);
+  assert.is((await json(past)).code, 'send_at_out_of_range');
+  const at = new Date(Date.now() + 3_600_000).toISOString();
+  const sent = await send(preview.approval_id, { send_at: at });
+  assert.is(sent.status, 202, await sent.clone().text());
+  const job = await json(sent);
+  assert.is(job.send_at, at);
+});
+
 test('an approval is bound to its number, its document and its key', async () => {
   const preview = await json(await prepare(await makePdf(1)));
   const otherNumber = await send(preview.approval_id, { to: '+15550109999' });
