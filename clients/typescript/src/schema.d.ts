@@ -2787,7 +2787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A field of the body is invalid; `detail` names it (`validation_error`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description A field of the body is invalid; `detail` names it (`validation_error`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`); The document could not be inspected or converted within its budget (FAX_DOCUMENT_BUDGET_MS plus FAX_DOCUMENT_BUDGET_MS_PER_MB for each MB, and a bounded memory): the work was stopped. A damaged or unusually built file; send a simpler or smaller one (`document_too_complex`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15800,7 +15800,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A field of the body is invalid; `detail` names it (`validation_error`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description A field of the body is invalid; `detail` names it (`validation_error`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`); The document could not be inspected or converted within its budget (FAX_DOCUMENT_BUDGET_MS plus FAX_DOCUMENT_BUDGET_MS_PER_MB for each MB, and a bounded memory): the work was stopped. A damaged or unusually built file; send a simpler or smaller one (`document_too_complex`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15911,7 +15911,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A field of the body is invalid; `detail` names it (`validation_error`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description A field of the body is invalid; `detail` names it (`validation_error`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`); The document could not be inspected or converted within its budget (FAX_DOCUMENT_BUDGET_MS plus FAX_DOCUMENT_BUDGET_MS_PER_MB for each MB, and a bounded memory): the work was stopped. A damaged or unusually built file; send a simpler or smaller one (`document_too_complex`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16228,7 +16228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A field of the body is invalid; `detail` names it (`validation_error`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`) */
+            /** @description A field of the body is invalid; `detail` names it (`validation_error`); A provider webhook failed its signature or credential check, or its payload was refused; the provider plugin chooses the status (`webhook_rejected`); The document could not be inspected or converted within its budget (FAX_DOCUMENT_BUDGET_MS plus FAX_DOCUMENT_BUDGET_MS_PER_MB for each MB, and a bounded memory): the work was stopped. A damaged or unusually built file; send a simpler or smaller one (`document_too_complex`) */
             422: {
                 headers: {
                     [name: string]: unknown;
