@@ -11493,8 +11493,8 @@ export interface operations {
                     cover_subject?: string;
                     /** @description Cover page: the recipient (default: the destination number). Any cover_* field adds a cover page. */
                     cover_to?: string;
-                    /** @description The document (PDF, text, PNG, JPEG or TIFF); repeated, the documents merged in order */
-                    file: string | string[];
+                    /** @description The document (PDF, text, PNG, JPEG or TIFF): one part, or several, merged in order (up to FAX_MAX_FILES_PER_FAX) */
+                    file: string[];
                     /** @description Seconds between those attempts (0 to 86400; default FAX_RETRY_DELAY_SECONDS) */
                     retry_delay_seconds?: string;
                     /** @description Dial attempts when the line is busy, unanswered or failed (1 to 10; default FAX_RETRY_MAX_ATTEMPTS) */

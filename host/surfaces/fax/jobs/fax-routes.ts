@@ -98,7 +98,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       rawBody: {
         contentType: 'multipart/form-data',
         schema: SubmitFields.extend({
-          file: z.union([DocumentPart, z.array(DocumentPart)]).describe('The document (PDF, text, PNG, JPEG or TIFF); repeated, the documents merged in order'),
+          file: z.array(DocumentPart).min(1).describe('The document (PDF, text, PNG, JPEG or TIFF): one part, or several, merged in order (up to FAX_MAX_FILES_PER_FAX)'),
         }),
       },
       headers: SubmitHeaders,

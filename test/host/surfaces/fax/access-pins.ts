@@ -11,6 +11,7 @@ export const ACCESS_PINS: AccessPin[] = [
   ['POST /fax/prepare', 'fax:send'],
   ['POST /fax/approvals/{id}/send', 'fax:send'],
   ['GET /fax/{id}', 'fax:read'],
+  ['GET /fax/batches/{id}', 'fax:read'],
   ['GET /fax/{id}/pdf', 'public'], // the provider fetches it with the job's token
   ['GET /fax/{id}/report', 'fax:read'], // the sender's transmission report
   ['POST /providera-callback', 'public'], // signed by the provider

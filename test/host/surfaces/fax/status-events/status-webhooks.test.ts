@@ -222,6 +222,28 @@ test('a final status whose event a stop left unwritten is published by the sweep
   assert.is(requestsTo('swept-late').filter((r) => r.body.data?.id === id).length, 0, 'a subscription made after the event does not get it');
 });
 
+test('an inbound fax whose inbound.received a stop left unwritten is published by the sweep once, to the subscriptions that existed then', async () => {
+  const db = gatewayDb(gw.gateway);
+  const owner = await mint(['webhooks:manage', 'inbound:list']);
+  const made = await call('POST', '/webhooks/subscriptions', { url: `${receiver.url}?inbound-swept`, events: ['inbound.received'] }, owner);
+  assert.is(made.status, 201, await made.clone().text());
+  const inbound = await receiveInbound();
+  await finishedDeliveries(inbound, 1, owner);
+  assert.is((await db.selectFrom('inbound_faxes').select('event_pending').where('id', '=', inbound).executeTakeFirstOrThrow()).event_pending, 0, 'the publisher cleared the mark');
+  // What a stop right after the fax was stored leaves: the fax marked, no delivery of its event.
+  await db.deleteFrom('fax_webhook_deliveries').where('subject_id', '=', inbound).execute();
+  await db.updateTable('inbound_faxes').set({ event_pending: 1 }).where('id', '=', inbound).execute();
+  const before = requestsTo('inbound-swept').length;
+  assert.is(await gw.gateway.surfaces.fax.statusEvents.sweep.runOnce(Date.now() + SWEEP_GRACE_MS + 1000), 1);
+  const [again] = await finishedDeliveries(inbound, 1, owner);
+  assert.is(again!.state, 'delivered');
+  await until(() => requestsTo('inbound-swept').length === before + 1, 15000, 40);
+  const ids = requestsTo('inbound-swept').map((r) => r.headers['x-switchboard-event-id']);
+  assert.is(new Set(ids).size, 1, 'the event id it had before');
+  assert.is((await db.selectFrom('inbound_faxes').select('event_pending').where('id', '=', inbound).executeTakeFirstOrThrow()).event_pending, 0);
+  assert.is(await gw.gateway.surfaces.fax.statusEvents.sweep.runOnce(Date.now() + SWEEP_GRACE_MS + 1000), 0);
+});
+
 test('refusals: plain http off loopback, a private address, events the key may not read', async () => {
   const form = new FormData();
   form.set('to', '+15550000001');
