@@ -1,7 +1,8 @@
 // The same golden-set evaluation as retrieval-sqlite, on both backends in one run: two gateways
 // index the same repositories (BM25 alone, no EMBEDDING_MODEL), one on the default retrieval-sqlite,
-// one on retrieval-postgres, and every golden set under test/fixtures/golden/ must score within
-// 0.02 of the other on hit@5 and MRR@10.
+// one on retrieval-postgres, and each golden set below must score within 0.02 of the other on
+// hit@5 and MRR@10. Six sets in four languages with prose; the three held-out sets of issue 39
+// (thousands of files) add time, not evidence of parity: ranking-quality.test.ts measures them.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startGateway, type TestGateway } from '../../support/gateway.js';
@@ -9,7 +10,8 @@ import { freshPostgresDatabase } from '../../support/pg.js';
 import { goldenRepos, goldenSets } from '../../support/golden-repos.js';
 
 const TOLERANCE = 0.02;
-const sets = goldenSets();
+const PARITY_SETS = ['cobra', 'fastify', 'markdownlint', 'pino', 'requests', 'switchboard'];
+const sets = goldenSets().filter((s) => PARITY_SETS.includes(s.file.replace(/\.json$/, '')));
 let repos: string[] = [];
 
 let db: Awaited<ReturnType<typeof freshPostgresDatabase>>;
