@@ -44,7 +44,9 @@ export class GenerationFactory {
    * host, from `instance`); throws what start threw.
    */
   async build(pluginId: string, manifest: Manifest, resolved: ResolvedPlugin, stored: Record<string, unknown>, number: number, instance?: InstanceRunInputs): Promise<{ generation: Generation; sources: Record<string, SettingSource> }> {
-    const mode = isolationOf(manifest, resolved.code, this.options.isolation?.(pluginId));
+    let mode = isolationOf(manifest, resolved.code, this.options.isolation?.(pluginId));
+    // Described, never imported: it cannot run here even if the mode changed since it was resolved.
+    if (resolved.described && mode === 'in-process') mode = 'process';
     const run = await startGeneration({
       pluginId,
       generation: number,
@@ -69,7 +71,7 @@ export class GenerationFactory {
       ...(this.options.onEgressDenied ? { onEgressDenied: (url: URL) => this.options.onEgressDenied!(pluginId, url) } : {}),
       timeouts: this.options.timeouts,
       ...(mode !== 'in-process' && resolved.code
-        ? { isolation: { mode, code: resolved.code, limits: this.options.limits?.() ?? DEFAULT_ISOLATION_LIMITS, onCrash: (reason: string) => this.options.onCrash?.(pluginId, number, reason) } }
+        ? { isolation: { mode, code: resolved.code, limits: this.options.limits?.() ?? DEFAULT_ISOLATION_LIMITS, onCrash: (reason: string) => this.options.onCrash?.(pluginId, number, reason), ...(resolved.described ? { parseSettings: true } : {}) } }
         : {}),
     });
     return { generation: new Generation(pluginId, number, run), sources: run.settings.sources };

@@ -27,6 +27,7 @@ import { PluginSettingsEditor, type PluginConfigView } from './plugin-settings-e
 import { PluginViews, type PluginView } from './plugin-views.js';
 import { Reconciler } from './reconciler.js';
 import { DEFAULT_ISOLATION_LIMITS, type IsolationLimits, type IsolationMode } from './isolation/isolation-mode.js';
+import { probeEntry } from './isolation/isolate-probe.js';
 import { ReloadQueue } from './reload-queue.js';
 
 export type { PluginState } from './plugin-record.js';
@@ -98,7 +99,12 @@ export class Kernel {
     const timeouts = { ...DEFAULT_RUN_TIMEOUTS, drainMs: 30_000, healthMs: 5_000, ...options.timeouts };
     this.healthMs = timeouts.healthMs;
     this.declarative = options.declarative instanceof DeclarativeRuntimes ? options.declarative : new DeclarativeRuntimes(options.declarative ?? {});
-    const resolver = new DefinitionResolver(options.roots, this.declarative);
+    const limits = () => ({ ...DEFAULT_ISOLATION_LIMITS, ...options.isolation?.limits?.() });
+    const resolver = new DefinitionResolver(options.roots, this.declarative, {
+      operatorMode: (id) => options.isolation?.modes?.().get(id),
+      describe: (pluginId, mode, code) =>
+        probeEntry({ pluginId, mode, code, dataDir: path.join(options.dataDir, 'plugin-data', pluginId), memoryMb: limits().memoryMb, deadlineMs: timeouts.startMs }),
+    });
     const factory = new GenerationFactory({
       env,
       dataDir: options.dataDir,
@@ -113,7 +119,7 @@ export class Kernel {
       ...(options.pathsAllow ? { pathsAllow: options.pathsAllow } : {}),
       ...(options.runtimeVariable ? { runtimeVariable: options.runtimeVariable } : {}),
       isolation: (id) => options.isolation?.modes?.().get(id),
-      limits: () => ({ ...DEFAULT_ISOLATION_LIMITS, ...options.isolation?.limits?.() }),
+      limits,
       onCrash: (id, generation, reason) => this.reconciler.crashed(id, generation, reason),
     });
     if (options.watch !== false) this.codeWatcher = new PluginCodeWatcher((id) => void this.queue.request(`plugin:${id}`));

@@ -65,6 +65,8 @@ export interface GenerationIsolation {
   limits: IsolationLimits;
   /** The isolate stopped on its own or over a limit, after start: the generation has failed. */
   onCrash: (reason: string) => void;
+  /** The settings were checked against a stand-in schema (the entry was not imported here): the isolate parses them. */
+  parseSettings?: boolean;
 }
 
 /** A started generation: the host calls stop (under its deadline), then dispose, exactly once. */
@@ -170,5 +172,6 @@ function startIsolated(request: GenerationRequest, isolation: GenerationIsolatio
     stopMs: timeouts.stopMs,
     hostContext: ctx,
     onCrash: isolation.onCrash,
+    ...(isolation.parseSettings ? { parseSettings: true } : {}),
   });
 }

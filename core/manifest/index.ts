@@ -43,7 +43,7 @@ export { entryLocationDiagnostic, type EntryLocation } from './entry-location.js
 export { DECLARATIVE_BLOCKS, type HostFacts } from './compatibility.js';
 export { RESERVED_PATH_ROOTS, webhookAliasPathProblem } from './webhook-alias.js';
 export { PLUGIN_ID_PATTERN, PLUGIN_ID_RULE, isPluginId } from './plugin-id.js';
-export { settingsSchemaFromManifest, envMapFromManifest } from './settings-schema.js';
+export { settingsSchemaFromManifest, envMapFromManifest, fromNumberText, fromBooleanText } from './settings-schema.js';
 export { responsePathSteps, valueAtPath, type ResponsePathStep } from './response-path.js';
 export {
   parseTemplate,

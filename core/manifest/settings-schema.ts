@@ -6,8 +6,8 @@ const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
 
 // Environment values arrive as strings, so number and boolean fields accept their text forms.
-const fromNumberText = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : value);
-function fromBooleanText(value: unknown): unknown {
+export const fromNumberText = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : value);
+export function fromBooleanText(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const word = value.trim().toLowerCase();
   if (TRUE_WORDS.has(word)) return true;

@@ -6,6 +6,12 @@ const ENV_ONLY = Symbol.for('switchboard.envOnly');
 const DATA_PATH = Symbol.for('switchboard.dataPath');
 const CREDENTIAL_OF = Symbol.for('switchboard.credentialOf');
 
+/** Marks any string schema as a path setting (what `dataPath()` returns); the host's, for schemas it rebuilds. */
+export function markDataPath<T extends z.ZodType>(schema: T): T {
+  (schema as unknown as Record<symbol, boolean>)[DATA_PATH] = true;
+  return schema;
+}
+
 /** Marks a settings field as secret: write-only over HTTP, masked in logs and responses. */
 export function secret<T extends z.ZodType>(schema: T): T {
   (schema as unknown as Record<symbol, boolean>)[SECRET] = true;
@@ -28,8 +34,7 @@ export function envOnly<T extends z.ZodType>(schema: T): T {
  * link, unless the operator allows its place in PLUGIN_PATHS_ALLOW (environment only).
  */
 export function dataPath(defaultPath?: string) {
-  const schema = z.string().min(1);
-  (schema as unknown as Record<symbol, boolean>)[DATA_PATH] = true;
+  const schema = markDataPath(z.string().min(1));
   return defaultPath === undefined ? schema : schema.default(defaultPath);
 }
 

@@ -3,6 +3,7 @@ import { OutboundAddressError } from '../egress.js';
 import { TimeoutError } from '../generation.js';
 import type { ErrorClasses } from './rpc-peer.js';
 import { IsolationRefusedError } from './network-guard.js';
+import { FileAccessRefusedError } from './file-guard.js';
 
 /** The errors that keep their class across the boundary: what the host decides by (lifecycle, dispatch, webhooks). */
 export const ISOLATE_ERROR_CLASSES: ErrorClasses = {
@@ -19,4 +20,5 @@ export const ISOLATE_ERROR_CLASSES: ErrorClasses = {
   StorageKeyError,
   TimeoutError,
   IsolationRefusedError,
+  FileAccessRefusedError,
 };

@@ -6,7 +6,7 @@ import type { RpcMessage } from './rpc-peer.js';
 
 const ISOLATE_MAIN = new URL('./isolate-main.js', import.meta.url);
 // dist/core/kernel/isolation -> the package root (dist, node_modules: the host's code and the SDK)
-const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 export interface IsolateLaunch {
   mode: 'process' | 'worker';

@@ -24,6 +24,8 @@ export interface IsolatedStartRequest extends IsolateContextInit {
   hostContext: PluginContext;
   /** The isolate stopped on its own or over a limit (not by stop): the generation has failed. */
   onCrash: (reason: string) => void;
+  /** The isolate parses the settings with the plugin's own schema (see IsolateStart). */
+  parseSettings?: boolean;
 }
 
 export interface IsolatedPlugin {
@@ -101,6 +103,7 @@ export async function startIsolatedPlugin(request: IsolatedStartRequest): Promis
     code: request.code,
     contracts: request.contracts,
     guard: !request.code.builtin,
+    ...(request.parseSettings ? { parseSettings: true } : {}),
   };
   let shape: InstanceShape;
   try {

@@ -112,11 +112,14 @@ for (const mode of modes) {
   });
 }
 
-test('process: reading /etc/passwd directly is refused (the file system is its data folder only)', async () => {
-  await until(() => view('unruly-process').state === 'active', 60_000);
-  const err = (await send('unruly-process', UNRULY_NUMBERS.passwd).catch((e: unknown) => e)) as Error & { code?: string };
-  assert.is(err.code, 'ERR_ACCESS_DENIED', err.message);
-});
+for (const mode of modes) {
+  test(`${mode}: reading /etc/passwd directly is refused (the file system is its own folders only)`, async () => {
+    await until(() => view(`unruly-${mode}`).state === 'active', 60_000);
+    const err = (await send(`unruly-${mode}`, UNRULY_NUMBERS.passwd).catch((e: unknown) => e)) as Error & { code?: string };
+    assert.is(err.code, 'ERR_ACCESS_DENIED', err.message);
+    assert.is(view(`unruly-${mode}`).state, 'active');
+  });
+}
 
 test('no send reached the plugin twice: each job id is in its sends log once', () => {
   for (const mode of modes) {
