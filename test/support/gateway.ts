@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Writable } from 'node:stream';
-import { createGateway, type SwitchboardGateway } from '../../host/surfaces/gateway.js';
+import type { SwitchboardGateway } from '../../host/surfaces/gateway.js';
 import { packageRoot } from '../../host/platform/runtime/paths.js';
 
 export const ROOT = packageRoot();
@@ -30,6 +30,8 @@ export function tempDir(prefix = 'switchboard-test-'): string {
  * environment (nothing leaks in from the machine's env).
  */
 export async function startGateway(env: Record<string, string> = {}, options: { watch?: boolean; dataDir?: string; listenHost?: string } = {}): Promise<TestGateway> {
+  // Loaded here, not with this module: files that only use the small helpers below skip the gateway's 1,200 modules.
+  const { createGateway } = await import('../../host/surfaces/gateway.js');
   const dataDir = options.dataDir ?? tempDir();
   const port = env.PORT && env.PORT !== '0' ? Number(env.PORT) : await freePort();
   const pluginsDir = path.join(dataDir, 'plugins-path');
