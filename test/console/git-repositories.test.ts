@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkAccessibility, ensureConsoleBuilt, openBrowser, screenshot, type ConsoleBrowser } from '../support/browser.js';
 import { json, removeDir, startGateway, tempDir, type TestGateway } from '../support/gateway.js';
-import { commitFiles, git, startGitDaemon, type GitDaemon } from '../support/git-daemon.js';
+import { commitFiles, git, seedRepository, startGitDaemon, type GitDaemon } from '../support/git-daemon.js';
 
 // The Git repositories tab of Code search in Chromium against a real gateway and a real git
 // daemon on loopback: added from the page with a branch and a tag, each revision shown indexed
@@ -34,16 +33,7 @@ async function useKey(key: string): Promise<void> {
 
 test.before(async () => {
   ensureConsoleBuilt();
-  mkdirSync(served, { recursive: true });
-  mkdirSync(work, { recursive: true });
-  git(served, 'init', '--quiet', '--bare', '--initial-branch=main', 'billing.git');
-  git(work, 'init', '--quiet', '--initial-branch=main');
-  commitFiles(work, { 'src/pay.ts': 'export const version = "ConsoleMainOne";\n' }, 'first');
-  git(work, 'tag', 'v1.0');
-  git(work, 'checkout', '--quiet', '-b', 'dev');
-  commitFiles(work, { 'src/dev.ts': 'export const flag = "ConsoleDevOnly";\n' }, 'dev work');
-  git(work, 'checkout', '--quiet', 'main');
-  git(work, 'push', '--quiet', path.join(served, 'billing.git'), 'main', 'dev', 'v1.0');
+  seedRepository(served, 'billing.git', work, { 'src/pay.ts': 'export const version = "ConsoleMainOne";\n' }, { 'src/dev.ts': 'export const flag = "ConsoleDevOnly";\n' });
   daemon = await startGitDaemon(served, 'billing.git');
   gw = await startGateway({ API_KEY: KEY, REPOS: JSON.stringify({ local: work }), REPO: 'local' });
   browser = await openBrowser();

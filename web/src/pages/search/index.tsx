@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { RepoPicker, useRepo } from '../../components/repo-picker.js';
-import { href, type Route } from '../../router.js';
+import { activeTab, Tabs } from '../../components/tabs.js';
+import type { Route } from '../../router.js';
 import { Ask } from './ask.js';
 import { GitRepositories } from './git-repositories.js';
 import { IndexRuns } from './index-runs.js';
@@ -15,16 +16,10 @@ const TABS = [
 
 /** Code search: search, ask, index runs, keywords and traces of the picked repository; git repositories (#/search/repositories). */
 export function SearchPage({ route }: { route: Route }) {
-  const tab = TABS.find(([, path]) => path && path === route.parts[1])?.[0] ?? 'search';
+  const tab = activeTab(TABS, route.parts[1]);
   return (
     <>
-      <nav aria-label="Code search" class="tabs">
-        {TABS.map(([name, path, label]) => (
-          <a key={name} href={href(path ? `search/${path}` : 'search')} aria-current={tab === name ? 'page' : undefined}>
-            {label}
-          </a>
-        ))}
-      </nav>
+      <Tabs page="search" label="Code search" tabs={TABS} active={tab} />
       {tab === 'repositories' ? <GitRepositories /> : <RepositorySearch />}
     </>
   );

@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startGitHttpServer, type GitHttpServer } from '../../../../fakes/git-http-server.js';
-import { json, removeDir, startGateway, tempDir, type TestGateway } from '../../../../support/gateway.js';
-import { commitFiles, git } from '../../../../support/git-daemon.js';
+import { removeDir, startGateway, tempDir, type TestGateway } from '../../../../support/gateway.js';
+import { commitFiles, git, seedRepository } from '../../../../support/git-daemon.js';
 
 // Git remotes behind HTTP Basic auth, served by the real `git http-backend` on loopback: a
 // credential given per repository (a kept secret, basic or bearer) or by environment variable
@@ -48,13 +47,7 @@ function assertNoSecret(where: string, text: string): void {
 }
 
 test.before(async () => {
-  mkdirSync(root, { recursive: true });
-  mkdirSync(work, { recursive: true });
-  git(root, 'init', '--quiet', '--bare', '--initial-branch=main', 'secure.git');
-  git(work, 'init', '--quiet', '--initial-branch=main');
-  commitFiles(work, { 'src/vault.ts': 'export const marker = "HttpMarkerOne";\n' }, 'first');
-  git(work, 'tag', 'v1.0');
-  git(work, 'push', '--quiet', path.join(root, 'secure.git'), 'main', 'v1.0');
+  seedRepository(root, 'secure.git', work, { 'src/vault.ts': 'export const marker = "HttpMarkerOne";\n' });
   server = await startGitHttpServer({ root, users, tokens: { [TOKEN]: 'ci' } });
   gw = await startGateway({ API_KEY: KEY, REPOS: JSON.stringify({ local: work }), REPO: 'local', SECURE_GIT_CREDENTIAL: `deploy:${PASSWORD}` });
 });
