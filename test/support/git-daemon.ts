@@ -22,6 +22,26 @@ export function commitFiles(work: string, files: Record<string, string>, message
   git(work, 'commit', '--quiet', '-m', message);
 }
 
+/**
+ * A bare repository `<served>/<name>` (default branch main) and an initialised working copy
+ * `work` that pushed to it: `main` with `files`, tagged v1.0, and a `dev` branch adding
+ * `devFiles` when given. `work` is left on main.
+ */
+export function seedRepository(served: string, name: string, work: string, files: Record<string, string>, devFiles?: Record<string, string>): void {
+  mkdirSync(served, { recursive: true });
+  mkdirSync(work, { recursive: true });
+  git(served, 'init', '--quiet', '--bare', '--initial-branch=main', name);
+  git(work, 'init', '--quiet', '--initial-branch=main');
+  commitFiles(work, files, 'first');
+  git(work, 'tag', 'v1.0');
+  if (devFiles) {
+    git(work, 'checkout', '--quiet', '-b', 'dev');
+    commitFiles(work, devFiles, 'dev work');
+    git(work, 'checkout', '--quiet', 'main');
+  }
+  git(work, 'push', '--quiet', path.join(served, name), 'main', 'v1.0', ...(devFiles ? ['dev'] : []));
+}
+
 export interface GitDaemon {
   /** git:// URL of a repository under the daemon's base path. */
   url(name: string): string;

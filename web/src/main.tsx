@@ -20,7 +20,7 @@ const PAGES: Page[] = [
   { path: 'fax', label: 'Fax', render: (r) => <FaxPage route={r} /> },
   { path: 'plugins', label: 'Plugins', render: (r) => <PluginsPage route={r} /> },
   { path: 'keys', label: 'Keys & settings', render: () => <KeysPage /> },
-  { path: 'search', label: 'Code search', render: () => <SearchPage /> },
+  { path: 'search', label: 'Code search', render: (r) => <SearchPage route={r} /> },
   { path: 'workbench', label: 'Workbench', render: () => <WorkbenchPage /> },
 ];
 

@@ -150,9 +150,17 @@ export class GitMirror {
         if (!err) return resolve(stdout);
         const secret = this.opts.source.credential;
         const said = (stderr || err.message).trim().split('\n').slice(-3).join(' ');
-        reject(new GitRemoteError(`git ${args[0]} failed${err.killed ? ` (timed out after ${this.opts.timeoutMs} ms)` : ''}: ${secret ? said.split(secret).join('***') : said}`));
+        reject(new GitRemoteError(`git ${args[0]} failed${err.killed ? ` (timed out after ${this.opts.timeoutMs} ms)` : ''}: ${this.authHint(said)}${secret ? said.split(secret).join('***') : said}`));
       });
     });
+  }
+
+  /** What an HTTP 401 means here: git's own words ("could not read Username … terminal prompts disabled") do not say. */
+  private authHint(said: string): string {
+    if (!/could not read (Username|Password)|Authentication failed|HTTP Basic: Access denied/i.test(said)) return '';
+    return this.opts.source.credential
+      ? 'the remote refused the credential (HTTP 401 authentication failed); check it or its environment variable. '
+      : 'the remote needs a credential (HTTP 401 authentication required) and none was sent: give the repository a credential, or set the variable its credential_env names. ';
   }
 
   /** http.<origin>.extraHeader through GIT_CONFIG_* variables: scoped to the origin, never argv. */

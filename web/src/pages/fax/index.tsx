@@ -1,4 +1,5 @@
-import { href, type Route } from '../../router.js';
+import { activeTab, Tabs } from '../../components/tabs.js';
+import type { Route } from '../../router.js';
 import { InboundList } from './inbound-list.js';
 import { JobDetailView } from './job-detail.js';
 import { JobList } from './job-list.js';
@@ -16,16 +17,10 @@ const TABS = [
 /** Fax: send and the job list, a job's detail (#/fax/jobs/<id>), inbound faxes, mailboxes and status webhooks. */
 export function FaxPage({ route }: { route: Route }) {
   const [, sub, id] = route.parts;
-  const tab = TABS.find(([, path]) => path && path === sub)?.[0] ?? 'outbound';
+  const tab = activeTab(TABS, sub);
   return (
     <>
-      <nav aria-label="Fax" class="tabs">
-        {TABS.map(([name, path, label]) => (
-          <a key={name} href={href(path ? `fax/${path}` : 'fax')} aria-current={tab === name ? 'page' : undefined}>
-            {label}
-          </a>
-        ))}
-      </nav>
+      <Tabs page="fax" label="Fax" tabs={TABS} active={tab} />
       {sub === 'jobs' && id ? (
         <JobDetailView id={id} />
       ) : tab === 'inbound' ? (

@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { json, removeDir, startGateway, tempDir, until, type TestGateway } from '../../../../support/gateway.js';
-import { commitFiles, git, startGitDaemon, type GitDaemon } from '../../../../support/git-daemon.js';
+import { commitFiles, git, seedRepository, startGitDaemon, type GitDaemon } from '../../../../support/git-daemon.js';
 
 const KEY = 'bootstrap-key-git-repositories-1';
 const dir = tempDir('git-repos-');
@@ -23,16 +23,7 @@ const search = (q: string) => call('GET', `/api/search?${new URLSearchParams({ q
 const paths = (res: { body: any }) => res.body.results.map((r: any) => `${r.repo}:${r.path}`).sort();
 
 test.before(async () => {
-  mkdirSync(served, { recursive: true });
-  mkdirSync(work, { recursive: true });
-  git(served, 'init', '--quiet', '--bare', '--initial-branch=main', 'billing.git');
-  git(work, 'init', '--quiet', '--initial-branch=main');
-  commitFiles(work, { 'src/pay.ts': 'export const version = "MarkerMainOne";\n' }, 'first');
-  git(work, 'tag', 'v1.0');
-  git(work, 'checkout', '--quiet', '-b', 'dev');
-  commitFiles(work, { 'src/dev.ts': 'export const flag = "MarkerDevOnly";\n' }, 'dev work');
-  git(work, 'checkout', '--quiet', 'main');
-  git(work, 'push', '--quiet', path.join(served, 'billing.git'), 'main', 'dev', 'v1.0');
+  seedRepository(served, 'billing.git', work, { 'src/pay.ts': 'export const version = "MarkerMainOne";\n' }, { 'src/dev.ts': 'export const flag = "MarkerDevOnly";\n' });
   daemon = await startGitDaemon(served, 'billing.git');
   gw = await startGateway({ API_KEY: KEY, REPOS: JSON.stringify({ local: work }), REPO: 'local' });
 });
