@@ -47,7 +47,12 @@ export const searchSurface = defineSurface<SearchTables>()({
     const { api, kernel, audit, logger, dataDir, ports, config, database } = platform;
     // Git repositories resolve through `repositories`, which reads them back: a late-bound reference.
     let gitSources: GitSources | undefined;
-    const gitRepositories = () => (gitSources?.list() ?? []).map((e) => ({ name: e.name, dir: gitSources!.defaultTree(e.name) }));
+    const gitRepositories = () =>
+      (gitSources?.list() ?? []).map((e) => ({
+        name: e.name,
+        dir: gitSources!.defaultTree(e.name),
+        git: { defaultBranch: e.state.default_branch, trees: Object.fromEntries(e.state.revisions.map((r) => [r.name, gitSources!.treeDir(e.name, r.name)])) },
+      }));
     const repositories = new Repositories(config, platform.root, platform.cwd, gitRepositories);
     const configured = repositories.all().map((r) => r.name);
     // A REPOS without the default repository answers 404 to every request naming none: say so now.

@@ -60,6 +60,22 @@ test('a git repository added over the API: default branch, a branch and a tag in
   assert.is((await call('POST', '/api/repos', { name: 'local', url: daemon.url('billing.git') })).status, 409, 'a REPOS name is taken');
 });
 
+test('a ranked (bare-word) search with rev: ranks from that revision\'s own index; an unknown rev answers 404 as an exact search does', async () => {
+  // "flag" is only in dev's src/dev.ts: the default branch's collection has no file with it.
+  const onDev = await search('flag repo:billing rev:dev');
+  assert.is(onDev.status, 200, JSON.stringify(onDev.body));
+  assert.is(onDev.body.mode, 'ranked');
+  assert.ok(paths(onDev).includes('billing:src/dev.ts'), JSON.stringify(onDev.body));
+  assert.not.ok(paths(await search('flag repo:billing')).includes('billing:src/dev.ts'), 'without rev: the default branch ranks');
+  assert.not.ok(paths(await search('flag repo:billing rev:main')).includes('billing:src/dev.ts'), 'rev: naming the default branch');
+  assert.ok(paths(await search('version repo:billing rev:v1.0')).includes('billing:src/pay.ts'), 'a tag');
+  const ranked = await search('flag repo:billing rev:nope');
+  const exact = await search('"flag" repo:billing rev:nope');
+  assert.equal([ranked.status, ranked.body.code], [404, 'revision_not_indexed']);
+  assert.equal([exact.status, exact.body.code], [ranked.status, ranked.body.code]);
+  assert.ok(ranked.body.detail.includes('dev'), 'the indexed revisions are named');
+});
+
 test('a pushed commit is picked up by a fetch and indexed; the tag stays where it was', async () => {
   commitFiles(work, { 'src/pay.ts': 'export const version = "MarkerMainTwo";\n' }, 'second');
   git(work, 'push', '--quiet', daemon.url('billing.git'), 'main');
