@@ -137,8 +137,7 @@ export class GitSources {
     return path.join(this.deps.dataDir, 'git', `${name}.git`);
   }
 
-  /** The tree a revision of the repository is exported to. */
-  treeDir(name: string, rev: string): string {
+  private treeDir(name: string, rev: string): string {
     return path.join(this.deps.dataDir, 'git-trees', name, rev.replace(/[^A-Za-z0-9._-]/g, '_'));
   }
 

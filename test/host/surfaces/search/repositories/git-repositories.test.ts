@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { json, removeDir, startGateway, tempDir, until, type TestGateway } from '../../../../support/gateway.js';
+import { gatewayDb } from '../../../../support/database.js';
 import { commitFiles, git, startGitDaemon, type GitDaemon } from '../../../../support/git-daemon.js';
 
 const KEY = 'bootstrap-key-git-repositories-1';
@@ -188,7 +189,9 @@ test('a removed repository is gone from search, its mirror and trees removed, an
   assert.is(named.body.code, 'repository_not_found');
   assert.not.ok(existsSync(path.join(gw.dataDir, 'git', 'billing.git')));
   assert.not.ok(existsSync(path.join(gw.dataDir, 'git-trees', 'billing')));
-  assert.not.ok(readFileSync(path.join(gw.dataDir, 'git-repositories.json'), 'utf8').includes('billing'));
+  assert.not.ok(existsSync(path.join(gw.dataDir, 'git', 'billing.json')), 'nor what this instance indexed of it');
+  const rows = await gatewayDb(gw.gateway).selectFrom('git_repositories').select('name').execute();
+  assert.not.ok(rows.some((r) => r.name === 'billing'), 'gone from the table');
   assert.is((await call('DELETE', '/api/repos/billing')).status, 404);
 });
 
