@@ -1,15 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { GitRevision } from './git-remote.js';
 import type { GitRepositoryTable } from '../search-tables.js';
+import type { GitRepositoryInput } from './git-sources.js';
 
-/** A git repository as the API adds it (git-sources.ts validates it). */
-export interface GitRepositoryConfig {
-  name: string;
-  url: string;
-  revs: string[];
-  credential_env?: string;
-  credential?: string;
-}
+/** A git repository as the API adds it (validated by GitRepositoryInput). */
+export type GitRepositoryConfig = GitRepositoryInput;
 
 /** The last fetch by any instance of the cluster: each selected revision and its commit. */
 export interface GitFetchState {
