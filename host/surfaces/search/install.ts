@@ -19,6 +19,8 @@ import { repositoryTexts } from './keywords/repository-texts.js';
 import { codeSearchPort } from './repositories/code-search-port.js';
 import { Repositories } from './repositories/repositories.js';
 import { GitSources } from './repositories/git-sources.js';
+import { GitRepositoryStore } from './repositories/git-repository-store.js';
+import { indexRevision } from './repositories/revision-indexing.js';
 import { registerGitRepositoryRoutes } from './repositories/git-repository-routes.js';
 import { RecurringTask } from '../../platform/runtime/recurring-task.js';
 import { outboundAllowHosts } from '../../../core/kernel/egress.js';
@@ -47,7 +49,12 @@ export const searchSurface = defineSurface<SearchTables>()({
     const { api, kernel, audit, logger, dataDir, ports, config, database } = platform;
     // Git repositories resolve through `repositories`, which reads them back: a late-bound reference.
     let gitSources: GitSources | undefined;
-    const gitRepositories = () => (gitSources?.list() ?? []).map((e) => ({ name: e.name, dir: gitSources!.defaultTree(e.name) }));
+    const gitRepositories = () =>
+      (gitSources?.list() ?? []).map((e) => ({
+        name: e.name,
+        dir: gitSources!.defaultTree(e.name),
+        git: { defaultBranch: e.state.default_branch, trees: Object.fromEntries(e.state.revisions.map((r) => [r.name, gitSources!.treeDir(e.name, r.name)])) },
+      }));
     const repositories = new Repositories(config, platform.root, platform.cwd, gitRepositories);
     const configured = repositories.all().map((r) => r.name);
     // A REPOS without the default repository answers 404 to every request naming none: say so now.
@@ -73,30 +80,42 @@ export const searchSurface = defineSurface<SearchTables>()({
     const isDeleted = (corpus: string) => platform.runAccounting.store.isDeleted(corpus);
     gitSources = new GitSources({
       dataDir,
+      store: new GitRepositoryStore(database.db),
       timeoutMs: () => config.get('GIT_TIMEOUT_SECONDS') * 1000,
       allowHosts: () => outboundAllowHosts(config.get('OUTBOUND_ALLOW_HOSTS')),
       env: platform.pluginEnv,
-      index: async (repo, revision) => {
-        const run = await runs.start(repo, false, revision.isDefault ? {} : { revision });
-        await runs.settled(run.id);
-        const ended = await runStore.get(run.id);
-        if (ended?.state !== 'finished') throw new Error(`indexing ${revision.name} ended ${ended?.state ?? 'unknown'}: ${ended?.error ?? ''}`);
-      },
+      index: (repo, revision) => indexRevision(runs, runStore, repo, revision, config.get('GIT_TIMEOUT_SECONDS') * 1000),
+      warn: (message, details) => logger.warn(details, message),
     });
+    await gitSources.load();
     const sources = gitSources;
+    // The schedule's fetch runs on one instance of a cluster at a time; the others follow the commits it records.
+    const scheduledFetch = platform.leases.exclusive('search.git-fetch', () => sources.syncAll());
     const gitFetches = new RecurringTask({
       cadence: { pauseMs: () => (config.get('GIT_FETCH_MINUTES') || 60) * 60_000 },
       task: async () => {
-        if (config.get('GIT_FETCH_MINUTES') > 0) await sources.syncAll();
+        if (config.get('GIT_FETCH_MINUTES') > 0) await scheduledFetch();
       },
       onError: (err) => logger.warn({ err: (err as Error).message }, 'scheduled git fetch failed'),
+    });
+    // Every instance brings its mirrors to the shared list: added, fetched or removed elsewhere.
+    const gitSync = new RecurringTask({
+      cadence: { pauseMs: () => config.get('GIT_SYNC_SECONDS') * 1000 },
+      task: () => sources.reconcile(),
+      onError: (err) => logger.warn({ err: (err as Error).message }, 'reading the shared git repository list failed'),
     });
     // A changed pause applies now, not after the pause under way (up to an hour at the default).
     config.onChange((keys) => {
       if (keys.includes('GIT_FETCH_MINUTES')) gitFetches.reschedule();
+      if (keys.includes('GIT_SYNC_SECONDS')) gitSync.reschedule();
     });
-    platform.onStart(() => gitFetches.start());
+    platform.onStart(() => {
+      gitFetches.start();
+      gitSync.start();
+      gitSync.wake();
+    });
     platform.onStop('git fetches', () => gitFetches.stop());
+    platform.onStop('git repository sync', () => gitSync.stop());
     registerGitRepositoryRoutes(api, { sources, repositories, audit });
     const codeIndexes = new CodeIndexes(dataDir, (repo) => sources.get(repo)?.state.default_branch ?? undefined);
     platform.onStop('code indexes', async () => codeIndexes.close());

@@ -3,7 +3,7 @@ import { columns, withColumns } from '../../platform/db/table-columns.js';
 import type { DeclaredMigration, OwnedMigrations } from '../../platform/db/migrations.js';
 import { sql } from '../../platform/db/kysely-runtime.js';
 
-/** The code-search surface's tables: index runs, evaluation canaries and evaluation jobs. */
+/** The code-search surface's tables: index runs, evaluation canaries, evaluation jobs and git repositories. */
 export const SEARCH_MIGRATIONS: OwnedMigrations = {
   owner: 'search',
   migrations: {
@@ -45,6 +45,16 @@ export const SEARCH_MIGRATIONS: OwnedMigrations = {
           finished_at text, heartbeat_at bigint not null
         `)).execute();
         await db.schema.createIndex('evaluation_jobs_started').on('evaluation_jobs').columns(['started_at', 'id']).execute();
+      },
+    },
+    '0004_git_repositories': {
+      async up(db: Kysely<any>) {
+        // The git repositories added over the API, shared by a cluster (before: DATA_DIR/git-repositories.json).
+        // `state` is the last fetch by any instance; what each instance indexed stays in its DATA_DIR.
+        await withColumns(db.schema.createTable('git_repositories'), columns(`
+          name text primary key, url text not null, revs text not null, credential_env text, credential text,
+          state text not null, created_at text not null
+        `)).execute();
       },
     },
   } satisfies Record<string, DeclaredMigration>,

@@ -42,7 +42,8 @@ export const SearchKeys = {
       'Repositories that can be indexed and searched: a JSON object mapping a name to a directory, e.g. {"billing":"/srv/billing"}. ' +
         'Empty (the default) maps "switchboard" to the gateway\'s own package root. Environment (or the env file) only: it names server paths, so the API refuses it and the JSON config file cannot set it.',
     )),
-  GIT_FETCH_MINUTES: decimal(0).default(0).describe('Minutes between fetches of every git repository added over the API (each fetch re-indexes the revisions whose commit moved); 0 fetches only on demand (POST /api/repos/{name}/fetch).'),
+  GIT_FETCH_MINUTES: decimal(0).default(0).describe('Minutes between fetches of every git repository added over the API (each fetch re-indexes the revisions whose commit moved; in a cluster one instance at a time fetches, lease `search.git-fetch`, and the others follow the commits it found); 0 fetches only on demand (POST /api/repos/{name}/fetch).'),
+  GIT_SYNC_SECONDS: decimal(0.1, 3600).default(30).describe('Seconds between reads of the git repository list (the `git_repositories` table, shared by a cluster): a repository added, fetched or removed through another instance is cloned, fetched or dropped here within this time.'),
   GIT_TIMEOUT_SECONDS: integer(1, 3600).default(300).describe('Longest a git clone, fetch or export may take before it is stopped.'),
   RETRIEVAL_BACKEND: backendId('retrieval', 'Plugin id of the retrieval provider used by search, indexing and answers.'),
   INDEX_MAX_FILE_BYTES: integer(1).default(1048576).describe('Files larger than this many bytes are skipped by indexing.'),

@@ -49,9 +49,24 @@ export interface EvaluationJobTable {
   heartbeat_at: number;
 }
 
+/** A git repository added over the API (host/surfaces/search/repositories/git-repository-store.ts). */
+export interface GitRepositoryTable {
+  name: string;
+  url: string;
+  /** JSON array: the branch and tag names or globs indexed besides the default branch. */
+  revs: string;
+  credential_env: string | null;
+  /** The credential itself: a secret, never in an API body (as webhook subscriptions' secrets). */
+  credential: string | null;
+  /** JSON: the last fetch by any instance (fetched_at, error, default_branch, revisions with their commits). */
+  state: string;
+  created_at: string;
+}
+
 /** The code-search surface's tables (search-migrations.ts creates them). */
 export type SearchTables = {
   index_runs: IndexRunTable;
   eval_runs: EvalRunTable;
   evaluation_jobs: EvaluationJobTable;
+  git_repositories: GitRepositoryTable;
 };

@@ -83,7 +83,7 @@ export class QuerySearch {
     const filtered = query.files.length || query.notFiles.length || query.excluded.length || query.notLangs.length;
     // Filters applied after ranking need more candidates than asked for.
     const wanted = filtered ? Math.min(100, topK * 4) : topK;
-    const outcome = await this.deps.search.search(query.words.join(' '), repo, wanted, query.langs.length ? { languages: query.langs } : {});
+    const outcome = await this.deps.search.search(query.words.join(' '), repo, wanted, { ...(query.langs.length ? { languages: query.langs } : {}), ...(query.rev !== undefined ? { rev: query.rev } : {}) });
     const excluded = query.excluded.map((p) => textMatcher(p, query.caseSensitive));
     const notLangs = new Set(query.notLangs);
     return outcome.hits

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AuditLog } from '../../../platform/audit/audit-log.js';
 import type { HttpApi } from '../../../platform/http/api.js';
 import { searchErrors } from '../search-errors.js';
+import { maskUrlCredentials } from '../../../../core/config/url-credentials.js';
 import { GitRemoteError } from './git-remote.js';
 import { GitRepositoryInput, type GitSources } from './git-sources.js';
 import type { Repositories } from './repositories.js';
@@ -15,7 +16,7 @@ const Revision = z.object({
 
 const GitRepository = z.object({
   name: z.string(),
-  url: z.string(),
+  url: z.string().describe('The remote; a user, password or token written into it shows as ***'),
   revs: z.array(z.string()),
   credential_env: z.string().nullable(),
   credential: z.literal('***').nullable().describe('"***" when a credential is kept; never the credential'),
@@ -28,21 +29,25 @@ const GitRepository = z.object({
 const NameParams = z.object({ name: z.string().max(200) });
 const ADMIN = { scope: 'search:admin' } as const;
 
+/** A repository as answered: a user, password or token written into the remote URL is masked, there and in the error. */
 function view(entry: ReturnType<GitSources['list']>[number]): z.infer<typeof GitRepository> {
   return {
     name: entry.name,
-    url: entry.url,
+    url: maskUrlCredentials(entry.url),
     revs: entry.revs,
     credential_env: entry.credential_env ?? null,
     credential: entry.credential ? '***' : null,
     ...entry.state,
+    error: entry.state.error === null ? null : maskUrlCredentials(entry.state.error),
   };
 }
 
 /** Git repositories of code search, added, fetched and removed over the API (search:admin). */
 export function registerGitRepositoryRoutes(api: HttpApi, deps: { sources: GitSources; repositories: Repositories; audit: AuditLog }): void {
   const { sources, repositories, audit } = deps;
-  const known = (name: string) => {
+  // Another instance of a cluster may have added or removed it: the table is read again before a 404.
+  const known = async (name: string) => {
+    if (!sources.get(name)) await sources.refresh();
     const entry = sources.get(name);
     if (!entry) throw searchErrors.error('repository_not_found', { name: name.slice(0, 100), configured: sources.list().map((e) => e.name) });
     return entry;
@@ -51,7 +56,7 @@ export function registerGitRepositoryRoutes(api: HttpApi, deps: { sources: GitSo
     try {
       await sources.sync(name);
     } catch (err) {
-      throw searchErrors.error('git_fetch_failed', { name, reason: (err as Error).message });
+      throw searchErrors.error('git_fetch_failed', { name, reason: maskUrlCredentials((err as Error).message) });
     }
   };
 
@@ -65,7 +70,10 @@ export function registerGitRepositoryRoutes(api: HttpApi, deps: { sources: GitSo
       mcp: { name: 'list_git_repositories', description: 'Git repositories code search indexes: each one\'s branches and tags, the commit indexed and the last fetch' },
       responses: { 200: { description: 'Every git repository', schema: z.object({ repositories: z.array(GitRepository) }) } },
     },
-    async () => ({ repositories: sources.list().map(view) }),
+    async () => {
+      await sources.refresh();
+      return { repositories: sources.list().map(view) };
+    },
   );
 
   api.route(
@@ -84,15 +92,18 @@ export function registerGitRepositoryRoutes(api: HttpApi, deps: { sources: GitSo
     },
     async ({ body, res }) => {
       if (repositories.configured(body.name) || sources.get(body.name)) throw searchErrors.error('repository_exists', { name: body.name });
+      let added;
       try {
-        await sources.add(body);
+        added = await sources.add(body);
       } catch (err) {
-        if (err instanceof GitRemoteError) throw searchErrors.error('git_remote_refused', { reason: err.message });
+        if (err instanceof GitRemoteError) throw searchErrors.error('git_remote_refused', { reason: maskUrlCredentials(err.message) });
         throw err;
       }
-      await audit.record('git_repository_added', { repo: body.name, url: body.url });
+      // Taken meanwhile, perhaps through another instance: the table's primary key decides.
+      if (!added) throw searchErrors.error('repository_exists', { name: body.name });
+      await audit.record('git_repository_added', { repo: body.name, url: maskUrlCredentials(body.url) });
       await fetchNow(body.name);
-      res.status(201).json(view(known(body.name)));
+      res.status(201).json(view(await known(body.name)));
     },
   );
 
@@ -109,9 +120,9 @@ export function registerGitRepositoryRoutes(api: HttpApi, deps: { sources: GitSo
       responses: { 200: { description: 'Fetched; the revisions and the commits indexed', schema: GitRepository } },
     },
     async ({ params }) => {
-      known(params.name);
+      await known(params.name);
       await fetchNow(params.name);
-      return view(known(params.name));
+      return view(await known(params.name));
     },
   );
 
@@ -127,7 +138,7 @@ export function registerGitRepositoryRoutes(api: HttpApi, deps: { sources: GitSo
       responses: { 200: { description: 'Removed', schema: z.object({ name: z.string(), removed: z.literal(true) }) } },
     },
     async ({ params }) => {
-      known(params.name);
+      await known(params.name);
       await sources.remove(params.name);
       await audit.record('git_repository_removed', { repo: params.name });
       return { name: params.name, removed: true as const };

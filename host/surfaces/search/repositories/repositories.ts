@@ -3,11 +3,23 @@ import type { SearchConfig } from '../search-settings.js';
 import { isRepoName } from '../../../platform/ports/code-search.js';
 import { searchErrors } from '../search-errors.js';
 import { invalidInput } from '../../../platform/errors/platform-errors.js';
+import { jobCorpus } from '../indexing/indexer/protocol.js';
 
 export interface Repository {
   name: string;
   /** Absolute directory of the repository. */
   dir: string;
+  /** A git repository: its default branch (what `dir` holds) and the exported tree of each other revision. */
+  git?: { defaultBranch: string | null; trees: Record<string, string> };
+}
+
+/**
+ * The retrieval collection and the tree of a revision (`rev:`): the repository's own for its
+ * working tree or default branch, `<repo>--rev--<rev>` for another git revision (as indexed).
+ */
+export function revisionSource(repo: Repository, rev: string | undefined): { corpus: string; dir: string } {
+  if (rev === undefined || rev === repo.git?.defaultBranch) return { corpus: repo.name, dir: repo.dir };
+  return { corpus: jobCorpus({ repo: repo.name, rev }), dir: repo.git?.trees[rev] ?? repo.dir };
 }
 
 /**

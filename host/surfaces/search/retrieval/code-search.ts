@@ -7,7 +7,7 @@ import type { RetrievalHit, RetrievalSearchOptions } from '../../../../core/sdk/
 import type { SearchConfig } from '../search-settings.js';
 import { randomUUID } from 'node:crypto';
 import { LlmGatewayClient, runIdentity, type RunIdentity } from '../../../platform/llm/gateway-client.js';
-import type { Repositories } from '../repositories/repositories.js';
+import { revisionSource, type Repositories } from '../repositories/repositories.js';
 import { assertCanIndex, retrievalBackendId } from './retrieval-backend.js';
 import { markStale, stampOf, type FileStamp } from './freshness.js';
 import { searchErrors } from '../search-errors.js';
@@ -42,6 +42,8 @@ export interface SearchOptions {
   identity?: RunIdentity;
   /** Only chunks of these languages (the query language's `lang:`). */
   languages?: string[];
+  /** A git revision (the query language's `rev:`): its own collection ranks, not the default branch's. */
+  rev?: string;
 }
 
 /** Where the discriminative keywords of a repository come from (host/surfaces/search/keywords/keyword-store.ts). */
@@ -88,6 +90,7 @@ export class CodeSearch {
     const started = performance.now();
     const { config, kernel } = this.deps;
     const repo = this.deps.repositories.resolve(repoName);
+    const source = revisionSource(repo, options.rev);
     const k = topK ?? config.get('FINAL_K');
     const backend = retrievalBackendId(config);
     const searchOptions: RetrievalSearchOptions = {
@@ -119,7 +122,7 @@ export class CodeSearch {
       hits = await kernel.withProvider('retrieval', backend, (p) => {
         // Without write sessions nothing was ever indexed into it: say so instead of answering [].
         assertCanIndex(backend, p);
-        return p.search(repo.name, q, k, searchOptions);
+        return p.search(source.corpus, q, k, searchOptions);
       });
     } catch (err) {
       if (err instanceof PluginNotAvailableError) throw searchErrors.error('retrieval_backend_unavailable', { backend, reason: err.message });
@@ -130,7 +133,7 @@ export class CodeSearch {
       throw searchErrors.error('retrieval_backend_failed', { backend, reason: (err as Error).message });
     }
     // A stat per result file: a hit whose file changed since the run that indexed it says so.
-    const results = await markStale(repo.dir, hits.slice(0, k).map(toResult));
+    const results = await markStale(source.dir, hits.slice(0, k).map(toResult));
     return {
       query: q,
       repo: repo.name,

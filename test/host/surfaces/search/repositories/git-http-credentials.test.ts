@@ -155,6 +155,27 @@ test('the outbound guard still applies: a loopback host OUTBOUND_ALLOW_HOSTS doe
   }
 });
 
+test('a password written into the remote URL clones, and shows as *** in every answer', async () => {
+  const url = server.url('secure.git').replace('://', `://deploy:${PASSWORD}@`);
+  const added = await call('POST', '/api/repos', { name: 'in-url', url });
+  assert.is(added.status, 201, added.text);
+  assert.is(added.body.url, server.url('secure.git').replace('://', '://***@'));
+  assertNoSecret('the answer', added.text);
+  const listed = await call('GET', '/api/repos');
+  assert.ok(listed.body.repositories.some((r: any) => r.name === 'in-url'));
+  assertNoSecret('GET /api/repos', listed.text);
+  users.deploy = 'rotated-elsewhere';
+  try {
+    const failed = await call('POST', '/api/repos/in-url/fetch');
+    assert.is(failed.status, 502, failed.text);
+    assertNoSecret('the fetch error', failed.text);
+    assertNoSecret('GET /api/repos after the error', (await call('GET', '/api/repos')).text);
+  } finally {
+    users.deploy = PASSWORD;
+  }
+  assert.is((await call('DELETE', '/api/repos/in-url')).status, 200);
+});
+
 test('no log line holds a secret', () => {
   assert.ok(gw.logs.length > 0);
   assertNoSecret('the logs', gw.logs.join('\n'));

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { json, removeDir, startGateway, tempDir, until, type TestGateway } from '../../../../support/gateway.js';
+import { gatewayDb } from '../../../../support/database.js';
 import { commitFiles, git, seedRepository, startGitDaemon, type GitDaemon } from '../../../../support/git-daemon.js';
 
 const KEY = 'bootstrap-key-git-repositories-1';
@@ -49,6 +50,22 @@ test('a git repository added over the API: default branch, a branch and a tag in
   assert.equal(listed.body.repositories.map((r: any) => r.name), ['billing']);
   assert.is((await call('POST', '/api/repos', { name: 'billing', url: daemon.url('billing.git') })).body.code, 'repository_exists');
   assert.is((await call('POST', '/api/repos', { name: 'local', url: daemon.url('billing.git') })).status, 409, 'a REPOS name is taken');
+});
+
+test('a ranked (bare-word) search with rev: ranks from that revision\'s own index; an unknown rev answers 404 as an exact search does', async () => {
+  // "flag" is only in dev's src/dev.ts: the default branch's collection has no file with it.
+  const onDev = await search('flag repo:billing rev:dev');
+  assert.is(onDev.status, 200, JSON.stringify(onDev.body));
+  assert.is(onDev.body.mode, 'ranked');
+  assert.ok(paths(onDev).includes('billing:src/dev.ts'), JSON.stringify(onDev.body));
+  assert.not.ok(paths(await search('flag repo:billing')).includes('billing:src/dev.ts'), 'without rev: the default branch ranks');
+  assert.not.ok(paths(await search('flag repo:billing rev:main')).includes('billing:src/dev.ts'), 'rev: naming the default branch');
+  assert.ok(paths(await search('version repo:billing rev:v1.0')).includes('billing:src/pay.ts'), 'a tag');
+  const ranked = await search('flag repo:billing rev:nope');
+  const exact = await search('"flag" repo:billing rev:nope');
+  assert.equal([ranked.status, ranked.body.code], [404, 'revision_not_indexed']);
+  assert.equal([exact.status, exact.body.code], [ranked.status, ranked.body.code]);
+  assert.ok(ranked.body.detail.includes('dev'), 'the indexed revisions are named');
 });
 
 test('a pushed commit is picked up by a fetch and indexed; the tag stays where it was', async () => {
@@ -163,7 +180,9 @@ test('a removed repository is gone from search, its mirror and trees removed, an
   assert.is(named.body.code, 'repository_not_found');
   assert.not.ok(existsSync(path.join(gw.dataDir, 'git', 'billing.git')));
   assert.not.ok(existsSync(path.join(gw.dataDir, 'git-trees', 'billing')));
-  assert.not.ok(readFileSync(path.join(gw.dataDir, 'git-repositories.json'), 'utf8').includes('billing'));
+  assert.not.ok(existsSync(path.join(gw.dataDir, 'git', 'billing.json')), 'nor what this instance indexed of it');
+  const rows = await gatewayDb(gw.gateway).selectFrom('git_repositories').select('name').execute();
+  assert.not.ok(rows.some((r) => r.name === 'billing'), 'gone from the table');
   assert.is((await call('DELETE', '/api/repos/billing')).status, 404);
 });
 
