@@ -58,7 +58,10 @@ if (process.env.GOLDEN_ABLATE !== '0') {
     // Values tried for issue 39, each measured against the other as a switch (prose 0.7 kept, path 0.3 not).
     ['prose 0.7 (not 0.6)', { get: () => FILE_CLASS_FACTORS.prose === 0.7, set: async (on: boolean) => void ((FILE_CLASS_FACTORS as { prose: number }).prose = on ? 0.7 : 0.6) }],
     ['path 0.3 (not 0.15)', { get: () => WEIGHTS.path === 0.3, set: async (on: boolean) => void (WEIGHTS.path = on ? 0.3 : 0.15) }],
-    ['keywordBoost', { get: () => keywords.settings().boost !== 1, set: async (on: boolean) => void (await config.update({ KEYWORDS_BOOST: on ? (boostShipped === 1 ? 1.3 : boostShipped) : 1 })) }],
+    ['keywordBoost', { get: () => keywords.settings().boost !== 1, set: async (on: boolean) => {
+        await config.update({ KEYWORDS_BOOST: on ? (boostShipped === 1 ? 1.3 : boostShipped) : 1 });
+        keywords.reloadSettings();
+      } }],
   ]);
   const rules = Object.keys(switches);
   const shipped = Object.fromEntries(rules.map((r) => [r, switches[r]!.get()]));
