@@ -8,6 +8,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, startGateway } from '../test/support/gateway.js';
 import { RANKING_RULES, type RankingRule } from '../core/sdk/retrieval/ranking-rules.js';
+import { FILE_CLASS_FACTORS } from '../core/sdk/retrieval/file-class.js';
+import { WEIGHTS } from '../core/sdk/retrieval/sparse-rescoring.js';
 import { runEvaluation } from '../host/surfaces/search/evaluation/eval-runner.js';
 import type { GoldenQuestion } from '../host/surfaces/search/evaluation/golden-set.js';
 
@@ -48,28 +50,47 @@ for (const s of SETS) console.log(`${s.padEnd(14)}${f3(all[s]!.hit5)}  ${f3(all[
 
 if (process.env.GOLDEN_ABLATE !== '0') {
   // Each rule flipped alone from the shipped state: its effect is MRR@10 with it on minus off.
-  const rules = Object.keys(RANKING_RULES) as RankingRule[];
-  const shipped = { ...RANKING_RULES };
+  // The keyword boost is a setting (KEYWORDS_BOOST, off at 1); "on" measures it at its former 1.3.
+  const config = gw.gateway.config;
+  const boostShipped = keywords.settings().boost;
+  const switches: Record<string, { get(): boolean; set(on: boolean): Promise<void> }> = Object.fromEntries([
+    ...(Object.keys(RANKING_RULES) as RankingRule[]).map((rule) => [rule, { get: () => RANKING_RULES[rule], set: async (on: boolean) => void (RANKING_RULES[rule] = on) }]),
+    // Values tried for issue 39, each measured against the other as a switch (prose 0.7 kept, path 0.3 not).
+    ['prose 0.7 (not 0.6)', { get: () => FILE_CLASS_FACTORS.prose === 0.7, set: async (on: boolean) => void ((FILE_CLASS_FACTORS as { prose: number }).prose = on ? 0.7 : 0.6) }],
+    ['path 0.3 (not 0.15)', { get: () => WEIGHTS.path === 0.3, set: async (on: boolean) => void (WEIGHTS.path = on ? 0.3 : 0.15) }],
+    ['keywordBoost', { get: () => keywords.settings().boost !== 1, set: async (on: boolean) => {
+        await config.update({ KEYWORDS_BOOST: on ? (boostShipped === 1 ? 1.3 : boostShipped) : 1 });
+        keywords.reloadSettings();
+      } }],
+  ]);
+  const rules = Object.keys(switches);
+  const shipped = Object.fromEntries(rules.map((r) => [r, switches[r]!.get()]));
+  const restore = async () => {
+    for (const r of rules) await switches[r]!.set(shipped[r]!);
+  };
   const on: Record<string, Figures> = {};
   const off: Record<string, Figures> = {};
   for (const rule of rules) {
-    RANKING_RULES[rule] = !shipped[rule];
+    await switches[rule]!.set(!shipped[rule]);
     (shipped[rule] ? off : on)[rule] = await measure();
     (shipped[rule] ? on : off)[rule] = all;
-    RANKING_RULES[rule] = shipped[rule];
+    await restore();
   }
-  console.log(`\neach rule's effect on MRR@10 (on minus off), per set; * = on as shipped\n${'rule'.padEnd(20)}${SETS.map((s) => s.slice(0, 12).padStart(13)).join('')}`);
+  console.log(`\neach rule's effect on MRR@10 (on minus off), per set; * = on as shipped\n${'rule'.padEnd(22)}${SETS.map((s) => s.slice(0, 12).padStart(13)).join('')}`);
   const effect = (rule: string, s: string) => on[rule]![s]!.mrr - off[rule]![s]!.mrr;
-  for (const rule of rules) console.log(`${(rule + (shipped[rule] ? ' *' : '')).padEnd(20)}${SETS.map((s) => ((effect(rule, s) >= 0 ? '+' : '') + f3(effect(rule, s))).padStart(13)).join('')}`);
+  for (const rule of rules) console.log(`${(rule + (shipped[rule] ? ' *' : '')).padEnd(22)}${SETS.map((s) => ((effect(rule, s) >= 0 ? '+' : '') + f3(effect(rule, s))).padStart(13)).join('')}`);
+  console.log(`\nthe same for hit@5\n${'rule'.padEnd(22)}${SETS.map((s) => s.slice(0, 12).padStart(13)).join('')}`);
+  const effect5 = (rule: string, s: string) => on[rule]![s]!.hit5 - off[rule]![s]!.hit5;
+  for (const rule of rules) console.log(`${(rule + (shipped[rule] ? ' *' : '')).padEnd(22)}${SETS.map((s) => ((effect5(rule, s) >= 0 ? '+' : '') + f3(effect5(rule, s))).padStart(13)).join('')}`);
 
   // A rule is on for the held-out set only when it raises the other sets' mean MRR@10.
   console.log(`\nleave one set out: rules chosen by the other sets, measured on the held-out set\n${'set'.padEnd(14)}hit@5  MRR@10  off`);
   for (const held of SETS) {
     const others = SETS.filter((s) => s !== held);
-    for (const rule of rules) RANKING_RULES[rule] = mean(on[rule]!, others) > mean(off[rule]!, others);
+    for (const rule of rules) await switches[rule]!.set(mean(on[rule]!, others) > mean(off[rule]!, others));
     const fig = (await measure())[held]!;
-    console.log(`${held.padEnd(14)}${f3(fig.hit5)}  ${f3(fig.mrr)}   ${rules.filter((r) => !RANKING_RULES[r]).join(', ') || '-'}`);
-    Object.assign(RANKING_RULES, shipped);
+    console.log(`${held.padEnd(14)}${f3(fig.hit5)}  ${f3(fig.mrr)}   ${rules.filter((r) => !switches[r]!.get()).join(', ') || '-'}`);
+    await restore();
   }
 }
 await gw.close();

@@ -3,7 +3,7 @@ import { stem } from './stem.js';
 import { RANKING_RULES } from './ranking-rules.js';
 
 /** People searching code want code: other kinds of file are multiplied down. */
-export const FILE_CLASS_FACTORS = { code: 1, declaration: 0.6, test: 0.5, support: 0.6, prose: 0.6, data: 0.5, vendored: 0.3 } as const;
+export const FILE_CLASS_FACTORS = { code: 1, declaration: 0.6, test: 0.5, support: 0.6, prose: 0.7, data: 0.5, vendored: 0.3 } as const;
 export type FileClass = keyof typeof FILE_CLASS_FACTORS;
 
 const PROSE = new Set(['markdown', 'text', 'rst', 'asciidoc']);

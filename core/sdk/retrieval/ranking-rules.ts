@@ -25,6 +25,10 @@ export const RANKING_RULES = {
   buildIntent: true,
   /** Chunks of different files with nearly the same words count once, for the more focused file. */
   nearDuplicates: false,
+  /** A file-name word that begins a query word counts as named (`sync` for "synchronous", `desc` for "descriptor"). */
+  nameAbbreviations: false,
+  /** Prose files with the same name and different extensions (one document as Markdown, HTML, man page) count once. */
+  sameDocument: false,
   /** Later chunks of a file decay, at most MAX_PER_FILE per file. */
   fileDiversity: true,
 };

@@ -65,6 +65,15 @@ function coverage(wanted: Set<string>, have: Set<string>): number {
   return n / wanted.size;
 }
 
+/** Share of a file name's words the query names, whole or abbreviated: `sync` begins "synchron", `desc` "descriptor". */
+function namedShare(words: Set<string>, wanted: Set<string>): number {
+  if (!words.size) return 0;
+  const wantedList = [...wanted];
+  let n = 0;
+  for (const w of words) if (wanted.has(w) || (w.length >= 3 && wantedList.some((t) => t.length > w.length && t.startsWith(w)))) n++;
+  return n / words.size;
+}
+
 const stems = (terms: string[]) => new Set(terms.map(stem));
 
 /** Sparse score of every candidate, best first. */
@@ -85,13 +94,14 @@ export function rescoreSparse(candidates: Candidate[], options: RescoreOptions):
     const bodySet = stemmedTermSet(c.text);
     const all = new Set([...pathSet, ...symbolSet, ...bodySet]);
     const cls = fileClass(c.path, c.language);
+    const words = stems(nameWords(name));
     const signals: Record<string, number> = {
       bm25: c.bm25 / maxBm25,
       coverage: coverage(wanted, all),
       path: coverage(wanted, pathSet),
       name: coverage(wanted, nameSet),
       symbol: coverage(wanted, symbolSet),
-      named: coverage(stems(nameWords(name)), wanted),
+      named: RULES.nameAbbreviations ? namedShare(words, wanted) : coverage(words, wanted),
       defined: c.symbol && wanted.has(stem(definitionName(c.symbol))) ? 1 : 0,
       class: intents.has(cls) || !RULES.fileClass ? 1 : FILE_CLASS_FACTORS[cls],
     };
@@ -126,7 +136,33 @@ export function rescoreSparse(candidates: Candidate[], options: RescoreOptions):
     if (RULES.fileEvidence) c.score += WEIGHTS.file * fileCoverage * c.signals.class! * (c.signals.keyword_boost ?? 1);
   }
   scored.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
-  return RULES.nearDuplicates ? collapseNearDuplicates(scored) : scored;
+  const collapsed = RULES.sameDocument ? collapseSameDocument(scored) : scored;
+  return RULES.nearDuplicates ? collapseNearDuplicates(collapsed) : collapsed;
+}
+
+/** A file's name without its extension, lowercased: `npm-ci.md`, `npm-ci.html`, `npm-ci.1` → npm-ci. */
+function documentName(filePath: string): { base: string; ext: string } {
+  const name = filePath.slice(filePath.lastIndexOf('/') + 1).toLowerCase();
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? { base: name.slice(0, dot), ext: name.slice(dot + 1) } : { base: name, ext: '' };
+}
+
+/**
+ * One document published in several formats (Markdown source, its HTML and man page renderings)
+ * is one answer: only the best-ranked of prose files sharing a name but not an extension stays.
+ */
+export function collapseSameDocument(ranked: Scored[]): Scored[] {
+  const kept = new Map<string, string>();
+  return ranked.filter((c) => {
+    if (!c.path || fileClass(c.path, c.language) !== 'prose') return true;
+    const { base, ext } = documentName(c.path);
+    const first = kept.get(base);
+    if (first === undefined) {
+      kept.set(base, c.path);
+      return true;
+    }
+    return first === c.path || documentName(first).ext === ext;
+  });
 }
 
 /** Chunks compared for near-duplicates: the best this many (pairwise, so kept small). */

@@ -64,7 +64,7 @@ export const SearchKeys = {
   // Keywords
   KEYWORDS_MAX_PER_REPO: integer(0).default(50).describe('Discriminative keywords kept per repository.'),
   KEYWORDS_MIN_FREQ: integer(1).default(3).describe('Files a term must appear in to become a keyword.'),
-  KEYWORDS_BOOST: decimal(0).default(1.3).describe('Score multiplier of a result that matches a keyword.'),
+  KEYWORDS_BOOST: decimal(0).default(1).describe('Score multiplier of a result holding a keyword the query names (1: off; the golden sets rank better without it).'),
   KEYWORDS_REFRESH_HOURS: decimal(0).default(24).describe('Hours before cached keywords are regenerated.'),
   ALERT_EVAL_DROP: decimal(0, 1).default(0.05).describe('Evaluation regression alert (warning): fires when MRR@10, nDCG@10 or MAP of the latest run of a named evaluation is this much below its saved baseline.'),
 };

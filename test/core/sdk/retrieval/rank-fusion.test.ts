@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fuseRankings, type Candidate, type Scored } from '../../../../core/sdk/retrieval/index.js';
+import { FILE_CLASS_FACTORS, fuseRankings, type Candidate, type Scored } from '../../../../core/sdk/retrieval/index.js';
 
 const chunk = (rowid: number, path: string, extra: Partial<Candidate> = {}): Candidate => ({ rowid, id: `c${rowid}`, path, symbol: null, language: 'typescript', text: '', bm25: 0, ...extra });
 const scored = (c: Candidate, score: number): Scored => ({ ...c, score, signals: { bm25: 1 } });
@@ -24,8 +24,8 @@ test('the dense part carries the file-class factor, so code found by meaning sti
   const dense = [chunk(1, 'docs/guide.md', { language: 'markdown', cosine: 0.9 }), chunk(2, 'src/guide.ts', { cosine: 0.8 })];
   const fused = fuseRankings([], dense, weights);
   assert.equal(fused.map((f) => f.path), ['src/guide.ts', 'docs/guide.md']);
-  close(fused[1]!.score, (0.7 / 61) * 0.6, 'prose at rank 1');
-  assert.is(fused[1]!.signals.class, 0.6);
+  close(fused[1]!.score, (0.7 / 61) * FILE_CLASS_FACTORS.prose, 'prose at rank 1');
+  assert.is(fused[1]!.signals.class, FILE_CLASS_FACTORS.prose);
 });
 
 test('the weights decide between the two rankings', () => {

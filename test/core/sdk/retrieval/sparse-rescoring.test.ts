@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { RANKING_RULES, WEIGHTS, collapseNearDuplicates, definitionName, nameWords, rescoreSparse, type Candidate } from '../../../../core/sdk/retrieval/index.js';
+import { FILE_CLASS_FACTORS, RANKING_RULES, WEIGHTS, collapseNearDuplicates, definitionName, nameWords, rescoreSparse, type Candidate } from '../../../../core/sdk/retrieval/index.js';
+import { collapseSameDocument } from '../../../../core/sdk/retrieval/sparse-rescoring.js';
 
 let nextRow = 1;
 const candidate = (path: string, text: string, extra: Partial<Candidate> = {}): Candidate => ({
@@ -122,7 +123,8 @@ test('a how-to question lifts prose to code, a question about the code does not'
   const usage = rescoreSparse(make(), { terms, query: 'how do I set a custom error handler?' });
   assert.is(usage.find((r) => r.path === 'docs/Server.md')!.signals.class, 1);
   const code = rescoreSparse(make(), { terms, query: 'where is the custom error handler called?' });
-  assert.is(code.find((r) => r.path === 'docs/Server.md')!.signals.class, 0.6);
+  assert.is(code.find((r) => r.path === 'docs/Server.md')!.signals.class, FILE_CLASS_FACTORS.prose);
+  assert.is(FILE_CLASS_FACTORS.prose, 0.7, 'measured on the golden sets (docs/search/code-search.md)');
   assert.is(code[0]!.path, 'lib/route.js');
 });
 
@@ -137,6 +139,39 @@ test('near-duplicate chunks of two files count once, for the more focused file',
   // Different texts stay.
   const apart = collapseNearDuplicates([{ ...candidate('a.md', 'alpha beta gamma delta epsilon zeta eta theta'), score: 1, signals: {} }, { ...candidate('b.md', 'iota kappa lambda mu nu xi omicron pi'), score: 0.9, signals: {} }]);
   assert.is(apart.length, 2);
+});
+
+test('one document as Markdown, HTML and man page counts once, for its best-ranked copy (rule off as shipped)', () => {
+  const scored = (path: string, score: number) => ({ ...candidate(path, 'npm ci installs from the lockfile', { language: path.endsWith('.md') ? 'markdown' : 'text' }), score, signals: {} });
+  const ranked = [scored('docs/output/commands/npm-ci.html', 0.9), scored('docs/content/commands/npm-ci.md', 0.8), scored('lib/commands/ci.js', 0.7), scored('man/man1/npm-ci.1', 0.6), scored('docs/content/commands/npm-ci.md', 0.5), scored('docs/content/using-npm/removal.md', 0.4)];
+  ranked[2] = { ...ranked[2]!, language: 'javascript' };
+  assert.equal(collapseSameDocument(ranked).map((c) => c.path), ['docs/output/commands/npm-ci.html', 'lib/commands/ci.js', 'docs/content/using-npm/removal.md']);
+  // Code never collapses, nor do prose files sharing a name and an extension (two folders' README.md).
+  const readmes = [scored('README.md', 1), scored('android/README.md', 0.9), scored('src/ci.js', 0.8), scored('test/ci.js', 0.7)].map((c) => (c.path!.endsWith('.js') ? { ...c, language: 'javascript' } : c));
+  assert.is(collapseSameDocument(readmes).length, 4);
+  assert.is(RANKING_RULES.sameDocument, false);
+  RANKING_RULES.sameDocument = true;
+  try {
+    const out = rescoreSparse([candidate('a/npm-ci.md', 'npm ci', { language: 'markdown' }), candidate('b/npm-ci.html', 'npm ci', { language: 'text' })], { terms: ['npm', 'ci'] });
+    assert.is(out.length, 1);
+  } finally {
+    RANKING_RULES.sameDocument = false;
+  }
+});
+
+test('a file-name word that begins a query word counts as named when abbreviations are on (off as shipped)', () => {
+  const make = () => [candidate('libusb/sync.c', 'int libusb_control_transfer(void) {}', { language: 'c' })];
+  const terms = ['synchronous', 'control', 'transfer'];
+  assert.is(rescoreSparse(make(), { terms })[0]!.signals.named, 0);
+  assert.is(RANKING_RULES.nameAbbreviations, false);
+  RANKING_RULES.nameAbbreviations = true;
+  try {
+    assert.is(rescoreSparse(make(), { terms })[0]!.signals.named, 1);
+    // Two letters are too few to be an abbreviation: `io` does not name "iostream".
+    assert.is(rescoreSparse([candidate('libusb/io.c', 'x', { language: 'c' })], { terms: ['iostream'] })[0]!.signals.named, 0);
+  } finally {
+    RANKING_RULES.nameAbbreviations = false;
+  }
 });
 
 test.run();

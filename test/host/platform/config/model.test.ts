@@ -21,7 +21,7 @@ test('defaults follow the reference engine and the host', () => {
   assert.is(config.CHUNK_OVERLAP, 200);
   assert.is(config.KEYWORDS_MAX_PER_REPO, 50);
   assert.is(config.KEYWORDS_MIN_FREQ, 3);
-  assert.is(config.KEYWORDS_BOOST, 1.3);
+  assert.is(config.KEYWORDS_BOOST, 1);
   assert.is(config.KEYWORDS_REFRESH_HOURS, 24);
   assert.is(config.GEN_TEMPERATURE, 0);
   assert.is(config.GEN_MAX_TOKENS, 2048);

@@ -75,7 +75,7 @@ test('concurrent rebuilds of one repository share one build', async () => {
 test('keyword settings are cached until POST /api/keywords/reload', async () => {
   const update = await fetch(`${gw.url}/api/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ KEYWORDS_BOOST: 2 }) });
   assert.ok(update.status < 300, `config update ${update.status}`);
-  assert.is(gw.gateway.surfaces.search.keywords.settings().boost, 1.3, 'not re-read by a config write');
+  assert.is(gw.gateway.surfaces.search.keywords.settings().boost, 1, 'not re-read by a config write (the default, 1: off)');
   const reload = await post('/api/keywords/reload');
   assert.is(reload.status, 200);
   assert.equal(await reload.json(), { max_per_repo: 5, min_freq: 2, boost: 2, refresh_hours: 24 });

@@ -15,14 +15,15 @@ const FLOORS = {
   // words about the same subjects (0.8644 then, one question of 97 out of the top 10).
   switchboard: { hit_at_5: 0.96, mrr_at_10: 0.86 },
   pino: { hit_at_5: 0.91, mrr_at_10: 0.79 },
-  requests: { hit_at_5: 0.97, mrr_at_10: 0.84 },
+  requests: { hit_at_5: 0.97, mrr_at_10: 0.86 },
   cobra: { hit_at_5: 0.93, mrr_at_10: 0.85 },
-  fastify: { hit_at_5: 0.97, mrr_at_10: 0.79 },
+  fastify: { hit_at_5: 0.97, mrr_at_10: 0.82 },
   markdownlint: { hit_at_5: 0.91, mrr_at_10: 0.8 },
   // Written for issue 39 before any search ran on them; below the 0.92 / 0.80 targets (see the doc).
-  glances: { hit_at_5: 0.9, mrr_at_10: 0.74 },
-  libusb: { hit_at_5: 0.84, mrr_at_10: 0.65 },
-  npm: { hit_at_5: 0.78, mrr_at_10: 0.68 },
+  // Raised after issue 39's prose factor (0.7) and keyword boost (off): 0.942 / 0.767, 0.882 / 0.677, 0.840 / 0.718.
+  glances: { hit_at_5: 0.92, mrr_at_10: 0.75 },
+  libusb: { hit_at_5: 0.86, mrr_at_10: 0.66 },
+  npm: { hit_at_5: 0.82, mrr_at_10: 0.7 },
 };
 
 let gw: TestGateway;
