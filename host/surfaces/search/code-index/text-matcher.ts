@@ -52,10 +52,14 @@ export function textMatcher(pattern: TextPattern, caseSensitive: boolean): TextM
     const re = compile(escapeRegExp(pattern.source), `${flags}u`, 'js');
     return { find: (content, max) => collect(re, content, 0, max, []) };
   }
+  const plain = plainLiteral(pattern.source);
+  if (plain !== undefined) return textMatcher({ kind: 'literal', source: plain }, caseSensitive);
   const re = compile(pattern.source, `${flags}mu`, 're2');
   const literals = [...new Set(requiredLiterals(pattern.source))].sort((a, b) => b.length - a.length);
   if (!literals.length) return { find: (content, max) => collect(re, content, 0, max, []) };
-  const scan = manyPerCall(pattern.source, `${flags}mu`) ?? ((text: string, offset: number, max: number, out: Occurrence[]) => collect(re, text, offset, max, out));
+  const many = manyPerCall(pattern.source, `${flags}mu`);
+  // The repeated expression is a bigger program: worth it only where a call copies a long text.
+  const scan: Scan = (text, offset, max, out) => (many && text.length > MANY_FROM_CHARS ? many(text, offset, max, out) : collect(re, text, offset, max, out));
   if (!matchesWithinLine(pattern.source)) return { find: (content, max) => scan(content, 0, max, []) };
   const [anchor, ...others] = literals.map((l) => compile(escapeRegExp(l), `${flags}u`, 'js'));
   return { find: (content, max) => collectByLine(scan, anchor!, others, content, max) };
@@ -65,6 +69,23 @@ type Scan = (text: string, offset: number, max: number, out: Occurrence[]) => Oc
 
 /** Matches found by one RE2 call of the repeated expression. */
 const PER_CALL = 16;
+/** Texts longer than this are scanned with the repeated expression. */
+const MANY_FROM_CHARS = 4096;
+
+/** The text an expression without metacharacters matches (escaped punctuation allowed), else undefined. */
+function plainLiteral(source: string): string | undefined {
+  let text = '';
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      const n = source[++i];
+      if (n === undefined || /[A-Za-z0-9]/.test(n)) return undefined;
+      text += n;
+    } else if ('.^$*+?()[]{}|'.includes(c)) return undefined;
+    else text += c;
+  }
+  return text || undefined;
+}
 
 /**
  * For an expression P that cannot match the empty string (it holds a literal):
