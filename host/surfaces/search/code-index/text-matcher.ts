@@ -42,9 +42,9 @@ function compile(source: string, flags: string, engine: 'js' | 're2'): Exec {
 /**
  * A literal runs as an escaped JavaScript expression (no backtracking possible); a user's regular
  * expression runs in RE2 (linear time), so no query can stall the process. RE2 (wasm) copies the
- * whole text it is given on every call, so an expression holding a literal finds up to PER_CALL
- * matches a call, and one that also cannot match across lines runs only on the lines holding its
- * literals (found by JavaScript), each alone.
+ * whole text it is given on every call, so an expression that cannot match across lines and holds
+ * literals runs only on the lines holding them (found by JavaScript), each alone; one without
+ * metacharacters runs as a literal.
  */
 export function textMatcher(pattern: TextPattern, caseSensitive: boolean): TextMatcher {
   const flags = `g${caseSensitive ? '' : 'i'}`;
@@ -57,20 +57,13 @@ export function textMatcher(pattern: TextPattern, caseSensitive: boolean): TextM
   const re = compile(pattern.source, `${flags}mu`, 're2');
   const literals = [...new Set(requiredLiterals(pattern.source))].sort((a, b) => b.length - a.length);
   if (!literals.length) return { find: (content, max) => collect(re, content, 0, max, []) };
-  const many = manyPerCall(pattern.source, `${flags}mu`);
-  // The repeated expression is a bigger program: worth it only where a call copies a long text.
-  const scan: Scan = (text, offset, max, out) => (many && text.length > MANY_FROM_CHARS ? many(text, offset, max, out) : collect(re, text, offset, max, out));
+  const scan: Scan = (text, offset, max, out) => collect(re, text, offset, max, out);
   if (!matchesWithinLine(pattern.source)) return { find: (content, max) => scan(content, 0, max, []) };
   const [anchor, ...others] = literals.map((l) => compile(escapeRegExp(l), `${flags}u`, 'js'));
   return { find: (content, max) => collectByLine(scan, anchor!, others, content, max) };
 }
 
 type Scan = (text: string, offset: number, max: number, out: Occurrence[]) => Occurrence[];
-
-/** Matches found by one RE2 call of the repeated expression. */
-const PER_CALL = 16;
-/** Texts longer than this are scanned with the repeated expression. */
-const MANY_FROM_CHARS = 4096;
 
 /** The text an expression without metacharacters matches (escaped punctuation allowed), else undefined. */
 function plainLiteral(source: string): string | undefined {
@@ -85,47 +78,6 @@ function plainLiteral(source: string): string | undefined {
     else text += c;
   }
   return text || undefined;
-}
-
-/**
- * For an expression P that cannot match the empty string (it holds a literal):
- * (P)(?:((?s:.*?))(P))?... PER_CALL times. Leftmost-first, each optional group takes the shortest
- * gap after which P matches and there P's own preferred match, which is what the next search from
- * the previous match's end finds; so one call gives the next PER_CALL matches of a global scan.
- * Undefined when the repetition does not compile (named groups repeat; the program is too big).
- */
-function manyPerCall(source: string, flags: string): Scan | undefined {
-  let groups: number;
-  let re: Exec;
-  try {
-    // Capturing groups of P: an alternative that matches "" reports each of them, unset.
-    groups = (compile(`(?:${source})|`, 'u', 're2').exec('')?.length ?? 1) - 1;
-    re = compile(`(${source})${`(?:((?s:.*?))(${source}))?`.repeat(PER_CALL - 1)}`, flags, 're2');
-  } catch {
-    return undefined;
-  }
-  return (text, offset, max, out) => {
-    let from = 0;
-    while (out.length < max && from <= text.length) {
-      re.lastIndex = from;
-      const m = re.exec(text);
-      if (!m) break;
-      let at = m.index;
-      for (let g = 1, k = 0; k < PER_CALL && out.length < max; k++) {
-        if (k > 0) {
-          const gap = m[g++];
-          if (gap === undefined) break;
-          at += gap.length;
-        }
-        const found = m[g]!;
-        out.push({ index: offset + at, length: found.length });
-        at += found.length;
-        g += 1 + groups;
-      }
-      from = Math.max(at, m.index + 1);
-    }
-    return out;
-  };
 }
 
 /** Occurrences of re in text, at most max in out, each index plus offset. */
