@@ -17,7 +17,7 @@ CREATE TABLE IF NOT EXISTS files (
   size INTEGER NOT NULL,
   content TEXT NOT NULL
 );
-CREATE VIRTUAL TABLE IF NOT EXISTS files_trigrams USING fts5(content, tokenize = 'trigram', content = '', contentless_delete = 1, detail = 'none');
+CREATE VIRTUAL TABLE IF NOT EXISTS files_trigrams USING fts5(content, tokenize = 'trigram', content = '', contentless_delete = 1);
 CREATE TABLE IF NOT EXISTS symbols (
   file_id INTEGER NOT NULL,
   name TEXT NOT NULL,
@@ -36,7 +36,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
 /** Bumped when the stored rows change meaning: an older file is emptied, and the next index run fills it. */
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,199}$/;
 

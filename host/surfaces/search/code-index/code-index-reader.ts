@@ -10,6 +10,9 @@ export interface IndexedFile {
   content: string;
 }
 
+/** A candidate file before its content is read: filters on the path run first. */
+export type CandidateFile = Omit<IndexedFile, 'content'>;
+
 export interface SymbolRow {
   path: string;
   language: string;
@@ -29,12 +32,24 @@ export interface ReferenceRow {
   col: number;
 }
 
-/** Trigrams used per query: enough to narrow candidates; every match is confirmed on the content anyway. */
-const MAX_TRIGRAMS = 24;
+/** Phrases used per query (the longest): enough to narrow candidates; every match is confirmed on the content anyway. */
+const MAX_PHRASES = 8;
 
 /** Reads one revision's code index (a read-only connection; WAL lets it see each committed run). */
 export class CodeIndexReader {
+  /** Prepared statements by SQL text: a repeated query skips SQLite's parse and plan. */
+  private readonly statements = new Map<string, SQLite.Statement>();
+
   private constructor(private readonly db: SQLite.Database) {}
+
+  private statement(sql: string): SQLite.Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
 
   static open(file: string): CodeIndexReader | undefined {
     if (!existsSync(file)) return undefined;
@@ -45,17 +60,23 @@ export class CodeIndexReader {
     this.db.close();
   }
 
+  /** Runs reads in one transaction, so they all see the same committed index run. */
+  read<T>(reads: () => T): T {
+    return this.db.transaction(reads)();
+  }
+
   /**
-   * Files holding every trigram (all of them when none is given), in path order: candidates, since
-   * the trigram index is case folded and knows nothing of order.
+   * Files holding every phrase (each at least three characters; all files when none is given) as
+   * a case-folded substring, by the trigram index and its positions, in path order: candidates,
+   * since the index folds case. Without their content, which content() reads one file at a time
+   * (sorting the content along with the paths copied it all).
    */
-  *candidates(trigrams: string[], languages: { only: string[]; not: string[] }): Generator<IndexedFile> {
+  candidates(phrases: string[], languages: { only: string[]; not: string[] }): CandidateFile[] {
     const where: string[] = [];
     const params: unknown[] = [];
-    if (trigrams.length) {
-      const picked = trigrams.length <= MAX_TRIGRAMS ? trigrams : trigrams.filter((_, i) => i % Math.ceil(trigrams.length / MAX_TRIGRAMS) === 0);
+    if (phrases.length) {
       where.push('id IN (SELECT rowid FROM files_trigrams WHERE files_trigrams MATCH ?)');
-      params.push(picked.map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND '));
+      params.push(phrases.slice(0, MAX_PHRASES).map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND '));
     }
     if (languages.only.length) {
       where.push(`language IN (${languages.only.map(() => '?').join(', ')})`);
@@ -65,24 +86,29 @@ export class CodeIndexReader {
       where.push(`language NOT IN (${languages.not.map(() => '?').join(', ')})`);
       params.push(...languages.not);
     }
-    const sql = `SELECT id, path, language, size, content FROM files ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY path`;
-    yield* this.db.prepare(sql).iterate(...params) as IterableIterator<IndexedFile>;
+    const sql = `SELECT id, path, language, size FROM files ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY path`;
+    return this.statement(sql).all(...params) as CandidateFile[];
+  }
+
+  /** A file's content by id ('' once the file has left the index). */
+  content(id: number): string {
+    return (this.statement('SELECT content FROM files WHERE id = ?').pluck().get(id) as string | undefined) ?? '';
   }
 
   file(path: string): IndexedFile | undefined {
-    return this.db.prepare('SELECT id, path, language, size, content FROM files WHERE path = ?').get(path) as IndexedFile | undefined;
+    return this.statement('SELECT id, path, language, size, content FROM files WHERE path = ?').get(path) as IndexedFile | undefined;
   }
 
   /** Paths of files under `prefix` ('' for all), in order. */
   paths(prefix: string): string[] {
     const rows = prefix
-      ? (this.db.prepare("SELECT path FROM files WHERE substr(path, 1, ?) = ? ORDER BY path").pluck().all(prefix.length + 1, `${prefix}/`) as string[])
-      : (this.db.prepare('SELECT path FROM files ORDER BY path').pluck().all() as string[]);
+      ? (this.statement("SELECT path FROM files WHERE substr(path, 1, ?) = ? ORDER BY path").pluck().all(prefix.length + 1, `${prefix}/`) as string[])
+      : (this.statement('SELECT path FROM files ORDER BY path').pluck().all() as string[]);
     return rows;
   }
 
   sizes(paths: string[]): Map<string, { size: number; language: string }> {
-    const get = this.db.prepare('SELECT size, language FROM files WHERE path = ?');
+    const get = this.statement('SELECT size, language FROM files WHERE path = ?');
     return new Map(paths.map((p) => [p, get.get(p) as { size: number; language: string }]));
   }
 
@@ -93,17 +119,17 @@ export class CodeIndexReader {
       ? `SELECT f.path, f.language, s.name, s.kind, s.line, s.col, s.end_line, s.container FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? COLLATE NOCASE${langs} ORDER BY (s.name = ?) DESC, f.path, s.line LIMIT ?`
       : `SELECT f.path, f.language, s.name, s.kind, s.line, s.col, s.end_line, s.container FROM symbols s JOIN files f ON f.id = s.file_id WHERE instr(lower(s.name), lower(?)) > 0${langs} ORDER BY (s.name = ?) DESC, (lower(s.name) = lower(?)) DESC, length(s.name), f.path, s.line LIMIT ?`;
     const params = options.exact ? [name, ...(options.languages ?? []), name, options.limit] : [name, ...(options.languages ?? []), name, name, options.limit];
-    return this.db.prepare(sql).all(...params) as SymbolRow[];
+    return this.statement(sql).all(...params) as SymbolRow[];
   }
 
   /** Identifier occurrences of exactly `name` (definitions are symbols, not references). */
   references(name: string, limit: number): ReferenceRow[] {
-    return this.db
-      .prepare('SELECT f.path, f.language, r.name, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? ORDER BY f.path, r.line, r.col LIMIT ?')
+    return this
+      .statement('SELECT f.path, f.language, r.name, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? ORDER BY f.path, r.line, r.col LIMIT ?')
       .all(name, limit) as ReferenceRow[];
   }
 
   meta(key: string): string | undefined {
-    return this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
+    return this.statement('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
   }
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { SearchQuery } from '../query/search-query.js';
 import type { CodeIndexReader, IndexedFile } from './code-index-reader.js';
-import { requiredLiterals, trigramsOf } from './regex-literals.js';
+import { requiredLiterals, searchablePhrases } from './regex-literals.js';
 import { textMatcher, type Occurrence, type TextMatcher } from './text-matcher.js';
 
 /** One matching line: 1-based line and column, the byte offset of the match in the file (UTF-8), its length in bytes, the line. */
@@ -48,15 +48,19 @@ export function exactSearch(reader: CodeIndexReader, query: SearchQuery, limits:
   const started = performance.now();
   const found: FileMatches[] = [];
   let partial = false;
-  for (const file of reader.candidates(trigramsOf(literals), { only: query.langs, not: query.notLangs })) {
-    if (performance.now() - started > limits.budgetMs) {
-      partial = true;
-      break;
+  // One read transaction: every candidate's content from the revision the candidates came from.
+  reader.read(() => {
+    for (const candidate of reader.candidates(searchablePhrases(literals), { only: query.langs, not: query.notLangs })) {
+      if (performance.now() - started > limits.budgetMs) {
+        partial = true;
+        break;
+      }
+      // The path first: a file filtered out is never read.
+      if (!pathAllowed(candidate.path, query)) continue;
+      const matched = matchFile({ ...candidate, content: reader.content(candidate.id) }, matchers, excluded, limits.maxMatchesPerFile);
+      if (matched) found.push(matched);
     }
-    if (!pathAllowed(file.path, query)) continue;
-    const matched = matchFile(file, matchers, excluded, limits.maxMatchesPerFile);
-    if (matched) found.push(matched);
-  }
+  });
   found.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
   return { files: found.slice(0, limits.maxFiles), partial };
 }

@@ -1,5 +1,6 @@
 import { RE2 } from 're2-wasm';
 import type { TextPattern } from '../query/search-query.js';
+import { matchesWithinLine, requiredLiterals } from './regex-literals.js';
 
 /** One occurrence: UTF-16 index into the content and length. */
 export interface Occurrence {
@@ -12,33 +13,107 @@ export interface TextMatcher {
   find(content: string, max: number): Occurrence[];
 }
 
+interface Exec {
+  lastIndex: number;
+  exec(text: string): (Array<string | undefined> & { index: number }) | null;
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Compiled expressions by flags and source: a repeated query compiles nothing (RE2 compiles in wasm, and its objects are never freed). */
+const compiled = new Map<string, Exec>();
+const COMPILED_KEPT = 256;
+
+function compile(source: string, flags: string, engine: 'js' | 're2'): Exec {
+  const key = `${engine}/${flags}/${source}`;
+  let re = compiled.get(key);
+  if (re) {
+    compiled.delete(key); // most recently used last
+  } else {
+    re = engine === 'js' ? (new RegExp(source, flags) as unknown as Exec) : (new RE2(source, flags) as unknown as Exec);
+    if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
+  }
+  compiled.set(key, re);
+  return re;
+}
+
 /**
  * A literal runs as an escaped JavaScript expression (no backtracking possible); a user's regular
- * expression runs in RE2 (linear time), so no query can stall the process.
+ * expression runs in RE2 (linear time), so no query can stall the process. RE2 (wasm) copies the
+ * whole text it is given on every call, so an expression that cannot match across lines and holds
+ * literals runs only on the lines holding them (found by JavaScript), each alone; one without
+ * metacharacters runs as a literal.
  */
 export function textMatcher(pattern: TextPattern, caseSensitive: boolean): TextMatcher {
   const flags = `g${caseSensitive ? '' : 'i'}`;
   if (pattern.kind === 'literal') {
-    const re = new RegExp(escapeRegExp(pattern.source), `${flags}u`);
-    return { find: (content, max) => collect((from) => ((re.lastIndex = from), re.exec(content)), max) };
+    const re = compile(escapeRegExp(pattern.source), `${flags}u`, 'js');
+    return { find: (content, max) => collect(re, content, 0, max, []) };
   }
-  const re = new RE2(pattern.source, `${flags}mu`);
-  return { find: (content, max) => collect((from) => ((re.lastIndex = from), re.exec(content) as { index: number; [0]: string } | null), max) };
+  const plain = plainLiteral(pattern.source);
+  if (plain !== undefined) return textMatcher({ kind: 'literal', source: plain }, caseSensitive);
+  const re = compile(pattern.source, `${flags}mu`, 're2');
+  const literals = [...new Set(requiredLiterals(pattern.source))].sort((a, b) => b.length - a.length);
+  if (!literals.length) return { find: (content, max) => collect(re, content, 0, max, []) };
+  const scan: Scan = (text, offset, max, out) => collect(re, text, offset, max, out);
+  if (!matchesWithinLine(pattern.source)) return { find: (content, max) => scan(content, 0, max, []) };
+  const [anchor, ...others] = literals.map((l) => compile(escapeRegExp(l), `${flags}u`, 'js'));
+  return { find: (content, max) => collectByLine(scan, anchor!, others, content, max) };
 }
 
-function collect(next: (from: number) => { index: number; [0]: string } | null, max: number): Occurrence[] {
-  const out: Occurrence[] = [];
+type Scan = (text: string, offset: number, max: number, out: Occurrence[]) => Occurrence[];
+
+/** The text an expression without metacharacters matches (escaped punctuation allowed), else undefined. */
+function plainLiteral(source: string): string | undefined {
+  let text = '';
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      const n = source[++i];
+      if (n === undefined || /[A-Za-z0-9]/.test(n)) return undefined;
+      text += n;
+    } else if ('.^$*+?()[]{}|'.includes(c)) return undefined;
+    else text += c;
+  }
+  return text || undefined;
+}
+
+/** Occurrences of re in text, at most max in out, each index plus offset. */
+function collect(re: Exec, text: string, offset: number, max: number, out: Occurrence[]): Occurrence[] {
   let from = 0;
-  while (out.length < max) {
-    const m = next(from);
+  while (out.length < max && from <= text.length) {
+    re.lastIndex = from;
+    const m = re.exec(text);
     if (!m) break;
-    out.push({ index: m.index, length: m[0].length });
+    const length = m[0]!.length;
+    out.push({ index: offset + m.index, length });
     // An empty match (/^/, /x*/) moves on by one so the scan ends.
-    from = m.index + Math.max(1, m[0].length);
+    from = m.index + Math.max(1, length);
+  }
+  return out;
+}
+
+/**
+ * As scan over the whole content, for an expression whose matches never hold a line break and
+ * always hold every literal (anchor and others): only lines holding them all can match, and a
+ * line alone gives the same matches as the whole text (a line starts after "\n" or at 0, ends
+ * before "\n" or at the end, so ^, $ and \b see what they would).
+ */
+function collectByLine(scan: Scan, anchor: Exec, others: Exec[], content: string, max: number): Occurrence[] {
+  const out: Occurrence[] = [];
+  anchor.lastIndex = 0;
+  while (out.length < max) {
+    const hit = anchor.exec(content);
+    if (!hit) break;
+    const start = content.lastIndexOf('\n', hit.index - 1) + 1;
+    const newline = content.indexOf('\n', hit.index);
+    const end = newline === -1 ? content.length : newline;
+    const line = content.slice(start, end);
+    if (others.every((o) => ((o.lastIndex = 0), o.exec(line) !== null))) scan(line, start, max, out);
+    if (newline === -1) break;
+    anchor.lastIndex = newline + 1;
   }
   return out;
 }

@@ -1,0 +1,72 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { RE2 } from 're2-wasm';
+import { textMatcher, type Occurrence } from '../../../../../host/surfaces/search/code-index/text-matcher.js';
+import { matchesWithinLine, requiredLiterals } from '../../../../../host/surfaces/search/code-index/regex-literals.js';
+
+/** The plain global scan over the whole text, one RE2 call a match: what the faster paths must equal. */
+function reference(source: string, caseSensitive: boolean, text: string, max: number): Occurrence[] {
+  const re = new RE2(source, `g${caseSensitive ? '' : 'i'}mu`);
+  const out: Occurrence[] = [];
+  let from = 0;
+  while (out.length < max && from <= text.length) {
+    re.lastIndex = from;
+    const m = re.exec(text);
+    if (!m) break;
+    const length = m[0]!.length;
+    out.push({ index: m.index, length });
+    from = m.index + Math.max(1, length);
+  }
+  return out;
+}
+
+// Deterministic text: code-like lines, a long minified line with many matches, CRLF, non-ASCII and astral characters.
+function corpus(): string {
+  let seed = 7;
+  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+  const words = ['function', 'readSync', 'Sync', 'parseInt', 'fooSync', 'ſync', 'ÉCOLE', 'école', 'x', 'a_b', '😀Sync', 'new', 'Error', "('Invalid'", 'throw', 'TypeError(`'];
+  const lines: string[] = [];
+  for (let i = 0; i < 120; i++) {
+    const n = rand(12);
+    lines.push(Array.from({ length: n }, () => words[rand(words.length)]).join(rand(3) ? ' ' : '('));
+  }
+  lines.push(Array.from({ length: 120 }, (_, i) => `function f${i}Sync(a){throw new Error('Invalid ${i}')}`).join(';'));
+  lines.push('', 'trailing Sync\r', 'Sync');
+  return lines.join('\n');
+}
+
+const PATTERNS = [
+  'function \\w+Sync\\(', 'Sync', 'sync', 'new Error\\([\'"]Invalid', 'throw new TypeError\\(`', '^Sync', 'Sync$', '\\bSync\\b', 'Sync\\b',
+  'f\\d+Sync', '(f)(\\d+)Sync', '(?P<n>f\\d+)Sync', 'Sync.*?\\(', 'Sync.*', '[A-Z]+Sync', 'école', 'É', 'Sync\\s+\\w', 'Sync\\W',
+  'Sync[^a]', 'x\\s*Sync', 'Sync\\n', '\\ASync', 'Sync\\z', '(?i)SYNC', 'a|Sync', 'Sync|read', 'S(y)?nc', 'Syn+c', '😀S',
+];
+
+test('every regex path finds exactly what a global scan of the whole text finds, with either case, under any limit', () => {
+  const text = corpus();
+  for (const source of PATTERNS) {
+    for (const caseSensitive of [true, false]) {
+      for (const max of [3, 1000]) {
+        const got = textMatcher({ kind: 'regex', source }, caseSensitive).find(text, max);
+        assert.equal(got, reference(source, caseSensitive, text, max), `/${source}/ case ${caseSensitive} max ${max}`);
+      }
+    }
+  }
+  // The long line: every match, in order.
+  assert.is(textMatcher({ kind: 'regex', source: 'f\\d+Sync' }, true).find(text, 1000).length, 120);
+});
+
+test('a literal is matched as written, folded unless case-sensitive', () => {
+  const text = 'a.b A.B a*b\nA.b';
+  assert.equal(textMatcher({ kind: 'literal', source: 'a.b' }, true).find(text, 10), [{ index: 0, length: 3 }]);
+  assert.equal(textMatcher({ kind: 'literal', source: 'a.b' }, false).find(text, 10).map((o) => o.index), [0, 4, 12]);
+});
+
+test('only expressions that can never match a line break run line by line', () => {
+  for (const safe of ['function \\w+Sync\\(', '^a.b$', '[a-z_]+', '[\\w.]+', '(?:a|b)c', '(?P<x>a)b', '\\bx\\B', 'a\\tb', '[ -~]']) assert.ok(matchesWithinLine(safe), safe);
+  for (const unsafe of ['a\\sb', 'a\\nb', '[^a]', '[\\s]', 'a\\Wb', '\\Dx', '[\\x00-\\x7f]', '[\\t-\\r]', '[[:space:]]', '(?s)a.b', '(?i)a', '\\Aa', 'a\\z', '\\pCa', 'a\\x0ab', '[\x01-z]', 'a\nb']) {
+    assert.not.ok(matchesWithinLine(unsafe), unsafe);
+  }
+  assert.equal(requiredLiterals('function \\w+Sync\\('), ['function ', 'Sync(']);
+});
+
+test.run();
