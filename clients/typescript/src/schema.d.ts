@@ -10383,6 +10383,7 @@ export interface operations {
                                 name: string;
                             }[];
                             revs: string[];
+                            /** @description The remote; a user, password or token written into it shows as *** */
                             url: string;
                         }[];
                     };
@@ -10479,6 +10480,7 @@ export interface operations {
                             name: string;
                         }[];
                         revs: string[];
+                        /** @description The remote; a user, password or token written into it shows as *** */
                         url: string;
                     };
                 };
@@ -10702,6 +10704,7 @@ export interface operations {
                             name: string;
                         }[];
                         revs: string[];
+                        /** @description The remote; a user, password or token written into it shows as *** */
                         url: string;
                     };
                 };
