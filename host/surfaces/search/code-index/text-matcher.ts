@@ -1,4 +1,4 @@
-import { RE2 } from 're2-wasm';
+import { newRE2 } from '../query/re2-engine.js';
 import type { TextPattern } from '../query/search-query.js';
 
 /** One occurrence: UTF-16 index into the content and length. */
@@ -26,7 +26,7 @@ export function textMatcher(pattern: TextPattern, caseSensitive: boolean): TextM
     const re = new RegExp(escapeRegExp(pattern.source), `${flags}u`);
     return { find: (content, max) => collect((from) => ((re.lastIndex = from), re.exec(content)), max) };
   }
-  const re = new RE2(pattern.source, `${flags}mu`);
+  const re = newRE2(pattern.source, `${flags}mu`);
   return { find: (content, max) => collect((from) => ((re.lastIndex = from), re.exec(content) as { index: number; [0]: string } | null), max) };
 }
 
