@@ -5,7 +5,7 @@
  */
 export const loadSharp = () => once('sharp', async () => (await import('sharp')).default);
 export const loadPdfKit = () => once('pdfkit', async () => (await import('pdfkit')).default);
-export const loadPdfLib = () => once('pdf-lib', () => import('pdf-lib'));
+export const loadPdfLib = (): Promise<typeof import('pdf-lib')> => once('pdf-lib', () => import('pdf-lib'));
 
 /** 'start' before this thread's first load of a library begins, 'end' once no first load is under way. */
 export type LibraryLoadListener = (phase: 'start' | 'end') => void;
