@@ -52,8 +52,23 @@ function probe(port: number): Promise<number> {
   });
 }
 
-/** Spawns `args`, polls GET /health every 5 ms; milliseconds from spawn to the first 200. */
-async function timeToHealthy(args: string[], extraEnv: Record<string, string> = {}, blackBox = false): Promise<number> {
+/** One GET /health/ready sent now; settles when anything answers it (the early server holds it until the gateway's app is open). */
+function answered(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/health/ready', agent: false }, (res) => {
+      res.resume();
+      resolve();
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * Spawns `args`, polls GET /health every 5 ms; milliseconds from spawn to the first 200, and with
+ * `served`, to the first answer of the gateway itself (a GET /health/ready sent at that 200).
+ */
+async function timeToHealthy(args: string[], extraEnv: Record<string, string> = {}, blackBox = false, served?: number[]): Promise<number> {
   const dataDir = tempDir('switchboard-bench-start-');
   const untrackDir = trackDir(dataDir);
   const port = await freePort();
@@ -82,7 +97,14 @@ async function timeToHealthy(args: string[], extraEnv: Record<string, string> = 
     const deadline = t + 60_000;
     for (;;) {
       if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${args.join(' ')} exited (${child.exitCode ?? child.signalCode}) before answering: ${err}`);
-      if ((await probe(port)) === 200) return performance.now() - t;
+      if ((await probe(port)) === 200) {
+        const healthy = performance.now() - t;
+        if (served) {
+          await answered(port);
+          served.push(performance.now() - t);
+        }
+        return healthy;
+      }
       if (performance.now() > deadline) throw new Error(`${args.join(' ')}: no 200 on /health within 60 s: ${err}`);
       await sleep(5);
     }
@@ -102,9 +124,10 @@ async function timeToHealthy(args: string[], extraEnv: Record<string, string> = 
 const gatewayStarts: number[] = [];
 const blackBoxStarts: number[] = [];
 const baselineStarts: number[] = [];
+const servedStarts: number[] = [];
 // Alternated, so a burst of other work on the machine hits both sides alike.
 for (let i = 0; i < STARTS; i++) {
-  gatewayStarts.push(await timeToHealthy([path.join(ROOT, 'host/bin/start.mjs')]));
+  gatewayStarts.push(await timeToHealthy([path.join(ROOT, 'host/bin/start.mjs')], {}, false, servedStarts));
   blackBoxStarts.push(await timeToHealthy(['host/bin/start.mjs'], {}, true));
   baselineStarts.push(await timeToHealthy(['-e', BASELINE]));
 }
@@ -116,4 +139,9 @@ console.log(
 const blackBox = median(blackBoxStarts);
 console.log(
   `start-up, black-box: \`node host/bin/start.mjs\` from the checkout, only PORT and a new DATA_DIR set, default log level: median ${ms(blackBox)}, max ${ms(Math.max(...blackBoxStarts))} | ratio to the node -e server ${(blackBox / base).toFixed(1)}x (target <= 250 ms: ${blackBox <= 250 ? 'met' : 'not met'})`,
+);
+// /health answers from the moment the port is bound (liveness); the gateway serves requests later.
+const served = median(servedStarts);
+console.log(
+  `start-up, spawn to the gateway's first answer (a GET /health/ready sent at the first 200 on /health, held until the app is open): median ${ms(served)}, max ${ms(Math.max(...servedStarts))} | ratio to the node -e server ${(served / base).toFixed(1)}x`,
 );

@@ -2,18 +2,17 @@ import { capYoungGeneration, deferOptimizingCompiler, limitHeapGrowth, optimizin
 
 /**
  * `npm start`: the gateway on PORT with state under DATA_DIR, stopped cleanly on SIGTERM/SIGINT.
- * The port is bound as soon as the configuration is read, before the gateway's modules load:
- * GET /health (liveness) answers from then on, every other request waits for the gateway.
+ * The port is bound first, with PORT and HOST read without the configuration model (whose modules
+ * take most of a start): GET /health (liveness) answers from then on, every other request waits
+ * for the gateway.
  */
 limitHeapGrowth();
 deferOptimizingCompiler();
 // Imported only now: every module imported statically loads before the first line runs, and the
 // young generation grew to 8 MB per semi-space while the configuration's modules loaded.
-const [{ ConfigRegistry }, { gatewayConfigModel }, { EarlyServer }, { rememberBoundPort }, { exitOnStartupFault, installProcessFaultHandlers, startupFailureLine }] = await Promise.all([
-  import('./platform/config/registry.js'),
-  import('./surfaces/settings.js'),
+const [{ readListenAddress }, { EarlyServer }, { exitOnStartupFault, installProcessFaultHandlers, startupFailureLine }] = await Promise.all([
+  import('./platform/config/listen-address.js'),
   import('./platform/http/early-server.js'),
-  import('./platform/http/public-url.js'),
   import('./platform/runtime/process-faults.js'),
 ]);
 const stopStartupGuard = exitOnStartupFault();
@@ -21,13 +20,21 @@ const failStart = (line: string): never => {
   process.stderr.write(`switchboard: ${line}\n`);
   process.exit(1);
 };
-const config = ConfigRegistry.fromEnvironment(gatewayConfigModel(), process.env, process.cwd());
-const port = config.get('PORT');
-const host = config.get('HOST');
+const { port, host } = readListenAddress(process.env, process.cwd());
 const early = await EarlyServer.listen(port, host).catch((err: unknown) => failStart(startupFailureLine(err, { port, host })));
-rememberBoundPort(config, early.address.port);
 // The port is taken: a supervisor (or a test) learns it before the gateway's modules load.
 process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), msg: 'switchboard port bound', port: early.address.port })}\n`);
+const [{ ConfigRegistry }, { gatewayConfigModel }, { rememberBoundPort }] = await Promise.all([
+  import('./platform/config/registry.js'),
+  import('./surfaces/settings.js'),
+  import('./platform/http/public-url.js'),
+]);
+const config = ConfigRegistry.fromEnvironment(gatewayConfigModel(), process.env, process.cwd());
+// The early read and the model must agree; a gateway bound elsewhere than its configuration says must not serve.
+if (config.get('PORT') !== port || config.get('HOST') !== host) {
+  failStart(`the gateway could not start: bound ${host}:${port} but the configuration says ${config.get('HOST')}:${config.get('PORT')}`);
+}
+rememberBoundPort(config, early.address.port);
 const { createGateway } = await import('./surfaces/gateway.js');
 // The app answers from the moment the surfaces are installed: while the plugins load, what needs
 // them answers 503 with Retry-After (a webhook sent meanwhile is delivered again, never lost to a 404).

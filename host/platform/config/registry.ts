@@ -3,10 +3,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { maskUrlCredentials, unmaskEcho } from '../../../core/config/url-credentials.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import dotenv from 'dotenv';
 import { SECRET_MASK } from '../../../core/sdk/settings.js';
 import { writeFileAtomic, type AtomicWriteOptions } from '../../../core/config/atomic-file.js';
 import { envNameOf } from './sections.js';
+import { configFilesOf, readEnvFile } from './config-files.js';
 import type { ConfigModel } from './config-model.js';
 import type { SectionValues, SettingsSection } from './settings-section.js';
 import type { PlatformConfig } from './model/index.js';
@@ -121,10 +121,7 @@ export class ConfigRegistry<out V extends ConfigValues = PlatformConfig> {
    * `<DATA_DIR>/switchboard.config.json`), both resolved against `cwd`.
    */
   static fromEnvironment<V extends ConfigValues = PlatformConfig>(model: ConfigModel, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): ConfigRegistry<V> {
-    const envFile = path.resolve(cwd, env.ENV_FILE || '.env');
-    const fileEnv = readEnvFile(envFile, []);
-    const pick = (key: string) => env[key] || fileEnv[key] || undefined;
-    const configFile = path.resolve(cwd, pick('CONFIG_FILE') ?? path.join(pick('DATA_DIR') ?? String(model.defaults().DATA_DIR), 'switchboard.config.json'));
+    const { envFile, configFile } = configFilesOf(env, cwd);
     return new ConfigRegistry<V>({ model, env, envFile, configFile });
   }
 
@@ -401,17 +398,6 @@ export class ConfigRegistry<out V extends ConfigValues = PlatformConfig> {
       }
     }
     return changed;
-  }
-}
-
-function readEnvFile(file: string, problems: string[]): Record<string, string> {
-  try {
-    return dotenv.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-      problems.push(`${path.basename(file)}: cannot be read (${(err as NodeJS.ErrnoException).code ?? 'read error'}); ignored`);
-    }
-    return {};
   }
 }
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerClientError } from './client-errors.js';
+import type { Duplex } from 'node:stream';
 
 const LIVENESS_BODY = '{"status":"ok"}';
 
@@ -24,7 +24,7 @@ export class EarlyServer {
   static async listen(port: number, host: string): Promise<EarlyServer> {
     let early: EarlyServer | undefined;
     const server = createServer((req, res) => early!.handle(req, res));
-    server.on('clientError', answerClientError);
+    server.on('clientError', answerClientErrorWhenLoaded);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => {
@@ -63,6 +63,17 @@ export class EarlyServer {
     }
     this.waiting.push([req, res]);
   }
+}
+
+let clientErrors: Promise<typeof import('./client-errors.js')> | undefined;
+
+/**
+ * The API's answer to a request the parser refused, its module loaded on first use: the error
+ * catalogue pulls in the platform's errors and zod, which the port must not wait for.
+ */
+function answerClientErrorWhenLoaded(err: Error & { code?: string }, socket: Duplex): void {
+  clientErrors ??= import('./client-errors.js');
+  void clientErrors.then(({ answerClientError }) => answerClientError(err, socket));
 }
 
 function isHealth(url: string | undefined): boolean {

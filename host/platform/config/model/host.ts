@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { envOnly, secret } from '../../../../core/sdk/settings.js';
+import { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT } from '../config-files.js';
 import { backendId, decimal, integer, flag, text, optionalText, pluginId, emptyAsUnset, visibleToPlugins } from './field-kinds.js';
 
 /** Configuration keys of the gateway process: port, data directory, logging, storage, cleanup, admin. */
 export const HostKeys = {
-  PORT: integer(0, 65535).default(8080).describe('TCP port the gateway listens on (0 picks a free port).'),
-  HOST: text().default('0.0.0.0').describe('Address the gateway binds to.'),
-  DATA_DIR: envOnly(text().default('./data').describe('Directory for the SQLite database, artifacts and the default config files.')),
+  PORT: integer(0, 65535).default(DEFAULT_PORT).describe('TCP port the gateway listens on (0 picks a free port).'),
+  HOST: text().default(DEFAULT_HOST).describe('Address the gateway binds to.'),
+  DATA_DIR: envOnly(text().default(DEFAULT_DATA_DIR).describe('Directory for the SQLite database, artifacts and the default config files.')),
   PUBLIC_API_URL: z
     .preprocess(emptyAsUnset, z.url().optional())
     .describe('Public base URL of the gateway, used in links handed to outside callers (webhooks, PDF tokens).'),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { Parser, type ReadEntry } from 'tar';
+import type { ReadEntry } from 'tar';
 import { z } from 'zod';
 
 /**
@@ -81,6 +81,8 @@ export async function readTarEntries(bytes: Buffer): Promise<Map<string, Buffer>
   const entries = new Map<string, Buffer>();
   let total = 0;
   let problem: PackageProblem | undefined;
+  // tar loads with the first package read (an install or a pack), not with every gateway.
+  const { Parser } = await import('tar');
   const parser = new Parser({
     strict: true,
     onReadEntry: (entry: ReadEntry) => {

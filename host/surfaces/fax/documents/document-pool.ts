@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { faxErrors } from '../fax-errors.js';
 import type { CoverValues } from './cover-page.js';
-import type { DocumentOutcome, DocumentResults, DocumentTask } from './document-worker.js';
+import type { DocumentOutcome, DocumentResults, DocumentTask, LibraryLoad } from './document-worker.js';
 import { InvalidDocumentError, UnsupportedDocumentError } from './errors.js';
 import type { NormalizedDocument } from './normalize.js';
 import type { Paper } from './paper.js';
@@ -31,14 +31,20 @@ interface Job {
 
 interface Thread {
   worker: Worker;
-  /** Its libraries are loaded: jobs start (and their deadlines run) only then. */
+  /** Its modules are loaded: jobs start (and their deadlines run) only then. */
   ready: boolean;
   job?: Job;
   timer?: NodeJS.Timeout;
+  /** When the job's budget runs out (Date.now() time); moved on by the time its libraries took to load. */
+  deadline?: number;
+  /** While a library loads for the job: when the load began. */
+  pausedAt?: number;
 }
 
 const MB = 1024 * 1024;
 const DEFAULT_HEAP_MB = 512;
+/** Longest a library's first load may take (it is not the document's budget, but a thread must not hang on it). */
+const LIBRARY_LOAD_MS = 60_000;
 
 /**
  * Document inspection and conversion (PDF checks, text and image to PDF, cover pages) in worker
@@ -124,12 +130,30 @@ export class DocumentPool {
 
   private begin(thread: Thread, job: Job): void {
     // The deadline counts from the start of the work, not the wait for a thread.
+    thread.deadline = Date.now() + job.budgetMs;
+    this.arm(thread, job, job.budgetMs, `processing it took longer than its budget of ${seconds(job.budgetMs)} for ${job.sizeMb.toFixed(1)} MB`);
+    thread.worker.postMessage({ id: job.id, task: job.task });
+  }
+
+  private arm(thread: Thread, job: Job, ms: number, reason: string): void {
+    clearTimeout(thread.timer);
     thread.timer = setTimeout(() => {
       void this.retire(thread);
-      job.reject(faxErrors.error('document_too_complex', { reason: `processing it took longer than its budget of ${seconds(job.budgetMs)} for ${job.sizeMb.toFixed(1)} MB` }));
+      job.reject(faxErrors.error('document_too_complex', { reason }));
       this.pump();
-    }, job.budgetMs);
-    thread.worker.postMessage({ id: job.id, task: job.task });
+    }, ms);
+  }
+
+  /** A library's first load in the thread stops the job's clock; the budget left runs on after it. */
+  private libraryLoad(thread: Thread, job: Job, phase: LibraryLoad['library']): void {
+    if (phase === 'start') {
+      thread.pausedAt = Date.now();
+      this.arm(thread, job, LIBRARY_LOAD_MS, `its libraries did not load within ${seconds(LIBRARY_LOAD_MS)}`);
+    } else if (thread.pausedAt !== undefined) {
+      thread.deadline! += Date.now() - thread.pausedAt;
+      thread.pausedAt = undefined;
+      this.arm(thread, job, Math.max(0, thread.deadline! - Date.now()), `processing it took longer than its budget of ${seconds(job.budgetMs)} for ${job.sizeMb.toFixed(1)} MB`);
+    }
   }
 
   private spawn(): Thread {
@@ -138,7 +162,7 @@ export class DocumentPool {
     worker.unref();
     const thread: Thread = { worker, ready: false };
     this.threads.add(thread);
-    worker.on('message', (outcome: DocumentOutcome | { ready: true }) => {
+    worker.on('message', (outcome: DocumentOutcome | LibraryLoad | { ready: true }) => {
       const job = thread.job;
       if ('ready' in outcome) {
         thread.ready = true;
@@ -146,6 +170,7 @@ export class DocumentPool {
         return;
       }
       if (!job || job.id !== outcome.id) return;
+      if ('library' in outcome) return this.libraryLoad(thread, job, outcome.library);
       this.finish(thread);
       this.idle.push(thread);
       if (outcome.ok) job.resolve(outcome.value);
@@ -173,6 +198,8 @@ export class DocumentPool {
     thread.worker.unref();
     clearTimeout(thread.timer);
     thread.timer = undefined;
+    thread.deadline = undefined;
+    thread.pausedAt = undefined;
     thread.job = undefined;
   }
 

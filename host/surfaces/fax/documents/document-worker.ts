@@ -6,7 +6,7 @@ import { mergePdfs } from './pdf-merge.js';
 import { normalizeToPdf, type NormalizedDocument } from './normalize.js';
 import type { Paper } from './paper.js';
 import { inspectPdf } from './pdf-inspect.js';
-import { loadPdfKit } from './lazy-modules.js';
+import { reportLibraryLoads } from './lazy-modules.js';
 
 /** One piece of document work a thread of the DocumentPool does. */
 export type DocumentTask =
@@ -24,6 +24,9 @@ export interface DocumentResults {
   'with-cover': { pdf: Buffer; undrawable: string[] };
   merge: { pdf: Buffer };
 }
+
+/** A job's first load of a library begins ('start') or is over ('end'). */
+export type LibraryLoad = { id: number | undefined; library: 'start' | 'end' };
 
 /** A document error crosses the thread as its code and message; anything else as a message. */
 export type DocumentOutcome = { id: number; ok: true; value: unknown } | { id: number; ok: false; code?: 'invalid_document' | 'unsupported_document'; message: string };
@@ -48,11 +51,14 @@ async function perform(task: DocumentTask): Promise<unknown> {
   }
 }
 
-// The PDF libraries load before the thread says it is ready: a job's budget is for its document, not for a cold start.
-await Promise.all([import('pdf-lib'), loadPdfKit()]);
+// The libraries load on a job's first need of them (a well-formed PDF needs none); the pool stops
+// the job's clock meanwhile, so its budget is for its document, not for a cold start.
+let current: number | undefined;
+reportLibraryLoads((phase) => parentPort!.postMessage({ id: current, library: phase } satisfies LibraryLoad));
 parentPort!.postMessage({ ready: true });
 
 parentPort!.on('message', ({ id, task }: { id: number; task: DocumentTask }) => {
+  current = id;
   perform(task).then(
     (value) => parentPort!.postMessage({ id, ok: true, value } satisfies DocumentOutcome),
     (err: unknown) => {

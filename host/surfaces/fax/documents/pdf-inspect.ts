@@ -1,4 +1,5 @@
 import { InvalidDocumentError } from './errors.js';
+import { loadPdfLib } from './lazy-modules.js';
 import { readPdfStructure } from './pdf-structure.js';
 
 export { InvalidDocumentError } from './errors.js';
@@ -11,7 +12,7 @@ export { InvalidDocumentError } from './errors.js';
 export async function inspectPdf(buf: Buffer): Promise<{ pages: number }> {
   const quick = readPdfStructure(buf);
   if (quick) return quick;
-  const { PDFDocument, EncryptedPDFError } = await import('pdf-lib');
+  const { PDFDocument, EncryptedPDFError } = await loadPdfLib();
   let pages: number;
   try {
     const doc = await PDFDocument.load(buf, { ignoreEncryption: false, updateMetadata: false });

@@ -1,11 +1,12 @@
 import { InvalidDocumentError } from './errors.js';
+import { loadPdfLib } from './lazy-modules.js';
 
 /**
  * Every page of `pdfs`, in order, as one PDF (the first document's metadata kept). A document that
  * cannot be read throws InvalidDocumentError with `damaged(index)` as its message.
  */
 export async function mergePdfs(pdfs: Buffer[], damaged: (index: number) => string): Promise<Buffer> {
-  const { PDFDocument } = await import('pdf-lib');
+  const { PDFDocument } = await loadPdfLib();
   const load = async (index: number) => {
     try {
       return await PDFDocument.load(pdfs[index]!, { updateMetadata: false });

@@ -1,4 +1,4 @@
-import { RE2 } from 're2-wasm';
+import { newRE2 } from '../query/re2-engine.js';
 import type { TextPattern } from '../query/search-query.js';
 import { matchesWithinLine, requiredLiterals } from './regex-literals.js';
 
@@ -32,7 +32,7 @@ function compile(source: string, flags: string, engine: 'js' | 're2'): Exec {
   if (re) {
     compiled.delete(key); // most recently used last
   } else {
-    re = engine === 'js' ? (new RegExp(source, flags) as unknown as Exec) : (new RE2(source, flags) as unknown as Exec);
+    re = engine === 'js' ? (new RegExp(source, flags) as unknown as Exec) : (newRE2(source, flags) as unknown as Exec);
     if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
   }
   compiled.set(key, re);

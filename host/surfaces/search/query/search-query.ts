@@ -1,4 +1,4 @@
-import { RE2 } from 're2-wasm';
+import { newRE2 } from './re2-engine.js';
 import { searchErrors } from '../search-errors.js';
 
 /** A text to find: a phrase (`"…"`, or a word in an exact query) or a regular expression (`/…/`). */
@@ -199,7 +199,7 @@ function regex(q: string, open: number): { text: string; end: number } | undefin
       if (!text) fault(open, 'an empty regular expression //');
       if (text.length > MAX_REGEX) fault(open, `the regular expression is longer than ${MAX_REGEX} characters`);
       try {
-        new RE2(text, 'u');
+        newRE2(text, 'u');
       } catch (err) {
         fault(open + 1, `/${text}/ is not a valid regular expression: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`);
       }

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { EarlyServer } from '../../../../host/platform/http/early-server.js';
 import { until } from '../../../support/gateway.js';
 
@@ -31,6 +32,24 @@ test('before the app opens: GET and HEAD /health answer 200 {"status":"ok"}', as
     assert.is(head.status, 200);
     assert.is(head.body, '');
     assert.is(early.waitingCount, 0);
+  } finally {
+    early.server.close();
+  }
+});
+
+test('before the app opens: a request the HTTP parser refuses gets the API\'s {"detail", "code"} answer', async () => {
+  const early = await EarlyServer.listen(0, '127.0.0.1');
+  try {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(early.address.port, '127.0.0.1', () => socket.write('NOT A REQUEST\r\n\r\n'));
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (d: string) => (text += d));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    assert.match(answer, /^HTTP\/1\.1 400 /);
+    assert.equal(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)), { detail: 'malformed HTTP request', code: 'malformed_request' });
   } finally {
     early.server.close();
   }
