@@ -100,14 +100,20 @@ export class DefinitionResolver {
   }
 
   private async describeEntry(manifest: Manifest, located: LocatedPlugin, mode: 'process' | 'worker'): Promise<ResolvedPlugin> {
-    const { schema, envMap } = settingsFromDescription(await this.isolated!.describe(manifest.id, mode, located.code!));
-    const definition = definePlugin({
-      ...(schema ? { settings: schema } : {}),
-      env: envMap,
-      start() {
-        throw new Error(`plugin "${manifest.id}" runs isolated; its code is not loaded in the gateway`);
-      },
-    });
+    const { definition, schema, envMap } = describedDefinition(manifest.id, await this.isolated!.describe(manifest.id, mode, located.code!));
     return { key: located.key, block: undefined, definition, schema, envMap, code: located.code!, described: true };
   }
+}
+
+/** The stand-in definition of code that runs isolated: its described settings; it cannot start here. */
+export function describedDefinition(pluginId: string, description: EntryDescription) {
+  const { schema, envMap } = settingsFromDescription(description);
+  const definition = definePlugin({
+    ...(schema ? { settings: schema } : {}),
+    env: envMap,
+    start() {
+      throw new Error(`plugin "${pluginId}" runs isolated; its code is not loaded in this process`);
+    },
+  });
+  return { definition, schema, envMap };
 }

@@ -138,7 +138,7 @@ export class IndexRuns {
       enrich,
       maxFileBytes: config.get('INDEX_MAX_FILE_BYTES'),
       chunk: { size: config.get('CHUNK_SIZE'), overlap: Math.min(config.get('CHUNK_OVERLAP'), config.get('CHUNK_SIZE') - 1) },
-      backend: { pluginId, manifestPath: view.manifest_path, configStorePath: this.deps.configStorePath, dataDir: this.deps.dataDir, packageRoot: this.deps.packageRoot, timeouts: { startMs: config.get('PLUGIN_START_TIMEOUT_MS'), stopMs: config.get('PLUGIN_STOP_TIMEOUT_MS') }, pathsAllow: config.get('PLUGIN_PATHS_ALLOW').split(path.delimiter).filter((p) => path.isAbsolute(p)) },
+      backend: { pluginId, manifestPath: view.manifest_path, configStorePath: this.deps.configStorePath, dataDir: this.deps.dataDir, packageRoot: this.deps.packageRoot, timeouts: { startMs: config.get('PLUGIN_START_TIMEOUT_MS'), stopMs: config.get('PLUGIN_STOP_TIMEOUT_MS') }, pathsAllow: config.get('PLUGIN_PATHS_ALLOW').split(path.delimiter).filter((p) => path.isAbsolute(p)), ...isolationOfBackend(view.isolation?.mode, config) },
       outboundAllowHosts: outboundAllowHosts(config.get('OUTBOUND_ALLOW_HOSTS')),
       ...(model ? { embedding: { ...llmGatewayEndpoint(config), model, batchSize: config.get('EMBEDDING_BATCH_SIZE') } } : {}),
       ...(model && enrich && config.get('GEN_MODEL') ? { generation: { model: config.get('GEN_MODEL')!, timeoutMs: config.get('GEN_TIMEOUT') * 1000 } } : {}),
@@ -217,4 +217,11 @@ export class IndexRuns {
       void writes.then(resolveDone);
     });
   }
+}
+
+/** The kernel's isolation of the backend, for the indexer child to run it the same way. */
+function isolationOfBackend(mode: string | undefined, config: { get(name: 'PLUGIN_MEMORY_MB' | 'PLUGIN_CALL_TIMEOUT_MS' | 'PLUGIN_UNRESPONSIVE_MS' | 'PLUGIN_MAX_CONCURRENT_CALLS'): number }): { isolation?: IndexJob['backend']['isolation'] } {
+  if (mode !== 'process' && mode !== 'worker') return {};
+  const limits = { memoryMb: config.get('PLUGIN_MEMORY_MB'), callMs: config.get('PLUGIN_CALL_TIMEOUT_MS'), unresponsiveMs: config.get('PLUGIN_UNRESPONSIVE_MS'), maxConcurrentCalls: config.get('PLUGIN_MAX_CONCURRENT_CALLS') };
+  return { isolation: { mode, limits } };
 }

@@ -5,7 +5,9 @@ import { pino } from 'pino';
 import { container } from 'tsyringe';
 import { loadEntry, locateEntry } from '../../../../../core/kernel/entry-loader.js';
 import type { PluginMetricsSource } from '../../../../../core/kernel/plugin-metrics.js';
-import { startGeneration } from '../../../../../core/kernel/plugin-runner.js';
+import { DEFAULT_RUN_TIMEOUTS, startGeneration } from '../../../../../core/kernel/plugin-runner.js';
+import { describedDefinition } from '../../../../../core/kernel/plugin-definition.js';
+import { probeEntry } from '../../../../../core/kernel/isolation/isolate-probe.js';
 import type { OutboundGuard } from '../../../../../core/kernel/egress.js';
 import type { RetrievalProvider } from '../../../../../core/sdk/index.js';
 import { PluginConfigStore } from '../../../../../core/config/plugin-config-store.js';
@@ -28,10 +30,16 @@ export async function loadBackend(backend: IndexJob['backend'], env: NodeJS.Proc
   const manifest = JSON.parse(readFileSync(backend.manifestPath, 'utf8')) as { entry?: string; egress?: string[] };
   if (!manifest.entry) throw new Error(`retrieval backend "${backend.pluginId}" has no code entry`);
   const code = locateEntry(backend.manifestPath, manifest.entry, { packageRoot: backend.packageRoot, buildRoot: path.join(backend.packageRoot, 'dist') });
+  // Third-party code the kernel isolates is isolated here too: described by a probe, never imported in the child.
+  const isolation = backend.isolation && !code.builtin ? backend.isolation : undefined;
+  const definition = isolation
+    ? describedDefinition(backend.pluginId, await probeEntry({ pluginId: backend.pluginId, mode: isolation.mode, code, dataDir: path.join(backend.dataDir, 'plugin-data', backend.pluginId), memoryMb: isolation.limits.memoryMb, deadlineMs: backend.timeouts?.startMs ?? DEFAULT_RUN_TIMEOUTS.startMs })).definition
+    : await loadEntry(code);
   const run = await startGeneration({
     pluginId: backend.pluginId,
     generation: 0,
-    definition: await loadEntry(code),
+    definition,
+    ...(isolation ? { isolation: { mode: isolation.mode, code, limits: isolation.limits, onCrash: () => {}, parseSettings: true } } : {}),
     // Settings resolved here, in the child, from the same sources as the kernel's.
     stored: new PluginConfigStore(backend.configStorePath).get(backend.pluginId).settings,
     env,

@@ -1,6 +1,7 @@
 import type { LlmGatewayEndpoint } from '../../../../platform/llm/gateway-endpoint.js';
 import type { CensusChildMessage } from '../../../../platform/llm/ipc-census.js';
 import type { RunCounts } from '../index-run-store.js';
+import type { IsolationLimits } from '../../../../../core/kernel/kernel.js';
 
 /** What the supervisor sends the indexer child over IPC (not the environment: it may hold a key). */
 export interface IndexJob {
@@ -23,6 +24,8 @@ export interface IndexJob {
     timeouts?: { startMs?: number; stopMs?: number };
     /** PLUGIN_PATHS_ALLOW: where the backend's path settings may point besides DATA_DIR. */
     pathsAllow?: string[];
+    /** Where the kernel runs the backend when isolated, with its limits: third-party code runs so in the child too. */
+    isolation?: { mode: 'process' | 'worker'; limits: IsolationLimits };
   };
   /** OUTBOUND_ALLOW_HOSTS, for the child's own outbound guard. */
   outboundAllowHosts?: string[];
