@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { container as rootContainer } from 'tsyringe';
@@ -28,6 +27,7 @@ import { PluginViews, type PluginView } from './plugin-views.js';
 import { Reconciler } from './reconciler.js';
 import { DEFAULT_ISOLATION_LIMITS, type IsolationLimits, type IsolationMode } from './isolation/isolation-mode.js';
 import { probeEntry } from './isolation/isolate-probe.js';
+import { isolatedDataDir } from './plugin-paths.js';
 import { ReloadQueue } from './reload-queue.js';
 
 export type { PluginState } from './plugin-record.js';
@@ -103,7 +103,7 @@ export class Kernel {
     const resolver = new DefinitionResolver(options.roots, this.declarative, {
       operatorMode: (id) => options.isolation?.modes?.().get(id),
       describe: (pluginId, mode, code) =>
-        probeEntry({ pluginId, mode, code, dataDir: path.join(options.dataDir, 'plugin-data', pluginId), memoryMb: limits().memoryMb, deadlineMs: timeouts.startMs }),
+        probeEntry({ pluginId, mode, code, dataDir: isolatedDataDir(options.dataDir, pluginId), memoryMb: limits().memoryMb, deadlineMs: timeouts.startMs }),
     });
     const factory = new GenerationFactory({
       env,

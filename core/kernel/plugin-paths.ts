@@ -49,3 +49,8 @@ function realpathOfExistingPart(target: string): string {
     }
   }
 }
+
+/** The data folder of third-party code run isolated: DATA_DIR/plugin-data/<id>, the only place it may write. */
+export function isolatedDataDir(dataDir: string, pluginId: string): string {
+  return path.join(dataDir, 'plugin-data', pluginId);
+}

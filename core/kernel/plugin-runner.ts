@@ -8,7 +8,7 @@ import { servedAtCurrentContracts } from './contract-adapters.js';
 import { createPluginContext } from './plugin-context.js';
 import type { WithStorage } from './plugin-store.js';
 import type { PluginMetricsSource } from './plugin-metrics.js';
-import path from 'node:path';
+import { isolatedDataDir } from './plugin-paths.js';
 import type { PluginCode } from './entry-loader.js';
 import { startIsolatedPlugin, type IsolatedPlugin } from './isolation/isolated-plugin.js';
 import type { IsolationLimits } from './isolation/isolation-mode.js';
@@ -165,7 +165,7 @@ function startIsolated(request: GenerationRequest, isolation: GenerationIsolatio
     pluginId: request.pluginId,
     generation: request.generation,
     settings,
-    dataDir: isolation.code.builtin ? request.dataDir : path.join(request.dataDir, 'plugin-data', request.pluginId),
+    dataDir: isolation.code.builtin ? request.dataDir : isolatedDataDir(request.dataDir, request.pluginId),
     egress: resolveEgress(request.egress, settings),
     contracts: request.contracts ?? [],
     startMs: timeouts.startMs,

@@ -8,6 +8,7 @@ import type { PluginMetricsSource } from '../../../../../core/kernel/plugin-metr
 import { DEFAULT_RUN_TIMEOUTS, startGeneration } from '../../../../../core/kernel/plugin-runner.js';
 import { describedDefinition } from '../../../../../core/kernel/plugin-definition.js';
 import { probeEntry } from '../../../../../core/kernel/isolation/isolate-probe.js';
+import { isolatedDataDir } from '../../../../../core/kernel/plugin-paths.js';
 import type { OutboundGuard } from '../../../../../core/kernel/egress.js';
 import type { RetrievalProvider } from '../../../../../core/sdk/index.js';
 import { PluginConfigStore } from '../../../../../core/config/plugin-config-store.js';
@@ -33,7 +34,7 @@ export async function loadBackend(backend: IndexJob['backend'], env: NodeJS.Proc
   // Third-party code the kernel isolates is isolated here too: described by a probe, never imported in the child.
   const isolation = backend.isolation && !code.builtin ? backend.isolation : undefined;
   const definition = isolation
-    ? describedDefinition(backend.pluginId, await probeEntry({ pluginId: backend.pluginId, mode: isolation.mode, code, dataDir: path.join(backend.dataDir, 'plugin-data', backend.pluginId), memoryMb: isolation.limits.memoryMb, deadlineMs: backend.timeouts?.startMs ?? DEFAULT_RUN_TIMEOUTS.startMs })).definition
+    ? describedDefinition(backend.pluginId, await probeEntry({ pluginId: backend.pluginId, mode: isolation.mode, code, dataDir: isolatedDataDir(backend.dataDir, backend.pluginId), memoryMb: isolation.limits.memoryMb, deadlineMs: backend.timeouts?.startMs ?? DEFAULT_RUN_TIMEOUTS.startMs })).definition
     : await loadEntry(code);
   const run = await startGeneration({
     pluginId: backend.pluginId,
