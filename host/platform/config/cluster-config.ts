@@ -7,6 +7,7 @@ import { sql } from '../db/kysely-runtime.js';
 import type { PlatformTables } from '../db/schema.js';
 import type { ConfigRegistry } from './registry.js';
 import { RecurringTask } from '../runtime/recurring-task.js';
+import { SecretSeal } from '../secrets/secret-seal.js';
 
 type Coordinator = <T>(write: () => Promise<T>) => Promise<T>;
 
@@ -68,14 +69,17 @@ export function pluginSettingsDocument(store: PluginConfigStore, applied: () => 
  * runs under its row's lock, starting from the cluster's copy and publishing its result with the
  * next version; every instance checks the versions each CONFIG_SYNC_SECONDS and, when one moved,
  * writes that text to its own file and applies it, so a change is live everywhere without a
- * restart. The first instance to start seeds each row with its file.
+ * restart. The first instance to start seeds each row with its file. The rows hold plugin
+ * secrets: with SECRETS_KEY each body is sealed (`seal`), and bodies stored plain are sealed at start.
  */
 export class ClusterConfig {
   private readonly versions = new Map<number, number>();
   private checking: Promise<void> | undefined;
   private readonly loop: RecurringTask;
+  private readonly seal: SecretSeal;
 
-  constructor(private readonly deps: { config: ConfigRegistry; db: Kysely<PlatformTables>; logger: Logger; documents: SharedDocument[] }) {
+  constructor(private readonly deps: { config: ConfigRegistry; db: Kysely<PlatformTables>; logger: Logger; documents: SharedDocument[]; seal?: SecretSeal }) {
+    this.seal = deps.seal ?? new SecretSeal(undefined);
     this.loop = new RecurringTask({
       cadence: { pauseMs: () => deps.config.get('CONFIG_SYNC_SECONDS') * 1000 },
       task: () => this.check(),
@@ -88,13 +92,23 @@ export class ClusterConfig {
     for (const doc of this.deps.documents) {
       await this.deps.db
         .insertInto('shared_config')
-        .values({ id: doc.id, version: 1, body: await doc.read(), updated_at: Date.now() })
+        .values({ id: doc.id, version: 1, body: this.seal.seal(await doc.read()), updated_at: Date.now() })
         .onConflict((oc) => oc.column('id').doNothing())
         .execute();
     }
+    await this.resealStored();
     await this.check();
     for (const doc of this.deps.documents) doc.coordinateWrites((write) => this.write(doc, write));
     this.loop.start();
+  }
+
+  /** Seals bodies stored plain (or under SECRETS_KEY_PREVIOUS); the version stays: the text is the same. */
+  private async resealStored(): Promise<void> {
+    const rows = await this.deps.db.selectFrom('shared_config').select(['id', 'body']).execute();
+    for (const row of rows) {
+      const body = this.seal.reseal(row.body);
+      if (body !== undefined) await this.deps.db.updateTable('shared_config').set({ body }).where('id', '=', row.id).where('body', '=', row.body).execute();
+    }
   }
 
   async stop(): Promise<void> {
@@ -108,7 +122,7 @@ export class ClusterConfig {
       const rows = await this.deps.db.selectFrom('shared_config').select(['id', 'version', 'body']).execute();
       for (const doc of this.deps.documents) {
         const row = rows.find((r) => Number(r.id) === doc.id);
-        if (row && Number(row.version) > (this.versions.get(doc.id) ?? 0)) await this.apply(doc, Number(row.version), row.body);
+        if (row && Number(row.version) > (this.versions.get(doc.id) ?? 0)) await this.apply(doc, Number(row.version), this.seal.open(row.body));
       }
     })().finally(() => (this.checking = undefined));
     return this.checking;
@@ -123,13 +137,14 @@ export class ClusterConfig {
   private write<T>(doc: SharedDocument, write: () => Promise<T>): Promise<T> {
     return this.deps.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('shared_config').select(['version', 'body']).where('id', '=', doc.id).forUpdate().executeTakeFirstOrThrow();
-      if (Number(row.version) !== this.versions.get(doc.id)) await this.apply(doc, Number(row.version), row.body);
+      const stored = this.seal.open(row.body);
+      if (Number(row.version) !== this.versions.get(doc.id)) await this.apply(doc, Number(row.version), stored);
       const result = await write();
       const body = await doc.read();
-      if (body !== row.body) {
+      if (body !== stored) {
         await trx
           .updateTable('shared_config')
-          .set({ version: sql<number>`version + 1`, body, updated_at: Date.now() })
+          .set({ version: sql<number>`version + 1`, body: this.seal.seal(body), updated_at: Date.now() })
           .where('id', '=', doc.id)
           .execute();
         this.versions.set(doc.id, Number(row.version) + 1);

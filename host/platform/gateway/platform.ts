@@ -30,6 +30,7 @@ import { pluginEnvironment } from '../plugins/plugin-environment.js';
 import { RegistryCatalogue } from '../plugins/registry-catalogue.js';
 import { PluginVersions } from '../plugins/artifacts/plugin-versions.js';
 import { pluginPackagesDocument } from '../plugins/artifacts/packages-document.js';
+import { SecretSeal } from '../secrets/secret-seal.js';
 import { Ports } from '../ports/ports.js';
 import { pluginCrashedCondition } from '../plugins/plugin-crash-condition.js';
 import { hostVersion, packageRoot } from '../runtime/paths.js';
@@ -88,6 +89,8 @@ export interface Platform {
   /** The cluster's shared configuration (PostgreSQL only). */
   readonly clusterConfig: ClusterConfig | undefined;
   readonly audit: AuditLog;
+  /** Seals the secrets stores keep in the database (SECRETS_KEY); without a key, values pass as they are. */
+  readonly secrets: SecretSeal;
   readonly auditSink: DatabaseAuditSink;
   readonly auth: Auth;
   readonly catalogue: RegistryCatalogue;
@@ -110,6 +113,15 @@ export interface PlatformLifecycle {
   stops: Array<[string, () => Promise<void> | void]>;
 }
 
+/** The seal of stored secrets; a key given but refused (too short, in a file) stops the start rather than storing secrets plain. */
+function secretSealOf(config: ConfigRegistry): SecretSeal {
+  for (const name of ['SECRETS_KEY', 'SECRETS_KEY_PREVIOUS'] as const) {
+    const problem = config.problems().find((p) => p.startsWith(`${name}: `));
+    if (problem && config.get(name) === undefined) throw new Error(`${name} is set but refused: ${problem}`);
+  }
+  return new SecretSeal(config.get('SECRETS_KEY'), config.get('SECRETS_KEY_PREVIOUS'));
+}
+
 /** The configuration model of a gateway: the platform's keys and those of each surface. */
 export function configModelOf(surfaces: readonly Pick<SurfaceVocabulary, 'settings'>[]): ConfigModel {
   return new ConfigModel([PLATFORM_SETTINGS, ...surfaces.flatMap((s) => (s.settings ? [s.settings] : []))]);
@@ -129,6 +141,7 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
   const logger = createLogger(config.get('LOG_LEVEL'), options.logDestination, config.get('LOG_FORMAT'));
   for (const problem of config.problems()) logger.warn({ problem }, 'configuration value ignored');
   const dataDir = path.resolve(cwd, config.get('DATA_DIR'));
+  const secrets = secretSealOf(config);
   // Jobs, documents and plugin secrets live here: 0700 when the gateway creates it.
   ensurePrivateDirSync(dataDir);
   const metrics = new Registry();
@@ -201,7 +214,7 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
   });
   const clusterConfig = clustered
     ? new ClusterConfig({
-        config, db: database.db, logger,
+        config, db: database.db, logger, seal: secrets,
         documents: [configDocument(config, logger), pluginSettingsDocument(configStore, () => kernelRunning && void kernel.rescan()), pluginPackagesDocument(pluginVersions, () => kernelRunning)],
       })
     : undefined;
@@ -239,7 +252,7 @@ export async function buildPlatform(options: GatewayOptions, surfaces: readonly 
   };
   const platform: Platform = {
     env, cwd, root, version, config, logger, metrics, dataDir, tmpDir, configStorePath, manifestsDir, kernel,
-    pluginEnv: pluginEnv.env, outbound, api, readiness, database, leases, runAccounting, judges: new JudgeService({ kernel, config, metrics }), clusterConfig, audit, auditSink, auth,
+    pluginEnv: pluginEnv.env, outbound, api, readiness, database, leases, runAccounting, judges: new JudgeService({ kernel, config, metrics }), clusterConfig, audit, secrets, auditSink, auth,
     catalogue: new RegistryCatalogue(path.join(root, 'registry')),
     pluginVersions,
     ports: new Ports(),

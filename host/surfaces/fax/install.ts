@@ -55,11 +55,12 @@ export const faxSurface = defineSurface<FaxTables>()({
   keyLimits: FAX_KEY_LIMITS,
   async install(platform) {
     const { api, kernel, audit, logger, readiness, config, database } = platform;
-    const tokens = await DocumentTokens.load(database.db);
+    const tokens = await DocumentTokens.load(database.db, platform.secrets);
     const store = new FaxJobStore(database.db, database.dialect);
     const documents = new JobDocuments({ kernel, config, tokens });
     const outbox = new DeliveryOutbox(database.db, database.dialect);
-    const subscriptions = new SubscriptionStore(database.db);
+    const subscriptions = new SubscriptionStore(database.db, platform.secrets);
+    await subscriptions.resealStored();
     const eventDelivery = new EventDelivery({ outbox, subscriptions, config, outbound: platform.outbound, logger });
     const markers = new EventMarkers(database.db);
     const ownerMailboxes = async (owner: string) => (await platform.auth.keys.get(owner))?.limits[MAILBOX_LIMIT];

@@ -80,7 +80,7 @@ export const searchSurface = defineSurface<SearchTables>()({
     const isDeleted = (corpus: string) => platform.runAccounting.store.isDeleted(corpus);
     gitSources = new GitSources({
       dataDir,
-      store: new GitRepositoryStore(database.db),
+      store: new GitRepositoryStore(database.db, platform.secrets),
       timeoutMs: () => config.get('GIT_TIMEOUT_SECONDS') * 1000,
       allowHosts: () => outboundAllowHosts(config.get('OUTBOUND_ALLOW_HOSTS')),
       env: platform.pluginEnv,

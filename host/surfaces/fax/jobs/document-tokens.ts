@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { FaxTables } from '../fax-tables.js';
+import { SecretSeal } from '../../../platform/secrets/secret-seal.js';
 
 const KV_KEY = 'document_token_secret';
 
@@ -12,12 +13,14 @@ const KV_KEY = 'document_token_secret';
 export class DocumentTokens {
   private constructor(private readonly secret: Buffer) {}
 
-  static async load(db: Kysely<FaxTables>): Promise<DocumentTokens> {
+  static async load(db: Kysely<FaxTables>, seal: SecretSeal = new SecretSeal(undefined)): Promise<DocumentTokens> {
     const fresh = randomBytes(32).toString('base64');
     // The first instance to start writes the secret; the others read the same one.
-    await db.insertInto('host_kv').values({ key: KV_KEY, value: fresh }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    await db.insertInto('host_kv').values({ key: KV_KEY, value: seal.seal(fresh) }).onConflict((oc) => oc.column('key').doNothing()).execute();
     const row = await db.selectFrom('host_kv').select('value').where('key', '=', KV_KEY).executeTakeFirstOrThrow();
-    return new DocumentTokens(Buffer.from(row.value, 'base64'));
+    const resealed = seal.reseal(row.value);
+    if (resealed !== undefined) await db.updateTable('host_kv').set({ value: resealed }).where('key', '=', KV_KEY).where('value', '=', row.value).execute();
+    return new DocumentTokens(Buffer.from(seal.open(row.value), 'base64'));
   }
 
   issue(scope: string, id: string, ttlMs: number, now = Date.now()): string {

@@ -69,6 +69,7 @@ export class GitSources {
   /** At start: imports DATA_DIR/git-repositories.json once (renamed aside), then reads the table. */
   async load(): Promise<void> {
     await this.importLegacyFile();
+    await this.deps.store.resealStored();
     await this.refresh();
   }
 

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { PluginConfigStore } from '../../../../core/config/plugin-config-store.js';
 import { ClusterConfig, configDocument, pluginSettingsDocument } from '../../../../host/platform/config/cluster-config.js';
+import { SecretSeal } from '../../../../host/platform/secrets/secret-seal.js';
 import { ConfigRegistry } from '../../../../host/platform/config/registry.js';
 import { openDatabase, type OpenedDatabase } from '../../../../host/platform/db/database.js';
 import { freshPostgresDatabase } from '../../../support/pg.js';
@@ -17,18 +18,18 @@ const opened: OpenedDatabase[] = [];
 const synced: ClusterConfig[] = [];
 const dirs: string[] = [];
 
-async function instance(fileText?: string) {
+async function instance(fileText?: string, options: { url?: string; seal?: SecretSeal } = {}) {
   const dir = tempDir();
   dirs.push(dir);
   const configFile = path.join(dir, 'switchboard.config.json');
   if (fileText !== undefined) (await import('node:fs')).writeFileSync(configFile, fileText);
   const config = gatewayConfig(new ConfigRegistry({ model: gatewayConfigModel(), env: {}, configFile, envFile: path.join(dir, 'none.env') }));
-  const db = await openDatabase({ url: pgdb.url, dataDir: dir });
+  const db = await openDatabase({ url: options.url ?? pgdb.url, dataDir: dir });
   opened.push(db);
   const logger = pino({ level: 'silent' });
   const plugins = new PluginConfigStore(path.join(dir, 'plugins.config.json'));
   const applied: number[] = [];
-  const cluster = new ClusterConfig({ config, db: db.db, logger, documents: [configDocument(config, logger), pluginSettingsDocument(plugins, () => applied.push(Date.now()))] });
+  const cluster = new ClusterConfig({ config, db: db.db, logger, seal: options.seal, documents: [configDocument(config, logger), pluginSettingsDocument(plugins, () => applied.push(Date.now()))] });
   await cluster.start();
   synced.push(cluster);
   return { config, cluster, configFile, plugins, applied };
@@ -99,6 +100,34 @@ test('a refused write publishes nothing', async () => {
   assert.instance(err, Error);
   await b.cluster.check();
   assert.is(b.config.get('CLEANUP_INTERVAL_MINUTES'), before);
+});
+
+test('with SECRETS_KEY the shared copies are sealed (plugin secrets are in them), copies stored plain before are sealed at start, and instances with the key still share changes', async () => {
+  const own = await freshPostgresDatabase();
+  try {
+    const before = await instance(undefined, { url: own.url });
+    await before.plugins.put('providera', { enabled: true, settings: { apiSecret: 'pa-secret-value-1' } });
+    const rows = () => opened.at(-1)!.db.selectFrom('shared_config').select(['id', 'body']).orderBy('id').execute();
+    assert.ok((await rows()).some((r) => r.body.includes('pa-secret-value-1')), 'without a key the copy is plain');
+    const seal = new SecretSeal('the-cluster-secrets-key-of-32-chars-or-more');
+    const a = await instance(undefined, { url: own.url, seal });
+    const b = await instance(undefined, { url: own.url, seal });
+    await a.plugins.put('providerb', { enabled: true, settings: { apiSecret: 'pb-secret-value-2' } });
+    await b.cluster.check();
+    assert.equal(b.plugins.get('providerb').settings, { apiSecret: 'pb-secret-value-2' });
+    assert.equal(b.plugins.get('providera').settings, { apiSecret: 'pa-secret-value-1' });
+    const sealed = await rows();
+    assert.ok(sealed.every((r) => SecretSeal.isSealed(r.body)), 'every copy sealed');
+    assert.not.ok(JSON.stringify(sealed).includes('secret-value'));
+    await instance(undefined, { url: own.url }).then(
+      () => assert.unreachable('an instance without the key cannot take the sealed copies'),
+      (err: Error) => assert.match(err.message, /SECRETS_KEY is not set/),
+    );
+  } finally {
+    for (const c of synced.splice(0)) await c.stop();
+    for (const db of opened.splice(0)) await db.close();
+    await own.drop();
+  }
 });
 
 test.run();

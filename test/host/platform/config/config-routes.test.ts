@@ -81,7 +81,8 @@ async function start(options: { env?: NodeJS.ProcessEnv; envFile?: string; json?
 }
 
 // WEBHOOK_TARGETS is checked as a list of https URLs, so its secret is one.
-const secretValue = (prefix: string, key: string) => (key === 'WEBHOOK_TARGETS' ? 'https://hooks.example.com/' : '') + `${prefix}-${key.toLowerCase()}-value`;
+// SECRETS_KEY takes 32 characters or more.
+const secretValue = (prefix: string, key: string) => (key === 'WEBHOOK_TARGETS' ? 'https://hooks.example.com/' : '') + `${prefix}-${key.toLowerCase()}-value` + (key.startsWith('SECRETS_KEY') ? '-padded-to-thirty-two' : '');
 const allSecrets = (prefix: string) => Object.fromEntries([...gatewayConfigModel().secretKeys].map((key) => [key, secretValue(prefix, key)]));
 
 test('GET /api/config returns every key with its source and every secret masked', async () => {

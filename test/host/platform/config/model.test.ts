@@ -82,7 +82,7 @@ test('a key declared by two sections is refused when the model is built, naming 
 });
 
 test('environment-only keys are the ones their sections mark, wherever they are declared', () => {
-  assert.equal([...model.envOnlyKeys].sort(), ['ADMIN_SETTINGS_PERSIST_PATH', 'ALERT_ALLOW_HTTP_LOOPBACK', 'ALERT_WEBHOOK_CA_FILE', 'ALLOWED_HOSTS', 'AUDIT_LOG_FILE', 'DATA_DIR', 'DOCKER_HOST', 'MANIFESTS_DIR', 'MCP_OUTBOX_DIR', 'OUTBOUND_ALLOW_HOSTS', 'PLUGINS_PATH', 'PLUGIN_PACKAGE_CA_FILE', 'PLUGIN_PATHS_ALLOW', 'PLUGIN_TRUSTED_KEYS', 'REPOS', 'SELFHOSTED_CHECKPOINTS_DIR', 'SERVICE_CONFIG_PATH', 'WEB_DIST_DIR']);
+  assert.equal([...model.envOnlyKeys].sort(), ['ADMIN_SETTINGS_PERSIST_PATH', 'ALERT_ALLOW_HTTP_LOOPBACK', 'ALERT_WEBHOOK_CA_FILE', 'ALLOWED_HOSTS', 'AUDIT_LOG_FILE', 'DATA_DIR', 'DOCKER_HOST', 'MANIFESTS_DIR', 'MCP_OUTBOX_DIR', 'OUTBOUND_ALLOW_HOSTS', 'PLUGINS_PATH', 'PLUGIN_PACKAGE_CA_FILE', 'PLUGIN_PATHS_ALLOW', 'PLUGIN_TRUSTED_KEYS', 'REPOS', 'SECRETS_KEY', 'SECRETS_KEY_PREVIOUS', 'SELFHOSTED_CHECKPOINTS_DIR', 'SERVICE_CONFIG_PATH', 'WEB_DIST_DIR']);
 });
 
 test('the secret keys are every secret of the reference and the host, and nothing else', () => {
@@ -107,6 +107,9 @@ test('the secret keys are every secret of the reference and the host, and nothin
     'WEBHOOK_TARGETS',
     // signs the fax status events sent to a job's callback_url
     'WEBHOOK_SIGNING_SECRET',
+    // seal the secrets stored in the database
+    'SECRETS_KEY',
+    'SECRETS_KEY_PREVIOUS',
     // inbound webhook credentials are the provider plugins' own settings, never the host's
   ];
   assert.equal([...model.secretKeys].sort(), expected.sort());

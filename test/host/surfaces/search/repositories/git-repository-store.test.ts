@@ -3,6 +3,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { GitRepositoryStore } from '../../../../../host/surfaces/search/repositories/git-repository-store.js';
+import { SecretSeal } from '../../../../../host/platform/secrets/secret-seal.js';
 import { json, removeDir, startGateway, tempDir } from '../../../../support/gateway.js';
 import { gatewayDb } from '../../../../support/database.js';
 import { SQLITE_AND_POSTGRES } from '../../../../support/pg.js';
@@ -30,6 +31,40 @@ for (const dialect of SQLITE_AND_POSTGRES) {
       assert.ok(await store.remove('billing'));
       assert.not.ok(await store.remove('billing'));
       assert.equal((await store.list()).map((r) => r.name), ['docs']);
+    } finally {
+      await db.close();
+      await cleanup();
+    }
+  });
+}
+
+for (const dialect of SQLITE_AND_POSTGRES) {
+  test(`${dialect.name}: with SECRETS_KEY a credential and a URL holding one are stored sealed; plain ones stored before are sealed at start`, async () => {
+    const { db, cleanup } = await dialect.open();
+    try {
+      const plain = new GitRepositoryStore(db.db);
+      assert.ok(await plain.insert({ name: 'before', url: 'https://ann:pat-1@git.example.com/a.git', revs: [], credential: 'ann:pat-2' }));
+      assert.ok(await plain.insert({ name: 'public', url: 'https://git.example.com/public.git', revs: [] }));
+      const seal = new SecretSeal('a-secrets-key-of-at-least-thirty-two-chars');
+      const sealed = new GitRepositoryStore(db.db, seal);
+      await sealed.resealStored();
+      assert.ok(await sealed.insert({ name: 'after', url: 'https://bob:pat-3@git.example.com/b.git', revs: [], credential: 'bob:pat-4' }));
+      const raw = await db.db.selectFrom('git_repositories').select(['name', 'url', 'credential']).orderBy('name').execute();
+      const text = JSON.stringify(raw);
+      for (const secret of ['pat-1', 'pat-2', 'pat-3', 'pat-4', 'ann', 'bob']) assert.not.ok(text.includes(secret), `${secret} is not in the table`);
+      assert.is(raw.find((r) => r.name === 'public')!.url, 'https://git.example.com/public.git', 'a URL without credentials stays readable');
+      const rows = await sealed.list();
+      assert.equal(rows.map((r) => [r.name, r.url, r.credential]), [
+        ['before', 'https://ann:pat-1@git.example.com/a.git', 'ann:pat-2'],
+        ['public', 'https://git.example.com/public.git', undefined],
+        ['after', 'https://bob:pat-3@git.example.com/b.git', 'bob:pat-4'],
+      ]);
+      await sealed.resealStored();
+      assert.equal(await db.db.selectFrom('git_repositories').select(['name', 'url', 'credential']).orderBy('name').execute(), raw, 'values sealed under the key are left as they are');
+      await plain.list().then(
+        () => assert.unreachable('a store without the key cannot read sealed credentials'),
+        (err: Error) => assert.match(err.message, /SECRETS_KEY is not set/),
+      );
     } finally {
       await db.close();
       await cleanup();
