@@ -117,7 +117,7 @@ export interface PlatformLifecycle {
 function secretSealOf(config: ConfigRegistry): SecretSeal {
   for (const name of ['SECRETS_KEY', 'SECRETS_KEY_PREVIOUS'] as const) {
     const problem = config.problems().find((p) => p.startsWith(`${name}: `));
-    if (problem && config.get(name) === undefined) throw new Error(`${name} is set but refused: ${problem}`);
+    if (problem && config.get(name) === undefined) throw new Error(`${problem.replace('; ignored)', ')')}: not starting rather than storing secrets unsealed`);
   }
   return new SecretSeal(config.get('SECRETS_KEY'), config.get('SECRETS_KEY_PREVIOUS'));
 }
