@@ -257,6 +257,11 @@ const sum = (key) => measured.reduce((n, t) => n + (t[key] ?? 0), 0);
 log(`files: ${sum('wall').toFixed(0)} s wall, ${sum('cpu').toFixed(0)} s cpu summed over ${measured.length} files`);
 // TEST_TIMINGS=<file>: each file's wall and cpu seconds as JSON (test/slow-files.json is made from it).
 if (process.env.TEST_TIMINGS) writeFileSync(process.env.TEST_TIMINGS, JSON.stringify(timings, null, 1) + '\n');
+// TEST_WRITE_SLOW_FILES=1 on a whole run: test/slow-files.json from its wall times (10 s and over).
+if (process.env.TEST_WRITE_SLOW_FILES && !args.length) {
+  const slowest = Object.entries(timings).filter(([, t]) => t.wall >= 10).sort((a, b) => b[1].wall - a[1].wall);
+  writeFileSync(slowPath, JSON.stringify(Object.fromEntries(slowest.map(([rel, t]) => [rel, Math.round(t.wall)])), null, 1) + '\n');
+}
 if (skipped) console.log(`[test] ${skipped} skipped tests: every skip is a failure of this suite's promise`);
 console.log(`${passed} passed, ${failed + skipped} failed`);
 process.exit(failed + skipped ? 1 : 0);
