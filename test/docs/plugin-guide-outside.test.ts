@@ -1,11 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, json, tempDir, until } from '../support/gateway.js';
 import { startChildGateway, type ChildGateway } from '../support/child-gateway.js';
 import { networkEnv } from '../support/network-env.js';
+import { copyBuildIntoClone } from '../support/clone-build.js';
 
 // docs/sdk-guide.md followed as written, in a folder outside the repository: its shell blocks
 // (```sh title="shell, in ..."```) run in bash, its titled files (```... title="my-plugin/..."```)
@@ -52,13 +53,6 @@ function runBlock(block: { title: string; text: string }) {
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
-/** True when no file tsc reads (tsconfig.json's include, the package files) differs from HEAD here. */
-function buildInputsAreHead(): boolean {
-  const tsconfig = JSON.parse(readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8')) as { include: string[] };
-  const r = spawnSync('git', ['status', '--porcelain', '--', ...tsconfig.include, 'tsconfig.json', 'package.json', 'package-lock.json'], { cwd: ROOT, encoding: 'utf8' });
-  return r.status === 0 && r.stdout.trim() === '';
-}
-
 const shell = (title: string, first: RegExp) => {
   const block = shells().find((b) => b.title === title && first.test(b.text));
   assert.ok(block, `the guide has a "${title}" block matching ${first}`);
@@ -69,11 +63,7 @@ test.before(() => {
   const cloned = spawnSync('git', ['clone', '--quiet', ROOT, HOST], { encoding: 'utf8' });
   assert.is(cloned.status, 0, cloned.stderr);
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(HOST, 'node_modules'));
-  if (buildInputsAreHead()) {
-    // The test runner compiled exactly HEAD's sources into this checkout's dist/ (40 s of CPU): the
-    // clone's `npm run build` would write the same files.
-    cpSync(path.join(ROOT, 'dist'), path.join(HOST, 'dist'), { recursive: true });
-  } else {
+  if (!copyBuildIntoClone(HOST)) {
     const built = spawnSync('npm', ['run', '--silent', 'build'], { cwd: HOST, encoding: 'utf8', timeout: 180_000 });
     assert.is(built.status, 0, `${built.stdout}${built.stderr}`);
   }
