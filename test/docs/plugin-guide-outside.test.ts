@@ -6,13 +6,15 @@ import path from 'node:path';
 import { ROOT, json, tempDir, until } from '../support/gateway.js';
 import { startChildGateway, type ChildGateway } from '../support/child-gateway.js';
 import { networkEnv } from '../support/network-env.js';
+import { copyBuildIntoClone } from '../support/clone-build.js';
 
 // docs/sdk-guide.md followed as written, in a folder outside the repository: its shell blocks
 // (```sh title="shell, in ..."```) run in bash, its titled files (```... title="my-plugin/..."```)
 // are written into the plugin folder, and its last block starts a gateway that indexes and
 // searches through the plugin. Nothing is copied from the repository; the guide's
 // /opt/switchboard is a fresh clone of HEAD in the temp folder (commit first: the working tree's
-// changes are not in it), built there, its node_modules linked from this checkout instead of a
+// changes are not in it), built there (given this checkout's dist/ when tsc's inputs here are
+// HEAD's: the same files), its node_modules linked from this checkout instead of a
 // network install. npm installs from the registry (prefer-offline) into the temp folder only;
 // `npm link` goes to a temp global prefix.
 const base = tempDir('switchboard-guide-outside-');
@@ -61,8 +63,10 @@ test.before(() => {
   const cloned = spawnSync('git', ['clone', '--quiet', ROOT, HOST], { encoding: 'utf8' });
   assert.is(cloned.status, 0, cloned.stderr);
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(HOST, 'node_modules'));
-  const built = spawnSync('npm', ['run', '--silent', 'build'], { cwd: HOST, encoding: 'utf8', timeout: 180_000 });
-  assert.is(built.status, 0, `${built.stdout}${built.stderr}`);
+  if (!copyBuildIntoClone(HOST)) {
+    const built = spawnSync('npm', ['run', '--silent', 'build'], { cwd: HOST, encoding: 'utf8', timeout: 180_000 });
+    assert.is(built.status, 0, `${built.stdout}${built.stderr}`);
+  }
   blocks = [...guide().matchAll(/```(\w+)(?: title="([^"]+)")?\n([\s\S]*?)\n```/g)].map((m) => ({ lang: m[1]!, title: m[2] ?? '', text: m[3]! }));
   mkdirSync(work, { recursive: true });
   mkdirSync(path.join(demo, 'src'), { recursive: true });

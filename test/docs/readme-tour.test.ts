@@ -7,10 +7,12 @@ import { ROOT, tempDir, until } from '../support/gateway.js';
 import { networkEnv } from '../support/network-env.js';
 import { listeningPort } from '../support/listening-port.js';
 import { shellBlocks as blocks } from './repository-markdown.js';
+import { copyBuildIntoClone } from '../support/clone-build.js';
 
 // The README's "A five-minute tour", run as written from a fresh clone. The repository at HEAD
 // (commit first: the working tree's changes are not in the clone) is cloned into a folder under
-// os.tmpdir(); node_modules is a symlink to ROOT's instead of a network `npm install`. Every
+// os.tmpdir(); node_modules is a symlink to ROOT's instead of a network `npm install`, and dist/
+// is ROOT's when its sources are HEAD's (the same files `npm start` would compile). Every
 // ```sh block of the tour is split into commands and run with bash in the clone, `localhost:8080`
 // pointing at the port the gateway reports (`npm start` with PORT=0), `<id>` the id the fax
 // submit answered. A line `... npm start` (re)starts the gateway with the variables it sets. A
@@ -186,6 +188,9 @@ test('a fresh clone of HEAD outside the repository, its node_modules linked from
   const r = spawnSync('git', ['clone', '--quiet', ROOT, clone], { encoding: 'utf8' });
   assert.is(r.status, 0, r.stderr);
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(clone, 'node_modules'));
+  // `npm start` then finds dist/ current (when HEAD's sources are this checkout's); its build of a
+  // checkout without dist/ is test/host/bin/ensure-build.test.ts.
+  copyBuildIntoClone(clone);
   tour = /^## A five-minute tour\n([\s\S]*?)^## /m.exec(readFileSync(path.join(clone, 'README.md'), 'utf8'))?.[1] ?? '';
 });
 
