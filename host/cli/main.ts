@@ -2,14 +2,10 @@ import { findHostPackage } from './package-root.js';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatLintResult, lintManifestFiles } from './plugins-lint.js';
 import { evalCommand, EVAL_USAGE } from './eval-command.js';
-import { testPluginFolder } from './plugins-test.js';
 import { parseCommandArgs, UsageError, type CliCommand } from './cli-command.js';
 import { FAX_COMMAND, INDEX_COMMAND, KEYS_COMMAND, listPlugins, SEARCH_COMMAND } from './gateway-commands.js';
 import { LAB_USAGE } from './lab.js';
-import { pluginsInstall, pluginsPack, pluginsRollback, pluginsSign, pluginsVerify, pluginsVersions } from './plugins-artifact-commands.js';
-import { isProviderKind, scaffoldPlugin, sdkDependency } from './plugin-scaffold.js';
 import { SDK_COMMAND } from './sdk-pack.js';
 import { PROVIDER_KINDS } from '../../core/sdk/index.js';
 
@@ -85,18 +81,20 @@ const COMMANDS: CliCommand[] = [
     name: 'plugins',
     summary: 'new | lint | test | list | pack | sign | verify: write, check, list, pack and sign plugins',
     usage: PLUGINS_USAGE,
-    run: (args, io) => {
+    // Each verb loads its module when it runs: a CLI process pays for the one command it runs.
+    run: async (args, io) => {
       const [verb, ...rest] = args;
       if (verb === 'new') return pluginsNew(rest, io);
       if (verb === 'lint') return pluginsLint(rest, io);
       if (verb === 'test') return pluginsTest(rest, io);
       if (verb === 'list') return listPlugins(rest, io);
-      if (verb === 'pack') return pluginsPack(rest, io);
-      if (verb === 'sign') return pluginsSign(rest, io);
-      if (verb === 'verify') return pluginsVerify(rest, io);
-      if (verb === 'install') return pluginsInstall(rest, io);
-      if (verb === 'versions') return pluginsVersions(rest, io);
-      if (verb === 'rollback') return pluginsRollback(rest, io);
+      const artifacts = () => import('./plugins-artifact-commands.js');
+      if (verb === 'pack') return (await artifacts()).pluginsPack(rest, io);
+      if (verb === 'sign') return (await artifacts()).pluginsSign(rest, io);
+      if (verb === 'verify') return (await artifacts()).pluginsVerify(rest, io);
+      if (verb === 'install') return (await artifacts()).pluginsInstall(rest, io);
+      if (verb === 'versions') return (await artifacts()).pluginsVersions(rest, io);
+      if (verb === 'rollback') return (await artifacts()).pluginsRollback(rest, io);
       throw new UsageError(verb === undefined ? 'plugins needs new, lint, test, list, pack, sign, verify, install, versions or rollback' : `unknown plugins command: ${verb}`);
     },
   },
@@ -181,6 +179,7 @@ async function pluginsNew(args: string[], io: CliOutput): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, { dir: { type: 'string' }, sdk: { type: 'string' } });
   const [kind, id, ...extra] = positionals;
   if (!kind || !id || extra.length) throw new UsageError('plugins new needs a kind and an id');
+  const { isProviderKind, scaffoldPlugin, sdkDependency } = await import('./plugin-scaffold.js');
   if (!isProviderKind(kind)) throw new UsageError(`unknown kind "${kind}" (kinds: ${PROVIDER_KINDS.join(', ')})`);
   const host = findHostPackage(import.meta.url);
   const target = path.resolve(values.dir ?? id);
@@ -214,6 +213,7 @@ async function pluginsLint(args: string[], io: CliOutput): Promise<number> {
     io.err(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
+  const { formatLintResult, lintManifestFiles } = await import('./plugins-lint.js');
   const results = await lintManifestFiles(files, hostVersion);
   if (json) io.out(JSON.stringify(results, null, 2));
   else for (const result of results) for (const line of formatLintResult(result)) io.out(line);
@@ -242,6 +242,7 @@ async function pluginsTest(args: string[], io: CliOutput): Promise<number> {
     const host = findHostPackage(import.meta.url);
     // This file is dist/host/cli/main.js: the build root is two levels up.
     const buildRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+    const { testPluginFolder } = await import('./plugins-test.js');
     const result = await testPluginFolder({ dir: dirs[0]!, hostVersion: host.version, roots: { packageRoot: host.root, buildRoot }, ...(settings ? { settings } : {}), out: io.out });
     return result.failed === 0 && result.passed > 0 ? 0 : 1;
   } catch (error) {
