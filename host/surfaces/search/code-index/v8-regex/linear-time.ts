@@ -49,10 +49,10 @@ export function linearTimeVerdict(items: Item[]): LinearVerdict {
     if (alwaysSucceeds(rest)) continue;
     const retryFailsAtOnce = !intersects(item.set, firstSet(rest));
     if (!retryFailsAtOnce && rest.some(isUnbounded)) {
-      return { linear: false, reason: `repetition ${i + 1} can give back characters that what follows also matches, and what follows repeats without bound` };
+      return { linear: false, reason: `the repetition at item ${i + 1} can give back characters that what follows also matches, and what follows repeats without bound` };
     }
     const d = barrierDistance(items, i);
-    if (d === undefined) return { linear: false, reason: `repetition ${i + 1} can be entered from every position of a run (no character outside its set, line start or \\b before it)` };
+    if (d === undefined) return { linear: false, reason: `the repetition at item ${i + 1} can be entered from every position of a run (no character outside its set, line start or \\b before it)` };
     width *= d + 1;
   }
   if (width > MAX_WIDTH) return { linear: false, reason: `up to ${width} attempts can read one character (at most ${MAX_WIDTH})` };
