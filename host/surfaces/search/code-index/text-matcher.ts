@@ -92,7 +92,7 @@ function collect(re: Exec, text: string, offset: number, max: number, out: Occur
       continue;
     }
     out.push({ index: offset + m.index, length });
-    // An empty match (/^/, /x*/) moves on by one character (both halves of a surrogate pair: neither engine starts inside one) so the scan ends.
+    // An empty match (/^/, /x*/) moves on by one character (a surrogate pair is one) so the scan ends.
     from = m.index + (length || (isPairAt(text, m.index) ? 2 : 1));
   }
   return out;
