@@ -24,7 +24,7 @@ export function requiredLiterals(source: string): string[] {
       continue;
     }
     if (c === '*' || c === '?' || (c === '{' && /^\{0*[,}]/.test(source.slice(i)))) {
-      run = run.slice(0, -1); // the character before may be absent
+      run = run.slice(0, /[\udc00-\udfff]$/.test(run) ? -2 : -1); // the character before (both halves of a pair) may be absent
       flush();
       if (c === '{') i = skipTo(source, i, '}');
       continue;

@@ -1,6 +1,7 @@
-import { newRE2 } from '../query/re2-engine.js';
 import type { TextPattern } from '../query/search-query.js';
+import { re2InUtf16, type Exec } from './re2-in-utf16.js';
 import { matchesWithinLine, requiredLiterals } from './regex-literals.js';
+import { chooseRegexEngine } from './v8-regex/regex-engine-choice.js';
 
 /** One occurrence: UTF-16 index into the content and length. */
 export interface Occurrence {
@@ -11,11 +12,6 @@ export interface Occurrence {
 /** Finds a pattern's occurrences in a file's content. */
 export interface TextMatcher {
   find(content: string, max: number): Occurrence[];
-}
-
-interface Exec {
-  lastIndex: number;
-  exec(text: string): (Array<string | undefined> & { index: number }) | null;
 }
 
 function escapeRegExp(text: string): string {
@@ -32,7 +28,7 @@ function compile(source: string, flags: string, engine: 'js' | 're2'): Exec {
   if (re) {
     compiled.delete(key); // most recently used last
   } else {
-    re = engine === 'js' ? (new RegExp(source, flags) as unknown as Exec) : (newRE2(source, flags) as unknown as Exec);
+    re = engine === 'js' ? (new RegExp(source, flags) as unknown as Exec) : re2InUtf16(source, flags);
     if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
   }
   compiled.set(key, re);
@@ -41,7 +37,8 @@ function compile(source: string, flags: string, engine: 'js' | 're2'): Exec {
 
 /**
  * A literal runs as an escaped JavaScript expression (no backtracking possible); a user's regular
- * expression runs in RE2 (linear time), so no query can stall the process. RE2 (wasm) copies the
+ * expression runs on V8's engine when it provably takes linear time there (v8-regex/), else in RE2
+ * (linear time for any expression), so no query can stall the process. RE2 (wasm) copies the
  * whole text it is given on every call, so an expression that cannot match across lines and holds
  * literals runs only on the lines holding them (found by JavaScript), each alone; one without
  * metacharacters runs as a literal.
@@ -54,7 +51,8 @@ export function textMatcher(pattern: TextPattern, caseSensitive: boolean): TextM
   }
   const plain = plainLiteral(pattern.source);
   if (plain !== undefined) return textMatcher({ kind: 'literal', source: plain }, caseSensitive);
-  const re = compile(pattern.source, `${flags}mu`, 're2');
+  const engine = chooseRegexEngine(pattern.source, caseSensitive);
+  const re = engine.engine === 'v8' ? compile(engine.source, 'gu', 'js') : compile(pattern.source, `${flags}mu`, 're2');
   const literals = [...new Set(requiredLiterals(pattern.source))].sort((a, b) => b.length - a.length);
   if (!literals.length) return { find: (content, max) => collect(re, content, 0, max, []) };
   const scan: Scan = (text, offset, max, out) => collect(re, text, offset, max, out);
@@ -88,11 +86,21 @@ function collect(re: Exec, text: string, offset: number, max: number, out: Occur
     const m = re.exec(text);
     if (!m) break;
     const length = m[0]!.length;
+    // V8 (u flag) tries a zero-width start between the halves of a surrogate pair ((?<!…), \B); RE2 never starts there.
+    if (isPairAt(text, m.index - 1)) {
+      from = m.index + 1;
+      continue;
+    }
     out.push({ index: offset + m.index, length });
-    // An empty match (/^/, /x*/) moves on by one so the scan ends.
-    from = m.index + Math.max(1, length);
+    // An empty match (/^/, /x*/) moves on by one character (a surrogate pair is one) so the scan ends.
+    from = m.index + (length || (isPairAt(text, m.index) ? 2 : 1));
   }
   return out;
+}
+
+function isPairAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
 }
 
 /**

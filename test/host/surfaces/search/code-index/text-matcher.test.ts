@@ -1,24 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { RE2 } from 're2-wasm';
-import { textMatcher, type Occurrence } from '../../../../../host/surfaces/search/code-index/text-matcher.js';
+import { textMatcher } from '../../../../../host/surfaces/search/code-index/text-matcher.js';
 import { matchesWithinLine, requiredLiterals } from '../../../../../host/surfaces/search/code-index/regex-literals.js';
-
-/** The plain global scan over the whole text, one RE2 call a match: what the faster paths must equal. */
-function reference(source: string, caseSensitive: boolean, text: string, max: number): Occurrence[] {
-  const re = new RE2(source, `g${caseSensitive ? '' : 'i'}mu`);
-  const out: Occurrence[] = [];
-  let from = 0;
-  while (out.length < max && from <= text.length) {
-    re.lastIndex = from;
-    const m = re.exec(text);
-    if (!m) break;
-    const length = m[0]!.length;
-    out.push({ index: m.index, length });
-    from = m.index + Math.max(1, length);
-  }
-  return out;
-}
+import { re2Reference as reference } from './re2-reference.js';
 
 // Deterministic text: code-like lines, a long minified line with many matches, CRLF, non-ASCII and astral characters.
 function corpus(): string {
