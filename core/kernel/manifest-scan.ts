@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isPluginId, manifestDiagnostic, parseManifestText, type Manifest, type ManifestDiagnostic, type ValidateManifestOptions } from '../manifest/index.js';
+import { isPluginId, manifestDiagnostic, parseManifestText, type Manifest, type ManifestDiagnostic, type ManifestValidation, type ValidateManifestOptions } from '../manifest/index.js';
 import type { ManifestFile } from './manifest-source.js';
 
 export interface ScannedManifest {
@@ -10,16 +10,43 @@ export interface ScannedManifest {
 }
 
 /**
+ * Validation results of the last scan by manifest content: a rescan (a reload of one plugin
+ * among many) validates only the files that changed, while the host's facts stay the same.
+ */
+export class ManifestValidations {
+  private facts = '';
+  private byHash = new Map<string, ManifestValidation>();
+
+  validate(files: readonly ManifestFile[], facts: ValidateManifestOptions): ManifestValidation[] {
+    const key = JSON.stringify(facts);
+    const before = key === this.facts ? this.byHash : new Map<string, ManifestValidation>();
+    this.facts = key;
+    this.byHash = new Map();
+    return files.map((file) => {
+      const result = before.get(file.hash) ?? this.byHash.get(file.hash) ?? parseManifestText(file.text, facts);
+      this.byHash.set(file.hash, result);
+      return result;
+    });
+  }
+}
+
+/**
  * Validates the manifests found on the search path and names each one's record. Earlier files
  * win a duplicate id; the later one becomes a `duplicate:<path>` record with a diagnostic. A
  * manifest broken past reading its id keeps the id its file had (`idByPath`), so a bad save
  * does not remove a serving plugin.
  */
-export function scanManifests(files: readonly ManifestFile[], facts: ValidateManifestOptions, idByPath: ReadonlyMap<string, string>): ScannedManifest[] {
+export function scanManifests(
+  files: readonly ManifestFile[],
+  facts: ValidateManifestOptions,
+  idByPath: ReadonlyMap<string, string>,
+  validations = new ManifestValidations(),
+): ScannedManifest[] {
   const seen = new Map<string, ManifestFile>();
   const out: ScannedManifest[] = [];
-  for (const file of files) {
-    const result = parseManifestText(file.text, facts);
+  const results = validations.validate(files, facts);
+  for (const [i, file] of files.entries()) {
+    const result = results[i]!;
     const id = result.manifest?.id ?? rawId(file.text) ?? idByPath.get(file.path) ?? `invalid:${path.basename(file.path)}`;
     const first = seen.get(id);
     if (first) {

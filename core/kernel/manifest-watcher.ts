@@ -16,8 +16,9 @@ export interface ManifestWatcherOptions {
 /**
  * Watches the manifest search path and the plugin config store, and calls back (the kernel
  * rescans) once a changed file has settled (see WriteSettler): a manifest renamed into place
- * parses, so it is reported at once; one still being written is reported when it parses, or
- * when it has stopped changing. The kernel's reload queue coalesces further.
+ * parses and is a new file, so it is reported at once; one rewritten in place is reported when
+ * it parses and held still briefly, or when it has stopped changing. The kernel's reload queue
+ * coalesces further.
  *
  * What is watched on the search path: `<dir>/*.json`, plugin folders `<dir>/<plugin>/` coming
  * and going, their `manifest.json` and the code files at their top (which also brings in the fix
@@ -91,6 +92,9 @@ export class ManifestWatcher {
 
   async ready(): Promise<void> {
     await Promise.all(this.watchers.map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve()))));
+    // What is there now is what the first change is compared with (renamed into place or not).
+    const found = this.watchers.flatMap((w) => Object.entries(w.getWatched()).flatMap(([dir, names]) => names.map((name) => path.resolve(dir, name))));
+    this.settler.remember([...this.files, ...found.filter((full) => this.watches(full))]);
   }
 
   /** True while `file` changed and has not settled: a scan now must not read it. */
@@ -117,10 +121,15 @@ export class ManifestWatcher {
   }
 
   private noticeIfWatched(full: string): void {
+    if (this.watches(full)) this.settler.notice(full);
+  }
+
+  /** A manifest (`<dir>/*.json`, `<dir>/<plugin>/manifest.json`) or a code file at a plugin folder's top. */
+  private watches(full: string): boolean {
     const parts = this.partsOf(full);
-    if (!parts) return;
+    if (!parts) return false;
     const name = parts[parts.length - 1]!;
-    if ((parts.length === 1 && name.endsWith('.json')) || (parts.length === 2 && (name === 'manifest.json' || isCodeFile(name)))) this.settler.notice(full);
+    return (parts.length === 1 && name.endsWith('.json')) || (parts.length === 2 && (name === 'manifest.json' || isCodeFile(name)));
   }
 
   private depthOf(full: string): number {

@@ -9,7 +9,7 @@ import type { Generation } from './generation.js';
 import { describeError, type GenerationFactory } from './generation-factory.js';
 import { admitManifests, type WriteGate } from './manifest-admission.js';
 import { findManifests, type ManifestFile } from './manifest-source.js';
-import { scanManifests, type ScannedManifest } from './manifest-scan.js';
+import { ManifestValidations, scanManifests, type ScannedManifest } from './manifest-scan.js';
 import type { DefinitionResolver, LocatedPlugin } from './plugin-definition.js';
 import type { PluginInstances } from './plugin-instances.js';
 import type { PluginRecord, PluginRecords, PluginState } from './plugin-record.js';
@@ -58,6 +58,7 @@ export class Reconciler {
   private readonly cancels = new Map<string, Cancel>();
   /** Declared instance ids another plugin holds (warned about once). */
   private readonly takenIds = new Set<string>();
+  private readonly validations = new ManifestValidations();
 
   constructor(private readonly options: ReconcilerOptions) {}
 
@@ -75,7 +76,7 @@ export class Reconciler {
     const found = findManifests(searchPaths);
     const files = writes ? admitManifests(found, this.filesByPath, writes, searchPaths) : found;
     this.filesByPath = new Map(files.map((f) => [f.path, f]));
-    const scanned = scanManifests(files, this.options.facts(), this.idByPath).map((p) => this.unlessInstanceId(p));
+    const scanned = scanManifests(files, this.options.facts(), this.idByPath, this.validations).map((p) => this.unlessInstanceId(p));
     this.idByPath = new Map(scanned.map((p) => [p.file.path, p.id]));
     for (const p of scanned) {
       const record = records.ensure(p.id);

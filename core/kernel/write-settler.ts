@@ -7,7 +7,7 @@ export interface WriteSettlerOptions {
   isComplete: (text: string) => boolean;
   /** How long content that is not complete (or a file that is gone) must hold still. */
   stableMs?: number;
-  /** How long complete content must hold still. */
+  /** How long complete content must hold still when the file is the one it was (same inode). */
   completeMs?: number;
   /** How often a file that is not settled yet is looked at again. */
   pollMs?: number;
@@ -21,6 +21,8 @@ interface Pending {
   /** The delays the looks since then were scheduled with. */
   scheduledStill: number;
   complete: boolean;
+  /** A new file at the path (renamed into place), not the one that last held still there. */
+  replaced: boolean;
   /** The next look, and the delay it was scheduled with. */
   timer?: NodeJS.Timeout;
   delay: number;
@@ -31,9 +33,11 @@ const MAX_PARSED_BYTES = 4 * 1024 * 1024;
 
 /**
  * Decides when a file that changed may be read: once it holds still. Content that can only be
- * whole (a renamed-into-place file, a JSON document that parses) need hold still only
- * `completeMs`; anything else (a file still being written, a malformed one, a removal) must hold
- * still `stableMs`.
+ * whole (a JSON document that parses) settles at once when it is a new file at the path (another
+ * inode than the one that last held still there: renamed into place, so nobody writes it any
+ * more); in the file that was there (rewritten in place) it must hold still `completeMs`, for a
+ * writer still at work after it first parses. Anything else (a file still being written, a
+ * malformed one, a removal) must hold still `stableMs`.
  *
  * Holding still is measured twice: by the clock, and by the delays the looks were scheduled
  * with. After this process stalls, timers that fell due run in the order they fell due, so a
@@ -62,7 +66,7 @@ export class WriteSettler {
    */
   notice(file: string): void {
     if (this.closed || this.pending.has(file)) return;
-    const entry: Pending = { signature: '', changedAt: 0, scheduledStill: 0, complete: false, delay: 0 };
+    const entry: Pending = { signature: '', changedAt: 0, scheduledStill: 0, complete: false, replaced: false, delay: 0 };
     this.pending.set(file, entry);
     this.schedule(file, entry, 0);
   }
@@ -81,6 +85,14 @@ export class WriteSettler {
     if (this.settled.get(file) === signatureOf(statQuietly(file))) return true;
     this.notice(file);
     return false;
+  }
+
+  /**
+   * Takes the files as they are now for what last held still (the files a watcher starts on), so
+   * their first change can tell a file renamed into place from one rewritten in place.
+   */
+  remember(files: Iterable<string>): void {
+    for (const file of files) if (!this.settled.has(file)) this.settled.set(file, signatureOf(statQuietly(file)));
   }
 
   close(): void {
@@ -105,10 +117,11 @@ export class WriteSettler {
       entry.changedAt = now;
       entry.scheduledStill = 0;
       entry.complete = stats !== undefined && (!stats.isFile() || this.readsComplete(file, stats));
+      entry.replaced = stats !== undefined && this.isNewFile(file, stats);
     } else {
       entry.scheduledStill += entry.delay;
     }
-    const needed = entry.complete ? this.completeMs : this.stableMs;
+    const needed = entry.complete ? (entry.replaced ? 0 : this.completeMs) : this.stableMs;
     const still = Math.min(now - entry.changedAt, entry.scheduledStill);
     if (still >= needed) {
       this.pending.delete(file);
@@ -117,6 +130,13 @@ export class WriteSettler {
       return;
     }
     this.schedule(file, entry, Math.max(1, Math.min(needed - still, this.pollMs)));
+  }
+
+  /** Another inode than the one that last held still at `file` (or the path was empty then); unknown is not new. */
+  private isNewFile(file: string, stats: Stats): boolean {
+    const before = this.settled.get(file);
+    if (before === undefined) return false;
+    return before === 'gone' || inodeOf(before) !== String(stats.ino);
   }
 
   private readsComplete(file: string, stats: Stats): boolean {
@@ -140,6 +160,8 @@ function statQuietly(file: string): Stats | undefined {
 function signatureOf(stats: Stats | undefined): string {
   return stats ? `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}` : 'gone';
 }
+
+const inodeOf = (signature: string) => signature.slice(0, signature.indexOf(':'));
 
 /**
  * A JSON object or array that parses is whole: no proper prefix of one parses. (A writer that

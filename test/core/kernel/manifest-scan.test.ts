@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
 import { CONTRACT_VERSIONS } from '../../../core/sdk/index.js';
-import { scanManifests } from '../../../core/kernel/manifest-scan.js';
+import { ManifestValidations, scanManifests } from '../../../core/kernel/manifest-scan.js';
 import type { ManifestFile } from '../../../core/kernel/manifest-source.js';
 
 const facts = { hostVersion: '0.1.0', contracts: CONTRACT_VERSIONS };
@@ -22,6 +22,21 @@ test('a second manifest with the same id becomes a duplicate record; the first f
   assert.is(scanned[1]!.manifest, undefined);
   assert.is(scanned[1]!.diagnostics[0]!.code, 'duplicate-id');
   assert.match(scanned[1]!.diagnostics[0]!.message, /already provided by \/a\/x\/manifest\.json/);
+});
+
+test('a rescan validates only what changed: the same content under the same host facts reuses its result', () => {
+  const validations = new ManifestValidations();
+  const [x, y] = [file('/a/x.json', manifest('x')), file('/a/y.json', manifest('y'))];
+  const first = validations.validate([x, y], facts);
+  const again = validations.validate([x, file('/a/y.json', manifest('y', '2.0.0'))], facts);
+  assert.is(again[0], first[0], 'unchanged content: the same result');
+  assert.is.not(again[1], first[1], 'changed content: validated again');
+  assert.is(again[1]!.manifest?.version, '2.0.0');
+  // The host's facts are part of the verdict: another host version validates everything again.
+  const newerHost = validations.validate([x], { ...facts, hostVersion: '2.0.0' });
+  assert.is.not(newerHost[0], first[0]);
+  assert.is(newerHost[0]!.manifest, undefined, 'host ^0.1.0 does not match 2.0.0');
+  assert.ok(newerHost[0]!.diagnostics.some((d) => d.severity === 'error'));
 });
 
 test('a manifest broken past reading its id keeps the id its file had', () => {

@@ -75,6 +75,36 @@ test('a file renamed into place settles with its whole content', async () => {
   }
 });
 
+test('a complete file renamed over a known one settles at its first look; rewritten in place, or never seen before, it holds still first', async () => {
+  const dir = tempDir('switchboard-settler-');
+  const renamed = path.join(dir, 'renamed.json');
+  const inPlace = path.join(dir, 'in-place.json');
+  const unknown = path.join(dir, 'unknown.json');
+  for (const file of [renamed, inPlace, unknown]) writeFileSync(file, JSON.stringify({ id: 'before' }));
+  const settledFiles: string[] = [];
+  let firstSettled!: () => void;
+  const first = new Promise<void>((r) => (firstSettled = r));
+  // A minute of holding still for complete content: only a file settled at once settles within the test.
+  const settler = new WriteSettler({ isComplete: isCompleteJson, completeMs: 60_000, onSettled: (f) => (settledFiles.push(f), firstSettled()) });
+  try {
+    settler.remember([renamed, inPlace]);
+    for (const file of [renamed, unknown]) {
+      writeFileSync(`${file}.partial`, manifestText);
+      renameSync(`${file}.partial`, file);
+    }
+    writeFileSync(inPlace, manifestText);
+    for (const file of [inPlace, unknown, renamed]) settler.notice(file);
+    // Bounded, so a settler that makes the renamed file wait too fails here instead of hanging.
+    await Promise.race([first, sleep(5_000)]);
+    assert.equal(settledFiles, [renamed]);
+    assert.ok(settler.isSettling(inPlace), 'the same file rewritten in place holds still first');
+    assert.ok(settler.isSettling(unknown), 'a file whose earlier inode is not known holds still first');
+  } finally {
+    settler.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a file written slowly in place settles only once it is complete', async () => {
   const dir = tempDir('switchboard-settler-');
   const file = path.join(dir, 'manifest.json');

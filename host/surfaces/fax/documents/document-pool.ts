@@ -5,6 +5,9 @@ import type { DocumentOutcome, DocumentResults, DocumentTask, LibraryLoad } from
 import { InvalidDocumentError, UnsupportedDocumentError } from './errors.js';
 import type { NormalizedDocument } from './normalize.js';
 import type { Paper } from './paper.js';
+import { movableMemory, ownCopy } from './thread-transfer.js';
+import { detectDocumentType } from './detect.js';
+import { readPdfStructure } from './pdf-structure.js';
 
 /** Time a document's work may take: `baseMs` plus `msPerMb` for each MB of its input. */
 export interface DocumentBudget {
@@ -42,6 +45,13 @@ interface Thread {
 }
 
 const MB = 1024 * 1024;
+/**
+ * A PDF this small whose structure reads with at most this much inflating is checked in the
+ * caller's thread: tens of microseconds, bounded by these sizes, where a thread's round trip costs
+ * several hundred (two messages, a wake-up). Anything else goes to a thread, as before.
+ */
+const INLINE_PDF_BYTES = 32 * 1024;
+const INLINE_INFLATE_BYTES = 128 * 1024;
 const DEFAULT_HEAP_MB = 512;
 /** Longest a library's first load may take (it is not the document's budget, but a thread must not hang on it). */
 const LIBRARY_LOAD_MS = 60_000;
@@ -61,32 +71,36 @@ export class DocumentPool {
 
   constructor(private readonly options: DocumentPoolOptions) {}
 
-  /** normalizeToPdf in a thread: the job's PDF, its pages and the upload's type. */
+  /** normalizeToPdf in a thread (a small well-formed PDF here): the job's PDF, its pages and the upload's type. */
   async normalize(bytes: Buffer, paper: Paper): Promise<NormalizedDocument> {
-    const done = await this.run<'normalize'>({ kind: 'normalize', bytes, paper }, bytes.length);
+    const small = bytes.length <= INLINE_PDF_BYTES && detectDocumentType(bytes) === 'pdf';
+    // Throws InvalidDocumentError for what it can tell for certain (encrypted, no pages), as the thread would.
+    const quick = small ? readPdfStructure(bytes, { inflateBudget: INLINE_INFLATE_BYTES }) : undefined;
+    if (quick) return { pdf: bytes, pages: quick.pages, sourceType: 'pdf' };
+    const done = await this.run<'normalize'>({ kind: 'normalize', bytes: ownCopy(bytes), paper }, bytes.length);
     return { ...done, pdf: asBuffer(done.pdf) };
   }
 
   /** inspectPdf in a thread. */
   inspectPdf(bytes: Buffer): Promise<{ pages: number }> {
-    return this.run<'inspect-pdf'>({ kind: 'inspect-pdf', bytes }, bytes.length);
+    return this.run<'inspect-pdf'>({ kind: 'inspect-pdf', bytes: ownCopy(bytes) }, bytes.length);
   }
 
   /** imageToPdf in a thread. */
   async imageToPdf(bytes: Buffer, paper: Paper): Promise<{ pdf: Buffer; pages: number }> {
-    const done = await this.run<'image-to-pdf'>({ kind: 'image-to-pdf', bytes, paper }, bytes.length);
+    const done = await this.run<'image-to-pdf'>({ kind: 'image-to-pdf', bytes: ownCopy(bytes), paper }, bytes.length);
     return { ...done, pdf: asBuffer(done.pdf) };
   }
 
   /** renderCoverPage and prependCover in a thread: the cover followed by `pdf`, and the characters the cover's font could not draw. */
   async withCover(pdf: Buffer, cover: { template: string; values: CoverValues; paper: Paper }): Promise<{ pdf: Buffer; undrawable: string[] }> {
-    const done = await this.run<'with-cover'>({ kind: 'with-cover', pdf, ...cover }, pdf.length);
+    const done = await this.run<'with-cover'>({ kind: 'with-cover', pdf: ownCopy(pdf), ...cover }, pdf.length);
     return { pdf: asBuffer(done.pdf), undrawable: done.undrawable };
   }
 
   /** mergePdfs in a thread: the pages of `pdfs` in order, as one PDF. */
   async merge(pdfs: Buffer[]): Promise<Buffer> {
-    const done = await this.run<'merge'>({ kind: 'merge', pdfs }, pdfs.reduce((n, pdf) => n + pdf.length, 0));
+    const done = await this.run<'merge'>({ kind: 'merge', pdfs: pdfs.map(ownCopy) }, pdfs.reduce((n, pdf) => n + pdf.length, 0));
     return asBuffer(done.pdf);
   }
 
@@ -132,7 +146,9 @@ export class DocumentPool {
     // The deadline counts from the start of the work, not the wait for a thread.
     thread.deadline = Date.now() + job.budgetMs;
     this.arm(thread, job, job.budgetMs, `processing it took longer than its budget of ${seconds(job.budgetMs)} for ${job.sizeMb.toFixed(1)} MB`);
-    thread.worker.postMessage({ id: job.id, task: job.task });
+    // The task's bytes are the pool's own copies (ownCopy): moved to the thread, not cloned.
+    const task = job.task;
+    thread.worker.postMessage({ id: job.id, task }, movableMemory('pdfs' in task ? task.pdfs : ['bytes' in task ? task.bytes : task.pdf]));
   }
 
   private arm(thread: Thread, job: Job, ms: number, reason: string): void {

@@ -7,6 +7,7 @@ import { normalizeToPdf, type NormalizedDocument } from './normalize.js';
 import type { Paper } from './paper.js';
 import { inspectPdf } from './pdf-inspect.js';
 import { reportLibraryLoads } from './lazy-modules.js';
+import { movableMemory } from './thread-transfer.js';
 
 /** One piece of document work a thread of the DocumentPool does. */
 export type DocumentTask =
@@ -60,7 +61,8 @@ parentPort!.postMessage({ ready: true });
 parentPort!.on('message', ({ id, task }: { id: number; task: DocumentTask }) => {
   current = id;
   perform(task).then(
-    (value) => parentPort!.postMessage({ id, ok: true, value } satisfies DocumentOutcome),
+    // A result's PDF (the task's own bytes, or what a library made) goes back moved, not cloned.
+    (value) => parentPort!.postMessage({ id, ok: true, value } satisfies DocumentOutcome, movableMemory([(value as { pdf?: unknown }).pdf])),
     (err: unknown) => {
       const code = err instanceof InvalidDocumentError ? 'invalid_document' : err instanceof UnsupportedDocumentError ? 'unsupported_document' : undefined;
       parentPort!.postMessage({ id, ok: false, ...(code ? { code } : {}), message: (err as Error)?.message ?? String(err) } satisfies DocumentOutcome);

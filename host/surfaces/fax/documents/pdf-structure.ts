@@ -10,11 +10,12 @@ import { InvalidDocumentError } from './errors.js';
  * It answers undefined whenever the file is not in the shape it understands (a damaged or
  * truncated file, an indirect /Length, a predictor other than PNG Up...): the caller then runs
  * the full parse, which either repairs and counts or refuses the file. It throws only for what
- * it can tell for certain: an encrypted file, a page tree without pages.
+ * it can tell for certain: an encrypted file, a page tree without pages. `inflateBudget` bounds
+ * the bytes all its compressed streams may inflate to together (past it: undefined).
  */
-export function readPdfStructure(buf: Buffer): { pages: number } | undefined {
+export function readPdfStructure(buf: Buffer, options: { inflateBudget?: number } = {}): { pages: number } | undefined {
   try {
-    return new PdfReader(buf).read();
+    return new PdfReader(buf, options.inflateBudget ?? Infinity).read();
   } catch (err) {
     if (err instanceof InvalidDocumentError) throw err;
     return undefined;
@@ -52,7 +53,10 @@ class PdfReader {
   private readonly entries = new Map<number, Entry>();
   private readonly objectStreams = new Map<number, { data: Buffer; offsets: Map<number, number> }>();
 
-  constructor(private readonly buf: Buffer) {}
+  constructor(
+    private readonly buf: Buffer,
+    private inflateBudget: number,
+  ) {}
 
   read(): { pages: number } {
     const tail = this.buf.toString('latin1', Math.max(0, this.buf.length - TAIL_BYTES));
@@ -192,7 +196,11 @@ class PdfReader {
     const filter = dict.get('Filter');
     const filters = Array.isArray(filter) ? filter : filter === undefined ? [] : [filter];
     if (filters.length > 1 || (filters.length === 1 && !isName(filters[0], 'FlateDecode'))) throw new Unreadable('filter');
-    if (filters.length === 1) data = inflateSync(data, { maxOutputLength: MAX_INFLATED_BYTES });
+    if (filters.length === 1) {
+      // Past the limit inflateSync throws, and the file is unreadable here.
+      data = inflateSync(data, { maxOutputLength: Math.max(1, Math.min(MAX_INFLATED_BYTES, this.inflateBudget)) });
+      this.inflateBudget -= data.length;
+    }
     const parms = dict.get('DecodeParms');
     const predictor = isDict(parms) ? parms.get('Predictor') : undefined;
     if (predictor !== undefined && predictor !== 1) {

@@ -29,6 +29,23 @@ test('a PDF is answered byte for byte with its pages, as normalizeToPdf answers 
   assert.ok(out.pdf.equals(pdf));
 });
 
+test('a small well-formed PDF is checked without a thread; a large one, or one the quick check cannot read, goes to a thread', async () => {
+  // No time at all for a thread's work: whatever reaches a thread is refused document_too_complex.
+  const pool = poolWith({ baseMs: 0, msPerMb: 0 });
+  const small = await samplePdf(2);
+  const out = await pool.normalize(small, 'letter');
+  assert.equal({ pages: out.pages, sourceType: out.sourceType }, { pages: 2, sourceType: 'pdf' });
+  assert.ok(out.pdf.equals(small));
+  const throughThread = async (bytes: Buffer) => ((await pool.normalize(bytes, 'letter').catch((e: unknown) => e)) as DomainError).code;
+  assert.is(await throughThread(await samplePdf(60)), 'document_too_complex', 'over the inline size (about 42 KB)');
+  assert.is(await throughThread(fillerPdf(1024)), 'document_too_complex', 'needs the full parse');
+  // What the quick check can tell for certain is refused as the thread refuses it.
+  const broken = Buffer.from(small.toString('latin1').replace('/Count 2', '/Count 0'), 'latin1');
+  const refused = await pool.normalize(broken, 'letter').catch((e: unknown) => e);
+  assert.instance(refused, InvalidDocumentError);
+  assert.is((refused as Error).message, ((await normalizeToPdf(broken, { paper: 'letter' }).catch((e: unknown) => e)) as Error).message);
+});
+
 test('text and images are converted as in the event loop', async () => {
   const pool = poolWith(roomy);
   const text = Buffer.from('Referral letter\n\nPlease see the patient.\n'.repeat(200));

@@ -49,6 +49,14 @@ test('xref streams with the catalog inside an object stream (PDF 1.5): the page 
   }
 });
 
+test('an inflate budget bounds what its compressed streams may inflate to together: past it the full parse is left to answer', async () => {
+  const pdf = await pdfLibMade(40, true);
+  assert.equal(readPdfStructure(pdf, { inflateBudget: 1024 * 1024 }), { pages: 40 });
+  assert.is(readPdfStructure(pdf, { inflateBudget: 16 }), undefined, 'its xref and object streams inflate to more than 16 bytes');
+  const classic = await samplePdf(1);
+  assert.equal(readPdfStructure(classic, { inflateBudget: 0 }), { pages: 1 }, 'a classic table inflates nothing');
+});
+
 test('an incremental update: the newest page tree wins, as in the full parse', async () => {
   const pdf = await samplePdf(3);
   const text = pdf.toString('latin1');
