@@ -85,11 +85,10 @@ export class EventDelivery {
     const seconds = this.deps.config.get('WEBHOOK_TIMEOUT_SECONDS');
     const signal = AbortSignal.timeout(seconds * 1000);
     try {
-      const res = await this.deps.outbound.fetch(
+      const res = await this.deps.outbound.request(
         new URL(row.url),
         {
           method: 'POST',
-          redirect: 'manual',
           signal,
           headers: {
             'content-type': 'application/json',
@@ -102,7 +101,6 @@ export class EventDelivery {
         },
         { timeoutMs: seconds * 1000 },
       );
-      await res.body?.cancel().catch(() => {});
       if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status };
       const retry = res.status >= 500 || res.status === 408 || res.status === 429;
       return { ok: false, retry, status: res.status, detail: `receiver answered HTTP ${res.status}` };
