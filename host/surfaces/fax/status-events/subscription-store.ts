@@ -18,9 +18,19 @@ export interface Subscription {
 
 const parse = (row: SubscriptionRow): Subscription => ({ ...row, scopes: JSON.parse(row.scopes) as string[], events: JSON.parse(row.events) as FaxEventType[] });
 
-/** Subscriptions to status events, each owned by the key that made it. */
+/**
+ * Subscriptions to status events, each owned by the key that made it. Every event and delivery
+ * asks for them: with one process (SQLite) they are read from a copy of the table, dropped by each
+ * create and delete once it has committed, so no event after a write sees the table before it.
+ * Shared (PostgreSQL, several instances, each writing) every question reads the table.
+ */
 export class SubscriptionStore {
-  constructor(private readonly db: Kysely<FaxTables>) {}
+  private copy: Promise<Subscription[]> | undefined;
+
+  constructor(
+    private readonly db: Kysely<FaxTables>,
+    private readonly shared = false,
+  ) {}
 
   async create(input: { owner: string; scopes: readonly string[]; url: string; events: FaxEventType[]; description: string | null }): Promise<Subscription> {
     const row: SubscriptionRow = {
@@ -35,6 +45,7 @@ export class SubscriptionStore {
       created_at: new Date().toISOString(),
     };
     await this.db.insertInto('fax_webhook_subscriptions').values(row).execute();
+    this.copy = undefined;
     return parse(row);
   }
 
@@ -43,17 +54,29 @@ export class SubscriptionStore {
   }
 
   async get(id: string): Promise<Subscription | undefined> {
+    if (!this.shared) return (await this.all()).find((s) => s.id === id);
     const row = await this.db.selectFrom('fax_webhook_subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
     return row && parse(row);
   }
 
   /** Every subscription to `type` (a handful per key: read whole, filtered here). */
   async to(type: FaxEventType): Promise<Subscription[]> {
+    if (!this.shared) return (await this.all()).filter((s) => s.events.includes(type));
     return (await this.db.selectFrom('fax_webhook_subscriptions').selectAll().where('events', 'like', `%"${type}"%`).execute()).map(parse).filter((s) => s.events.includes(type));
   }
 
   async delete(id: string, owner: string): Promise<boolean> {
     const r = await this.db.deleteFrom('fax_webhook_subscriptions').where('id', '=', id).where('owner', '=', owner).executeTakeFirst();
+    this.copy = undefined;
     return Number(r.numDeletedRows) === 1;
+  }
+
+  // A read under way when a write commits is not kept: the write dropped the promise it would fill.
+  private all(): Promise<Subscription[]> {
+    const copy = (this.copy ??= this.db.selectFrom('fax_webhook_subscriptions').selectAll().orderBy('created_at').orderBy('id').execute().then((rows) => rows.map(parse)));
+    copy.catch(() => {
+      if (this.copy === copy) this.copy = undefined;
+    });
+    return copy;
   }
 }
