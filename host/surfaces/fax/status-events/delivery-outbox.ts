@@ -105,6 +105,20 @@ export class DeliveryOutbox {
     await this.finish(id, owner, { state: 'delivered', last_status: status, last_error: null, finished_at: now });
   }
 
+  /** Marks a batch's deliveries delivered: one UPDATE per distinct status (usually one). */
+  async deliveredAll(done: ReadonlyArray<{ id: string; status: number }>, owner: string, now = Date.now()): Promise<void> {
+    const byStatus = new Map<number, string[]>();
+    for (const { id, status } of done) byStatus.set(status, [...(byStatus.get(status) ?? []), id]);
+    for (const [status, ids] of byStatus) {
+      await this.db
+        .updateTable('fax_webhook_deliveries')
+        .set((eb) => ({ state: 'delivered', last_status: status, last_error: null, finished_at: now, attempts: eb('attempts', '+', 1), lease_owner: null, lease_until: null }))
+        .where('id', 'in', ids)
+        .where('lease_owner', '=', owner)
+        .execute();
+    }
+  }
+
   async failed(id: string, owner: string, detail: string, status: number | null, now = Date.now()): Promise<void> {
     await this.finish(id, owner, { state: 'failed', last_status: status, last_error: detail, finished_at: now });
   }
