@@ -33,6 +33,8 @@ const env = {
   ALERT_ALLOW_HTTP_LOOPBACK: 'true',
   OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
   WEBHOOK_DELIVERY_POLL_MS: '50',
+  // Profiling: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for both gateways.
+  ...(process.env.BENCH_GATEWAY_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS } : {}),
 };
 const headers = { 'x-api-key': KEY };
 const post = (url: string) => async () => {

@@ -18,6 +18,19 @@ export class OutboundAddressError extends EgressDeniedError {
   }
 }
 
+/** A request whose answer's body the caller does not read (a webhook delivery). */
+export interface OutboundPost {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/** The answer to an OutboundPost: its status; the body was read (at most 128 KiB) and dropped. */
+export interface OutboundAnswer {
+  status: number;
+}
+
 /** TLS and timeout options of the connections a guarded request opens. */
 export interface OutboundConnectOptions {
   /** Trusted CAs (the system's replaced: pass rootCertificates along to keep them). */
@@ -75,6 +88,26 @@ export class OutboundGuard {
     return new Promise((resolve, reject) =>
       lookup(host, {}, (err, address, family) => (err ? reject(err) : resolve({ address: address as string, family: family ?? 4 }))),
     );
+  }
+
+  /**
+   * Sends a request checked like fetch, on the same agents (the same pinned lookup), through
+   * undici's request API: no WHATWG Request, Headers or streams, a quarter of fetch's CPU per
+   * delivery. The answer's body is drained, not cancelled, so the connection is kept alive.
+   */
+  async request(url: URL, init: OutboundPost, connect: OutboundConnectOptions = {}): Promise<OutboundAnswer> {
+    this.assertLiteral(url);
+    const checked = !isIP(url.hostname.replace(/^\[|\]$/g, '')) && !this.allowsHost(url);
+    const agent = await this.agent(checked, connect);
+    try {
+      const res = await agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: init.method as 'POST', headers: init.headers, body: init.body ?? null, signal: init.signal ?? null });
+      await res.body.dump();
+      return { status: res.statusCode };
+    } catch (err) {
+      const cause = (err as { cause?: unknown }).cause;
+      if (cause instanceof OutboundAddressError) throw cause;
+      throw err;
+    }
   }
 
   /** Sends without any address check (an operator's URL) over the same connection options. */

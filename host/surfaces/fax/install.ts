@@ -59,7 +59,7 @@ export const faxSurface = defineSurface<FaxTables>()({
     const store = new FaxJobStore(database.db, database.dialect);
     const documents = new JobDocuments({ kernel, config, tokens });
     const outbox = new DeliveryOutbox(database.db, database.dialect);
-    const subscriptions = new SubscriptionStore(database.db, platform.secrets);
+    const subscriptions = new SubscriptionStore(database.db, database.dialect === 'postgres', platform.secrets);
     await subscriptions.resealStored();
     const eventDelivery = new EventDelivery({ outbox, subscriptions, config, outbound: platform.outbound, logger });
     const markers = new EventMarkers(database.db);

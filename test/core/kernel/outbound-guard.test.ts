@@ -135,6 +135,29 @@ test('a redirect from a public host to a private one is refused like a direct re
   await new Promise<void>((r) => redirecting.close(() => r()));
 });
 
+test('request (webhook deliveries) is checked like fetch: a literal or a resolved non-public address is refused, an allowed host is reached over kept connections', async () => {
+  const post = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' };
+  const guard = new OutboundGuard();
+  for (const url of [`http://127.1:${port}/`, `http://localhost:${port}/`]) {
+    const err = await guard.request(new URL(url), post, { timeoutMs: 5000 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.instance(err, OutboundAddressError, url);
+  }
+  assert.is(reached, 0);
+  await guard.close();
+  const allowing = new OutboundGuard(() => ['localhost']);
+  const sockets = new Set<unknown>();
+  const count = (s: unknown) => sockets.add(s);
+  server.on('connection', count);
+  for (let i = 0; i < 10; i++) assert.equal(await allowing.request(new URL(`http://localhost:${port}/hook?x`), post, { timeoutMs: 5000 }), { status: 200 });
+  server.off('connection', count);
+  assert.is(reached, 10);
+  assert.ok(sockets.size <= 2, `10 requests one after the other opened ${sockets.size} connections`);
+  await allowing.close();
+});
+
 test('address classification: public addresses pass, IPv4 carried in IPv6 is judged as IPv4', () => {
   for (const ok of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '172.32.0.1', '100.128.0.1', '192.169.0.1']) assert.is(refusedAddressReason(ok), undefined, ok);
   for (const bad of ['127.0.0.1', '::ffff:10.0.0.1', '::ffff:7f00:1', '2002:7f00:1::', '::', '224.0.0.1', '255.255.255.255', 'ff02::1', 'not-an-ip']) assert.ok(refusedAddressReason(bad), bad);

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Dialect } from '../../../platform/db/database.js';
 import { leaseFree, takeLeases } from '../../../platform/db/leases.js';
 import type { FaxTables, FaxWebhookDeliveryTable } from '../fax-tables.js';
 
 export type DeliveryRow = Selectable<FaxWebhookDeliveryTable>;
+
+/** Rows of one INSERT at most (19 parameters each: within SQLite's and PostgreSQL's limits). */
+const ENQUEUE_CHUNK = 200;
 
 /** One event for one destination, as the publisher writes it. */
 export interface NewDelivery {
@@ -42,33 +45,57 @@ export class DeliveryOutbox {
     private readonly channel: DeliveryChannel = 'webhook',
   ) {}
 
-  async enqueue(deliveries: NewDelivery[], now = Date.now()): Promise<void> {
-    if (!deliveries.length) return;
+  /** The deliveries of this turn of the event loop, written together. */
+  private group: { rows: Insertable<FaxWebhookDeliveryTable>[]; written: Promise<void> } | undefined;
+
+  /**
+   * Writes deliveries, settled once they are committed. Those enqueued in one turn of the event
+   * loop (the fax.queued of a group-committed burst of submits, say) share one INSERT: one
+   * statement and one commit instead of one each; a failed INSERT fails every caller in it.
+   */
+  enqueue(deliveries: NewDelivery[], now = Date.now()): Promise<void> {
+    if (!deliveries.length) return Promise.resolve();
+    let group = this.group;
+    if (!group) {
+      const rows: Insertable<FaxWebhookDeliveryTable>[] = [];
+      const written = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+        if (this.group?.rows === rows) this.group = undefined;
+        for (let i = 0; i < rows.length; i += ENQUEUE_CHUNK) await this.insert(rows.slice(i, i + ENQUEUE_CHUNK));
+      });
+      group = this.group = { rows, written };
+    }
+    for (const d of deliveries) group.rows.push(this.newRow(d, now));
+    return group.written;
+  }
+
+  private newRow(d: NewDelivery, now: number): Insertable<FaxWebhookDeliveryTable> {
+    return {
+      id: randomUUID(),
+      channel: this.channel,
+      event_id: d.eventId,
+      event_type: d.eventType,
+      subject_id: d.subjectId,
+      destination: d.destination,
+      owner: d.owner,
+      url: d.url,
+      body: d.body,
+      event_at: d.eventAt,
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      lease_owner: null,
+      lease_until: null,
+      last_status: null,
+      last_error: null,
+      created_at: now,
+      finished_at: null,
+    };
+  }
+
+  private async insert(rows: Insertable<FaxWebhookDeliveryTable>[]): Promise<void> {
     await this.db
       .insertInto('fax_webhook_deliveries')
-      .values(
-        deliveries.map((d) => ({
-          id: randomUUID(),
-          channel: this.channel,
-          event_id: d.eventId,
-          event_type: d.eventType,
-          subject_id: d.subjectId,
-          destination: d.destination,
-          owner: d.owner,
-          url: d.url,
-          body: d.body,
-          event_at: d.eventAt,
-          state: 'pending',
-          attempts: 0,
-          next_attempt_at: now,
-          lease_owner: null,
-          lease_until: null,
-          last_status: null,
-          last_error: null,
-          created_at: now,
-          finished_at: null,
-        })),
-      )
+      .values(rows)
       .onConflict((oc) => oc.columns(['event_id', 'destination']).doNothing())
       .execute();
   }
@@ -103,6 +130,20 @@ export class DeliveryOutbox {
 
   async delivered(id: string, owner: string, status: number, now = Date.now()): Promise<void> {
     await this.finish(id, owner, { state: 'delivered', last_status: status, last_error: null, finished_at: now });
+  }
+
+  /** Marks a batch's deliveries delivered: one UPDATE per distinct status (usually one). */
+  async deliveredAll(done: ReadonlyArray<{ id: string; status: number }>, owner: string, now = Date.now()): Promise<void> {
+    const byStatus = new Map<number, string[]>();
+    for (const { id, status } of done) byStatus.set(status, [...(byStatus.get(status) ?? []), id]);
+    for (const [status, ids] of byStatus) {
+      await this.db
+        .updateTable('fax_webhook_deliveries')
+        .set((eb) => ({ state: 'delivered', last_status: status, last_error: null, finished_at: now, attempts: eb('attempts', '+', 1), lease_owner: null, lease_until: null }))
+        .where('id', 'in', ids)
+        .where('lease_owner', '=', owner)
+        .execute();
+    }
   }
 
   async failed(id: string, owner: string, detail: string, status: number | null, now = Date.now()): Promise<void> {

@@ -37,9 +37,16 @@ export class EventDelivery {
         // One receiver's events go one after the other (claim order is event order); receivers in parallel.
         const byReceiver = new Map<string, DeliveryRow[]>();
         for (const row of rows) byReceiver.set(row.destination + row.url, [...(byReceiver.get(row.destination + row.url) ?? []), row]);
-        await Promise.all([...byReceiver.values()].map(async (list) => {
-          for (const row of list) await this.deliver(row);
-        }));
+        // The batch's deliveries are marked in one write at its end: a job's next event is claimable
+        // only once this one is, and a stop before the write sends them again (at least once).
+        const delivered: Array<{ id: string; status: number }> = [];
+        try {
+          await Promise.all([...byReceiver.values()].map(async (list) => {
+            for (const row of list) await this.deliver(row, delivered);
+          }));
+        } finally {
+          if (delivered.length) await deps.outbox.deliveredAll(delivered, this.owner);
+        }
       },
     });
     this.owner = this.worker.owner;
@@ -57,11 +64,11 @@ export class EventDelivery {
     this.worker.wake();
   }
 
-  private async deliver(row: DeliveryRow): Promise<void> {
+  private async deliver(row: DeliveryRow, delivered: Array<{ id: string; status: number }>): Promise<void> {
     const { outbox, config, logger } = this.deps;
     const outcome = await this.attempt(row);
     if (outcome.ok) {
-      await outbox.delivered(row.id, this.owner, outcome.status);
+      delivered.push({ id: row.id, status: outcome.status });
       return;
     }
     const attempts = row.attempts + 1;
@@ -85,11 +92,10 @@ export class EventDelivery {
     const seconds = this.deps.config.get('WEBHOOK_TIMEOUT_SECONDS');
     const signal = AbortSignal.timeout(seconds * 1000);
     try {
-      const res = await this.deps.outbound.fetch(
+      const res = await this.deps.outbound.request(
         new URL(row.url),
         {
           method: 'POST',
-          redirect: 'manual',
           signal,
           headers: {
             'content-type': 'application/json',
@@ -102,7 +108,6 @@ export class EventDelivery {
         },
         { timeoutMs: seconds * 1000 },
       );
-      await res.body?.cancel().catch(() => {});
       if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status };
       const retry = res.status >= 500 || res.status === 408 || res.status === 429;
       return { ok: false, retry, status: res.status, detail: `receiver answered HTTP ${res.status}` };

@@ -78,7 +78,13 @@ export class FaxEventPublisher {
     try {
       const now = late?.at ?? Date.now();
       const eventId = once ? onceEventId(subjectId, type) : newEventId(now);
-      const body = (full: boolean) => JSON.stringify({ id: eventId, type, created_at: new Date(now).toISOString(), data: data(full) } satisfies FaxEvent);
+      // At most two bodies however many receivers: numbers in full, and masked.
+      const bodies = new Map<boolean, string>();
+      const body = (full: boolean) => {
+        let text = bodies.get(full);
+        if (text === undefined) bodies.set(full, (text = JSON.stringify({ id: eventId, type, created_at: new Date(now).toISOString(), data: data(full) } satisfies FaxEvent)));
+        return text;
+      };
       const deliveries: NewDelivery[] = [];
       const base = { eventId, eventType: type, subjectId, eventAt: now };
       if (callback) deliveries.push({ ...base, destination: CALLBACK_DESTINATION, owner: callback.owner, url: callback.url, body: body(callback.full) });

@@ -17,10 +17,19 @@ export interface Subscription {
   created_at: string;
 }
 
-/** Subscriptions to status events, each owned by the key that made it; signing secrets sealed with SECRETS_KEY. */
+/**
+ * Subscriptions to status events, each owned by the key that made it; signing secrets sealed
+ * with SECRETS_KEY. Every event and delivery asks for them: with one process (SQLite) they are
+ * read from a copy of the table, dropped by each create and delete once it has committed, so no
+ * event after a write sees the table before it. Shared (PostgreSQL, several instances, each
+ * writing) every question reads the table.
+ */
 export class SubscriptionStore {
+  private copy: Promise<Subscription[]> | undefined;
+
   constructor(
     private readonly db: Kysely<FaxTables>,
+    private readonly shared = false,
     private readonly seal: SecretSeal = new SecretSeal(undefined),
   ) {}
 
@@ -37,6 +46,7 @@ export class SubscriptionStore {
       const secret = this.seal.reseal(row.secret);
       if (secret !== undefined) await this.db.updateTable('fax_webhook_subscriptions').set({ secret }).where('id', '=', row.id).where('secret', '=', row.secret).execute();
     }
+    this.copy = undefined;
   }
 
   async create(input: { owner: string; scopes: readonly string[]; url: string; events: FaxEventType[]; description: string | null }): Promise<Subscription> {
@@ -52,6 +62,7 @@ export class SubscriptionStore {
       created_at: new Date().toISOString(),
     };
     await this.db.insertInto('fax_webhook_subscriptions').values({ ...row, secret: this.seal.seal(row.secret) }).execute();
+    this.copy = undefined;
     return this.parse(row);
   }
 
@@ -60,17 +71,29 @@ export class SubscriptionStore {
   }
 
   async get(id: string): Promise<Subscription | undefined> {
+    if (!this.shared) return (await this.all()).find((s) => s.id === id);
     const row = await this.db.selectFrom('fax_webhook_subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
     return row && this.parse(row);
   }
 
   /** Every subscription to `type` (a handful per key: read whole, filtered here). */
   async to(type: FaxEventType): Promise<Subscription[]> {
+    if (!this.shared) return (await this.all()).filter((s) => s.events.includes(type));
     return (await this.db.selectFrom('fax_webhook_subscriptions').selectAll().where('events', 'like', `%"${type}"%`).execute()).map(this.parse).filter((s) => s.events.includes(type));
   }
 
   async delete(id: string, owner: string): Promise<boolean> {
     const r = await this.db.deleteFrom('fax_webhook_subscriptions').where('id', '=', id).where('owner', '=', owner).executeTakeFirst();
+    this.copy = undefined;
     return Number(r.numDeletedRows) === 1;
+  }
+
+  // A read under way when a write commits is not kept: the write dropped the promise it would fill.
+  private all(): Promise<Subscription[]> {
+    const copy = (this.copy ??= this.db.selectFrom('fax_webhook_subscriptions').selectAll().orderBy('created_at').orderBy('id').execute().then((rows) => rows.map(this.parse)));
+    copy.catch(() => {
+      if (this.copy === copy) this.copy = undefined;
+    });
+    return copy;
   }
 }

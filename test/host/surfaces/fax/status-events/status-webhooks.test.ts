@@ -186,6 +186,8 @@ test('an event fired before a restart is delivered once after it', async () => {
   assert.is(mine[0]!.headers['x-switchboard-event-id'], pending!.event_id);
   assert.is((await call('DELETE', `/webhooks/subscriptions/${subscriptionId}`, undefined, subscriber)).status, 204);
   assert.is((await call('DELETE', `/webhooks/subscriptions/${subscriptionId}`, undefined, subscriber)).status, 404);
+  // The next event after the delete is not written for the deleted subscription (the answer waits for the publish).
+  assert.equal(await deliveriesOf(await receiveInbound(), subscriber), []);
 });
 
 test('a final status whose event a stop left unwritten is published by the sweep once, dated when it happened, and only to receivers that existed then', async () => {
