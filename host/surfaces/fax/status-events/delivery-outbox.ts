@@ -3,6 +3,7 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Dialect } from '../../../platform/db/database.js';
 import { leaseFree, takeLeases } from '../../../platform/db/leases.js';
 import type { FaxTables, FaxWebhookDeliveryTable } from '../fax-tables.js';
+import { pendingDeliveryColumns } from '../../../platform/db/pending-delivery.js';
 
 export type DeliveryRow = Selectable<FaxWebhookDeliveryTable>;
 
@@ -80,15 +81,7 @@ export class DeliveryOutbox {
       url: d.url,
       body: d.body,
       event_at: d.eventAt,
-      state: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      lease_owner: null,
-      lease_until: null,
-      last_status: null,
-      last_error: null,
-      created_at: now,
-      finished_at: null,
+      ...pendingDeliveryColumns(now),
     };
   }
 

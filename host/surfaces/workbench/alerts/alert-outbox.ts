@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { AlertDeliveryTable, WorkbenchTables } from '../workbench-tables.js';
 import { leaseFree, takeLeases } from '../../../platform/db/leases.js';
 import type { AlertNotice } from './alert-notice.js';
+import { pendingDeliveryColumns } from '../../../platform/db/pending-delivery.js';
 
 export type DeliveryRow = AlertDeliveryTable;
 
@@ -39,15 +40,7 @@ export class AlertOutbox {
           event_key: eventKey,
           target_id: target,
           notice: JSON.stringify(notice),
-          state: 'pending',
-          attempts: 0,
-          next_attempt_at: now,
-          lease_owner: null,
-          lease_until: null,
-          last_status: null,
-          last_error: null,
-          created_at: now,
-          finished_at: null,
+          ...pendingDeliveryColumns(now),
           ...outcome,
         })
         .onConflict((oc) => oc.columns(['alert_id', 'event_key', 'target_id']).doNothing())
