@@ -68,3 +68,5 @@ parentPort?.on('message', (message: WorkerRequest) => {
     (err: unknown) => parentPort!.postMessage({ id: message.id, ok: false, error: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code } satisfies WorkerReply),
   );
 });
+// Loaded: the server may terminate this thread from now on (id 0 is never a request's).
+parentPort?.postMessage({ id: 0, ok: true, result: 'loaded' } satisfies WorkerReply);

@@ -59,29 +59,43 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
   const log = ({ level, msg, ...fields }: { level: 'info' | 'error'; msg: string } & Record<string, unknown>) => options.logger[level](msg, fields);
   const metrics = new InferenceMetrics(CHECKPOINT_NAMES);
 
-  const worker = new Worker(new URL('./inference-worker.js', import.meta.url));
   let nextId = 1;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  worker.on('message', (reply: WorkerReply) => {
+  // The worker says when its modules are loaded (id 0): terminating a thread still loading them
+  // can bring the whole process down as it exits, so a stop waits for that first.
+  let workerLoaded: () => void = () => {};
+  const loadedModules = new Promise<void>((resolve) => (workerLoaded = resolve));
+  const onReply = (reply: WorkerReply) => {
+    if (reply.id === 0) return workerLoaded();
     const waiter = pending.get(reply.id);
     if (!waiter) return;
     pending.delete(reply.id);
     if (reply.ok) waiter.resolve(reply.result);
     else waiter.reject(Object.assign(new Error(reply.error), { code: reply.code }));
-  });
+  };
   const workerFailed = (err: Error) => {
     log({ level: 'error', msg: 'inference worker failed', err: err.message });
     for (const waiter of pending.values()) waiter.reject(err);
     pending.clear();
   };
-  worker.on('error', workerFailed);
-  worker.on('exit', (code) => workerFailed(new Error(`inference worker exited with code ${code}`)));
+  // Started once the port is bound: a port that is taken never starts (and terminates) a thread.
+  let worker: Worker | undefined;
+  const startWorker = (): Worker => {
+    const started = new Worker(new URL('./inference-worker.js', import.meta.url));
+    started.on('message', onReply);
+    started.on('error', workerFailed);
+    started.on('exit', (code) => {
+      workerLoaded();
+      workerFailed(new Error(`inference worker exited with code ${code}`));
+    });
+    return started;
+  };
   type Message = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never;
   const call = (message: Message): Promise<unknown> =>
     new Promise((resolve, reject) => {
       const id = nextId++;
       pending.set(id, { resolve, reject });
-      worker.postMessage({ ...message, id });
+      worker!.postMessage({ ...message, id });
     });
 
   // One job at a time on the worker: a load never interleaves with an inference.
@@ -187,17 +201,11 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
   }
 
   const host = options.host ?? '127.0.0.1';
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port, host, () => resolve());
-    });
-  } catch (err) {
-    // Not listening (the port is taken): the worker would keep the process alive.
-    worker.removeAllListeners('exit');
-    await worker.terminate();
-    throw err;
-  }
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => resolve());
+  });
+  worker = startWorker();
   const port = (server.address() as AddressInfo).port;
   // A pinned server loads its checkpoint at once; /health says when it is resident.
   if (options.pinned) {
@@ -214,8 +222,9 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      worker.removeAllListeners('exit');
-      await worker.terminate();
+      await Promise.race([loadedModules, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+      worker!.removeAllListeners('exit');
+      await worker!.terminate();
     },
   };
 }
