@@ -8,7 +8,8 @@ import { loadOnnxRuntime, type OnnxRuntime } from './onnx-runtime.js';
 
 export type WorkerRequest =
   | { id: number; type: 'load'; checkpoint: CheckpointFiles }
-  | { id: number; type: 'infer'; state: string; questions: Array<{ id: string; text: string }> };
+  | { id: number; type: 'infer'; state: string; questions: Array<{ id: string; text: string }> }
+  | { id: number; type: 'shutdown' };
 export type WorkerReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string; code?: string };
 
 interface Loaded {
@@ -61,7 +62,21 @@ async function infer(state: string, questions: Array<{ id: string; text: string 
   return { checkpoint: checkpoint.name, answers, input_tokens: inputTokens, truncated: stateIds.length > kept.length };
 }
 
+/** Releases the resident session; the thread then ends on its own once its port is closed. */
+async function shutdown(): Promise<void> {
+  const resident = loaded;
+  loaded = undefined;
+  if (resident) await resident.session.release();
+}
+
 parentPort?.on('message', (message: WorkerRequest) => {
+  if (message.type === 'shutdown') {
+    void shutdown().then(
+      () => parentPort!.postMessage({ id: message.id, ok: true, result: 'released' } satisfies WorkerReply),
+      (err: unknown) => parentPort!.postMessage({ id: message.id, ok: false, error: (err as Error)?.message ?? String(err) } satisfies WorkerReply),
+    ).finally(() => parentPort!.close());
+    return;
+  }
   const work = message.type === 'load' ? load(message.checkpoint).then(() => ({ loaded: message.checkpoint.name })) : infer(message.state, message.questions);
   work.then(
     (result) => parentPort!.postMessage({ id: message.id, ok: true, result } satisfies WorkerReply),

@@ -222,9 +222,17 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await Promise.race([loadedModules, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
-      worker!.removeAllListeners('exit');
-      await worker!.terminate();
+      // The thread is never terminated while native work runs in it: onnxruntime aborts the whole
+      // process when a thread ends under a session being created or run. The job under way
+      // finishes (no new one comes: the server is closed), the thread releases its session and
+      // ends by itself; only a thread that does not within the budget is terminated.
+      const settle = <T>(work: Promise<T>, ms: number) => Promise.race([work.then(() => true, () => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
+      const running = worker!;
+      running.removeAllListeners('exit');
+      const ended = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      const calm = (await settle(loadedModules, 10_000)) && (await settle(queue, 30_000));
+      if (calm && (await settle(Promise.race([call({ type: 'shutdown' }), ended]), 10_000)) && (await settle(ended, 5_000))) return;
+      await running.terminate();
     },
   };
 }
