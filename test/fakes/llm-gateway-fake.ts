@@ -71,6 +71,8 @@ export interface LlmGatewayFake {
   requests: SeenRequest[];
   /** Adds or replaces the handler of METHOD path. */
   route(method: string, path: string, handler: FakeHandler): void;
+  /** The handler of METHOD path now (to wrap it, then put it back). */
+  handler(method: string, path: string): FakeHandler | undefined;
   /** The next `n` requests get `status` with an OpenAI-style error body (then normal service). */
   failNext(n: number, status?: number): void;
   /** Queues replies of POST /v1/chat/completions, used in order; afterwards `defaultChat` answers. */
@@ -300,6 +302,9 @@ export async function startLlmGatewayFake(options: { apiKey?: string; dimensions
     requests,
     route(method, path, handler) {
       routes.set(`${method.toUpperCase()} ${path}`, handler);
+    },
+    handler(method, path) {
+      return routes.get(`${method.toUpperCase()} ${path}`);
     },
     failNext(n, status = 500) {
       failures = { left: n, status };

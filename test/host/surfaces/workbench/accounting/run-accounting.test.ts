@@ -87,17 +87,33 @@ test('pending while ledger rows have not landed (a pure read), then complete onc
 
 test('a killed indexer (SIGKILL of the child) leaves the lane interrupted, never complete; known charges stay', async () => {
   await setting({ 'accounting.ledger_settle_s': 0 });
-  const started = await startRun(gw.url, { repo: 'big' });
-  const runId = started.body.id;
-  const pid = await until(() => gw.gateway.surfaces.search.runs.childPid(runId), 60_000, 5);
-  await until(async () => ((await latestRun(gw.url, 'big', '?finalize=false')).body.lanes?.[0]?.completed ?? 0) >= 2 || undefined, 60_000, 5);
-  const running = await reconcileRun(gw.url, 'big', runId);
-  if (running.body.state === 'running') {
+  // Two embedding requests are answered, the rest wait unanswered: the run cannot finish before
+  // the kill however fast or slow the machine is.
+  const embed = fake.handler('POST', '/v1/embeddings')!;
+  let answered = 0;
+  fake.route('POST', '/v1/embeddings', (req, res) => (++answered <= 2 ? embed(req, res) : undefined));
+  let status;
+  let runId: string;
+  try {
+    const started = await startRun(gw.url, { repo: 'big' });
+    assert.is(started.status, 202, JSON.stringify(started.body));
+    runId = started.body.id;
+    const failed = (what: string) => (err: Error): never => {
+      throw new Error(`${what}: ${err.message}`);
+    };
+    const pid = await until(() => gw.gateway.surfaces.search.runs.childPid(runId), 60_000, 5).catch(failed('the indexer child never showed its pid'));
+    await until(async () => ((await latestRun(gw.url, 'big', '?finalize=false')).body.lanes?.[0]?.completed ?? 0) >= 2 || undefined, 60_000, 20).catch(
+      failed('the lane never showed its two answered requests completed'),
+    );
+    const running = await reconcileRun(gw.url, 'big', runId);
+    assert.is(running.body.state, 'running');
     assert.is(running.body.costs.state, 'pending');
     assert.is(codes(running.body)[0], 'workers_running');
+    process.kill(pid, 'SIGKILL');
+    status = await waitForRun(gw.url, 'big');
+  } finally {
+    fake.route('POST', '/v1/embeddings', embed);
   }
-  process.kill(pid, 'SIGKILL');
-  const status = await waitForRun(gw.url, 'big');
   assert.is(status.run.state, 'failed');
   const record = (await runRecord(gw.url, 'big', runId)).body;
   const lane = record.lanes[0];
