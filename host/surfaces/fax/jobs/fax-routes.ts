@@ -191,11 +191,12 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       responses: { 200: { description: 'The job', schema: FaxJobOutSchema } },
     },
     async ({ params }) => {
-      const row = await jobOrNotFound(store, params.id);
+      const found = await store.getWithResends(params.id);
+      if (!found) throw faxErrors.error('fax_job_not_found', { id: params.id });
+      const { row, resentAs } = found;
       // An attempt row is written in the same transaction that counts it on the job: none to read while the count is 0.
       const out = toFaxJobOut(row, row.attempts > 0 ? await store.attempts.list(row.id) : []);
-      const resends = await store.resendsOf(row.id);
-      return resends.length ? { ...out, resent_as: resends } : out;
+      return resentAs.length ? { ...out, resent_as: resentAs } : out;
     },
   );
 

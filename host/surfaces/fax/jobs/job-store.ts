@@ -73,6 +73,21 @@ const jobById = new PreparedQuery(
   (db: Kysely<FaxTables>, id: string) => db.selectFrom('fax_jobs').selectAll().where('id', '=', id),
   (id) => [id],
 );
+// GET /fax/{id}: the job and how many jobs resend it, in one statement (the count is an index
+// probe); the resends' ids are read only when there are some.
+const jobWithResendCount = new PreparedQuery(
+  (db: Kysely<FaxTables>, id: string) =>
+    db
+      .selectFrom('fax_jobs')
+      .selectAll('fax_jobs')
+      .select((eb) => eb.selectFrom('fax_jobs as resend').select(eb.fn.countAll().as('n')).whereRef('resend.resend_of', '=', 'fax_jobs.id').as('resend_count'))
+      .where('fax_jobs.id', '=', id),
+  (id) => [id],
+);
+const resendIds = new PreparedQuery(
+  (db: Kysely<FaxTables>, id: string) => db.selectFrom('fax_jobs').select('id').where('resend_of', '=', id).orderBy('created_at'),
+  (id) => [id],
+);
 
 /** The row of a new job, as inserted. */
 function newJobRow(job: NewFaxJob, now: Date): FaxJobTable {
@@ -363,7 +378,15 @@ export class FaxJobStore {
   }
 
   async resendsOf(id: string): Promise<string[]> {
-    return (await this.db.selectFrom('fax_jobs').select('id').where('resend_of', '=', id).orderBy('created_at').execute()).map((r) => r.id);
+    return (await resendIds.execute(this.db, id)).rows.map((r) => r.id);
+  }
+
+  /** A job with the ids of the jobs made by resending it (oldest first); undefined when there is no such job. */
+  async getWithResends(id: string): Promise<{ row: FaxJobRow; resentAs: string[] } | undefined> {
+    const found = (await jobWithResendCount.execute(this.db, id)).rows[0];
+    if (!found) return undefined;
+    const { resend_count: count, ...row } = found;
+    return { row, resentAs: Number(count) > 0 ? await this.resendsOf(id) : [] };
   }
 
   /** Accepted, unfinished jobs not heard of for `staleMs`: the reconciler asks their provider. */

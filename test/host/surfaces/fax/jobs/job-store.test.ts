@@ -49,6 +49,22 @@ for (const backend of SQLITE_AND_POSTGRES) {
     assert.is(typeof row!.next_attempt_at, 'number');
   });
 
+  test('a job is read with the jobs that resend it, oldest first, in one statement when there are none', async () => {
+    const original = newJob();
+    await store.insert(original);
+    const lone = await store.getWithResends(original.id);
+    assert.equal([lone?.row.id, lone?.resentAs], [original.id, []]);
+    assert.not.ok('resend_count' in lone!.row, 'the count is not a column of the row');
+    const first = newJob({ resendOf: original.id });
+    await store.insert(first);
+    const second = newJob({ resendOf: original.id });
+    await store.insert(second);
+    await opened.db.db.updateTable('fax_jobs').set({ created_at: '2000-01-01T00:00:00.000Z' }).where('id', '=', second.id).execute();
+    assert.equal((await store.getWithResends(original.id))?.resentAs, [second.id, first.id]);
+    assert.equal((await store.getWithResends(first.id))?.resentAs, []);
+    assert.is(await store.getWithResends('no-such-job'), undefined);
+  });
+
   test('a disabled job is stored final and never claimable', async () => {
     const job = newJob({ disabled: true });
     await store.insert(job);
