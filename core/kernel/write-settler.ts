@@ -48,6 +48,8 @@ export class WriteSettler {
   private readonly pending = new Map<string, Pending>();
   /** The signature each file had when it last settled. */
   private readonly settled = new Map<string, string>();
+  /** Files whose last settling was of whole content renamed into place (settled at once). */
+  private readonly placedWhole = new Set<string>();
   private readonly stableMs: number;
   private readonly completeMs: number;
   private readonly pollMs: number;
@@ -71,8 +73,18 @@ export class WriteSettler {
     this.schedule(file, entry, 0);
   }
 
-  /** True while `file` changed and has not settled yet. */
+  /**
+   * True while `file` changed and has not settled yet. A file noticed but not yet looked at is
+   * looked at now (its first look is due at once anyway): a scan running before that look's timer
+   * would otherwise skip a file that settles at its first look.
+   */
   isSettling(file: string): boolean {
+    const entry = this.pending.get(file);
+    if (!entry) return false;
+    if (entry.signature === '' && entry.timer) {
+      clearTimeout(entry.timer);
+      this.look(file, entry);
+    }
     return this.pending.has(file);
   }
 
@@ -113,6 +125,16 @@ export class WriteSettler {
     const stats = statQuietly(file);
     const signature = signatureOf(stats);
     if (signature !== entry.signature) {
+      // A late event of a rename that already settled (the watcher and fs.watch may both report
+      // one, milliseconds apart): the file is still exactly what settled, whole and renamed into
+      // place, which nobody writes in place. It settles again at once; holding it still would
+      // hide it for that long from the reload its first settling asked for (a scan skips a file
+      // that is settling, and is asked again when it settles).
+      if (entry.signature === '' && this.placedWhole.has(file) && this.settled.get(file) === signature) {
+        this.pending.delete(file);
+        this.options.onSettled(file);
+        return;
+      }
       entry.signature = signature;
       entry.changedAt = now;
       entry.scheduledStill = 0;
@@ -126,6 +148,8 @@ export class WriteSettler {
     if (still >= needed) {
       this.pending.delete(file);
       this.settled.set(file, signature);
+      if (entry.complete && entry.replaced && stats?.isFile()) this.placedWhole.add(file);
+      else this.placedWhole.delete(file);
       this.options.onSettled(file);
       return;
     }

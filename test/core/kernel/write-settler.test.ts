@@ -105,6 +105,40 @@ test('a complete file renamed over a known one settles at its first look; rewrit
   }
 });
 
+test('a late second event of a rename that settled settles again at once; a rewrite in place after it still holds still', async () => {
+  const dir = tempDir('switchboard-settler-');
+  const file = path.join(dir, 'manifest.json');
+  writeFileSync(file, JSON.stringify({ id: 'before' }));
+  let settledCount = 0;
+  let wake: () => void = () => {};
+  const settledAgain = () => new Promise<void>((r) => (wake = r));
+  const settler = new WriteSettler({ isComplete: isCompleteJson, completeMs: 60_000, onSettled: () => (settledCount++, wake()) });
+  try {
+    settler.remember([file]);
+    writeFileSync(`${file}.partial`, manifestText);
+    renameSync(`${file}.partial`, file);
+    let next = settledAgain();
+    settler.notice(file);
+    await Promise.race([next, sleep(5_000)]);
+    assert.is(settledCount, 1);
+    // The same rename reported again (chokidar and fs.watch both do): settled at once, not held a
+    // minute, and a scan asking right after the event (before the first look's timer) is not told
+    // to skip the file.
+    settler.notice(file);
+    assert.not.ok(settler.isSettling(file), 'looked at when asked');
+    assert.is(settledCount, 2, 'the late event settles at once');
+    // Now written in place: that is a change, and it holds still first.
+    writeFileSync(file, JSON.stringify({ id: 'rewritten in place', padding: 'x'.repeat(40) }));
+    settler.notice(file);
+    await sleep(50);
+    assert.ok(settler.isSettling(file), 'a rewrite in place after a rename holds still');
+    assert.is(settledCount, 2);
+  } finally {
+    settler.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a file written slowly in place settles only once it is complete', async () => {
   const dir = tempDir('switchboard-settler-');
   const file = path.join(dir, 'manifest.json');
