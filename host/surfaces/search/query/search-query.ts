@@ -1,6 +1,9 @@
 import { newRE2 } from './re2-engine.js';
 import { searchErrors } from '../search-errors.js';
 
+/** Regular expressions RE2 accepted lately: a repeated query is not compiled again just to be checked. */
+const validRegexes = new Set<string>();
+
 /** A text to find: a phrase (`"…"`, or a word in an exact query) or a regular expression (`/…/`). */
 export interface TextPattern {
   kind: 'literal' | 'regex';
@@ -199,7 +202,11 @@ function regex(q: string, open: number): { text: string; end: number } | undefin
       if (!text) fault(open, 'an empty regular expression //');
       if (text.length > MAX_REGEX) fault(open, `the regular expression is longer than ${MAX_REGEX} characters`);
       try {
-        newRE2(text, 'u');
+        if (!validRegexes.has(text)) {
+          newRE2(text, 'u');
+          validRegexes.add(text);
+          if (validRegexes.size > 256) validRegexes.delete(validRegexes.values().next().value!);
+        }
       } catch (err) {
         fault(open + 1, `/${text}/ is not a valid regular expression: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`);
       }
