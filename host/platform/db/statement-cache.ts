@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { LruMap } from '../runtime/lru-map.js';
 
 /**
  * The SQLite handle Kysely is given: it prepares every query it runs, and preparing costs more
@@ -8,22 +9,14 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
  * iterated (`busy`) is never handed out again: that query gets a fresh one.
  */
 export function withStatementCache(database: SQLite.Database, size = 256): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new LruMap<string, SQLite.Statement>(size);
   return {
     close: () => void database.close(),
     prepare(sql: string): SqliteStatement {
       const cached = cache.get(sql);
-      if (cached && !cached.busy) {
-        // Map order is the LRU order: move it to the newest end.
-        cache.delete(sql);
-        cache.set(sql, cached);
-        return cached as unknown as SqliteStatement;
-      }
+      if (cached && !cached.busy) return cached as unknown as SqliteStatement;
       const statement = database.prepare(sql);
-      if (!cached) {
-        cache.set(sql, statement);
-        if (cache.size > size) cache.delete(cache.keys().next().value!);
-      }
+      if (!cached) cache.set(sql, statement);
       return statement as unknown as SqliteStatement;
     },
   };

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type SQLite from 'better-sqlite3';
+import { LruMap } from '../../../platform/runtime/lru-map.js';
 import { openCodeIndexDb } from './code-index-db.js';
 
 export interface IndexedFile {
@@ -41,21 +42,9 @@ const MAX_PHRASES = 8;
  * SQLite again (a third of a regex query's time on a 6 MB repository). Entries are keyed by the
  * index's data version, so a committed run makes the older ones unreachable; they age out.
  */
-export const CONTENT_CACHE_CHARS = 16 * 1024 * 1024;
-const contentCache = new Map<string, string>();
-let cachedChars = 0;
+const CONTENT_CACHE_CHARS = 16 * 1024 * 1024;
+const contentCache = new LruMap<string, string>(CONTENT_CACHE_CHARS, (text) => text.length);
 let nextReaderId = 1;
-
-function cacheContent(key: string, text: string): void {
-  if (text.length > CONTENT_CACHE_CHARS / 8) return;
-  contentCache.set(key, text);
-  cachedChars += text.length;
-  for (const [oldest, value] of contentCache) {
-    if (cachedChars <= CONTENT_CACHE_CHARS) break;
-    contentCache.delete(oldest);
-    cachedChars -= value.length;
-  }
-}
 
 /** Reads one revision's code index (a read-only connection; WAL lets it see each committed run). */
 export class CodeIndexReader {
@@ -131,13 +120,10 @@ export class CodeIndexReader {
     this.snapshotVersion ??= this.statement('PRAGMA data_version').pluck().get() as number;
     const key = `${this.readerId}:${this.snapshotVersion}:${id}`;
     const hit = contentCache.get(key);
-    if (hit !== undefined) {
-      contentCache.delete(key);
-      contentCache.set(key, hit);
-      return hit;
-    }
+    if (hit !== undefined) return hit;
     const text = read();
-    cacheContent(key, text);
+    // One large file would push out many small ones.
+    if (text.length <= CONTENT_CACHE_CHARS / 8) contentCache.set(key, text);
     return text;
   }
 

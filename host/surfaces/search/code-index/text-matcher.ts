@@ -1,3 +1,4 @@
+import { LruMap } from '../../../platform/runtime/lru-map.js';
 import type { TextPattern } from '../query/search-query.js';
 import { re2InUtf16, type Exec } from './re2-in-utf16.js';
 import { matchesWithinLine, requiredLiterals } from './regex-literals.js';
@@ -19,19 +20,15 @@ function escapeRegExp(text: string): string {
 }
 
 /** Compiled expressions by flags and source: a repeated query compiles nothing (RE2 compiles in wasm, and its objects are never freed). */
-const compiled = new Map<string, Exec>();
-const COMPILED_KEPT = 256;
+const compiled = new LruMap<string, Exec>(256);
 
 function compile(source: string, flags: string, engine: 'js' | 're2'): Exec {
   const key = `${engine}/${flags}/${source}`;
   let re = compiled.get(key);
-  if (re) {
-    compiled.delete(key); // most recently used last
-  } else {
+  if (!re) {
     re = engine === 'js' ? (new RegExp(source, flags) as unknown as Exec) : re2InUtf16(source, flags);
-    if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
+    compiled.set(key, re);
   }
-  compiled.set(key, re);
   return re;
 }
 

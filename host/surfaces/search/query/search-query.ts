@@ -1,8 +1,9 @@
+import { LruMap } from '../../../platform/runtime/lru-map.js';
 import { newRE2 } from './re2-engine.js';
 import { searchErrors } from '../search-errors.js';
 
 /** Regular expressions RE2 accepted lately: a repeated query is not compiled again just to be checked. */
-const validRegexes = new Set<string>();
+const validRegexes = new LruMap<string, true>(256);
 
 /** A text to find: a phrase (`"…"`, or a word in an exact query) or a regular expression (`/…/`). */
 export interface TextPattern {
@@ -202,10 +203,9 @@ function regex(q: string, open: number): { text: string; end: number } | undefin
       if (!text) fault(open, 'an empty regular expression //');
       if (text.length > MAX_REGEX) fault(open, `the regular expression is longer than ${MAX_REGEX} characters`);
       try {
-        if (!validRegexes.has(text)) {
+        if (!validRegexes.get(text)) {
           newRE2(text, 'u');
-          validRegexes.add(text);
-          if (validRegexes.size > 256) validRegexes.delete(validRegexes.values().next().value!);
+          validRegexes.set(text, true);
         }
       } catch (err) {
         fault(open + 1, `/${text}/ is not a valid regular expression: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`);
