@@ -371,14 +371,9 @@ export class FaxJobStore {
     return Number(r.numUpdatedRows) === 1;
   }
 
-  /** The ids of the jobs made by resending `id`, oldest first. */
   /** The jobs of a batch in the order of its recipients; empty when there is no such batch. */
   async batchJobs(batchId: string): Promise<FaxJobRow[]> {
     return this.db.selectFrom('fax_jobs').selectAll().where('batch_id', '=', batchId).orderBy('batch_index').execute();
-  }
-
-  async resendsOf(id: string): Promise<string[]> {
-    return (await resendIds.execute(this.db, id)).rows.map((r) => r.id);
   }
 
   /** A job with the ids of the jobs made by resending it (oldest first); undefined when there is no such job. */
@@ -386,7 +381,8 @@ export class FaxJobStore {
     const found = (await jobWithResendCount.execute(this.db, id)).rows[0];
     if (!found) return undefined;
     const { resend_count: count, ...row } = found;
-    return { row, resentAs: Number(count) > 0 ? await this.resendsOf(id) : [] };
+    const resentAs = Number(count) > 0 ? (await resendIds.execute(this.db, id)).rows.map((r) => r.id) : [];
+    return { row, resentAs };
   }
 
   /** Accepted, unfinished jobs not heard of for `staleMs`: the reconciler asks their provider. */
