@@ -73,18 +73,23 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
     if (reply.ok) waiter.resolve(reply.result);
     else waiter.reject(Object.assign(new Error(reply.error), { code: reply.code }));
   };
+  let closing = false;
   const workerFailed = (err: Error) => {
-    log({ level: 'error', msg: 'inference worker failed', err: err.message });
+    // A thread ending at close is no failure to report; what still waited on it is refused all the same.
+    if (!closing) log({ level: 'error', msg: 'inference worker failed', err: err.message });
     for (const waiter of pending.values()) waiter.reject(err);
     pending.clear();
   };
   // Started once the port is bound: a port that is taken never starts (and terminates) a thread.
   let worker: Worker | undefined;
+  let workerEnded: () => void = () => {};
+  const ended = new Promise<void>((resolve) => (workerEnded = resolve));
   const startWorker = (): Worker => {
     const started = new Worker(new URL('./inference-worker.js', import.meta.url));
     started.on('message', onReply);
     started.on('error', workerFailed);
     started.on('exit', (code) => {
+      workerEnded();
       workerLoaded();
       workerFailed(new Error(`inference worker exited with code ${code}`));
     });
@@ -226,13 +231,12 @@ export async function startJudgeServer(options: JudgeServerOptions): Promise<Run
       // process when a thread ends under a session being created or run. The job under way
       // finishes (no new one comes: the server is closed), the thread releases its session and
       // ends by itself; only a thread that does not within the budget is terminated.
+      // A thread that had already ended is past all of it at once.
       const settle = <T>(work: Promise<T>, ms: number) => Promise.race([work.then(() => true, () => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
-      const running = worker!;
-      running.removeAllListeners('exit');
-      const ended = new Promise<void>((resolve) => running.once('exit', () => resolve()));
-      const calm = (await settle(loadedModules, 10_000)) && (await settle(queue, 30_000));
+      closing = true;
+      const calm = (await settle(loadedModules, 10_000)) && (await settle(Promise.race([queue, ended]), 30_000));
       if (calm && (await settle(Promise.race([call({ type: 'shutdown' }), ended]), 10_000)) && (await settle(ended, 5_000))) return;
-      await running.terminate();
+      await worker!.terminate();
     },
   };
 }
