@@ -20,6 +20,7 @@ import { search, statusOf, waitForRun } from '../test/host/surfaces/search/searc
 import { percentile, ms } from './stats.js';
 import { QUERIES, codeTree } from './code-tree.js';
 import { MIXED_QUERIES, mixedRepo } from './mixed-repo.js';
+import { commandTimer } from './rg-runner.js';
 
 const EXACT_ONLY = process.env.BENCH_EXACT_ONLY === '1';
 const { dir: tree, files: treeFiles, bytes } = codeTree(Number(process.env.BENCH_TREE_FILES ?? 10_000));
@@ -162,7 +163,8 @@ if (rg.status === 0) {
 
 // Exact search (the code index, issue 39): literal and regex queries from the trigram index,
 // confirmed on the content, over HTTP (GET /api/grep), against `rg -n -i` (line matches, as ours)
-// over the same files in the same run; each query repeated, so both have warm caches.
+// over the same files in the same run (spawned from a small process: bench/rg-runner.ts); each
+// query repeated, so both have warm caches.
 const TREE_QUERIES = {
   literals: ['createServer', 'Buffer.from(', 'process.nextTick', 'Object.defineProperty', 'new Promise(', 'readFileSync', 'EventEmitter', 'addEventListener', 'hasOwnProperty.call', 'JSON.parse(', 'setTimeout(', 'module.exports ='],
   regexes: ['function \\w+Sync\\(', 'new Error\\([\'"]Invalid', '\\.prototype\\.\\w+ = function', 'require\\([\'"]node:\\w+', 'export (async )?function parse\\w*', 'throw new TypeError\\(`'],
@@ -184,17 +186,11 @@ async function grepTimes(repo: string, pattern: string, regex: boolean): Promise
   return times;
 }
 
-function rgTimes(dir: string, pattern: string, regex: boolean): number[] {
+/** rg's times, spawned from a small process of its own (bench/rg-runner.ts says why). */
+const rgTimer = commandTimer();
+async function rgTimes(dir: string, pattern: string, regex: boolean): Promise<number[]> {
   const times: number[] = [];
-  for (let i = 0; i < REPEAT; i++) {
-    const t = performance.now();
-    try {
-      execFileSync(RG, ['-n', '-i', '--no-ignore', '--hidden', ...(regex ? [] : ['-F']), '-e', pattern, dir], { stdio: ['ignore', 'ignore', 'ignore'], maxBuffer: 256 * 1024 * 1024 });
-    } catch {
-      // exit 1: no match
-    }
-    times.push(performance.now() - t);
-  }
+  for (let i = 0; i < REPEAT; i++) times.push(await rgTimer.time(RG, ['-n', '-i', '--no-ignore', '--hidden', ...(regex ? [] : ['-F']), '-e', pattern, dir]));
   return times;
 }
 
@@ -207,7 +203,7 @@ async function exactFigures(name: string, repo: string, dir: string, corpus: { f
     const theirs: number[] = [];
     for (const p of patterns) {
       ours.push(...(await grepTimes(repo, p, regex)));
-      if (RG) theirs.push(...rgTimes(dir, p, regex));
+      if (RG) theirs.push(...(await rgTimes(dir, p, regex)));
     }
     const o50 = percentile(ours, 50);
     const line = `  ${kind}, ${patterns.length} queries x ${REPEAT}: index (GET /api/grep over HTTP) p50 ${ms(o50)}, p95 ${ms(percentile(ours, 95))}`;
@@ -250,6 +246,7 @@ await exactFigures(`${treeFiles}-file tree`, 'tree', tree, { files: treeFiles, b
 const mixedChanged = path.join(mixed.dir, execFileSync('find', ['.', '-name', '*.ts', '-print', '-quit'], { cwd: mixed.dir, encoding: 'utf8' }).trim());
 await exactFigures(`${(mixed.bytes / 1e6).toFixed(0)} MB mixed repository`, 'mixed', mixed.dir, mixed, mixedFull, MIXED_QUERIES, mixedChanged);
 console.log(`status after the runs: ${(await statusOf(gw.url, 'tree')).status.slice(-4).join(' | ')}`);
+rgTimer.stop();
 await gw.close();
 removeDir(tree);
 removeDir(small);

@@ -85,25 +85,30 @@ function matchFile(file: IndexedFile, matchers: TextMatcher[], excluded: TextMat
   return { path: file.path, language: file.language, score: 1 + Math.log2(1 + occurrences.length) + inName, match_count: occurrences.length, matches };
 }
 
-/** Occurrences (ordered) as line matches: line and column by walking the content once, byte offsets by UTF-8 length. */
+/**
+ * Occurrences (ordered) as line matches: lines by walking the content once, byte offsets by the
+ * UTF-8 length of the text between one occurrence and the next (once per occurrence: measuring
+ * every line on the way cost more than finding the matches).
+ */
 function toLineMatches(content: string, occurrences: Occurrence[], max: number): LineMatch[] {
   const out: LineMatch[] = [];
   let line = 1;
   let lineStart = 0;
-  let lineStartByte = 0;
+  let measured = 0;
+  let measuredBytes = 0;
   for (const o of occurrences.slice(0, max)) {
     for (let nl = content.indexOf('\n', lineStart); nl !== -1 && nl < o.index; nl = content.indexOf('\n', lineStart)) {
-      lineStartByte += Buffer.byteLength(content.slice(lineStart, nl + 1));
       lineStart = nl + 1;
       line++;
     }
+    measuredBytes += Buffer.byteLength(content.slice(measured, o.index));
+    measured = o.index;
     const lineEnd = content.indexOf('\n', lineStart);
     const text = content.slice(lineStart, lineEnd === -1 ? content.length : lineEnd).replace(/\r$/, '');
-    const prefix = content.slice(lineStart, o.index);
     out.push({
       line,
-      column: prefix.length + 1,
-      byte_offset: lineStartByte + Buffer.byteLength(prefix),
+      column: o.index - lineStart + 1,
+      byte_offset: measuredBytes,
       byte_length: Buffer.byteLength(content.slice(o.index, o.index + o.length)),
       text: text.length > LINE_CHARS ? `${text.slice(0, LINE_CHARS)}…` : text,
     });

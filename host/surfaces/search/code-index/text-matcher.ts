@@ -32,30 +32,54 @@ function compile(source: string, flags: string, engine: 'js' | 're2'): Exec {
   return re;
 }
 
+/** Matchers by case and pattern: a repeated query neither translates nor compiles its expression again. */
+const matchers = new LruMap<string, TextMatcher>(256);
+
 /**
  * A literal runs as an escaped JavaScript expression (no backtracking possible); a user's regular
  * expression runs on V8's engine when it provably takes linear time there (v8-regex/), else in RE2
  * (linear time for any expression), so no query can stall the process. RE2 (wasm) copies the
  * whole text it is given on every call, so an expression that cannot match across lines and holds
- * literals runs only on the lines holding them (found by JavaScript), each alone; one without
- * metacharacters runs as a literal.
+ * literals runs only on the lines holding them (found by JavaScript), each alone, and without
+ * capturing groups; one without metacharacters runs as a literal.
  */
 export function textMatcher(pattern: TextPattern, caseSensitive: boolean): TextMatcher {
-  const flags = `g${caseSensitive ? '' : 'i'}`;
+  const key = `${caseSensitive ? 'c' : 'f'}${pattern.kind === 'literal' ? 'l' : 'r'}${pattern.source}`;
+  let matcher = matchers.get(key);
+  if (!matcher) {
+    matcher = newTextMatcher(pattern, caseSensitive);
+    matchers.set(key, matcher);
+  }
+  return matcher;
+}
+
+function newTextMatcher(pattern: TextPattern, caseSensitive: boolean): TextMatcher {
   if (pattern.kind === 'literal') {
-    const re = compile(escapeRegExp(pattern.source), `${flags}u`, 'js');
+    const re = literalExpression(pattern.source, caseSensitive);
     return { find: (content, max) => collect(re, content, 0, max, []) };
   }
   const plain = plainLiteral(pattern.source);
-  if (plain !== undefined) return textMatcher({ kind: 'literal', source: plain }, caseSensitive);
+  if (plain !== undefined) return newTextMatcher({ kind: 'literal', source: plain }, caseSensitive);
   const engine = chooseRegexEngine(pattern.source, caseSensitive);
-  const re = engine.engine === 'v8' ? compile(engine.source, 'gu', 'js') : compile(pattern.source, `${flags}mu`, 're2');
+  const re = engine.engine === 'v8' ? compile(engine.source, 'gu', 'js') : compile(withoutCaptures(pattern.source), `g${caseSensitive ? '' : 'i'}mu`, 're2');
   const literals = [...new Set(requiredLiterals(pattern.source))].sort((a, b) => b.length - a.length);
   if (!literals.length) return { find: (content, max) => collect(re, content, 0, max, []) };
   const scan: Scan = (text, offset, max, out) => collect(re, text, offset, max, out);
   if (!matchesWithinLine(pattern.source)) return { find: (content, max) => scan(content, 0, max, []) };
-  const [anchor, ...others] = literals.map((l) => compile(escapeRegExp(l), `${flags}u`, 'js'));
+  const [anchor, ...others] = literals.map((l) => literalExpression(l, caseSensitive));
   return { find: (content, max) => collectByLine(scan, anchor!, others, content, max) };
+}
+
+/**
+ * A literal as a global JavaScript expression. ASCII needs no u flag (no surrogate halves to
+ * step over), nor the i flag when the search keeps case or the literal has no letters; V8 searches
+ * such a literal many times faster without them (`## ` over a 6 MB repository: 0.1 ms instead of
+ * 3 ms). Case folding otherwise follows Unicode's (the u flag: `k` finds the Kelvin sign, as RE2
+ * folds it).
+ */
+function literalExpression(literal: string, caseSensitive: boolean): Exec {
+  if (/^[\x00-\x7f]*$/.test(literal) && (caseSensitive || !/[A-Za-z]/.test(literal))) return compile(escapeRegExp(literal), 'g', 'js');
+  return compile(escapeRegExp(literal), `g${caseSensitive ? '' : 'i'}u`, 'js');
 }
 
 type Scan = (text: string, offset: number, max: number, out: Occurrence[]) => Occurrence[];
@@ -121,4 +145,58 @@ function collectByLine(scan: Scan, anchor: Exec, others: Exec[], content: string
     anchor.lastIndex = newline + 1;
   }
   return out;
+}
+
+/**
+ * The expression with every group non-capturing (`(x)` and `(?P<n>x)` as `(?:x)`): it matches
+ * the same text, and RE2 finds a match without filling groups many times faster (it needs its
+ * NFA for groups; on the lines of a C repository holding `static int `, 1.7 ms instead of 5.1 ms
+ * per pass). Escapes, `\Q…\E` and bracket classes are copied as they are.
+ */
+export function withoutCaptures(source: string): string {
+  let out = '';
+  let i = 0;
+  while (i < source.length) {
+    const c = source[i]!;
+    if (c === '\\') {
+      if (source[i + 1] === 'Q') {
+        const end = source.indexOf('\\E', i + 2);
+        const stop = end === -1 ? source.length : end + 2;
+        out += source.slice(i, stop);
+        i = stop;
+      } else {
+        out += source.slice(i, i + 2);
+        i += 2;
+      }
+    } else if (c === '[') {
+      const end = classEnd(source, i);
+      out += source.slice(i, end);
+      i = end;
+    } else if (c === '(' && source[i + 1] !== '?') {
+      out += '(?:';
+      i++;
+    } else if (c === '(' && /^\(\?P?<[A-Za-z_]\w*>/.test(source.slice(i))) {
+      out += '(?:';
+      i = source.indexOf('>', i) + 1;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** The index after a bracket class opened at `open` (a `]` first or after `^` is a member; `[:alpha:]` is one). */
+function classEnd(source: string, open: number): number {
+  let i = open + 1;
+  if (source[i] === '^') i++;
+  if (source[i] === ']') i++;
+  while (i < source.length && source[i] !== ']') {
+    if (source[i] === '\\') i += 2;
+    else if (source[i] === '[' && source[i + 1] === ':') {
+      const end = source.indexOf(':]', i + 2);
+      i = end === -1 ? i + 1 : end + 2;
+    } else i++;
+  }
+  return Math.min(i + 1, source.length);
 }
