@@ -9,7 +9,7 @@ import type { InboundRow, InboundStore } from '../inbound/inbound-store.js';
 import type { DocumentTokens } from '../jobs/document-tokens.js';
 import type { MailboxSink, MailboxStore } from '../mailboxes/mailbox-store.js';
 import type { DeliveryOutbox, DeliveryRow } from '../status-events/delivery-outbox.js';
-import { OutboxWorker } from '../status-events/outbox-worker.js';
+import { ClaimLoop } from '../../../platform/runtime/claim-loop.js';
 
 const LEASE_MS = 10 * 60_000;
 const MAX_BACKOFF_MS = 3_600_000;
@@ -30,18 +30,18 @@ const sinkDestination = (target: MailboxSink, index: number) => `sink:${target.s
  * The document (attached, or a link with a fresh token) is made at each attempt, never stored.
  */
 export class InboundSinkDeliveries {
-  private readonly worker: OutboxWorker;
+  private readonly worker: ClaimLoop<DeliveryRow>;
   private readonly owner: string;
   private readonly outcomes: Counter<'sink' | 'outcome'>;
 
   constructor(private readonly deps: { outbox: DeliveryOutbox; mailboxes: MailboxStore; inbound: InboundStore; kernel: Kernel; tokens: DocumentTokens; config: FaxConfig; logger: Logger; metrics: Registry }) {
     this.outcomes = new Counter({ name: 'switchboard_inbound_sink_deliveries_total', help: 'Inbound sink delivery attempts by sink plugin and outcome (delivered, retry, failed).', labelNames: ['sink', 'outcome'], registers: [deps.metrics] });
-    this.worker = new OutboxWorker({
+    this.worker = new ClaimLoop({
       name: 'inbound-sinks',
       outbox: deps.outbox,
       batch: 8,
       leaseMs: LEASE_MS,
-      pauseMs: () => deps.config.get('INBOUND_SINK_POLL_MS'),
+      cadence: { pauseMs: () => deps.config.get('INBOUND_SINK_POLL_MS') },
       logger: deps.logger,
       handle: async (rows) => {
         await Promise.all(rows.map((row) => this.deliver(row)));

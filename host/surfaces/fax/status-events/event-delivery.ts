@@ -5,7 +5,7 @@ import type { FaxConfig } from '../fax-settings.js';
 import type { DeliveryOutbox, DeliveryRow } from './delivery-outbox.js';
 import { signatureHeader } from './event-signature.js';
 import { CALLBACK_DESTINATION } from './event-publisher.js';
-import { OutboxWorker } from './outbox-worker.js';
+import { ClaimLoop } from '../../../platform/runtime/claim-loop.js';
 import type { SubscriptionStore } from './subscription-store.js';
 
 const LEASE_MS = 60_000;
@@ -22,16 +22,16 @@ type Outcome = { ok: true; status: number } | { ok: false; retry: boolean; statu
  * subscription fails the row at once.
  */
 export class EventDelivery {
-  private readonly worker: OutboxWorker;
+  private readonly worker: ClaimLoop<DeliveryRow>;
   readonly owner: string;
 
   constructor(private readonly deps: { outbox: DeliveryOutbox; subscriptions: SubscriptionStore; config: FaxConfig; outbound: OutboundGuard; logger: Logger }) {
-    this.worker = new OutboxWorker({
+    this.worker = new ClaimLoop({
       name: 'fax-events',
       outbox: deps.outbox,
       batch: 32,
       leaseMs: LEASE_MS,
-      pauseMs: () => deps.config.get('WEBHOOK_DELIVERY_POLL_MS'),
+      cadence: { pauseMs: () => deps.config.get('WEBHOOK_DELIVERY_POLL_MS') },
       logger: deps.logger,
       handle: async (rows) => {
         // One receiver's events go one after the other (claim order is event order); receivers in parallel.

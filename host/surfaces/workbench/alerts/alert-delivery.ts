@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { Kernel } from '../../../../core/kernel/kernel.js';
 import type { AlertDelivery as DeliveryOutcome } from '../../../../core/sdk/contracts/alert-sink.js';
 import type { WorkbenchConfig } from '../workbench-settings.js';
-import { RecurringTask } from '../../../platform/runtime/recurring-task.js';
+import { ClaimLoop } from '../../../platform/runtime/claim-loop.js';
 import type { AlertNotice } from './alert-notice.js';
 import type { AlertOutbox, DeliveryRow } from './alert-outbox.js';
 
@@ -22,52 +21,47 @@ const TARGET_PREFIX = 'plugin:';
  * waiting for its backoff lets newer notices of that target pass (documented).
  */
 export class AlertDelivery {
-  readonly owner = `alerts-${randomUUID()}`;
-  private running = false;
+  readonly owner: string;
   /** Drains every POLL_MS, at once when woken (a notice was written, a redelivery asked). */
-  private readonly loop: RecurringTask;
+  private readonly loop: ClaimLoop<DeliveryRow>;
   private readonly outcomes: Counter<'outcome'>;
 
   constructor(
     private readonly deps: { outbox: AlertOutbox; config: WorkbenchConfig; kernel: Kernel; logger: Logger; metrics: Registry },
   ) {
     this.outcomes = new Counter({ name: 'switchboard_alert_deliveries_total', help: 'Alert delivery attempts by outcome (delivered, retry, failed).', labelNames: ['outcome'], registers: [deps.metrics] });
-    this.loop = new RecurringTask({
+    this.loop = new ClaimLoop({
+      name: 'alerts',
+      outbox: deps.outbox,
+      batch: 32,
+      leaseMs: LEASE_MS,
       cadence: { everyMs: () => POLL_MS },
-      task: () => this.drain(),
-      onError: (err) => this.deps.logger.error({ err: (err as Error).message }, 'alert delivery failed'),
+      logger: deps.logger,
+      handle: async (rows) => {
+        // One target's rows one after the other, in the order they were written; targets in parallel.
+        const byTarget = new Map<string, DeliveryRow[]>();
+        for (const row of rows) byTarget.set(row.target_id, [...(byTarget.get(row.target_id) ?? []), row]);
+        await Promise.all(
+          [...byTarget.values()].map(async (list) => {
+            for (const row of list) await this.deliver(row);
+          }),
+        );
+      },
     });
+    this.owner = this.loop.owner;
   }
 
   start(): void {
-    this.running = true;
     this.loop.start();
-    this.loop.wake();
   }
 
+  /** A drain under way ends after the batch in hand. */
   async stop(): Promise<void> {
-    // a drain under way ends after the batch in hand
-    this.running = false;
     await this.loop.stop();
   }
 
   wake(): void {
     this.loop.wake();
-  }
-
-  private async drain(): Promise<void> {
-    for (;;) {
-      const rows = await this.deps.outbox.claim(this.owner, 32, LEASE_MS);
-      if (!rows.length) return;
-      const byTarget = new Map<string, DeliveryRow[]>();
-      for (const row of rows) byTarget.set(row.target_id, [...(byTarget.get(row.target_id) ?? []), row]);
-      await Promise.all(
-        [...byTarget.values()].map(async (list) => {
-          for (const row of list) await this.deliver(row);
-        }),
-      );
-      if (!this.running) return;
-    }
   }
 
   private async deliver(row: DeliveryRow): Promise<void> {
