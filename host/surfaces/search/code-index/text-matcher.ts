@@ -61,7 +61,7 @@ function newTextMatcher(pattern: TextPattern, caseSensitive: boolean): TextMatch
   const plain = plainLiteral(pattern.source);
   if (plain !== undefined) return newTextMatcher({ kind: 'literal', source: plain }, caseSensitive);
   const engine = chooseRegexEngine(pattern.source, caseSensitive);
-  const re = engine.engine === 'v8' ? compile(engine.source, 'gu', 'js') : compile(withoutCaptures(pattern.source), `g${caseSensitive ? '' : 'i'}mu`, 're2');
+  const re = engine.engine === 'v8' ? compile(engine.source, 'gu', 'js') : re2Expression(pattern.source, `g${caseSensitive ? '' : 'i'}mu`);
   const literals = [...new Set(requiredLiterals(pattern.source))].sort((a, b) => b.length - a.length);
   if (!literals.length) return { find: (content, max) => collect(re, content, 0, max, []) };
   const scan: Scan = (text, offset, max, out) => collect(re, text, offset, max, out);
@@ -80,6 +80,15 @@ function newTextMatcher(pattern: TextPattern, caseSensitive: boolean): TextMatch
 function literalExpression(literal: string, caseSensitive: boolean): Exec {
   if (/^[\x00-\x7f]*$/.test(literal) && (caseSensitive || !/[A-Za-z]/.test(literal))) return compile(escapeRegExp(literal), 'g', 'js');
   return compile(escapeRegExp(literal), `g${caseSensitive ? '' : 'i'}u`, 'js');
+}
+
+/** An expression for RE2, without capturing groups; as written should RE2 refuse the rewrite (it never should). */
+function re2Expression(source: string, flags: string): Exec {
+  try {
+    return compile(withoutCaptures(source), flags, 're2');
+  } catch {
+    return compile(source, flags, 're2');
+  }
 }
 
 type Scan = (text: string, offset: number, max: number, out: Occurrence[]) => Occurrence[];
