@@ -156,8 +156,6 @@ process.on('exit', () => pg.stop());
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
 
 const FILE_TIMEOUT_MS = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 300_000);
-// The cores the files share (TEST_CONCURRENCY, default 2): that many files at once, and one more
-// when the ones running are expected to leave room (see the scheduler below).
 const concurrency = Number(process.env.TEST_CONCURRENCY ?? 2);
 let passed = 0,
   failed = 0,
@@ -240,55 +238,29 @@ function cpuSeconds(timeFile) {
   return m ? Number(m[1]) + Number(m[2]) : null;
 }
 
-// Each file's wall and CPU seconds on a whole run (test/file-costs.json). The long files start
-// first, so that at the end the workers share short files instead of one waiting on a long one.
-// A file that mostly waits (on a child process, a browser, a timeout) leaves its core idle: when
-// `concurrency` files run, one more starts if its expected CPU share (CPU over wall seconds) fits
-// in what the running ones leave of `concurrency` cores. A file not measured counts as one core.
-const costsPath = path.join(root, 'test/file-costs.json');
-const costs = existsSync(costsPath) ? JSON.parse(readFileSync(costsPath, 'utf8')) : {};
-const relOf = (file) => path.relative(distTests, file);
-const wallOf = (file) => costs[relOf(file)]?.[0] ?? 0;
-const shareOf = (file) => {
-  const [wall, cpu] = costs[relOf(file)] ?? [];
-  return wall > 0 && cpu >= 0 ? Math.min(1, cpu / wall) : 1;
-};
-const queue = [...files].sort((a, b) => wallOf(b) - wallOf(a));
-const running = new Set();
-await new Promise((resolve) => {
-  const startMore = () => {
-    for (;;) {
-      if (!queue.length) break;
-      let next = -1;
-      if (running.size < concurrency) next = 0;
-      else if (running.size === concurrency) {
-        const used = [...running].reduce((n, f) => n + shareOf(f), 0);
-        next = queue.findIndex((f) => used + shareOf(f) <= concurrency);
-      }
-      if (next < 0) break;
-      const [file] = queue.splice(next, 1);
-      running.add(file);
-      void runFile(file).then(() => {
-        running.delete(file);
-        startMore();
-      });
-    }
-    if (!queue.length && !running.size) resolve();
-  };
-  startMore();
-});
+// The slow files first (seconds measured on a full run, test/slow-files.json), so that at the end
+// the workers share short files instead of one waiting on a long one; the rest keep their order.
+const slowPath = path.join(root, 'test/slow-files.json');
+const slow = existsSync(slowPath) ? JSON.parse(readFileSync(slowPath, 'utf8')) : {};
+const secondsOf = (file) => slow[path.relative(distTests, file)] ?? 0;
+const queue = [...files].sort((a, b) => secondsOf(b) - secondsOf(a));
+await Promise.all(
+  Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+    while (queue.length) await runFile(queue.shift());
+  }),
+);
 for (const { rel, output } of failures) {
   console.log(`\n===== ${rel} =====\n${output.slice(-8000)}`);
 }
 const measured = Object.values(timings);
 const sum = (key) => measured.reduce((n, t) => n + (t[key] ?? 0), 0);
 log(`files: ${sum('wall').toFixed(0)} s wall, ${sum('cpu').toFixed(0)} s cpu summed over ${measured.length} files`);
-// TEST_TIMINGS=<file>: each file's wall and cpu seconds as JSON.
+// TEST_TIMINGS=<file>: each file's wall and cpu seconds as JSON (test/slow-files.json is made from it).
 if (process.env.TEST_TIMINGS) writeFileSync(process.env.TEST_TIMINGS, JSON.stringify(timings, null, 1) + '\n');
-// TEST_WRITE_FILE_COSTS=1 on a whole run: test/file-costs.json from its timings.
-if (process.env.TEST_WRITE_FILE_COSTS && !args.length) {
-  const measuredCosts = Object.entries(timings).sort((a, b) => b[1].wall - a[1].wall).map(([rel, t]) => [rel, [Math.round(t.wall * 10) / 10, t.cpu === null ? null : Math.round(t.cpu * 10) / 10]]);
-  writeFileSync(costsPath, JSON.stringify(Object.fromEntries(measuredCosts)).replace(/\],"/g, '],\n"') + '\n');
+// TEST_WRITE_SLOW_FILES=1 on a whole run: test/slow-files.json from its wall times (10 s and over).
+if (process.env.TEST_WRITE_SLOW_FILES && !args.length) {
+  const slowest = Object.entries(timings).filter(([, t]) => t.wall >= 10).sort((a, b) => b[1].wall - a[1].wall);
+  writeFileSync(slowPath, JSON.stringify(Object.fromEntries(slowest.map(([rel, t]) => [rel, Math.round(t.wall)])), null, 1) + '\n');
 }
 if (skipped) console.log(`[test] ${skipped} skipped tests: every skip is a failure of this suite's promise`);
 console.log(`${passed} passed, ${failed + skipped} failed`);
