@@ -18,11 +18,16 @@ function memoryOutbox(rows: number[]) {
   return { outbox, claims, due };
 }
 
+/** The loops' error lines, each also handed to whoever waits for it. */
 const errors: string[] = [];
+const waiting = new Map<string, () => void>();
 const logger = pino({ level: 'error' }, new Writable({ write(chunk, _enc, cb) {
-  errors.push(JSON.parse(String(chunk)).msg);
+  const msg = JSON.parse(String(chunk)).msg as string;
+  errors.push(msg);
+  waiting.get(msg)?.();
   cb();
 } }));
+const logged = (msg: string) => (errors.includes(msg) ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(msg, resolve)));
 
 // The loop's timers never keep a process alive (background work): this one does while the tests wait.
 const keepAlive = setInterval(() => undefined, 1000);
@@ -76,8 +81,9 @@ test('a stop lets the batch in hand finish and claims nothing after it; a failin
     }
     if (rows[0] === 4) second();
   } });
+  const failed = logged('flaky delivery failed; next run retries');
   failing.start();
-  while (!errors.includes('flaky delivery failed; next run retries')) await new Promise((r) => setImmediate(r));
+  await failed;
   failing.wake();
   await again;
   await failing.stop();
