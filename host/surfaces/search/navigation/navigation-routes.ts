@@ -234,12 +234,13 @@ export function registerNavigationRoutes(api: HttpApi, deps: NavigationDeps): vo
       },
     },
     ({ query }) => {
-      const { repo, rev, reader } = open(query);
-      // The same parser as /api/search, so a regex or path fault answers the same 400 query_invalid.
+      // The same parser as /api/search, so a regex or path fault answers the same 400 query_invalid,
+      // before the index is looked up (a malformed query is refused whatever the repository's state).
       const q: SearchQuery = parseSearchQuery(query.regex ? `/${query.pattern.replace(/(?<!\\)\//g, '\\/')}/` : `"${query.pattern.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`);
       if (query.case_sensitive) q.caseSensitive = true;
       if (query.path) q.files = parseSearchQuery(`x file:"${query.path.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).files;
       if (query.lang) q.langs = parseSearchQuery(`x lang:${query.lang}`).langs;
+      const { repo, rev, reader } = open(query);
       const found = exactSearch(reader, q, { maxFiles: query.limit ?? 100, maxMatchesPerFile: 100, budgetMs: 3000 });
       return { repo, rev, partial: found.partial, files: found.files.map(({ score: _s, ...f }) => f) };
     },

@@ -23,6 +23,10 @@ async function get(p: string, params: Record<string, string>): Promise<{ status:
 test.before(async () => {
   gw = await startGateway({ REPOS: JSON.stringify({ nav: repo }), REPO: 'nav', INDEX_MAX_FILE_BYTES: '2048' });
   assert.is((await get('/api/files', { path: 'src/queue.ts' })).body.code, 'code_index_missing', 'before any run');
+  // A malformed query is refused as such whatever the index's state.
+  const early = await get('/api/grep', { pattern: 'a(', regex: 'true' });
+  assert.equal([early.status, early.body.code], [400, 'query_invalid'], 'a bad regex before any run');
+  assert.is((await get('/api/grep', { pattern: 'a' })).body.code, 'code_index_missing', 'a good one before any run');
   assert.is((await fetch(`${gw.url}/api/index/start`, { method: 'POST' })).status, 202);
   await until(async () => ((await get('/api/index/status', {})).body.metadata?.finished_at ? true : undefined), 60_000, 50);
 });
