@@ -52,9 +52,13 @@ export function assertDocumentStored(row: Pick<FaxJobRow, 'artifacts_removed_at'
   if (row.artifacts_removed_at) throw faxErrors.error('document_expired');
 }
 
+/** What a lookup of the job `id` found, or the 404 `fax_job_not_found`. */
+export function foundOrNotFound<T>(found: T | undefined, id: string): T {
+  if (found === undefined) throw faxErrors.error('fax_job_not_found', { id });
+  return found;
+}
+
 /** The job a route names by its id, or the 404 `fax_job_not_found`. */
 export async function jobOrNotFound(store: Pick<FaxJobStore, 'get'>, id: string): Promise<FaxJobRow> {
-  const row = await store.get(id);
-  if (!row) throw faxErrors.error('fax_job_not_found', { id });
-  return row;
+  return foundOrNotFound(await store.get(id), id);
 }

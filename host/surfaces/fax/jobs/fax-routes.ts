@@ -9,7 +9,7 @@ import { checkedWebhookUrl } from '../status-events/webhook-url.js';
 import { sendStoredPdf } from '../../../platform/http/stored-pdf.js';
 import type { FaxConfig } from '../fax-settings.js';
 import { toFaxBatchOut, toFaxJobOut, type FaxService, type SubmitOptions } from './fax-service.js';
-import { assertDocumentStored, FaxBatchOutSchema, FaxJobOutSchema, JOB_PDF_ERRORS, jobOrNotFound } from './fax-job-out.js';
+import { assertDocumentStored, FaxBatchOutSchema, FaxJobOutSchema, foundOrNotFound, JOB_PDF_ERRORS, jobOrNotFound } from './fax-job-out.js';
 import { renderTransmissionReport } from './transmission-report.js';
 import { isFinal } from './job-states.js';
 import { parseOr } from '../../../platform/http/api.js';
@@ -191,9 +191,7 @@ export function registerFaxRoutes(api: HttpApi, deps: FaxRouteDeps): void {
       responses: { 200: { description: 'The job', schema: FaxJobOutSchema } },
     },
     async ({ params }) => {
-      const found = await store.getWithResends(params.id);
-      if (!found) throw faxErrors.error('fax_job_not_found', { id: params.id });
-      const { row, resentAs } = found;
+      const { row, resentAs } = foundOrNotFound(await store.getWithResends(params.id), params.id);
       // An attempt row is written in the same transaction that counts it on the job: none to read while the count is 0.
       const out = toFaxJobOut(row, row.attempts > 0 ? await store.attempts.list(row.id) : []);
       return resentAs.length ? { ...out, resent_as: resentAs } : out;
